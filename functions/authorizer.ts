@@ -1,0 +1,47 @@
+/**
+ * REQUEST authorizer: primary adapter (authorizer event) -> use case `authorize` ->
+ * secondary adapter (apps table). Its policy covers every route, because API Gateway caches
+ * it by the key for all of them.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import { AppStore } from "#shared/app-store";
+import { documentClient } from "#shared/clients";
+import { readConfig } from "#shared/config";
+import { header } from "#shared/http";
+import { AUTHORIZER, FUNCTIONS } from "#shared/routes";
+import { authorize } from "#shared/use-cases/authorize";
+
+const config = readConfig(FUNCTIONS.authorizer.settings);
+const deps = { apps: new AppStore(documentClient(), config.APPS_TABLE), environment: config.ENVIRONMENT };
+
+/** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
+function everyRouteOf(methodArn: string): string {
+  const [apiArn, stage] = methodArn.split("/");
+  return `${apiArn}/${stage}/*`;
+}
+
+function policy(principalId: string, effect: "Allow" | "Deny", methodArn: string): APIGatewayAuthorizerResult {
+  return {
+    principalId,
+    policyDocument: {
+      Version: "2012-10-17",
+      Statement: [{ Action: "execute-api:Invoke", Effect: effect, Resource: everyRouteOf(methodArn) }],
+    },
+  };
+}
+
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const decision = await authorize(deps, header(event, AUTHORIZER.identityHeader));
+  switch (decision.outcome) {
+    case "unauthorized":
+      // The one message API Gateway turns into its 401 (UNAUTHORIZED) gateway response.
+      throw new Error("Unauthorized");
+    case "deny":
+      return policy(decision.appId, "Deny", event.methodArn);
+    case "allow":
+      return {
+        ...policy(decision.appId, "Allow", event.methodArn),
+        context: { appId: decision.appId, environment: decision.environment },
+      };
+  }
+};

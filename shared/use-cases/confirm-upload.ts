@@ -1,0 +1,97 @@
+import { acceptsFileType, DOCUMENT_TYPE_CODES, type FileType, SNIFF_BYTES, sniffFileType } from "../document-types.ts";
+import { ApiError, VerificationNotFoundError } from "../errors.ts";
+import { isId } from "../ids.ts";
+import { visibleStatus } from "../state.ts";
+import { isoSeconds, nowSeconds } from "../time.ts";
+import { documentKey, type UploadStore } from "../upload-store.ts";
+import { toResource, type VerificationItem, type VerificationResource } from "../verification.ts";
+import type { VerificationStore } from "../verification-store.ts";
+
+interface Upload {
+  size: number;
+  fileType: FileType | undefined;
+}
+
+type Judgement = { kind: "current"; item: VerificationItem } | { kind: "acceptable" };
+
+/**
+ * Why the upload of `item` can or cannot start processing. Every row of the contract's
+ * confirm table is decided here.
+ */
+async function judge(
+  uploads: UploadStore,
+  appId: string,
+  item: VerificationItem | undefined,
+  upload: Upload | undefined,
+  now: string,
+): Promise<Judgement> {
+  if (!item || item.app_id !== appId) throw new VerificationNotFoundError();
+  const status = visibleStatus(item.status, item.upload_deadline, now);
+  if (status === "expired") {
+    throw new ApiError("verification_expired", "The upload deadline has passed; create a new verification");
+  }
+  if (status !== "awaiting_upload") return { kind: "current", item };
+  if (!upload) {
+    throw new ApiError("upload_not_found", "No document has been uploaded yet; PUT it to the upload URL first");
+  }
+  if (upload.size !== item.file_size_bytes) {
+    await uploads.delete(item.object_key);
+    throw new ApiError(
+      "file_size_mismatch",
+      `The uploaded file has ${upload.size} bytes, not file_size_bytes (${item.file_size_bytes}); upload it again`,
+    );
+  }
+  if (!upload.fileType || !acceptsFileType(item.document_type, upload.fileType)) {
+    await uploads.delete(item.object_key);
+    throw new ApiError(
+      "unsupported_file_type",
+      `The uploaded file's content is not a type ${item.document_type} accepts; upload it again`,
+    );
+  }
+  return { kind: "acceptable" };
+}
+
+/**
+ * Confirms the upload: the object exists, has the declared size and starts with an allowed
+ * type's bytes; then the verification moves to `processing`. A confirm of a verification
+ * already past `awaiting_upload` answers its current state and changes nothing.
+ */
+export async function confirmUpload(
+  deps: { verifications: VerificationStore; uploads: UploadStore },
+  input: { appId: string; verificationId: string },
+): Promise<VerificationResource> {
+  if (!isId("verification", input.verificationId)) throw new VerificationNotFoundError();
+  const now = isoSeconds(nowSeconds());
+  const key = documentKey(input.verificationId);
+  const size = await deps.uploads.size(key);
+  const upload =
+    size === undefined ? undefined : { size, fileType: sniffFileType(await deps.uploads.firstBytes(key, SNIFF_BYTES)) };
+
+  const fileType = upload?.fileType;
+  const accepting = fileType ? DOCUMENT_TYPE_CODES.filter((type) => acceptsFileType(type, fileType)) : [];
+  let seen: VerificationItem | undefined;
+  if (upload && accepting.length > 0) {
+    // The happy path makes one write: every rule the item must meet is in its condition.
+    const outcome = await deps.verifications.transition({
+      id: input.verificationId,
+      from: "awaiting_upload",
+      to: "processing",
+      now,
+      condition: {
+        expression: `app_id = :app AND upload_deadline > :now AND file_size_bytes = :size AND document_type IN (${accepting.map((_, i) => `:type${i}`).join(", ")})`,
+        values: {
+          ":app": input.appId,
+          ":size": upload.size,
+          ...Object.fromEntries(accepting.map((type, i) => [`:type${i}`, type])),
+        },
+      },
+    });
+    if (outcome.applied) return toResource(outcome.item, now);
+    seen = outcome.item;
+  } else {
+    seen = await deps.verifications.get(input.verificationId);
+  }
+  const judgement = await judge(deps.uploads, input.appId, seen, upload, now);
+  if (judgement.kind === "current") return toResource(judgement.item, now);
+  throw new Error("The transition to processing was refused for no reason the contract names");
+}

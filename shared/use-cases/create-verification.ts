@@ -1,0 +1,58 @@
+import type { Environment } from "../config.ts";
+import { FILE_TYPES, fileTypeOfName } from "../document-types.ts";
+import { newId } from "../ids.ts";
+import type { CreateVerificationRequest } from "../schemas.ts";
+import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../state.ts";
+import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
+import { documentKey, type UploadStore } from "../upload-store.ts";
+import { toResource, type VerificationItem, type VerificationResource } from "../verification.ts";
+import type { VerificationStore } from "../verification-store.ts";
+
+export interface CreateVerificationInput {
+  appId: string;
+  environment: Environment;
+  request: CreateVerificationRequest;
+}
+
+/** Stores a new verification awaiting its upload and returns it with a presigned upload URL. */
+export async function createVerification(
+  deps: { verifications: VerificationStore; uploads: UploadStore },
+  input: CreateVerificationInput,
+): Promise<VerificationResource> {
+  const now = nowSeconds();
+  const created = isoSeconds(now);
+  const deadline = isoSeconds(addSeconds(now, UPLOAD_DEADLINE_SECONDS));
+  const id = newId("verification");
+  // The body schema has already refused names without an allowed extension.
+  const fileType = fileTypeOfName(input.request.original_filename);
+  if (!fileType) throw new Error("original_filename passed validation without a known extension");
+  const item: VerificationItem = {
+    verification_id: id,
+    app_id: input.appId,
+    environment: input.environment,
+    status: "awaiting_upload",
+    document_type: input.request.document_type,
+    process_type: input.request.process_type,
+    external_reference_id: input.request.external_reference_id,
+    original_filename: input.request.original_filename,
+    file_size_bytes: input.request.file_size_bytes,
+    media_type: FILE_TYPES[fileType].mediaType,
+    object_key: documentKey(id),
+    upload_deadline: deadline,
+    awaiting_day: deadline.slice(0, 10),
+    checks: [],
+    reasons: [],
+    sequence: 1,
+    created_at: created,
+    updated_at: created,
+  };
+  await deps.verifications.create(item);
+  const upload = await deps.uploads.presignPut(
+    item.object_key,
+    item.media_type,
+    item.file_size_bytes,
+    now,
+    UPLOAD_URL_SECONDS,
+  );
+  return toResource(item, created, upload);
+}

@@ -1,0 +1,94 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { canTransition, type Status } from "./state.ts";
+import type { VerificationItem } from "./verification.ts";
+
+export type TransitionOutcome =
+  | { applied: true; item: VerificationItem }
+  /** The condition failed; `item` is the stored item at that moment, if there is one. */
+  | { applied: false; item: VerificationItem | undefined };
+
+export interface TransitionRequest {
+  id: string;
+  from: Status;
+  to: Status;
+  now: string;
+  /** Further attributes to set with the change. */
+  set?: Record<string, unknown>;
+  /** A further condition that must hold, with its placeholders' values. */
+  condition?: { expression: string; values: Record<string, unknown> };
+}
+
+/** The verifications table. Every change of state goes through `transition`. */
+export class VerificationStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(item: VerificationItem): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: item,
+        ConditionExpression: "attribute_not_exists(verification_id)",
+      }),
+    );
+  }
+
+  async get(id: string): Promise<VerificationItem | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { verification_id: id }, ConsistentRead: true }),
+    );
+    return Item as VerificationItem | undefined;
+  }
+
+  /**
+   * A conditional change of state: only a transition the state machine draws, only from the
+   * state the caller saw, and `sequence` grows by one.
+   */
+  async transition(request: TransitionRequest): Promise<TransitionOutcome> {
+    if (!canTransition(request.from, request.to)) {
+      throw new Error(`Transition ${request.from} -> ${request.to} is not allowed`);
+    }
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":from": request.from,
+      ":to": request.to,
+      ":now": request.now,
+      ":one": 1,
+      ...request.condition?.values,
+    };
+    const sets = ["#status = :to", "#sequence = #sequence + :one", "updated_at = :now"];
+    names["#sequence"] = "sequence";
+    for (const [index, [name, value]] of Object.entries(request.set ?? {}).entries()) {
+      names[`#s${index}`] = name;
+      values[`:s${index}`] = value;
+      sets.push(`#s${index} = :s${index}`);
+    }
+    const remove = request.from === "awaiting_upload" ? " REMOVE awaiting_day" : "";
+    const condition = `#status = :from${request.condition ? ` AND (${request.condition.expression})` : ""}`;
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { verification_id: request.id },
+          UpdateExpression: `SET ${sets.join(", ")}${remove}`,
+          ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: "ALL_NEW",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      );
+      return { applied: true, item: Attributes as VerificationItem };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        // The document client does not translate errors: the old item arrives marshalled.
+        return { applied: false, item: error.Item ? (unmarshall(error.Item) as VerificationItem) : undefined };
+      }
+      throw error;
+    }
+  }
+}

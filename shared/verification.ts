@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { ENVIRONMENTS, type Environment } from "./config.ts";
+import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
+import { ID_PATTERNS } from "./ids.ts";
+import { PROCESS_TYPES } from "./schemas.ts";
+import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./state.ts";
+
+const timestamp = z.iso.datetime();
+
+export const checkSchema = z.strictObject({
+  name: z.string(),
+  outcome: z.enum(["passed", "failed", "skipped"]),
+  detail: z.string(),
+});
+export type Check = z.infer<typeof checkSchema>;
+
+export const reasonSchema = z.strictObject({ code: z.string(), message: z.string() });
+export type Reason = z.infer<typeof reasonSchema>;
+
+export const uploadSchema = z.strictObject({
+  method: z.literal("PUT"),
+  url: z.url(),
+  headers: z.strictObject({ "Content-Type": z.string(), "Content-Length": z.string().regex(/^\d+$/) }),
+  expires_at: timestamp,
+});
+export type UploadInstructions = z.infer<typeof uploadSchema>;
+
+/** A verification as the public API shows it. */
+export const verificationResourceSchema = z.strictObject({
+  verification_id: z.string().regex(ID_PATTERNS.verification),
+  status: z.enum(STATUSES),
+  result: z.enum(RESULTS).nullable(),
+  document_type: z.enum(DOCUMENT_TYPE_CODES),
+  process_type: z.enum(PROCESS_TYPES),
+  external_reference_id: z.string().nullable(),
+  original_filename: z.string(),
+  file_size_bytes: z.int().positive(),
+  environment: z.enum(ENVIRONMENTS),
+  upload: uploadSchema.optional(),
+  upload_deadline: timestamp,
+  checks: z.array(checkSchema),
+  reasons: z.array(reasonSchema),
+  failure_code: z.string().nullable(),
+  sequence: z.int().positive(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+});
+export type VerificationResource = z.infer<typeof verificationResourceSchema>;
+
+/** A verification as stored in the verifications table. */
+export interface VerificationItem {
+  verification_id: string;
+  app_id: string;
+  environment: Environment;
+  status: Status;
+  result?: Result;
+  document_type: DocumentType;
+  process_type: "async" | "sync";
+  external_reference_id?: string;
+  original_filename: string;
+  file_size_bytes: number;
+  media_type: string;
+  object_key: string;
+  upload_deadline: string;
+  /** Present only while awaiting_upload: the sparse key of the expiry index. */
+  awaiting_day?: string;
+  checks: Check[];
+  reasons: Reason[];
+  failure_code?: string;
+  sequence: number;
+  created_at: string;
+  updated_at: string;
+  completed_at?: string;
+}
+
+/**
+ * What the client sees of a stored item at `now`. An upload still awaited past its deadline
+ * reads `expired`, exactly as the expiry tick will write it: one change of state later.
+ */
+export function toResource(item: VerificationItem, now: string, upload?: UploadInstructions): VerificationResource {
+  const status = visibleStatus(item.status, item.upload_deadline, now);
+  const lazilyExpired = status !== item.status;
+  return {
+    verification_id: item.verification_id,
+    status,
+    result: item.result ?? null,
+    document_type: item.document_type,
+    process_type: item.process_type,
+    external_reference_id: item.external_reference_id ?? null,
+    original_filename: item.original_filename,
+    file_size_bytes: item.file_size_bytes,
+    environment: item.environment,
+    ...(status === "awaiting_upload" && upload ? { upload } : {}),
+    upload_deadline: item.upload_deadline,
+    checks: item.checks,
+    reasons: item.reasons,
+    failure_code: item.failure_code ?? null,
+    sequence: lazilyExpired ? item.sequence + 1 : item.sequence,
+    created_at: item.created_at,
+    updated_at: lazilyExpired ? item.upload_deadline : item.updated_at,
+    completed_at: item.completed_at ?? null,
+  };
+}
