@@ -1,0 +1,63 @@
+/** The local runtime's own client app, created on first start and kept in dev-app.json. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { AppStore } from "#shared/app-store";
+import { ENVIRONMENTS, type Environment } from "#shared/config";
+import type { SecretBox } from "#shared/secret-box";
+import { isoSeconds, nowSeconds } from "#shared/time";
+import { createApp } from "#shared/use-cases/apps";
+
+const devAppFile = z.object({
+  base_url: z.string(),
+  app_id: z.string(),
+  api_key: z.string(),
+  webhook_secret: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+});
+export type DevApp = z.infer<typeof devAppFile>;
+
+export function devAppPath(dataDir: string): string {
+  return path.resolve(dataDir, "dev-app.json");
+}
+
+function readDevApp(file: string): DevApp | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed = devAppFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The dev app of `environment`: the one in dev-app.json while its table still holds it,
+ * otherwise a new one. `webhookUrl`, when given, becomes its webhook destination.
+ */
+export async function ensureDevApp(
+  deps: { apps: AppStore; secrets: SecretBox },
+  options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
+): Promise<{ devApp: DevApp; created: boolean }> {
+  const file = devAppPath(options.dataDir);
+  const known = readDevApp(file);
+  const existing =
+    known && known.environment === options.environment && (await deps.apps.getApp(known.app_id)) ? known : undefined;
+  let devApp: DevApp;
+  if (existing) {
+    devApp = { ...existing, base_url: options.baseUrl };
+    if (options.webhookUrl)
+      await deps.apps.setWebhookUrl(existing.app_id, options.webhookUrl, isoSeconds(nowSeconds()));
+  } else {
+    const app = await createApp(deps, {
+      name: "Local development app",
+      environment: options.environment,
+      webhookUrl: options.webhookUrl,
+    });
+    devApp = {
+      base_url: options.baseUrl,
+      app_id: app.app_id,
+      api_key: app.api_key,
+      webhook_secret: app.webhook_secret,
+      environment: app.environment,
+    };
+  }
+  writeFileSync(file, `${JSON.stringify(devApp, null, 2)}\n`, { mode: 0o600 });
+  return { devApp, created: !existing };
+}

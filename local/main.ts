@@ -1,0 +1,109 @@
+/**
+ * `npm start`: the whole API on this machine. DynamoDB Local and the S3 engine start, the
+ * tables and bucket are created, a dev app is seeded on first run, and the gateway serves
+ * the deployed handler modules. Ctrl-C or SIGTERM stops every engine.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { z } from "zod";
+import { AppStore } from "#shared/app-store";
+import { dynamoClients } from "#shared/clients";
+import { ENVIRONMENTS, readConfig } from "#shared/config";
+import { SecretBox } from "#shared/secret-box";
+import { ensureDevApp } from "./dev-app.ts";
+import { type Engine, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
+import { createGateway } from "./gateway.ts";
+import { loadHandlers } from "./handlers.ts";
+import { ensureTables, localSettings } from "./resources.ts";
+
+const started = Date.now();
+
+const settings = z
+  .object({
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    LOCAL_DATA_DIR: z.string().min(1).default(".local"),
+    LOCAL_IN_MEMORY: z.enum(["true", "false", "1", "0"]).default("false"),
+    LOCAL_ENV: z.enum(ENVIRONMENTS).default("sandbox"),
+    DEV_WEBHOOK_URL: z.url().optional(),
+    DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  })
+  .parse(process.env);
+
+const inMemory = process.argv.includes("--in-memory") || ["true", "1"].includes(settings.LOCAL_IN_MEMORY);
+const dataDir = path.resolve(settings.LOCAL_DATA_DIR);
+const dynamoPort = settings.DYNAMODB_PORT ?? settings.PORT + 1;
+const s3Port = settings.S3_PORT ?? settings.PORT + 2;
+const baseUrl = `http://127.0.0.1:${settings.PORT}`;
+
+/** The key that seals webhook secrets: kept beside the data it protects, or per run in memory. */
+function secretsKey(): string {
+  if (inMemory) return SecretBox.generateKey();
+  const file = path.join(dataDir, "secrets.key");
+  if (!existsSync(file)) writeFileSync(file, SecretBox.generateKey(), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+const engines: Engine[] = [];
+let gateway: Server | undefined;
+let stopping = false;
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    gateway?.closeAllConnections();
+    await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
+    for (const engine of engines.reverse()) await engine.stop().catch(() => undefined);
+  }
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  Object.assign(
+    process.env,
+    localSettings({
+      environment: settings.LOCAL_ENV,
+      tablePrefix: "local-",
+      dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
+      s3Endpoint: `http://127.0.0.1:${s3Port}`,
+      secretsKey: secretsKey(),
+    }),
+  );
+  const storage = inMemory ? undefined : dataDir;
+  engines.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
+  engines.push(await startS3({ port: s3Port, dataDir: storage }));
+  await ensureTables(dynamoClients().raw, "local-");
+
+  gateway = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION, accessLog: true });
+  const server = gateway;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.PORT, "127.0.0.1", resolve);
+  });
+
+  const config = readConfig(["APPS_TABLE", "SECRETS_KEY"]);
+  const { devApp, created } = await ensureDevApp(
+    { apps: new AppStore(dynamoClients().doc, config.APPS_TABLE), secrets: new SecretBox(config.SECRETS_KEY) },
+    { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
+  );
+  const lines = [
+    `Verification API (${settings.LOCAL_ENV}${inMemory ? ", in memory" : ""}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `  base URL        ${baseUrl}`,
+    `  app id          ${devApp.app_id}${created ? " (new)" : ""}`,
+    `  API key         ${devApp.api_key}`,
+    `  webhook secret  ${devApp.webhook_secret}`,
+    `  saved to        ${path.relative(process.cwd(), path.join(dataDir, "dev-app.json"))}`,
+    "Ctrl-C stops the API and its engines.",
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  void stop(1);
+});

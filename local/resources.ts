@@ -1,0 +1,93 @@
+/** Tables and process settings for the local engines, from the shared definitions. */
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from "@aws-sdk/client-dynamodb";
+import type { Environment, SettingName } from "#shared/config";
+import { TABLES, type TableDefinition } from "#shared/tables";
+import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
+
+export function tableName(prefix: string, table: TableDefinition): string {
+  return `${prefix}${table.id}`;
+}
+
+/** Creates every shared table that does not exist yet. */
+export async function ensureTables(client: DynamoDBClient, prefix: string): Promise<void> {
+  const { TableNames = [] } = await client.send(new ListTablesCommand({}));
+  for (const table of TABLES) {
+    const name = tableName(prefix, table);
+    if (TableNames.includes(name)) continue;
+    const keys = [table.partitionKey, ...("sortKey" in table && table.sortKey ? [table.sortKey] : [])];
+    const indexKeys = table.globalIndexes.flatMap((index) => [
+      index.partitionKey,
+      ...(index.sortKey ? [index.sortKey] : []),
+    ]);
+    const attributes = new Map([...keys, ...indexKeys].map((key) => [key.name, key.type]));
+    try {
+      await client.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: "PAY_PER_REQUEST",
+          AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+            AttributeName,
+            AttributeType,
+          })),
+          KeySchema: keys.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? "HASH" : "RANGE" })),
+          ...(table.globalIndexes.length > 0
+            ? {
+                GlobalSecondaryIndexes: table.globalIndexes.map((index) => ({
+                  IndexName: index.indexName,
+                  KeySchema: [
+                    { AttributeName: index.partitionKey.name, KeyType: "HASH" as const },
+                    ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: "RANGE" as const }] : []),
+                  ],
+                  Projection: { ProjectionType: "ALL" as const },
+                })),
+              }
+            : {}),
+          ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
+        }),
+      );
+    } catch (error) {
+      // Another process created it in the meantime.
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+    if (table.ttlAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute },
+        }),
+      );
+    }
+  }
+}
+
+/** The process environment the functions read, pointed at the local engines. */
+export function localSettings(options: {
+  environment: Environment;
+  tablePrefix: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  secretsKey: string;
+}): Record<string, string> {
+  const tables = Object.fromEntries(TABLES.map((table) => [table.setting, tableName(options.tablePrefix, table)]));
+  const settings: Partial<Record<SettingName, string>> = {
+    ...tables,
+    ENVIRONMENT: options.environment,
+    UPLOADS_BUCKET: LOCAL_BUCKET,
+    SECRETS_KEY: options.secretsKey,
+    DYNAMODB_ENDPOINT: options.dynamoEndpoint,
+    S3_ENDPOINT: options.s3Endpoint,
+  };
+  return {
+    ...(settings as Record<string, string>),
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  };
+}
