@@ -1,0 +1,141 @@
+/**
+ * `npm start` as a newcomer runs it: a real process with its own engines, stopped by a
+ * signal, restarted on the same data.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../local/engines.ts";
+import { Customer, expectVerification } from "../support/client.ts";
+
+const root = path.resolve(__dirname, "../..");
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-runtime-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Running {
+  process: ChildProcess;
+  ports: number[];
+  output: () => string;
+}
+
+async function start(env: Record<string, string>): Promise<Running> {
+  const [port, dynamoPort, s3Port] = [await freePort(), await freePort(), await freePort()];
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["local/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DYNAMODB_PORT: String(dynamoPort),
+      S3_PORT: String(s3Port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes("Ctrl-C stops")) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`npm start exited with ${code}: ${output}`));
+    });
+  });
+  return { process: child, ports: [port, dynamoPort, s3Port], output: () => output };
+}
+
+async function stop(running: Running, signal: NodeJS.Signals): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => running.process.once("exit", resolve));
+  running.process.kill(signal);
+  return exited;
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const devAppFile = () => JSON.parse(readFileSync(path.join(dataDir, "dev-app.json"), "utf8"));
+
+describe("npm start", () => {
+  let verificationId = "";
+
+  it("seeds a sandbox dev app on first start, prints it, saves it, and serves with it", async () => {
+    const running = await start({ LOCAL_DATA_DIR: dataDir });
+    const devApp = devAppFile();
+    expect(Object.keys(devApp).sort()).toEqual(["api_key", "app_id", "base_url", "environment", "webhook_secret"]);
+    expect(devApp).toMatchObject({
+      base_url: `http://127.0.0.1:${running.ports[0]}`,
+      environment: "sandbox",
+      app_id: expect.stringMatching(/^app_/),
+      api_key: expect.stringMatching(/^vk_sandbox_/),
+      webhook_secret: expect.stringMatching(/^whsec_/),
+    });
+    for (const value of [devApp.base_url, devApp.api_key, devApp.webhook_secret])
+      expect(running.output()).toContain(value);
+    const customer = new Customer(devApp.base_url, devApp.api_key);
+    verificationId = (await customer.created()).verification_id;
+
+    const jvm = Number(readFileSync(path.join(dataDir, "dynamodb.pid"), "utf8"));
+    expect(alive(jvm)).toBe(true);
+    expect(await stop(running, "SIGTERM")).toBe(0);
+    expect(alive(jvm)).toBe(false);
+    for (const port of running.ports) expect(await listening(port)).toBe(false);
+  });
+
+  it("keeps the app and its data across a restart, and stops on Ctrl-C (SIGINT)", async () => {
+    const before = devAppFile();
+    const running = await start({ LOCAL_DATA_DIR: dataDir });
+    const after = devAppFile();
+    expect(after.app_id).toBe(before.app_id);
+    expect(after.api_key).toBe(before.api_key);
+    expect(running.output()).not.toContain("(new)");
+    const fetched = await new Customer(after.base_url, after.api_key).get(verificationId);
+    expect(expectVerification(fetched).verification_id).toBe(verificationId);
+    expect(await stop(running, "SIGINT")).toBe(0);
+    expect(existsSync(path.join(dataDir, "dynamodb.pid"))).toBe(false);
+  });
+
+  it("runs in memory for production with LOCAL_IN_MEMORY and LOCAL_ENV", async () => {
+    const memoryDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-memory-"));
+    try {
+      const running = await start({ LOCAL_DATA_DIR: memoryDir, LOCAL_IN_MEMORY: "true", LOCAL_ENV: "production" });
+      const devApp = JSON.parse(readFileSync(path.join(memoryDir, "dev-app.json"), "utf8"));
+      expect(devApp.environment).toBe("production");
+      expect(devApp.api_key).toMatch(/^vk_production_/);
+      const created = await new Customer(devApp.base_url, devApp.api_key).created();
+      expect(created.environment).toBe("production");
+      expect(existsSync(path.join(memoryDir, "dynamodb"))).toBe(false);
+      expect(await stop(running, "SIGTERM")).toBe(0);
+    } finally {
+      rmSync(memoryDir, { recursive: true, force: true });
+    }
+  });
+});

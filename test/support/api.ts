@@ -1,0 +1,101 @@
+/**
+ * An API for one test file: fresh tables (by prefix) on the shared engines, the deployed
+ * handler modules behind the local gateway, on a port of its own, called over HTTP.
+ */
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { inject } from "vitest";
+import { AppStore } from "#shared/app-store";
+import type { Environment } from "#shared/config";
+import { SecretBox } from "#shared/secret-box";
+import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
+import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { createGateway } from "../../local/gateway.ts";
+import { loadHandlers } from "../../local/handlers.ts";
+import { ensureTables, localSettings, tableName } from "../../local/resources.ts";
+
+export interface TestApi {
+  baseUrl: string;
+  environment: Environment;
+  tables: { apps: string; verifications: string; idempotency: string };
+  bucket: string;
+  /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
+  db: DynamoDBDocumentClient;
+  s3: S3Client;
+  apps: AppStore;
+  newApp(environment?: Environment): Promise<NewApp>;
+  scan(table: string): Promise<Record<string, unknown>[]>;
+  stop(): Promise<void>;
+}
+
+export async function startApi(options: { environment?: Environment; dynamoEndpoint?: string } = {}): Promise<TestApi> {
+  const engines = inject("engines");
+  const environment = options.environment ?? "sandbox";
+  const prefix = `t${randomUUID().slice(0, 8)}-`;
+  const secretsKey = SecretBox.generateKey();
+  const secrets = new SecretBox(secretsKey);
+  Object.assign(
+    process.env,
+    localSettings({
+      environment,
+      tablePrefix: prefix,
+      dynamoEndpoint: options.dynamoEndpoint ?? engines.dynamoEndpoint,
+      s3Endpoint: engines.s3Endpoint,
+      secretsKey,
+    }),
+  );
+  const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const raw = new DynamoDBClient({ ...clientConfig, endpoint: engines.dynamoEndpoint });
+  await ensureTables(raw, prefix);
+  const db = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const s3 = new S3Client({
+    ...clientConfig,
+    endpoint: engines.s3Endpoint,
+    forcePathStyle: true,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+  });
+  const tables = {
+    apps: tableName(prefix, APPS_TABLE),
+    verifications: tableName(prefix, VERIFICATIONS_TABLE),
+    idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
+  };
+  const apps = new AppStore(db, tables.apps);
+
+  const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    environment,
+    tables,
+    bucket: LOCAL_BUCKET,
+    db,
+    s3,
+    apps,
+    newApp: (appEnvironment = environment) =>
+      createApp({ apps, secrets }, { name: `test app ${randomUUID()}`, environment: appEnvironment }),
+    async scan(table) {
+      const items: Record<string, unknown>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      raw.destroy();
+      s3.destroy();
+    },
+  };
+}

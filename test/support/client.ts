@@ -1,0 +1,119 @@
+/** A customer backend's view of the API: plain HTTP with fetch. */
+import { expect } from "vitest";
+import { problemSchema } from "#shared/problems";
+import { type VerificationResource, verificationResourceSchema } from "#shared/verification";
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
+): Promise<Reply> {
+  const response = await fetch(`${baseUrl}${path}`, { method, headers: options.headers, body: options.body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const validBody = (overrides: Record<string, unknown> = {}) => ({
+  document_type: "YOK_STUDENT",
+  external_reference_id: "student-4711",
+  original_filename: "ogrenci-belgesi.pdf",
+  file_size_bytes: 1024,
+  ...overrides,
+});
+
+export class Customer {
+  constructor(
+    readonly baseUrl: string,
+    readonly apiKey: string,
+  ) {}
+
+  /** `idempotencyKey: null` sends none. */
+  create(body: unknown, idempotencyKey: string | null = crypto.randomUUID(), headers: Record<string, string> = {}) {
+    return call(this.baseUrl, "POST", "/v1/verifications", {
+      headers: {
+        "X-API-Key": this.apiKey,
+        "Content-Type": "application/json",
+        ...(idempotencyKey === null ? {} : { "Idempotency-Key": idempotencyKey }),
+        ...headers,
+      },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+
+  confirm(id: string) {
+    return call(this.baseUrl, "POST", `/v1/verifications/${id}/upload-complete`, {
+      headers: { "X-API-Key": this.apiKey },
+    });
+  }
+
+  get(id: string) {
+    return call(this.baseUrl, "GET", `/v1/verifications/${id}`, { headers: { "X-API-Key": this.apiKey } });
+  }
+
+  /** Creates a verification and asserts it worked. */
+  async created(overrides: Record<string, unknown> = {}): Promise<VerificationResource> {
+    const reply = await this.create(validBody(overrides));
+    expect(reply.status, reply.text).toBe(201);
+    return expectVerification(reply);
+  }
+}
+
+/** The upload exactly as the create response instructs. */
+export function upload(resource: VerificationResource, body: Uint8Array, headers?: Record<string, string>) {
+  if (!resource.upload) throw new Error("The verification has no upload instructions");
+  return fetch(resource.upload.url, {
+    method: resource.upload.method,
+    headers: headers ?? resource.upload.headers,
+    body,
+  });
+}
+
+/** Asserts a successful reply carries a Request-Id and a well-formed verification. */
+export function expectVerification(reply: Reply): VerificationResource {
+  expect(reply.headers.get("content-type")).toBe("application/json");
+  expect(reply.headers.get("request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  return verificationResourceSchema.parse(reply.json);
+}
+
+/** Asserts a reply is the problem+json the contract names, and that it leaks nothing. */
+export function expectProblem(reply: Reply, status: number, code: string) {
+  expect({ status: reply.status, code: (reply.json as { code?: string } | undefined)?.code }, reply.text).toEqual({
+    status,
+    code,
+  });
+  expect(reply.headers.get("content-type")).toBe("application/problem+json");
+  const requestId = reply.headers.get("request-id");
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  const problem = problemSchema.parse(reply.json);
+  expect(problem.request_id).toBe(requestId);
+  expect(problem.type).toBe(`urn:problem:verification-api:${code}`);
+  expect(reply.text).not.toMatch(/\bat \S+:\d+|Exception|dynamodb|s3rver|\.ts\b|vk_(sandbox|production)_/i);
+  return problem;
+}
+
+/** A document of exactly `size` bytes whose first bytes are those of `kind`. */
+export function documentBytes(kind: "pdf" | "png" | "jpeg" | "text", size: number): Uint8Array {
+  const heads = {
+    pdf: [0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34],
+    png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    jpeg: [0xff, 0xd8, 0xff, 0xe0],
+    text: [0x68, 0x65, 0x6c, 0x6c, 0x6f],
+  };
+  const bytes = new Uint8Array(size).fill(0x20);
+  bytes.set(heads[kind].slice(0, size));
+  return bytes;
+}

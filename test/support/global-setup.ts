@@ -1,0 +1,39 @@
+import type { TestProject } from "vitest/node";
+import { freePort, startDynamoDb, startS3 } from "../../local/engines.ts";
+import { localSettings } from "../../local/resources.ts";
+
+export interface Engines {
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    engines: Engines;
+  }
+}
+
+/** Starts the real engines once for the whole run, in memory. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dynamoEndpoint = `http://127.0.0.1:${await freePort()}`;
+  const s3Port = await freePort();
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+  // The signature check signs as the functions do, so it needs their settings too.
+  Object.assign(
+    process.env,
+    localSettings({
+      environment: "sandbox",
+      tablePrefix: "setup-",
+      dynamoEndpoint,
+      s3Endpoint,
+      secretsKey: Buffer.alloc(32).toString("base64"),
+    }),
+  );
+  const dynamo = await startDynamoDb({ port: Number(new URL(dynamoEndpoint).port) });
+  const s3 = await startS3({ port: s3Port });
+  project.provide("engines", { dynamoEndpoint, s3Endpoint });
+  return async () => {
+    await s3.stop();
+    await dynamo.stop();
+  };
+}

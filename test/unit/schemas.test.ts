@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, ValidationError } from "#shared/errors";
+import { assertBodySize, assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/schemas";
+
+const body = (overrides: Record<string, unknown> = {}) =>
+  JSON.stringify({ document_type: "YOK_STUDENT", original_filename: "a.pdf", file_size_bytes: 1, ...overrides });
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return error instanceof ApiError ? error.code : "not an ApiError";
+  }
+}
+
+function fieldCodes(run: () => unknown): string[] {
+  try {
+    run();
+    return [];
+  } catch (error) {
+    return error instanceof ValidationError
+      ? (error.errors ?? []).map((e) => `${e.field}:${e.code}`)
+      : ["not a ValidationError"];
+  }
+}
+
+describe("the create body", () => {
+  it("defaults process_type to async and keeps what was sent", () => {
+    expect(parseCreateBody(body({ external_reference_id: "ref" }))).toEqual({
+      document_type: "YOK_STUDENT",
+      process_type: "async",
+      external_reference_id: "ref",
+      original_filename: "a.pdf",
+      file_size_bytes: 1,
+    });
+  });
+
+  it("accepts the bounds and refuses one past them", () => {
+    expect(fieldCodes(() => parseCreateBody(body({ file_size_bytes: 10 * 1024 * 1024 })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ file_size_bytes: 10 * 1024 * 1024 + 1 })))).toEqual([
+      "file_size_bytes:too_large",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: `${"n".repeat(251)}.pdf` })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: `${"n".repeat(252)}.pdf` })))).toEqual([
+      "original_filename:too_long",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ external_reference_id: "r".repeat(128) })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ external_reference_id: "r".repeat(129) })))).toEqual([
+      "external_reference_id:too_long",
+    ]);
+  });
+
+  it("tells a missing field from one of the wrong type", () => {
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: 5 })))).toEqual([
+      "original_filename:invalid_type",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: undefined })))).toEqual([
+      "original_filename:required",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ file_size_bytes: null })))).toEqual([
+      "file_size_bytes:invalid_type",
+    ]);
+  });
+
+  it("checks the extension against the document type, whatever its case", () => {
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: "SCAN.PNG" })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: "scan.gif" })))).toEqual([
+      "original_filename:extension_not_allowed",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: "pdf" })))).toEqual([
+      "original_filename:extension_not_allowed",
+    ]);
+  });
+
+  it.each(["a/b.pdf", "a\\b.pdf", "a\nb.pdf", "a\u0000.pdf"])("refuses the file name %j", (name) => {
+    expect(fieldCodes(() => parseCreateBody(body({ original_filename: name })))).toEqual([
+      "original_filename:invalid_format",
+    ]);
+  });
+
+  it("accepts non-ASCII references and file names", () => {
+    expect(
+      fieldCodes(() =>
+        parseCreateBody(body({ original_filename: "öğrenci belgesi.pdf", external_reference_id: "öğr-1" })),
+      ),
+    ).toEqual([]);
+  });
+
+  it.each(["", "{", "[]", "1", '"text"', "null"])("answers malformed_json for %j", (text) => {
+    expect(codeOf(() => parseCreateBody(text))).toBe("malformed_json");
+  });
+});
+
+describe("the create headers", () => {
+  it("takes 1 to 255 printable ASCII characters as Idempotency-Key", () => {
+    expect(parseIdempotencyKey("a")).toBe("a");
+    expect(parseIdempotencyKey("k".repeat(255))).toBe("k".repeat(255));
+    expect(codeOf(() => parseIdempotencyKey(undefined))).toBe("idempotency_key_missing");
+    expect(codeOf(() => parseIdempotencyKey(""))).toBe("idempotency_key_invalid");
+    expect(codeOf(() => parseIdempotencyKey("k".repeat(256)))).toBe("idempotency_key_invalid");
+    expect(codeOf(() => parseIdempotencyKey("tab\tkey"))).toBe("idempotency_key_invalid");
+  });
+
+  it("takes application/json with parameters, in any case, and nothing else", () => {
+    expect(codeOf(() => assertJsonContentType("application/json"))).toBeUndefined();
+    expect(codeOf(() => assertJsonContentType("Application/JSON; charset=utf-8"))).toBeUndefined();
+    for (const value of [undefined, "", "text/json", "application/jsonp", "application/problem+json"]) {
+      expect(codeOf(() => assertJsonContentType(value))).toBe("unsupported_media_type");
+    }
+  });
+
+  it("counts the body limit in bytes, not characters", () => {
+    expect(codeOf(() => assertBodySize("a".repeat(16 * 1024)))).toBeUndefined();
+    expect(codeOf(() => assertBodySize("ş".repeat(8 * 1024 + 1)))).toBe("payload_too_large");
+  });
+});
