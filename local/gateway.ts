@@ -14,7 +14,7 @@ import type {
 import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/gateway-responses";
 import { REQUEST_ID_HEADER } from "#shared/http";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/problems";
-import { AUTHORIZER, type FunctionName, GATEWAY_MAX_BODY_BYTES, ROUTES } from "#shared/routes";
+import { AUTHORIZER, FUNCTIONS, type FunctionName, GATEWAY_MAX_BODY_BYTES, ROUTES } from "#shared/routes";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -29,8 +29,6 @@ export interface GatewayOptions {
 const ACCOUNT_ID = "000000000000";
 const API_ID = "local";
 const STAGE = "v1";
-/** API Gateway gives up on an integration after 29 s; functions see their remaining time. */
-const FUNCTION_TIMEOUT_MS = 29_000;
 
 const compiledRoutes = ROUTES.map((route) => {
   const names: string[] = [];
@@ -71,8 +69,8 @@ function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): bo
   return !matching.some((s) => s.Effect === "Deny") && matching.some((s) => s.Effect === "Allow");
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+function lambdaContext(functionName: FunctionName, requestId: string): Context {
+  const deadline = Date.now() + FUNCTIONS[functionName].timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -3,7 +3,7 @@
  * tables and bucket are created, a dev app is seeded on first run, and the gateway serves
  * the deployed handler modules. Ctrl-C or SIGTERM stops every engine.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { AppStore } from "#shared/app-store";
 import { dynamoClients } from "#shared/clients";
 import { ENVIRONMENTS, readConfig } from "#shared/config";
 import { SecretBox } from "#shared/secret-box";
+import { TABLES } from "#shared/tables";
 import { ensureDevApp } from "./dev-app.ts";
 import { type Engine, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
@@ -36,6 +37,7 @@ const dataDir = path.resolve(settings.LOCAL_DATA_DIR);
 const dynamoPort = settings.DYNAMODB_PORT ?? settings.PORT + 1;
 const s3Port = settings.S3_PORT ?? settings.PORT + 2;
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
+const runtimeFile = path.join(dataDir, "runtime.json");
 
 /** The key that seals webhook secrets: kept beside the data it protects, or per run in memory. */
 function secretsKey(): string {
@@ -55,6 +57,7 @@ async function stop(code: number): Promise<never> {
     gateway?.closeAllConnections();
     await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
     for (const engine of engines.reverse()) await engine.stop().catch(() => undefined);
+    rmSync(runtimeFile, { force: true });
   }
   process.exit(code);
 }
@@ -86,6 +89,20 @@ async function main(): Promise<void> {
     server.listen(settings.PORT, "127.0.0.1", resolve);
   });
 
+  // What the ops command needs to reach this runtime's tables; removed again on stop.
+  writeFileSync(
+    runtimeFile,
+    `${JSON.stringify(
+      {
+        environment: settings.LOCAL_ENV,
+        base_url: baseUrl,
+        dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+        tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
+      },
+      null,
+      2,
+    )}\n`,
+  );
   const config = readConfig(["APPS_TABLE", "SECRETS_KEY"]);
   const { devApp, created } = await ensureDevApp(
     { apps: new AppStore(dynamoClients().doc, config.APPS_TABLE), secrets: new SecretBox(config.SECRETS_KEY) },

@@ -5,29 +5,60 @@ import type { SettingName } from "./config.ts";
  * routes and the CDK stack wires exactly these, so the two cannot drift.
  */
 
+export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE";
+
 export interface FunctionDefinition {
   /** Entry file, relative to the project root. */
   entry: string;
   /** The settings the function reads at cold start; the stack sets exactly these. */
   settings: readonly SettingName[];
+  /** Seconds before the function is stopped. */
+  timeoutSeconds: number;
+  /**
+   * Everything the function may do, for least-privilege grants: DynamoDB actions per table
+   * (index queries included under their table) and S3 actions on the uploads bucket's objects.
+   */
+  access: {
+    tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
+    uploads: readonly `s3:${string}`[];
+  };
 }
 
 export const FUNCTIONS = {
   authorizer: {
     entry: "functions/authorizer.ts",
     settings: ["ENVIRONMENT", "APPS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
   },
   "create-verification": {
     entry: "functions/create-verification.ts",
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "IDEMPOTENCY_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 29,
+    access: {
+      tables: {
+        VERIFICATIONS_TABLE: ["dynamodb:PutItem"],
+        IDEMPOTENCY_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+      },
+      // Presigning signs with the function's own credentials: they must allow the PUT.
+      uploads: ["s3:PutObject"],
+    },
   },
   "confirm-upload": {
     entry: "functions/confirm-upload.ts",
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 29,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      // HeadObject and ranged GetObject both need s3:GetObject.
+      uploads: ["s3:GetObject", "s3:DeleteObject"],
+    },
   },
   "get-verification": {
     entry: "functions/get-verification.ts",
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

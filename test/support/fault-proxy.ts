@@ -77,8 +77,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     hold(match) {
-      let reached = () => undefined as void;
-      let release = () => undefined as void;
+      let reached: () => void = () => {};
+      let release: () => void = () => {};
       const reachedPromise = new Promise<void>((resolve) => {
         reached = resolve;
       });
