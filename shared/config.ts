@@ -13,8 +13,8 @@ const settings = {
   VERIFICATIONS_TABLE: z.string().min(1),
   IDEMPOTENCY_TABLE: z.string().min(1),
   UPLOADS_BUCKET: z.string().min(1),
-  /** AES-256-GCM key (base64, 32 bytes) that seals webhook secrets at rest. */
-  SECRETS_KEY: z.string().refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes of base64"),
+  /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
+  SECRETS_KEY: z.string().min(32),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

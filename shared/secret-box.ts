@@ -1,4 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+
+/** Fewest characters of key material a SecretBox takes. */
+export const MIN_KEY_MATERIAL = 32;
 
 /**
  * Seals secrets that must be read back (webhook signing secrets) with AES-256-GCM, so no
@@ -7,9 +10,14 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(keyBase64: string) {
-    this.key = Buffer.from(keyBase64, "base64");
-    if (this.key.length !== 32) throw new Error("SecretBox needs a 32-byte key");
+  /**
+   * `keyMaterial`: at least 32 characters of high-entropy text (a generated key, or a secret
+   * that Secrets Manager generated); the AES key is derived from it with HKDF-SHA256.
+   */
+  constructor(keyMaterial: string) {
+    if (keyMaterial.length < MIN_KEY_MATERIAL)
+      throw new Error(`SecretBox needs at least ${MIN_KEY_MATERIAL} characters of key material`);
+    this.key = Buffer.from(hkdfSync("sha256", keyMaterial, "", "verification-api sealed secrets v1", 32));
   }
 
   static generateKey(): string {
