@@ -1,7 +1,9 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
@@ -21,6 +23,19 @@ export interface AppItem {
   webhook_url?: string;
   /** Sealed with SecretBox: never in plain text. */
   webhook_secret_sealed: string;
+  /** The secret before the last rotation, still signed with until its expiry. Sealed. */
+  previous_webhook_secret_sealed?: string;
+  previous_webhook_secret_expires_at?: string;
+  /**
+   * The pks of the app's keys that may still pass (pruned of revoked and expired ones), read
+   * consistently; the keys_by_app index is eventually consistent, so rules are not decided on it.
+   */
+  key_pks?: string[];
+  /**
+   * Grows with every change to `key_pks`. Key changes and status changes each condition on
+   * what the other writes, so neither can miss the other.
+   */
+  key_version?: number;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +59,26 @@ export interface KeyItem {
 export const appPk = (appId: string) => `APP#${appId}`;
 export const keyPk = (keyHash: string) => `KEY#${keyHash}`;
 
+/** A write lost a race with another change to the same app: read again and decide again. */
+export class StaleAppError extends Error {
+  constructor() {
+    super("The app changed during the update");
+    this.name = "StaleAppError";
+  }
+}
+
+/** True while a key may still pass: not revoked and not past its expiry. */
+export function isLiveKey(key: KeyItem, now: string): boolean {
+  return !key.revoked_at && !(key.expires_at && key.expires_at <= now);
+}
+
+/** The condition that the app item still has the key set it had when it was read. */
+function sameKeyVersion(app: AppItem) {
+  return app.key_version === undefined
+    ? { expression: "attribute_not_exists(key_version)", values: {} }
+    : { expression: "key_version = :seen_version", values: { ":seen_version": app.key_version } };
+}
+
 /** The apps table: apps and their API keys. */
 export class AppStore {
   constructor(
@@ -64,8 +99,29 @@ export class AppStore {
   }
 
   async getApp(appId: string): Promise<AppItem | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) } }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
+    );
     return Item as AppItem | undefined;
+  }
+
+  /** Every app in the table (the table is small: one item per app and per key). */
+  async listApps(): Promise<AppItem[]> {
+    const apps: AppItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: "kind = :app",
+          ExpressionAttributeValues: { ":app": "app" },
+          ExclusiveStartKey: start,
+        }),
+      );
+      apps.push(...((page.Items ?? []) as AppItem[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 
   async getKey(keyHash: string): Promise<KeyItem | undefined> {
@@ -85,7 +141,7 @@ export class AppStore {
     );
   }
 
-  /** Every key of the app, oldest first. */
+  /** Every key of the app, oldest first, from the index: for display, not for decisions. */
   async listKeys(appId: string): Promise<KeyItem[]> {
     const keys: KeyItem[] = [];
     let start: Record<string, unknown> | undefined;
@@ -106,35 +162,168 @@ export class AppStore {
   }
 
   /**
-   * Enables or disables an app: the app and each of its unrevoked keys change together, so
-   * the authorizer's single read of a key sees the app's status.
+   * The app's keys that may still pass, read consistently. An app written before `key_pks`
+   * existed falls back to the index.
    */
-  async setStatus(appId: string, status: AppStatus, now: string): Promise<void> {
-    const keys = (await this.listKeys(appId)).filter((key) => !key.revoked_at);
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.table,
-              Key: { pk: appPk(appId) },
-              UpdateExpression: "SET #status = :status, updated_at = :now",
-              ConditionExpression: "attribute_exists(pk)",
-              ExpressionAttributeNames: { "#status": "status" },
-              ExpressionAttributeValues: { ":status": status, ":now": now },
-            },
-          },
-          ...keys.map((key) => ({
-            Update: {
-              TableName: this.table,
-              Key: { pk: key.pk },
-              UpdateExpression: "SET app_status = :status",
-              ConditionExpression: "attribute_exists(pk)",
-              ExpressionAttributeValues: { ":status": status },
-            },
-          })),
-        ],
+  async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
+    if (!app.key_pks) return (await this.listKeys(app.app_id)).filter((key) => isLiveKey(key, now));
+    const items = await Promise.all(
+      app.key_pks.map(async (pk) => {
+        const { Item } = await this.db.send(
+          new GetCommand({ TableName: this.table, Key: { pk }, ConsistentRead: true }),
+        );
+        return Item as KeyItem | undefined;
       }),
     );
+    return items.filter((key): key is KeyItem => key !== undefined && isLiveKey(key, now));
+  }
+
+  /**
+   * Enables or disables an app: the app and each of its live keys change together, so the
+   * authorizer's single read of a key sees the app's status. Returns the app as it now is,
+   * or undefined when there is no such app; StaleAppError when a key change raced it.
+   */
+  async setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined> {
+    const app = await this.getApp(appId);
+    if (!app) return undefined;
+    const keys = await this.currentKeys(app, now);
+    const version = sameKeyVersion(app);
+    await this.transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression: "SET #status = :status, updated_at = :now",
+          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":status": status, ":now": now, ...version.values },
+        },
+      },
+      ...keys.map((key) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk: key.pk },
+          UpdateExpression: "SET app_status = :status",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":status": status },
+        },
+      })),
+    ]);
+    return { ...app, status, updated_at: now };
+  }
+
+  /**
+   * Adds `key` to `app` and gives the keys in `expiring` their expiry, in one transaction
+   * that holds only while the app keeps the status and key set it was read with.
+   * `keyPks` is the app's new set of keys that may still pass.
+   */
+  async addKey(
+    app: AppItem,
+    key: KeyItem,
+    expiring: { pk: string; expires_at: string }[],
+    keyPks: string[],
+    now: string,
+  ): Promise<void> {
+    const version = sameKeyVersion(app);
+    await this.transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
+          ConditionExpression: `#status = :status AND ${version.expression}`,
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: {
+            ":pks": keyPks,
+            ":next": (app.key_version ?? 0) + 1,
+            ":now": now,
+            ":status": key.app_status,
+            ...version.values,
+          },
+        },
+      },
+      { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+      ...expiring.map((old) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk: old.pk },
+          UpdateExpression: "SET expires_at = :expires",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":expires": old.expires_at },
+        },
+      })),
+    ]);
+  }
+
+  /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
+  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
+    const version = sameKeyVersion(app);
+    await this.transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
+          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
+          ExpressionAttributeValues: {
+            ":pks": keyPks,
+            ":next": (app.key_version ?? 0) + 1,
+            ":now": now,
+            ...version.values,
+          },
+        },
+      },
+      ...revoked.map((pk) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk },
+          UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":now": now },
+        },
+      })),
+    ]);
+  }
+
+  /**
+   * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
+   * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
+   */
+  async rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression:
+            "SET webhook_secret_sealed = :sealed, previous_webhook_secret_sealed = :previous, previous_webhook_secret_expires_at = :expires, updated_at = :now",
+          ConditionExpression: "webhook_secret_sealed = :previous",
+          ExpressionAttributeValues: {
+            ":sealed": sealed,
+            ":previous": app.webhook_secret_sealed,
+            ":expires": previousExpiresAt,
+            ":now": now,
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
+      throw error;
+    }
+  }
+
+  private async transact(items: NonNullable<TransactWriteCommand["input"]["TransactItems"]>): Promise<void> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      // A failed condition, or another transaction on the same items at the same moment.
+      const raced =
+        error instanceof TransactionCanceledException &&
+        (error.CancellationReasons ?? []).some(
+          (reason) => reason.Code === "ConditionalCheckFailed" || reason.Code === "TransactionConflict",
+        );
+      if (raced) throw new StaleAppError();
+      throw error;
+    }
   }
 }

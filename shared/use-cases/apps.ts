@@ -1,9 +1,12 @@
-import { type AppStore, appPk, keyPk } from "../app-store.ts";
+import { type AppItem, type AppStatus, type AppStore, appPk, keyPk } from "../app-store.ts";
 import type { Environment } from "../config.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../credentials.ts";
 import { newId } from "../ids.ts";
 import type { SecretBox } from "../secret-box.ts";
 import { isoSeconds, nowSeconds } from "../time.ts";
+import { AppNotFoundError, InvalidInputError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+import { type KeyView, keyView } from "./keys.ts";
+import { checkWebhookUrl } from "./webhook-destination.ts";
 
 export interface NewApp {
   app_id: string;
@@ -11,35 +14,80 @@ export interface NewApp {
   environment: Environment;
   /** Shown once; only its hash is stored. */
   api_key: string;
+  /** What operators see of the key later. */
+  key_prefix: string;
   /** Shown once; stored sealed. */
   webhook_secret: string;
   webhook_url: string | null;
 }
 
-/** Creates a client app with its first API key and its webhook signing secret. */
+const MAX_NAME_LENGTH = 100;
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new InvalidInputError(`An app name has 1 to ${MAX_NAME_LENGTH} printable characters`);
+  }
+  return trimmed;
+}
+
+export interface NewAppInput {
+  name: string;
+  environment: Environment;
+  webhookUrl?: string;
+}
+
+/**
+ * The rules for a new app, without touching anything: a printable name, an allowed webhook URL,
+ * and, when `tableEnvironment` is known, the same environment as the table. Returns the input
+ * normalized.
+ */
+export function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInput): NewAppInput {
+  if (tableEnvironment && tableEnvironment !== input.environment) {
+    throw new RefusedError(
+      "environment_mismatch",
+      `A ${input.environment} app cannot be created in the ${tableEnvironment} environment`,
+    );
+  }
+  return {
+    name: checkName(input.name),
+    environment: input.environment,
+    webhookUrl: input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, input.environment),
+  };
+}
+
+/**
+ * Creates a client app with its first API key and its webhook signing secret. `deps.environment`,
+ * when given, is the environment whose table `deps.apps` is: an app of another is refused.
+ */
 export async function createApp(
-  deps: { apps: AppStore; secrets: SecretBox },
-  input: { name: string; environment: Environment; webhookUrl?: string },
+  deps: { apps: AppStore; secrets: SecretBox; environment?: Environment },
+  input: NewAppInput,
 ): Promise<NewApp> {
+  const { name, webhookUrl } = checkNewApp(deps.environment, input);
   const now = isoSeconds(nowSeconds());
   const appId = newId("app");
   const apiKey = generateApiKey(input.environment);
   const webhookSecret = generateWebhookSecret();
+  const firstKey = keyPk(hashApiKey(apiKey));
   await deps.apps.createWithKey(
     {
       pk: appPk(appId),
       kind: "app",
       app_id: appId,
-      name: input.name,
+      name,
       environment: input.environment,
       status: "active",
-      webhook_url: input.webhookUrl,
+      webhook_url: webhookUrl,
       webhook_secret_sealed: deps.secrets.seal(webhookSecret),
+      key_pks: [firstKey],
+      key_version: 1,
       created_at: now,
       updated_at: now,
     },
     {
-      pk: keyPk(hashApiKey(apiKey)),
+      pk: firstKey,
       kind: "key",
       key_app_id: appId,
       environment: input.environment,
@@ -50,10 +98,62 @@ export async function createApp(
   );
   return {
     app_id: appId,
-    name: input.name,
+    name,
     environment: input.environment,
     api_key: apiKey,
+    key_prefix: displayPrefix(apiKey),
     webhook_secret: webhookSecret,
-    webhook_url: input.webhookUrl ?? null,
+    webhook_url: webhookUrl ?? null,
   };
+}
+
+/** An app as operators see it: no secret, sealed or not. */
+export interface AppView {
+  app_id: string;
+  name: string;
+  environment: Environment;
+  status: AppStatus;
+  webhook_url: string | null;
+  /** Set while events are also signed with the secret before the last rotation. */
+  previous_webhook_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function appView(app: AppItem, now: string): AppView {
+  const previous = app.previous_webhook_secret_expires_at;
+  return {
+    app_id: app.app_id,
+    name: app.name,
+    environment: app.environment,
+    status: app.status,
+    webhook_url: app.webhook_url ?? null,
+    previous_webhook_secret_expires_at: previous && previous > now ? previous : null,
+    created_at: app.created_at,
+    updated_at: app.updated_at,
+  };
+}
+
+export async function listApps(deps: { apps: AppStore }): Promise<AppView[]> {
+  const now = isoSeconds(nowSeconds());
+  return (await deps.apps.listApps()).map((app) => appView(app, now));
+}
+
+export async function showApp(deps: { apps: AppStore }, appId: string): Promise<AppView & { keys: KeyView[] }> {
+  const app = await requireApp(deps.apps, appId);
+  const now = isoSeconds(nowSeconds());
+  return { ...appView(app, now), keys: (await deps.apps.listKeys(appId)).map((key) => keyView(key, now)) };
+}
+
+/** Enables or disables an app; its keys answer 403 app_disabled while it is disabled. */
+export async function setAppStatus(
+  deps: { apps: AppStore },
+  input: { appId: string; status: AppStatus },
+): Promise<AppView> {
+  return retryWhenStale(async () => {
+    const now = isoSeconds(nowSeconds());
+    const app = await deps.apps.setStatus(input.appId, input.status, now);
+    if (!app) throw new AppNotFoundError(input.appId);
+    return appView(app, now);
+  });
 }

@@ -1,0 +1,167 @@
+/**
+ * Where the ops command points: the local runtime that `npm start` runs (by default), or a
+ * deployed environment's stack, whose outputs name its apps table and sealing key.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import { AppStore } from "#shared/app-store";
+import { ENVIRONMENTS, type Environment } from "#shared/config";
+import { EventStore } from "#shared/event-store";
+import { SecretBox } from "#shared/secret-box";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
+
+export interface TargetOptions {
+  /** A deployed environment; without it, the local runtime. */
+  env?: Environment;
+  region?: string;
+  stack?: string;
+  appsTable?: string;
+  eventsTable?: string;
+  secretsKeyArn?: string;
+  /** The local runtime's data folder. */
+  dataDir?: string;
+}
+
+export interface Target {
+  /** What the command is aimed at, for the readable output. */
+  label: string;
+  environment: Environment;
+  apps: AppStore;
+  /** The webhook events and their attempts; found only by the commands that need them. */
+  events(): Promise<EventStore>;
+  /** The box that seals webhook secrets; read only by the commands that need it. */
+  secrets(): Promise<SecretBox>;
+  close(): void;
+}
+
+/** The target cannot be reached or described: the runtime is not running, a stack is missing. */
+export class TargetUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TargetUnavailableError";
+  }
+}
+
+/** What `npm start` writes while it runs (local/main.ts). */
+const runtimeFile = z.object({
+  environment: z.enum(ENVIRONMENTS),
+  base_url: z.string(),
+  dynamodb_endpoint: z.url(),
+  tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
+});
+
+export const stackName = (environment: Environment) => `VerificationApi-${environment}`;
+
+function documentClient(raw: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
+  const dataDir = path.resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? ".local");
+  const file = path.join(dataDir, "runtime.json");
+  if (!existsSync(file)) {
+    throw new TargetUnavailableError(
+      `The local runtime is not running (no ${file}): start it with npm start, or aim at a deployed environment with --env`,
+    );
+  }
+  const parsed = runtimeFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) throw new TargetUnavailableError(`${file} is not a runtime description`);
+  const runtime = parsed.data;
+  const raw = new DynamoDBClient({
+    endpoint: runtime.dynamodb_endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 2,
+  });
+  return {
+    label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
+    environment: runtime.environment,
+    apps: new AppStore(documentClient(raw), runtime.tables.APPS_TABLE),
+    async events() {
+      const name = runtime.tables.EVENTS_TABLE;
+      if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
+      return new EventStore(documentClient(raw), name);
+    },
+    async secrets() {
+      const keyFile = path.join(dataDir, "secrets.key");
+      if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
+      return new SecretBox(readFileSync(keyFile, "utf8").trim());
+    },
+    close: () => raw.destroy(),
+  };
+}
+
+/** A deployed stack's outputs, read once and only when a flag does not already give them. */
+function stackOutputs(client: CloudFormationClient, name: string): () => Promise<Record<string, string>> {
+  let outputs: Promise<Record<string, string>> | undefined;
+  return () => {
+    outputs ??= client.send(new DescribeStacksCommand({ StackName: name })).then(
+      ({ Stacks }) =>
+        Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue])),
+      (error: unknown) => {
+        throw new TargetUnavailableError(
+          `Cannot read the outputs of stack ${name}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
+    return outputs;
+  };
+}
+
+async function requiredOutput(
+  outputs: () => Promise<Record<string, string>>,
+  key: string,
+  stack: string,
+  flag: string,
+) {
+  const value = (await outputs())[key];
+  if (!value) throw new TargetUnavailableError(`Stack ${stack} has no output ${key}; pass ${flag}`);
+  return value;
+}
+
+async function deployedTarget(options: TargetOptions & { env: Environment }): Promise<Target> {
+  // Region and credentials come from the standard AWS chain unless --region names the region.
+  const clientConfig = options.region ? { region: options.region } : {};
+  const stack = options.stack ?? stackName(options.env);
+  const cloudFormation = new CloudFormationClient(clientConfig);
+  const outputs = stackOutputs(cloudFormation, stack);
+  const table = options.appsTable ?? (await requiredOutput(outputs, "AppsTableName", stack, "--apps-table"));
+  const raw = new DynamoDBClient(clientConfig);
+  let secretsManager: SecretsManagerClient | undefined;
+  let box: Promise<SecretBox> | undefined;
+  return {
+    label: `${options.env} (${stack}, table ${table})`,
+    environment: options.env,
+    apps: new AppStore(documentClient(raw), table),
+    async events() {
+      const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
+      return new EventStore(documentClient(raw), name);
+    },
+    secrets() {
+      box ??= (async () => {
+        const arn =
+          options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
+        secretsManager = new SecretsManagerClient(clientConfig);
+        const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
+        if (!SecretString) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
+        return new SecretBox(SecretString);
+      })();
+      return box;
+    },
+    close() {
+      raw.destroy();
+      cloudFormation.destroy();
+      secretsManager?.destroy();
+    },
+  };
+}
+
+export async function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Promise<Target> {
+  if (options.env) return deployedTarget({ ...options, env: options.env });
+  return localTarget(options, env);
+}

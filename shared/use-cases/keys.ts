@@ -1,0 +1,142 @@
+/** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
+import { type AppStore, isLiveKey, type KeyItem, keyPk } from "../app-store.ts";
+import { displayPrefix, generateApiKey, hashApiKey } from "../credentials.ts";
+import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
+import { KeyNotFoundError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+
+export const DEFAULT_GRACE_SECONDS = 24 * 3600;
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+/** The key in use and the one replacing it: enough to rotate without downtime, no more. */
+export const MAX_LIVE_KEYS = 2;
+
+export type KeyStatus = "active" | "expiring" | "expired" | "revoked";
+
+/** A key as operators see it: never the key, never its hash. */
+export interface KeyView {
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  status: KeyStatus;
+}
+
+export function keyStatus(key: KeyItem, now: string): KeyStatus {
+  if (key.revoked_at) return "revoked";
+  if (!key.expires_at) return "active";
+  return key.expires_at <= now ? "expired" : "expiring";
+}
+
+export function keyView(key: KeyItem, now: string): KeyView {
+  return {
+    prefix: key.prefix,
+    created_at: key.created_at,
+    expires_at: key.expires_at ?? null,
+    revoked_at: key.revoked_at ?? null,
+    status: keyStatus(key, now),
+  };
+}
+
+/** Every key the app ever had, oldest first. */
+export async function listAppKeys(deps: { apps: AppStore }, appId: string): Promise<KeyView[]> {
+  await requireApp(deps.apps, appId);
+  const now = isoSeconds(nowSeconds());
+  return (await deps.apps.listKeys(appId)).map((key) => keyView(key, now));
+}
+
+export interface RotatedKey {
+  app_id: string;
+  /** Shown once; only its hash is stored. */
+  api_key: string;
+  key: KeyView;
+  /** The keys that were live before, with the expiry they now have. */
+  expiring: KeyView[];
+}
+
+/**
+ * Issues a new key. The keys that were live expire after `graceSeconds` (sooner if they
+ * already expire sooner); a rotation that would leave three live keys is refused.
+ */
+export async function rotateKey(
+  deps: { apps: AppStore },
+  input: { appId: string; graceSeconds?: number },
+): Promise<RotatedKey> {
+  const grace = input.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
+    throw new RefusedError("grace_out_of_range", "The grace period is at most 7 days");
+  }
+  return retryWhenStale(async () => {
+    const app = await requireApp(deps.apps, input.appId);
+    const now = nowSeconds();
+    const nowIso = isoSeconds(now);
+    const live = await deps.apps.currentKeys(app, nowIso);
+    if (live.length >= MAX_LIVE_KEYS) {
+      throw new RefusedError(
+        "too_many_live_keys",
+        `App ${app.app_id} already has ${live.length} live keys; revoke one, or wait until one expires`,
+      );
+    }
+    const expiresAt = isoSeconds(addSeconds(now, grace));
+    const expiring = live.map((key) => ({
+      ...key,
+      expires_at: key.expires_at && key.expires_at < expiresAt ? key.expires_at : expiresAt,
+    }));
+    const apiKey = generateApiKey(app.environment);
+    const key: KeyItem = {
+      pk: keyPk(hashApiKey(apiKey)),
+      kind: "key",
+      key_app_id: app.app_id,
+      environment: app.environment,
+      prefix: displayPrefix(apiKey),
+      // Written on condition that the app still has this status, so a disable cannot miss it.
+      app_status: app.status,
+      created_at: nowIso,
+    };
+    const stillLive = expiring.filter((old) => isLiveKey(old, nowIso)).map((old) => old.pk);
+    await deps.apps.addKey(
+      app,
+      key,
+      expiring.map(({ pk, expires_at }) => ({ pk, expires_at })),
+      [...stillLive, key.pk],
+      nowIso,
+    );
+    return {
+      app_id: app.app_id,
+      api_key: apiKey,
+      key: keyView(key, nowIso),
+      expiring: expiring.map((old) => keyView(old, nowIso)),
+    };
+  });
+}
+
+/**
+ * Revokes the live key with `prefix`, or every live key with `"all"`. Immediate in the
+ * table; an authorizer cache may still let a revoked key pass until its entry expires.
+ */
+export async function revokeKeys(
+  deps: { apps: AppStore },
+  input: { appId: string; keys: { prefix: string } | "all" },
+): Promise<{ app_id: string; revoked: KeyView[] }> {
+  return retryWhenStale(async () => {
+    const app = await requireApp(deps.apps, input.appId);
+    const nowIso = isoSeconds(nowSeconds());
+    const live = await deps.apps.currentKeys(app, nowIso);
+    let revoked: KeyItem[];
+    if (input.keys === "all") {
+      revoked = live;
+    } else {
+      const { prefix } = input.keys;
+      revoked = live.filter((key) => key.prefix === prefix);
+      if (revoked.length === 0) throw new KeyNotFoundError(app.app_id, prefix);
+      if (revoked.length > 1) {
+        throw new RefusedError("ambiguous_key_prefix", `More than one live key has prefix ${prefix}; use --all`);
+      }
+    }
+    const revokedPks = new Set(revoked.map((key) => key.pk));
+    const remaining = live.filter((key) => !revokedPks.has(key.pk)).map((key) => key.pk);
+    if (revoked.length > 0) await deps.apps.revokeKeys(app, [...revokedPks], remaining, nowIso);
+    return {
+      app_id: app.app_id,
+      revoked: revoked.map((key) => keyView({ ...key, revoked_at: nowIso }, nowIso)),
+    };
+  });
+}

@@ -1,0 +1,107 @@
+/** An app's webhook destination: where events go, and the secrets they are signed with. */
+import { isIPv4, isIPv6 } from "node:net";
+import type { AppItem, AppStore } from "../app-store.ts";
+import type { Environment } from "../config.ts";
+import { generateWebhookSecret } from "../credentials.ts";
+import { isPrivateAddress } from "../destination-guard.ts";
+import type { SecretBox } from "../secret-box.ts";
+import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
+import { InvalidInputError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+
+/** After a rotation the previous secret still signs for this long, so receivers can switch over. */
+export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
+
+const MAX_URL_LENGTH = 2048;
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * The webhook URL rule: https, or http to a loopback address in sandbox only (a receiver on
+ * the developer's own machine); in production no loopback or private address. No credentials
+ * in the URL: it is stored and shown in plain text.
+ * Returns the URL in its normalized form.
+ */
+export function checkWebhookUrl(url: string, environment: Environment): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidInputError("The webhook URL is not a valid absolute URL");
+  }
+  if (url.length > MAX_URL_LENGTH)
+    throw new InvalidInputError(`A webhook URL has at most ${MAX_URL_LENGTH} characters`);
+  if (parsed.username || parsed.password) {
+    throw new RefusedError("webhook_url_not_allowed", "A webhook URL must not carry credentials");
+  }
+  if (parsed.protocol === "https:") {
+    // Delivery checks where a name resolves; a literal private address is refused already here.
+    const host = parsed.hostname.replace(/^\[|\]$/g, "");
+    const inward = host === "localhost" || ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host));
+    if (environment === "production" && inward) {
+      throw new RefusedError("webhook_url_not_allowed", "A production webhook URL must reach a public address");
+    }
+    return parsed.href;
+  }
+  if (parsed.protocol === "http:" && isLoopback(parsed.hostname)) {
+    if (environment === "sandbox") return parsed.href;
+    throw new RefusedError("webhook_url_not_allowed", "http webhook URLs are for loopback receivers in sandbox only");
+  }
+  throw new RefusedError(
+    "webhook_url_not_allowed",
+    "A webhook URL must use https (http only to a loopback address, in sandbox)",
+  );
+}
+
+/**
+ * The secrets to sign an event with right now: the current one first, then the previous one
+ * while it is still valid after a rotation. Each gives one `v1,` signature.
+ */
+export function signingSecrets(app: AppItem, box: SecretBox, now: string): string[] {
+  const secrets = [box.open(app.webhook_secret_sealed)];
+  if (
+    app.previous_webhook_secret_sealed &&
+    app.previous_webhook_secret_expires_at &&
+    app.previous_webhook_secret_expires_at > now
+  ) {
+    secrets.push(box.open(app.previous_webhook_secret_sealed));
+  }
+  return secrets;
+}
+
+export async function setWebhookDestination(
+  deps: { apps: AppStore },
+  input: { appId: string; url: string },
+): Promise<{ app_id: string; webhook_url: string }> {
+  const app = await requireApp(deps.apps, input.appId);
+  const url = checkWebhookUrl(input.url, app.environment);
+  await deps.apps.setWebhookUrl(app.app_id, url, isoSeconds(nowSeconds()));
+  return { app_id: app.app_id, webhook_url: url };
+}
+
+export interface RotatedWebhookSecret {
+  app_id: string;
+  /** Shown once; stored sealed. */
+  webhook_secret: string;
+  /** Until then events carry a second signature made with the previous secret. */
+  previous_secret_expires_at: string;
+}
+
+/**
+ * A new signing secret. The one it replaces keeps signing for 24 h; a secret older than that
+ * (from a rotation less than 24 h ago) stops at once.
+ */
+export async function rotateWebhookSecret(
+  deps: { apps: AppStore; secrets: SecretBox },
+  input: { appId: string },
+): Promise<RotatedWebhookSecret> {
+  return retryWhenStale(async () => {
+    const app = await requireApp(deps.apps, input.appId);
+    const now = nowSeconds();
+    const secret = generateWebhookSecret();
+    const previousExpiresAt = isoSeconds(addSeconds(now, PREVIOUS_SECRET_SECONDS));
+    await deps.apps.rotateWebhookSecret(app, deps.secrets.seal(secret), previousExpiresAt, isoSeconds(now));
+    return { app_id: app.app_id, webhook_secret: secret, previous_secret_expires_at: previousExpiresAt };
+  });
+}

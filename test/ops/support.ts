@@ -1,0 +1,37 @@
+/** What the ops tests share: a probe through the real authorizer, and the plain-text scan. */
+import { expect } from "vitest";
+import type { TestApi } from "../support/api.ts";
+import { call, type Reply } from "../support/client.ts";
+
+/** A well-formed id nobody has: a key that passes the authorizer gets 404 for it, from a handler. */
+const UNKNOWN_VERIFICATION = "/v1/verifications/ver_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+
+/** Calls the API with `apiKey`; touches only the verifications table, so a faked clock is safe. */
+export function probe(api: TestApi, apiKey: string): Promise<Reply> {
+  return call(api.baseUrl, "GET", UNKNOWN_VERIFICATION, { headers: { "X-API-Key": apiKey } });
+}
+
+export const code = (reply: Reply) => (reply.json as { code?: string } | undefined)?.code;
+
+/** The parts of a key or secret that must never be stored: the whole, and its random body. */
+function fragments(secret: string): string[] {
+  const body = secret.replace(/^(vk_(sandbox|production)_|whsec_)/, "");
+  return [secret, body, body.slice(0, 16)];
+}
+
+/** Scans every table of `api` for `secrets` (API keys, webhook secrets) in plain text. */
+export async function expectNoPlainSecrets(api: TestApi, secrets: string[]): Promise<void> {
+  expect(secrets.length).toBeGreaterThan(0);
+  const stored = [];
+  for (const table of Object.values(api.tables)) {
+    for (const item of await api.scan(table)) stored.push(JSON.stringify(item));
+  }
+  expect(stored.length).toBeGreaterThan(0);
+  const text = stored.join("\n");
+  for (const secret of secrets) {
+    for (const fragment of fragments(secret))
+      expect(text.includes(fragment), "a secret is stored in plain text").toBe(false);
+  }
+  expect(text).not.toMatch(/vk_(sandbox|production)_[A-Za-z0-9_-]{20}/);
+  expect(text).not.toMatch(/whsec_/);
+}

@@ -1,0 +1,125 @@
+/** Webhook destinations: the URL rule, and secret rotation with both signatures for 24 hours. */
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SecretBox } from "#shared/secret-box";
+import { isoSeconds, nowSeconds } from "#shared/time";
+import { InvalidInputError, RefusedError } from "#shared/use-cases/app-support";
+import { createApp } from "#shared/use-cases/apps";
+import {
+  checkWebhookUrl,
+  rotateWebhookSecret,
+  setWebhookDestination,
+  signingSecrets,
+} from "#shared/use-cases/webhook-destination";
+import { signWebhook } from "#shared/webhook-signature";
+import { startApi, type TestApi } from "../support/api.ts";
+import { expectNoPlainSecrets } from "./support.ts";
+
+let api: TestApi;
+let box: SecretBox;
+const issued: string[] = [];
+
+beforeAll(async () => {
+  api = await startApi();
+  box = new SecretBox(SecretBox.generateKey());
+});
+afterAll(() => api.stop());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the webhook URL rule", () => {
+  it.each([
+    ["https://hooks.example.com/verification", "sandbox"],
+    ["https://hooks.example.com/verification", "production"],
+    ["http://127.0.0.1:4000/hook", "sandbox"],
+    ["http://localhost:4000/hook", "sandbox"],
+    ["http://[::1]:4000/hook", "sandbox"],
+  ] as const)("accepts %s in %s", (url, environment) => {
+    expect(checkWebhookUrl(url, environment)).toBe(url);
+  });
+
+  it.each([
+    ["http://hooks.example.com/verification", "sandbox"],
+    ["http://127.0.0.1:4000/hook", "production"],
+    ["https://localhost/hook", "production"],
+    ["https://10.1.2.3/hook", "production"],
+    ["ftp://hooks.example.com/verification", "sandbox"],
+    ["https://user:password@hooks.example.com/", "sandbox"],
+  ] as const)("refuses %s in %s", (url, environment) => {
+    expect(() => checkWebhookUrl(url, environment)).toThrow(RefusedError);
+  });
+
+  it("calls something that is not a URL invalid input", () => {
+    expect(() => checkWebhookUrl("hooks.example.com/verification", "sandbox")).toThrow(InvalidInputError);
+  });
+
+  it("is applied when an app is created and when its destination is set", async () => {
+    const deps = { apps: api.apps, secrets: box };
+    await expect(
+      createApp(deps, { name: "Plain http", environment: "sandbox", webhookUrl: "http://hooks.example.com/" }),
+    ).rejects.toMatchObject({ code: "webhook_url_not_allowed" });
+    const app = await createApp(deps, { name: "Hooked", environment: "sandbox" });
+    issued.push(app.api_key, app.webhook_secret);
+    await expect(
+      setWebhookDestination(deps, { appId: app.app_id, url: "http://hooks.example.com/" }),
+    ).rejects.toMatchObject({ code: "webhook_url_not_allowed" });
+    const set = await setWebhookDestination(deps, { appId: app.app_id, url: "https://hooks.example.com/v1" });
+    expect(set.webhook_url).toBe("https://hooks.example.com/v1");
+    expect((await api.apps.getApp(app.app_id))?.webhook_url).toBe("https://hooks.example.com/v1");
+  });
+});
+
+describe("rotating the signing secret", () => {
+  it("signs with the new and the previous secret for 24 hours, then with the new one only", async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const deps = { apps: api.apps, secrets: box };
+    const app = await createApp(deps, { name: "Rotating", environment: "sandbox" });
+    const stored = async () => {
+      const item = await api.apps.getApp(app.app_id);
+      if (!item) throw new Error("the app is gone");
+      return item;
+    };
+    expect(signingSecrets(await stored(), box, isoSeconds(nowSeconds()))).toEqual([app.webhook_secret]);
+
+    const rotated = await rotateWebhookSecret(deps, { appId: app.app_id });
+    issued.push(app.api_key, app.webhook_secret, rotated.webhook_secret);
+    expect(rotated.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Date.parse(rotated.previous_secret_expires_at) - start).toBeGreaterThan(24 * 3600 * 1000 - 1000);
+    const during = signingSecrets(await stored(), box, isoSeconds(nowSeconds()));
+    expect(during).toEqual([rotated.webhook_secret, app.webhook_secret]);
+
+    // A receiver that still knows only the old secret verifies the event, as does an updated one.
+    const body = JSON.stringify({ id: "evt_01ARZ3NDEKTSV4RRFFQ69G5FAV", type: "verification.completed" });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      "webhook-id": "evt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signWebhook(during, "evt_01ARZ3NDEKTSV4RRFFQ69G5FAV", timestamp, body),
+    };
+    for (const secret of [app.webhook_secret, rotated.webhook_secret]) {
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    }
+
+    vi.setSystemTime(Date.parse(rotated.previous_secret_expires_at));
+    expect(signingSecrets(await stored(), box, isoSeconds(nowSeconds()))).toEqual([rotated.webhook_secret]);
+  });
+
+  it("keeps only the latest previous secret when rotated twice within 24 hours", async () => {
+    const deps = { apps: api.apps, secrets: box };
+    const app = await createApp(deps, { name: "Twice", environment: "sandbox" });
+    const first = await rotateWebhookSecret(deps, { appId: app.app_id });
+    const second = await rotateWebhookSecret(deps, { appId: app.app_id });
+    issued.push(app.api_key, app.webhook_secret, first.webhook_secret, second.webhook_secret);
+    const item = await api.apps.getApp(app.app_id);
+    expect(item && signingSecrets(item, box, isoSeconds(nowSeconds()))).toEqual([
+      second.webhook_secret,
+      first.webhook_secret,
+    ]);
+  });
+
+  it("stores every secret sealed: no table holds one in plain text", async () => {
+    await expectNoPlainSecrets(api, issued);
+  });
+});
