@@ -1,7 +1,9 @@
 /**
  * POST /v1/verifications/{verification_id}/upload-complete: primary adapter -> use case
- * `confirmUpload` -> secondary adapters (S3 head and first bytes, DynamoDB transition).
+ * `confirmUpload` -> secondary adapters (S3 head and first bytes, DynamoDB transition; for
+ * `sync`, the whole document and the authority adapter too).
  */
+import { authorityFor } from "#shared/authority";
 import { documentClient, s3Client } from "#shared/clients";
 import { readConfig } from "#shared/config";
 import { routeHandler } from "#shared/http";
@@ -14,6 +16,7 @@ const config = readConfig(FUNCTIONS["confirm-upload"].settings);
 const deps = {
   verifications: new VerificationStore(documentClient(), config.VERIFICATIONS_TABLE),
   uploads: new UploadStore(s3Client(), config.UPLOADS_BUCKET),
+  authority: authorityFor(config.ENVIRONMENT),
 };
 
 export const handler = routeHandler(async (event, caller) => ({

@@ -1,12 +1,23 @@
 import path from "node:path";
-import { FUNCTIONS } from "#shared/routes";
-import type { GatewayOptions } from "./gateway.ts";
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
+import { FUNCTIONS, type FunctionName } from "#shared/routes";
+import type { AuthorizerHandler, ProxyHandler } from "./gateway.ts";
+
+/** Every function's handler, typed by the event its AWS trigger sends. */
+export interface Handlers extends Record<FunctionName, unknown> {
+  authorizer: AuthorizerHandler;
+  "create-verification": ProxyHandler;
+  "confirm-upload": ProxyHandler;
+  "get-verification": ProxyHandler;
+  "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+  tick: () => Promise<unknown>;
+}
 
 /**
  * The deployed handler modules themselves, loaded after the process environment names
  * the local engines (each module reads its settings when it loads, as on a cold start).
  */
-export async function loadHandlers(): Promise<GatewayOptions["handlers"]> {
+export async function loadHandlers(): Promise<Handlers> {
   const root = path.resolve(__dirname, "..");
   const entries = await Promise.all(
     Object.entries(FUNCTIONS).map(async ([name, definition]) => {
@@ -14,5 +25,5 @@ export async function loadHandlers(): Promise<GatewayOptions["handlers"]> {
       return [name, module.handler] as const;
     }),
   );
-  return Object.fromEntries(entries) as GatewayOptions["handlers"];
+  return Object.fromEntries(entries) as unknown as Handlers;
 }

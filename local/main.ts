@@ -11,11 +11,13 @@ import { AppStore } from "#shared/app-store";
 import { dynamoClients } from "#shared/clients";
 import { ENVIRONMENTS, readConfig } from "#shared/config";
 import { SecretBox } from "#shared/secret-box";
+import { secretBox } from "#shared/secret-key";
 import { TABLES } from "#shared/tables";
 import { ensureDevApp } from "./dev-app.ts";
-import { type Engine, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
+import { LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
+import { startPipeline } from "./pipeline.ts";
 import { ensureTables, localSettings } from "./resources.ts";
 
 const started = Date.now();
@@ -29,6 +31,8 @@ const settings = z
     DEV_WEBHOOK_URL: z.url().optional(),
     DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** How often the tick (expiry, webhook retries) runs; every minute in AWS. */
+    LOCAL_TICK_SECONDS: z.coerce.number().min(1).default(10),
   })
   .parse(process.env);
 
@@ -47,7 +51,8 @@ function secretsKey(): string {
   return readFileSync(file, "utf8").trim();
 }
 
-const engines: Engine[] = [];
+/** What has started, stopped in reverse order. */
+const running: { stop(): Promise<void> }[] = [];
 let gateway: Server | undefined;
 let stopping = false;
 
@@ -56,7 +61,7 @@ async function stop(code: number): Promise<never> {
     stopping = true;
     gateway?.closeAllConnections();
     await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
-    for (const engine of engines.reverse()) await engine.stop().catch(() => undefined);
+    for (const part of running.reverse()) await part.stop().catch(() => undefined);
     rmSync(runtimeFile, { force: true });
   }
   process.exit(code);
@@ -78,16 +83,29 @@ async function main(): Promise<void> {
     }),
   );
   const storage = inMemory ? undefined : dataDir;
-  engines.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
-  engines.push(await startS3({ port: s3Port, dataDir: storage }));
+  running.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
+  running.push(await startS3({ port: s3Port, dataDir: storage }));
   await ensureTables(dynamoClients().raw, "local-");
 
-  gateway = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION, accessLog: true });
+  const handlers = await loadHandlers();
+  gateway = createGateway({ handlers, region: LOCAL_REGION, accessLog: true });
   const server = gateway;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(settings.PORT, "127.0.0.1", resolve);
   });
+
+  const pipeline = await startPipeline({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    region: LOCAL_REGION,
+    table: readConfig(["VERIFICATIONS_TABLE"]).VERIFICATIONS_TABLE,
+    consumer: handlers["on-verification-change"],
+    tick: handlers.tick,
+    checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
+    tickMs: settings.LOCAL_TICK_SECONDS * 1000,
+    onError: (error) => process.stderr.write(`pipeline: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  running.push(pipeline);
 
   // What the ops command needs to reach this runtime's tables; removed again on stop.
   writeFileSync(
@@ -103,9 +121,9 @@ async function main(): Promise<void> {
       2,
     )}\n`,
   );
-  const config = readConfig(["APPS_TABLE", "SECRETS_KEY"]);
+  const config = readConfig(["APPS_TABLE"]);
   const { devApp, created } = await ensureDevApp(
-    { apps: new AppStore(dynamoClients().doc, config.APPS_TABLE), secrets: new SecretBox(config.SECRETS_KEY) },
+    { apps: new AppStore(dynamoClients().doc, config.APPS_TABLE), secrets: await secretBox() },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );
   const lines = [

@@ -12,9 +12,12 @@ const settings = {
   APPS_TABLE: z.string().min(1),
   VERIFICATIONS_TABLE: z.string().min(1),
   IDEMPOTENCY_TABLE: z.string().min(1),
+  EVENTS_TABLE: z.string().min(1),
   UPLOADS_BUCKET: z.string().min(1),
   /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
-  SECRETS_KEY: z.string().min(32),
+  SECRETS_KEY: z.string().min(32).optional(),
+  /** In AWS: the Secrets Manager secret that holds that key material, read at cold start. */
+  SECRETS_KEY_ARN: z.string().min(1).optional(),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

@@ -21,10 +21,16 @@ export type FileType = keyof typeof FILE_TYPES;
 /** How many leading bytes `sniffFileType` needs to see. */
 export const SNIFF_BYTES = Math.max(...Object.values(FILE_TYPES).flatMap((t) => t.magic.map((m) => m.length)));
 
+/** Checks a document type may add to the ones every verification runs. */
+export const TYPE_CHECKS = ["authority_confirmation"] as const;
+export type TypeCheck = (typeof TYPE_CHECKS)[number];
+
 export interface DocumentTypeDefinition {
   description: string;
   fileTypes: readonly FileType[];
   maxFileSizeBytes: number;
+  /** The type's own checks, run after the common ones. */
+  checks: readonly TypeCheck[];
 }
 
 export const DOCUMENT_TYPES = {
@@ -32,6 +38,8 @@ export const DOCUMENT_TYPES = {
     description: "Turkish higher-education (YÖK) student certificate",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10 * MiB,
+    // The issuer's barcode service confirms the certificate.
+    checks: ["authority_confirmation"],
   },
 } as const satisfies Record<string, DocumentTypeDefinition>;
 

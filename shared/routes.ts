@@ -5,7 +5,7 @@ import type { SettingName } from "./config.ts";
  * routes and the CDK stack wires exactly these, so the two cannot drift.
  */
 
-export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE";
+export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE" | "EVENTS_TABLE";
 
 export interface FunctionDefinition {
   /** Entry file, relative to the project root. */
@@ -21,6 +21,8 @@ export interface FunctionDefinition {
   access: {
     tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
     uploads: readonly `s3:${string}`[];
+    /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
+    secretsKey?: boolean;
   };
 }
 
@@ -54,6 +56,35 @@ export const FUNCTIONS = {
       uploads: ["s3:GetObject", "s3:DeleteObject"],
     },
   },
+  "on-verification-change": {
+    entry: "functions/on-verification-change.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
+    timeoutSeconds: 120,
+    access: {
+      tables: {
+        VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+      },
+      uploads: ["s3:GetObject"],
+      secretsKey: true,
+    },
+  },
+  tick: {
+    entry: "functions/tick.ts",
+    settings: ["VERIFICATIONS_TABLE", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    timeoutSeconds: 300,
+    access: {
+      tables: {
+        VERIFICATIONS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem"],
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+      },
+      uploads: [],
+      secretsKey: true,
+    },
+  },
   "get-verification": {
     entry: "functions/get-verification.ts",
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
@@ -68,7 +99,7 @@ export interface RouteDefinition {
   method: "GET" | "POST";
   /** Path template; `{name}` is a path parameter, as API Gateway writes it. */
   path: string;
-  function: Exclude<FunctionName, "authorizer">;
+  function: "create-verification" | "confirm-upload" | "get-verification";
 }
 
 export const ROUTES = [

@@ -68,4 +68,30 @@ export const IDEMPOTENCY_TABLE = {
   ttlAttribute: "expiration",
 } as const satisfies TableDefinition;
 
-export const TABLES: readonly TableDefinition[] = [APPS_TABLE, VERIFICATIONS_TABLE, IDEMPOTENCY_TABLE];
+/**
+ * Webhook events and their delivery attempts: `pk = EVT#<event_id>`, `sk = EVENT` for the event,
+ * `sk = ATTEMPT#<time>` for each attempt. Kept 30 days (TTL).
+ */
+export const EVENTS_TABLE = {
+  id: "Events",
+  setting: "EVENTS_TABLE",
+  partitionKey: { name: "pk", type: "S" },
+  sortKey: { name: "sk", type: "S" },
+  globalIndexes: [
+    // Sparse: only events waiting for a delivery attempt carry due_shard; the tick reads the due ones.
+    {
+      indexName: "due_deliveries",
+      partitionKey: { name: "due_shard", type: "S" },
+      sortKey: { name: "next_attempt_at", type: "S" },
+    },
+    // Sparse: only attempts carry attempt_app_id, so operators list an app's recent attempts.
+    {
+      indexName: "attempts_by_app",
+      partitionKey: { name: "attempt_app_id", type: "S" },
+      sortKey: { name: "attempted_at", type: "S" },
+    },
+  ],
+  ttlAttribute: "expires_at_epoch",
+} as const satisfies TableDefinition;
+
+export const TABLES: readonly TableDefinition[] = [APPS_TABLE, VERIFICATIONS_TABLE, IDEMPOTENCY_TABLE, EVENTS_TABLE];

@@ -9,6 +9,10 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { addSeconds, isoSeconds } from "./time.ts";
 import type { UploadInstructions } from "./verification.ts";
 
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey");
+}
+
 /** Where each verification's document lives in the uploads bucket. */
 export function documentKey(verificationId: string): string {
   return `documents/${verificationId}`;
@@ -52,7 +56,7 @@ export class UploadStore {
       const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.ContentLength ?? 0;
     } catch (error) {
-      if (error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey")) return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
@@ -62,6 +66,17 @@ export class UploadStore {
       new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${count - 1}` }),
     );
     return object.Body ? (await object.Body.transformToByteArray()).subarray(0, count) : new Uint8Array();
+  }
+
+  /** The whole stored object, or undefined when there is none. */
+  async read(key: string): Promise<Uint8Array | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -1,7 +1,14 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { canTransition, type Status } from "./state.ts";
+import { VERIFICATIONS_TABLE } from "./tables.ts";
 import type { VerificationItem } from "./verification.ts";
 
 export type TransitionOutcome =
@@ -90,5 +97,23 @@ export class VerificationStore {
       }
       throw error;
     }
+  }
+
+  /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
+  async *awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: VERIFICATIONS_TABLE.globalIndexes[0].indexName,
+          KeyConditionExpression: "awaiting_day = :day AND upload_deadline <= :now",
+          ExpressionAttributeValues: { ":day": day, ":now": now },
+          ExclusiveStartKey: start,
+        }),
+      );
+      yield* (page.Items ?? []) as VerificationItem[];
+      start = page.LastEvaluatedKey;
+    } while (start);
   }
 }

@@ -1,11 +1,11 @@
 import { acceptsFileType, DOCUMENT_TYPE_CODES, type FileType, SNIFF_BYTES, sniffFileType } from "../document-types.ts";
 import { ApiError, VerificationNotFoundError } from "../errors.ts";
 import { isId } from "../ids.ts";
-import { visibleStatus } from "../state.ts";
+import { isTerminal, visibleStatus } from "../state.ts";
 import { isoSeconds, nowSeconds } from "../time.ts";
 import { documentKey, type UploadStore } from "../upload-store.ts";
 import { toResource, type VerificationItem, type VerificationResource } from "../verification.ts";
-import type { VerificationStore } from "../verification-store.ts";
+import { type ProcessDeps, processVerification } from "./process-verification.ts";
 
 interface Upload {
   size: number;
@@ -51,13 +51,31 @@ async function judge(
   return { kind: "acceptable" };
 }
 
+/** A sync confirm waits this long for the terminal state before it answers `processing`. */
+export const SYNC_WAIT_SECONDS = 25;
+
+/** The terminal verification when processing ends within the wait; else undefined (the pipeline finishes it). */
+async function processWithin(deps: ProcessDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, SYNC_WAIT_SECONDS * 1000, undefined);
+  });
+  try {
+    const finished = await Promise.race([processVerification(deps, item.verification_id), timeout]);
+    return finished && isTerminal(finished.status) ? finished : undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Confirms the upload: the object exists, has the declared size and starts with an allowed
- * type's bytes; then the verification moves to `processing`. A confirm of a verification
+ * type's bytes; then the verification moves to `processing` (and, for `sync`, on through the
+ * checks). A confirm of a verification
  * already past `awaiting_upload` answers its current state and changes nothing.
  */
 export async function confirmUpload(
-  deps: { verifications: VerificationStore; uploads: UploadStore },
+  deps: ProcessDeps,
   input: { appId: string; verificationId: string },
 ): Promise<VerificationResource> {
   if (!isId("verification", input.verificationId)) throw new VerificationNotFoundError();
@@ -86,7 +104,10 @@ export async function confirmUpload(
         },
       },
     });
-    if (outcome.applied) return toResource(outcome.item, now);
+    if (outcome.applied) {
+      const finished = outcome.item.process_type === "sync" ? await processWithin(deps, outcome.item) : undefined;
+      return toResource(finished ?? outcome.item, now);
+    }
     seen = outcome.item;
   } else {
     seen = await deps.verifications.get(input.verificationId);

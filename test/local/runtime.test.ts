@@ -2,65 +2,16 @@
  * `npm start` as a newcomer runs it: a real process with its own engines, stopped by a
  * signal, restarted on the same data.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../local/engines.ts";
 import { Customer, expectVerification } from "../support/client.ts";
+import { startRuntime as start, stopRuntime as stop } from "../support/runtime.ts";
 
-const root = path.resolve(__dirname, "../..");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-runtime-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-interface Running {
-  process: ChildProcess;
-  ports: number[];
-  output: () => string;
-}
-
-async function start(env: Record<string, string>): Promise<Running> {
-  const [port, dynamoPort, s3Port] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["local/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DYNAMODB_PORT: String(dynamoPort),
-      S3_PORT: String(s3Port),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes("Ctrl-C stops")) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-    child.once("exit", (code) => {
-      clearInterval(timer);
-      reject(new Error(`npm start exited with ${code}: ${output}`));
-    });
-  });
-  return { process: child, ports: [port, dynamoPort, s3Port], output: () => output };
-}
-
-async function stop(running: Running, signal: NodeJS.Signals): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => running.process.once("exit", resolve));
-  running.process.kill(signal);
-  return exited;
-}
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -11,28 +11,36 @@ import { inject } from "vitest";
 import { AppStore } from "#shared/app-store";
 import type { Environment } from "#shared/config";
 import { SecretBox } from "#shared/secret-box";
-import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
+import { APPS_TABLE, EVENTS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway } from "../../local/gateway.ts";
-import { loadHandlers } from "../../local/handlers.ts";
+import { type Handlers, loadHandlers } from "../../local/handlers.ts";
+import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import { ensureTables, localSettings, tableName } from "../../local/resources.ts";
 
 export interface TestApi {
   baseUrl: string;
   environment: Environment;
-  tables: { apps: string; verifications: string; idempotency: string };
+  tables: { apps: string; verifications: string; idempotency: string; events: string };
   bucket: string;
   /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
   db: DynamoDBDocumentClient;
   s3: S3Client;
   apps: AppStore;
-  newApp(environment?: Environment): Promise<NewApp>;
+  newApp(environment?: Environment, webhookUrl?: string): Promise<NewApp>;
+  /** Every function's handler, as loaded for this file. */
+  handlers: Handlers;
+  /** The change-stream poller, when started with `pipeline: true` (the tick is left to the test). */
+  pipeline: Pipeline | undefined;
+  secrets: SecretBox;
   scan(table: string): Promise<Record<string, unknown>[]>;
   stop(): Promise<void>;
 }
 
-export async function startApi(options: { environment?: Environment; dynamoEndpoint?: string } = {}): Promise<TestApi> {
+export async function startApi(
+  options: { environment?: Environment; dynamoEndpoint?: string; pipeline?: boolean } = {},
+): Promise<TestApi> {
   const engines = inject("engines");
   const environment = options.environment ?? "sandbox";
   const prefix = `t${randomUUID().slice(0, 8)}-`;
@@ -62,12 +70,26 @@ export async function startApi(options: { environment?: Environment; dynamoEndpo
     apps: tableName(prefix, APPS_TABLE),
     verifications: tableName(prefix, VERIFICATIONS_TABLE),
     idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
+    events: tableName(prefix, EVENTS_TABLE),
   };
   const apps = new AppStore(db, tables.apps);
 
-  const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
+  const handlers = await loadHandlers();
+  const server = createGateway({ handlers, region: LOCAL_REGION });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const pipeline = options.pipeline
+    ? await startPipeline({
+        endpoint: engines.dynamoEndpoint,
+        region: LOCAL_REGION,
+        table: tables.verifications,
+        consumer: handlers["on-verification-change"],
+        tick: async () => undefined,
+        pollMs: 50,
+        tickMs: 3_600_000,
+        onError: (error) => console.error("change stream poller:", error),
+      })
+    : undefined;
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -77,8 +99,11 @@ export async function startApi(options: { environment?: Environment; dynamoEndpo
     db,
     s3,
     apps,
-    newApp: (appEnvironment = environment) =>
-      createApp({ apps, secrets }, { name: `test app ${randomUUID()}`, environment: appEnvironment }),
+    handlers,
+    pipeline,
+    secrets,
+    newApp: (appEnvironment = environment, webhookUrl) =>
+      createApp({ apps, secrets }, { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl }),
     async scan(table) {
       const items: Record<string, unknown>[] = [];
       let start: Record<string, unknown> | undefined;
@@ -92,6 +117,7 @@ export async function startApi(options: { environment?: Environment; dynamoEndpo
       return items;
     },
     async stop() {
+      await pipeline?.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       raw.destroy();

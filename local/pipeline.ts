@@ -1,0 +1,167 @@
+/**
+ * What Lambda's event-source mapping and EventBridge do in AWS, on one machine: a poller of
+ * the verifications table's change stream that calls the consumer with the same event shape
+ * and filter, and a timer that calls the tick.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { matchesFilter } from "#shared/stream-filter";
+
+export interface PipelineOptions {
+  endpoint: string;
+  region: string;
+  table: string;
+  consumer: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+  tick: () => Promise<unknown>;
+  /** Where the last handled sequence number per shard is kept across restarts; none in memory. */
+  checkpointFile?: string;
+  pollMs?: number;
+  tickMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface Pipeline {
+  /** Resolves once every record written so far has been handed to the consumer. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function toLambdaRecord(record: _Record, streamArn: string, region: string): DynamoDBRecord {
+  const change = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord["eventName"],
+    eventVersion: record.eventVersion,
+    eventSource: "aws:dynamodb",
+    awsRegion: region,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ApproximateCreationDateTime: change.ApproximateCreationDateTime
+        ? Math.floor(change.ApproximateCreationDateTime.getTime() / 1000)
+        : undefined,
+      Keys: change.Keys as NonNullable<DynamoDBRecord["dynamodb"]>["Keys"],
+      NewImage: change.NewImage as NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"],
+      OldImage: change.OldImage as NonNullable<DynamoDBRecord["dynamodb"]>["OldImage"],
+      SequenceNumber: change.SequenceNumber,
+      SizeBytes: change.SizeBytes,
+      StreamViewType: change.StreamViewType,
+    },
+  };
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const clientConfig = { endpoint: options.endpoint, region: options.region };
+  const dynamo = new DynamoDBClient(clientConfig);
+  const streams = new DynamoDBStreamsClient(clientConfig);
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: options.table }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${options.table} has no stream`);
+
+  const checkpoints: Record<string, string> =
+    options.checkpointFile && existsSync(options.checkpointFile)
+      ? JSON.parse(readFileSync(options.checkpointFile, "utf8"))
+      : {};
+  const iterators = new Map<string, string | undefined>();
+  let stopped = false;
+  let passNumber = 0;
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
+
+  async function iteratorFor(shardId: string): Promise<string | undefined> {
+    const after = checkpoints[shardId];
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: after ? "AFTER_SEQUENCE_NUMBER" : "TRIM_HORIZON",
+        SequenceNumber: after,
+      }),
+    );
+    return ShardIterator;
+  }
+
+  /** One pass over every open shard; true when a shard had records. */
+  async function pass(): Promise<boolean> {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    let busy = false;
+    for (const shard of StreamDescription?.Shards ?? []) {
+      const shardId = shard.ShardId as string;
+      if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(shardId));
+      const iterator = iterators.get(shardId);
+      if (!iterator) continue;
+      let page: { Records?: _Record[]; NextShardIterator?: string };
+      try {
+        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      } catch (error) {
+        // An iterator can go stale (expired, or taken before the shard had records): take a new one.
+        if (error instanceof Error && ["TrimmedDataAccessException", "ExpiredIteratorException"].includes(error.name)) {
+          iterators.delete(shardId);
+          continue;
+        }
+        throw error;
+      }
+      const { Records = [], NextShardIterator } = page;
+      const records = Records.map((record) => toLambdaRecord(record, streamArn as string, options.region));
+      const matching = records.filter((record) => matchesFilter(record));
+      const { batchItemFailures } =
+        matching.length > 0 ? await options.consumer({ Records: matching }) : { batchItemFailures: [] };
+      const failed = batchItemFailures[0]?.itemIdentifier;
+      if (failed) {
+        // As Lambda does: retry from the failed record on the next pass.
+        const handled = records.map((r) => r.dynamodb?.SequenceNumber).filter((n) => n !== undefined && n < failed);
+        if (handled.length > 0) checkpoints[shardId] = handled.at(-1) as string;
+        iterators.set(shardId, await iteratorFor(shardId));
+      } else {
+        const last = records.at(-1)?.dynamodb?.SequenceNumber;
+        if (last) checkpoints[shardId] = last;
+        iterators.set(shardId, NextShardIterator);
+      }
+      if (records.length > 0) {
+        busy = true;
+        if (options.checkpointFile) writeFileSync(options.checkpointFile, JSON.stringify(checkpoints));
+      }
+    }
+    return busy;
+  }
+
+  const poller = (async () => {
+    while (!stopped) {
+      const current = ++passNumber;
+      let busy = false;
+      try {
+        busy = await pass();
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (!busy) {
+        for (const waiter of idleWaiters.filter((w) => w.after < current)) waiter.resolve();
+        idleWaiters = idleWaiters.filter((w) => w.after >= current);
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+      }
+    }
+  })();
+
+  const ticker = setInterval(() => {
+    options.tick().catch((error: unknown) => options.onError?.(error));
+  }, options.tickMs ?? 10_000);
+
+  return {
+    // The next pass to begin after this call and find no records: everything written before is handled.
+    drain: () => new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve })),
+    async stop() {
+      stopped = true;
+      clearInterval(ticker);
+      for (const waiter of idleWaiters) waiter.resolve();
+      await poller;
+      dynamo.destroy();
+      streams.destroy();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { VerificationItem } from "../verification.ts";
+import { type ProcessDeps, processVerification } from "./process-verification.ts";
+import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhooks.ts";
+
+/**
+ * What follows a change of a verification, read from the table's change stream: its event,
+ * delivered, and for `processing` the checks that take it to a terminal state. A change seen
+ * twice does nothing twice: the event is keyed by (verification, sequence) and processing
+ * only moves a verification that is still processing.
+ */
+export async function onVerificationChange(
+  deps: ProcessDeps & WebhookDeps,
+  change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
+  now: () => Date,
+): Promise<void> {
+  const { before, after } = change;
+  if (!after || after.status === before?.status) return;
+  const event = await recordEvent(deps, after, now());
+  if (event) await attemptDelivery(deps, event, now());
+  if (after.status === "processing") await processVerification(deps, after.verification_id);
+}

@@ -1,0 +1,245 @@
+/**
+ * Webhook delivery under a controlled clock: the retry schedule, parking, replay, the
+ * expiry tick, and both signatures during a secret rotation.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import type { AttemptItem, EventItem } from "#shared/event-store";
+import type { NewApp } from "#shared/use-cases/apps";
+import { rotateWebhookSecret } from "#shared/use-cases/webhook-destination";
+import { RETRY_DELAYS_SECONDS } from "#shared/use-cases/webhooks";
+import { runOps } from "../../ops/program.ts";
+import { startApi, type TestApi } from "../support/api.ts";
+import { Customer, expectVerification, upload } from "../support/client.ts";
+import { pdfDocument } from "../support/documents.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+
+let api: TestApi;
+let receiver: Receiver;
+let dataDir: string;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  api = await startApi({ pipeline: true });
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-delivery-"));
+  // What `npm start` writes while it runs, pointed at this file's tables.
+  writeFileSync(
+    path.join(dataDir, "runtime.json"),
+    JSON.stringify({
+      environment: api.environment,
+      base_url: api.baseUrl,
+      dynamodb_endpoint: inject("engines").dynamoEndpoint,
+      tables: { APPS_TABLE: api.tables.apps, EVENTS_TABLE: api.tables.events },
+    }),
+  );
+});
+afterAll(async () => {
+  await api.stop();
+  await receiver.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  receiver.answer = 200;
+});
+
+/** `npm run ops -- <args>` in this process, aimed at this file's tables through a runtime.json. */
+async function ops(args: string[]): Promise<{ exit: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const exit = await runOps(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { LOCAL_DATA_DIR: dataDir },
+  });
+  return { exit, stdout, stderr };
+}
+
+async function appWithCustomer(): Promise<{ app: NewApp; customer: Customer }> {
+  const app = await api.newApp("sandbox", receiver.url);
+  return { app, customer: new Customer(api.baseUrl, app.api_key) };
+}
+
+async function eventsOf(verificationId: string): Promise<EventItem[]> {
+  const items = await api.scan(api.tables.events);
+  return (items.filter((i) => i.sk === "EVENT" && i.verification_id === verificationId) as unknown as EventItem[]).sort(
+    (a, b) => a.sequence - b.sequence,
+  );
+}
+
+async function attemptsOf(eventId: string): Promise<AttemptItem[]> {
+  const items = await api.scan(api.tables.events);
+  return (items.filter((i) => i.sk !== "EVENT" && i.event_id === eventId) as unknown as AttemptItem[]).sort(
+    (a, b) => a.attempt - b.attempt,
+  );
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const seconds = (iso: string | undefined) => Date.parse(iso ?? "") / 1000;
+
+describe("retries", () => {
+  it("retries a failing destination on the sandbox schedule, parks the event, and a replay delivers it", async () => {
+    const { customer } = await appWithCustomer();
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    receiver.answer = 500;
+    const document = await pdfDocument();
+    const verification = await customer.created({ file_size_bytes: document.length, process_type: "sync" });
+    expect((await upload(verification, document)).status).toBe(200);
+    expect(expectVerification(await customer.confirm(verification.verification_id)).status).toBe("completed");
+
+    // Attempt 1 happens as soon as the change is read from the stream.
+    let events = await until(
+      () => eventsOf(verification.verification_id),
+      (found) => found.length === 2 && found.every((e) => e.attempts === 1),
+    );
+    const [delayOne, delayTwo] = RETRY_DELAYS_SECONDS.sandbox as [number, number];
+    let clock = start / 1000;
+    for (const event of events) {
+      expect(event.status).toBe("pending");
+      expect(seconds(event.next_attempt_at) - clock).toBeGreaterThanOrEqual(delayOne * 0.9 - 1);
+      expect(seconds(event.next_attempt_at) - clock).toBeLessThanOrEqual(delayOne * 1.1 + 1);
+    }
+
+    // Nothing is due before the first delay has passed.
+    vi.setSystemTime((clock + delayOne * 0.9 - 2) * 1000);
+    expect(await api.handlers.tick()).toMatchObject({ attempted: 0 });
+
+    clock += delayOne * 1.1 + 1;
+    vi.setSystemTime(clock * 1000);
+    expect(await api.handlers.tick()).toMatchObject({ attempted: 2 });
+    events = await eventsOf(verification.verification_id);
+    for (const event of events) {
+      expect(event.attempts).toBe(2);
+      expect(seconds(event.next_attempt_at) - clock).toBeGreaterThanOrEqual(delayTwo * 0.9 - 1);
+      expect(seconds(event.next_attempt_at) - clock).toBeLessThanOrEqual(delayTwo * 1.1 + 1);
+    }
+
+    clock += delayTwo * 1.1 + 1;
+    vi.setSystemTime(clock * 1000);
+    expect(await api.handlers.tick()).toMatchObject({ attempted: 2 });
+    events = await eventsOf(verification.verification_id);
+    expect(events.map((e) => [e.status, e.attempts, e.next_attempt_at])).toEqual([
+      ["parked", 3, undefined],
+      ["parked", 3, undefined],
+    ]);
+    const completed = events[1] as EventItem;
+    const attempts = await attemptsOf(completed.event_id);
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.status_code, a.error])).toEqual([
+      [1, "failed", 500, "answered 500"],
+      [2, "failed", 500, "answered 500"],
+      [3, "failed", 500, "answered 500"],
+    ]);
+    expect(attempts.every((a) => a.url === receiver.url && a.latency_ms >= 0)).toBe(true);
+
+    clock += 86_400;
+    vi.setSystemTime(clock * 1000);
+    expect(await api.handlers.tick()).toMatchObject({ attempted: 0 });
+
+    // An operator reads the attempts and replays the parked event with the ops command.
+    const history = await ops(["webhooks", "deliveries", completed.app_id, "--json", "--limit", "50"]);
+    const listed = (
+      JSON.parse(history.stdout) as { attempts: { event_id: string; outcome: string; status_code: number }[] }
+    ).attempts;
+    expect(history.exit).toBe(0);
+    expect(listed.filter((a) => a.event_id === completed.event_id)).toHaveLength(3);
+    expect(listed.every((a) => a.outcome === "failed" && a.status_code === 500)).toBe(true);
+
+    receiver.answer = 200;
+    const before = receiver.deliveries.length;
+    const replay = await ops(["webhooks", "replay", completed.event_id, "--json"]);
+    expect(replay.exit).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ event_id: completed.event_id, status: "pending" });
+    expect(await api.handlers.tick()).toMatchObject({ attempted: 1 });
+    expect(receiver.deliveries.length).toBe(before + 1);
+    expect(JSON.parse(receiver.deliveries.at(-1)?.body ?? "{}")).toMatchObject({
+      id: completed.event_id,
+      type: "verification.completed",
+    });
+    expect((await eventsOf(verification.verification_id))[1]).toMatchObject({ status: "delivered", attempts: 1 });
+    expect((await ops(["webhooks", "replay", "evt_01KAJ8Z1C0QX5M3V7N9R2T4W6Y"])).exit).toBe(3);
+  });
+
+  it("records a refused connection as a failed attempt with its error", async () => {
+    const dead = await startReceiver();
+    await dead.stop();
+    const app = await api.newApp("sandbox", dead.url);
+    const customer = new Customer(api.baseUrl, app.api_key);
+    const document = await pdfDocument();
+    const verification = await customer.created({ file_size_bytes: document.length, process_type: "sync" });
+    await upload(verification, document);
+    await customer.confirm(verification.verification_id);
+    const [first] = await until(
+      () => eventsOf(verification.verification_id),
+      (found) => found.length === 2 && found.every((e) => e.attempts === 1),
+    );
+    const [attempt] = await attemptsOf((first as EventItem).event_id);
+    expect(attempt).toMatchObject({ outcome: "failed", error: "connection failed" });
+    expect(attempt?.status_code).toBeUndefined();
+  });
+});
+
+describe("the tick", () => {
+  it("expires an upload awaited past its deadline, as of the deadline, and sends verification.expired", async () => {
+    const { app, customer } = await appWithCustomer();
+    const verification = await customer.created();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(verification.upload_deadline) + 61_000 });
+    const { expired } = (await api.handlers.tick()) as { expired: number };
+    expect(expired).toBeGreaterThanOrEqual(1);
+    expect(expectVerification(await customer.get(verification.verification_id))).toMatchObject({
+      status: "expired",
+      sequence: 2,
+      updated_at: verification.upload_deadline,
+    });
+    const delivery = await until(
+      async () => receiver.deliveries.find((d) => d.body.includes(verification.verification_id)),
+      (found) => found !== undefined,
+    );
+    const event = new Webhook(app.webhook_secret).verify(delivery?.body ?? "", delivery?.headers ?? {}) as {
+      type: string;
+      data: { verification: { status: string; sequence: number } };
+    };
+    expect(event).toMatchObject({
+      type: "verification.expired",
+      data: { verification: { status: "expired", sequence: 2 } },
+    });
+    // A second tick finds nothing more to do.
+    expect(await api.handlers.tick()).toMatchObject({ expired: 0 });
+  });
+});
+
+describe("a webhook secret rotation", () => {
+  it("sends both signatures for 24 h, each verifying with its own secret", async () => {
+    const { app, customer } = await appWithCustomer();
+    const rotated = await rotateWebhookSecret({ apps: api.apps, secrets: api.secrets }, { appId: app.app_id });
+    const document = await pdfDocument();
+    const verification = await customer.created({ file_size_bytes: document.length, process_type: "sync" });
+    await upload(verification, document);
+    await customer.confirm(verification.verification_id);
+    const delivery = await until(
+      async () => receiver.deliveries.find((d) => d.body.includes(verification.verification_id)),
+      (found) => found !== undefined,
+    );
+    const headers = delivery?.headers ?? {};
+    expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    for (const secret of [rotated.webhook_secret, app.webhook_secret]) {
+      expect(() => new Webhook(secret).verify(delivery?.body ?? "", headers)).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * After upload-complete a verification reaches its terminal state through the change stream,
+ * and the customer hears of each change by a signed webhook.
+ */
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type WebhookEvent, webhookEventSchema } from "#shared/events";
+import type { NewApp } from "#shared/use-cases/apps";
+import type { VerificationResource } from "#shared/verification";
+import { startApi, type TestApi } from "../support/api.ts";
+import { Customer, expectVerification, upload } from "../support/client.ts";
+import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngImage } from "../support/documents.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+
+let api: TestApi;
+let app: NewApp;
+let customer: Customer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  api = await startApi({ pipeline: true });
+  app = await api.newApp("sandbox", receiver.url);
+  customer = new Customer(api.baseUrl, app.api_key);
+});
+afterAll(async () => {
+  await api.stop();
+  await receiver.stop();
+});
+
+async function submitted(document: Uint8Array, fields: Record<string, unknown>): Promise<VerificationResource> {
+  const verification = await customer.created({ file_size_bytes: document.length, ...fields });
+  expect((await upload(verification, document)).status).toBe(200);
+  const confirmed = await customer.confirm(verification.verification_id);
+  expect(confirmed.status).toBe(200);
+  return expectVerification(confirmed);
+}
+
+async function settled(id: string): Promise<VerificationResource> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const verification = expectVerification(await customer.get(id));
+    if (["completed", "failed", "expired"].includes(verification.status)) return verification;
+    if (Date.now() > deadline) throw new Error(`${id} is still ${verification.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The verified events about one verification, in arrival order. */
+async function eventsAbout(id: string, count: number): Promise<WebhookEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const about = receiver.deliveries.filter((d) => d.body.includes(id));
+    if (about.length >= count) {
+      return about.map((delivery) => {
+        const verified = new Webhook(app.webhook_secret).verify(delivery.body, delivery.headers);
+        return webhookEventSchema.parse(verified);
+      });
+    }
+    if (Date.now() > deadline) throw new Error(`${about.length} of ${count} events about ${id} arrived`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const PASSED_BASICS = ["upload_present", "size_matches", "file_type_allowed", "document_readable"].map((name) => ({
+  name,
+  outcome: "passed",
+}));
+
+describe("the asynchronous flow in the sandbox", () => {
+  it.each([
+    ["test_verified_1", "completed", "verified", undefined],
+    ["student-4711", "completed", "verified", undefined],
+    ["test_rejected_1", "completed", "rejected", "authority_not_confirmed"],
+    ["test_inconclusive_1", "completed", "inconclusive", "authority_inconclusive"],
+  ])("a PDF with reference %s ends %s / %s", async (reference, status, result, reason) => {
+    const confirmed = await submitted(await pdfDocument(), { external_reference_id: reference });
+    expect(confirmed.status).toBe("processing");
+    const final = await settled(confirmed.verification_id);
+    expect(final).toMatchObject({ status, result, sequence: 3, failure_code: null });
+    expect(final.completed_at).not.toBeNull();
+    expect(final.checks).toEqual([
+      ...PASSED_BASICS.map((check) => expect.objectContaining(check)),
+      expect.objectContaining({
+        name: "authority_confirmation",
+        outcome: result === "verified" ? "passed" : result === "rejected" ? "failed" : "skipped",
+      }),
+    ]);
+    expect(final.reasons.map((r) => r.code)).toEqual(reason ? [reason] : []);
+
+    const events = await eventsAbout(confirmed.verification_id, 2);
+    expect(events.map((e) => [e.type, e.data.verification.sequence])).toEqual([
+      ["verification.processing", 2],
+      ["verification.completed", 3],
+    ]);
+    expect(events[1]?.data.verification).toEqual(final);
+    expect(events.every((e) => e.environment === "sandbox" && e.api_version === "v1")).toBe(true);
+  });
+
+  it("a reference with test_failed_ ends failed with authority_error", async () => {
+    const confirmed = await submitted(await pdfDocument(), { external_reference_id: "test_failed_1" });
+    const final = await settled(confirmed.verification_id);
+    expect(final).toMatchObject({ status: "failed", result: null, failure_code: "authority_error" });
+    const events = await eventsAbout(confirmed.verification_id, 2);
+    expect(events.map((e) => e.type)).toEqual(["verification.processing", "verification.failed"]);
+  });
+
+  it.each([
+    ["an encrypted PDF", encryptedPdf, "belge.pdf", "The PDF is encrypted"],
+    ["a PDF that does not parse", async () => brokenPdf(), "belge.pdf", "The PDF could not be read"],
+  ])("%s fails with document_unreadable", async (_name, make, filename, detail) => {
+    const confirmed = await submitted(await make(), { original_filename: filename });
+    const final = await settled(confirmed.verification_id);
+    expect(final).toMatchObject({ status: "failed", failure_code: "document_unreadable", result: null });
+    expect(final.checks.find((c) => c.name === "document_readable")).toEqual({
+      name: "document_readable",
+      outcome: "failed",
+      detail,
+    });
+  });
+
+  it.each([
+    ["PNG", pngImage, "scan.png"],
+    ["JPEG", jpegImage, "scan.jpg"],
+  ])("a %s image that decodes is verified", async (_name, make, filename) => {
+    const confirmed = await submitted(make(), { original_filename: filename });
+    expect(await settled(confirmed.verification_id)).toMatchObject({ status: "completed", result: "verified" });
+  });
+});
+
+describe("process_type sync", () => {
+  it("answers upload-complete with the terminal state", async () => {
+    const confirmed = await submitted(await pdfDocument(), {
+      process_type: "sync",
+      external_reference_id: "test_rejected_2",
+    });
+    expect(confirmed).toMatchObject({ status: "completed", result: "rejected", sequence: 3 });
+    const events = await eventsAbout(confirmed.verification_id, 2);
+    expect(events.map((e) => e.data.verification.sequence)).toEqual([2, 3]);
+  });
+});
+
+describe("the change stream consumer", () => {
+  it("does nothing twice when it sees a record twice", async () => {
+    const confirmed = await submitted(await pdfDocument(), {});
+    const final = await settled(confirmed.verification_id);
+    await eventsAbout(confirmed.verification_id, 2);
+    await api.pipeline?.drain();
+    const eventsOfIt = async () =>
+      (await api.scan(api.tables.events)).filter((item) => item.verification_id === final.verification_id);
+    const deliveriesOfIt = () => receiver.deliveries.filter((d) => d.body.includes(final.verification_id));
+    const before = await eventsOfIt();
+    const deliveries = deliveriesOfIt().length;
+    const { marshall } = await import("@aws-sdk/util-dynamodb");
+    const stored = (await api.scan(api.tables.verifications)).find((i) => i.verification_id === final.verification_id);
+    const processing = { ...stored, status: "processing", sequence: 2, result: undefined };
+    const records = [
+      { before: { ...processing, status: "awaiting_upload", sequence: 1 }, after: processing },
+      { before: processing, after: stored },
+    ].map(({ before, after }, i) => ({
+      eventID: `replayed-${i}`,
+      eventName: "MODIFY" as const,
+      dynamodb: {
+        SequenceNumber: `9${i}`,
+        OldImage: marshall(before, { removeUndefinedValues: true }),
+        NewImage: marshall(after, { removeUndefinedValues: true }),
+      },
+    }));
+    for (let round = 0; round < 2; round += 1) {
+      // biome-ignore lint/suspicious/noExplicitAny: the stream image types differ only nominally
+      expect(await api.handlers["on-verification-change"]({ Records: records as any })).toEqual({
+        batchItemFailures: [],
+      });
+    }
+    expect(await eventsOfIt()).toEqual(before);
+    expect(deliveriesOfIt()).toHaveLength(deliveries);
+    expect(expectVerification(await customer.get(final.verification_id))).toEqual(final);
+  });
+});

@@ -1,0 +1,50 @@
+/** `npm start` as a real process, on free ports, for the tests that need the whole runtime. */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { freePort } from "../../local/engines.ts";
+
+const root = path.resolve(__dirname, "../..");
+
+export interface RunningRuntime {
+  process: ChildProcess;
+  /** The API's, DynamoDB Local's and the S3 engine's ports. */
+  ports: [number, number, number];
+  baseUrl: string;
+  output: () => string;
+}
+
+/** Starts the runtime with `env` over the defaults and resolves once it serves. */
+export async function startRuntime(env: Record<string, string>, args: string[] = []): Promise<RunningRuntime> {
+  const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
+  // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal.
+  const child = spawn(process.execPath, ["--import", "tsx", "local/main.ts", ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(ports[0]),
+      DYNAMODB_PORT: String(ports[1]),
+      S3_PORT: String(ports[2]),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Ctrl-C stops")) resolve();
+    };
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    child.once("exit", (code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
+  });
+  return { process: child, ports, baseUrl: `http://127.0.0.1:${ports[0]}`, output: () => output };
+}
+
+/** Sends `signal` and resolves with the exit code. */
+export async function stopRuntime(running: RunningRuntime, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  if (running.process.exitCode !== null) return running.process.exitCode;
+  const exited = new Promise<number | null>((resolve) => running.process.once("exit", resolve));
+  running.process.kill(signal);
+  return exited;
+}
