@@ -1,0 +1,166 @@
+import path from "node:path";
+import { Duration, Stack, Validations } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
+import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
+import { Construct } from "constructs";
+import type { SettingName } from "#shared/config";
+import type { FunctionDefinition } from "#shared/routes";
+import type { TableDefinition } from "#shared/tables";
+import { documentKey } from "#shared/upload-store";
+import type { EnvironmentConfig } from "./config.ts";
+
+/** The repository root: esbuild resolves `#shared/*` and the lockfile from here. */
+export const PROJECT_ROOT = path.resolve(__dirname, "..");
+
+/** Lambda's Node.js runtime; the bundle targets the same version. */
+export const RUNTIME = Runtime.NODEJS_24_X;
+const ESBUILD_TARGET = "node24";
+const MEMORY_MB = 512;
+export const SERVICE_NAME = "verification-api";
+
+/** Actions that may read a table's indexes as well as the table. */
+const INDEX_ACTIONS = new Set(["dynamodb:Query", "dynamodb:Scan"]);
+
+/** The deployed resources a function can be given, by the setting that names them. */
+export interface FunctionResources {
+  environment: EnvironmentConfig;
+  tables: ReadonlyMap<SettingName, { table: ITable; definition: TableDefinition }>;
+  uploads: IBucket;
+  /** The key material that seals webhook secrets; read only by functions that declare it. */
+  secretsKey: ISecret;
+}
+
+/**
+ * The environment a function reads: exactly the settings it declares, each mapped to its
+ * physical value. A setting with no value in AWS (a local engine endpoint, or key material
+ * no function is wired to yet) stops the synth instead of deploying a function that fails
+ * at cold start.
+ */
+export function functionEnvironment(
+  settings: readonly SettingName[],
+  values: Partial<Record<SettingName, string>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    settings.map((setting) => {
+      const value = values[setting];
+      if (value === undefined) throw new Error(`Setting ${setting} has no value in the deployed stack`);
+      return [setting, value];
+    }),
+  );
+}
+
+/**
+ * One Lambda from its shared declaration: its own role with only the table, bucket and
+ * secret actions it declares, its own log group, and the bundle built with the lockfile's
+ * dependencies (the SDK included, so AWS runs the versions the tests ran).
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    name: string,
+    definition: FunctionDefinition,
+    resources: FunctionResources,
+  ) {
+    super(scope, id);
+    const { environment, tables, uploads, secretsKey } = resources;
+
+    this.role = new Role(this, "Role", {
+      assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+      description: `${name} (${environment.environment}): its log group and the data it declares`,
+    });
+    const logGroup = new LogGroup(this, "Logs", {
+      retention: environment.logRetention,
+      removalPolicy: environment.removalPolicy,
+    });
+    logGroup.grantWrite(this.role);
+
+    for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, readonly string[]][]) {
+      const entry = tables.get(setting);
+      if (!entry) throw new Error(`${name} declares access to ${setting}, which is not a table`);
+      const readsIndexes = actions.some((action) => INDEX_ACTIONS.has(action));
+      const indexArns = readsIndexes
+        ? entry.definition.globalIndexes.map((index) => `${entry.table.tableArn}/index/${index.indexName}`)
+        : [];
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...actions], resources: [entry.table.tableArn, ...indexArns] }),
+      );
+    }
+    const documents = `${documentKey("")}*`;
+    if (definition.access.uploads.length > 0) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...definition.access.uploads], resources: [uploads.arnForObjects(documents)] }),
+      );
+    }
+
+    if (definition.access.secretsKey) secretsKey.grantRead(this.role);
+
+    const values: Partial<Record<SettingName, string>> = {
+      ENVIRONMENT: environment.environment,
+      UPLOADS_BUCKET: uploads.bucketName,
+      SECRETS_KEY_ARN: secretsKey.secretArn,
+      ...Object.fromEntries([...tables].map(([setting, entry]) => [setting, entry.table.tableName])),
+    };
+
+    this.function = new NodejsFunction(this, "Function", {
+      description: `${name} (${environment.environment})`,
+      entry: path.join(PROJECT_ROOT, definition.entry),
+      handler: "handler",
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, "package-lock.json"),
+      runtime: RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: MEMORY_MB,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      role: this.role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      // Lambda's level wins over Powertools' when both are set, so they are set alike.
+      applicationLogLevelV2: ApplicationLogLevel[environment.logLevel],
+      systemLogLevelV2: SystemLogLevel.INFO,
+      tracing: Tracing.ACTIVE,
+      environment: {
+        ...functionEnvironment(definition.settings, values),
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: environment.logLevel,
+        // Stack traces point at the TypeScript sources through the bundled source map.
+        NODE_OPTIONS: "--enable-source-maps",
+      },
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: ESBUILD_TARGET,
+        format: OutputFormat.CJS,
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+      },
+    });
+
+    if (definition.access.uploads.length > 0) {
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(uploads.node.defaultChild as CfnBucket)}.Arn>/${documents}]`,
+        reason: "Object actions on the documents/ prefix: one object per verification, keyed by its id",
+      });
+    }
+    Validations.of(this.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason: "X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions",
+    });
+  }
+}

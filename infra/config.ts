@@ -1,0 +1,90 @@
+import { RemovalPolicy } from "aws-cdk-lib";
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { ENVIRONMENTS, type Environment } from "#shared/config";
+import { AUTHORIZER } from "#shared/routes";
+
+/** Everything that differs between the sandbox and the production stack. */
+export interface EnvironmentConfig {
+  environment: Environment;
+  /** Stage throttling, as the contract's limits table says. */
+  throttling: { rateLimit: number; burstLimit: number };
+  /** Powertools and Lambda application log level. */
+  logLevel: "DEBUG" | "INFO" | "WARN" | "ERROR";
+  /** Function, access and execution logs. */
+  logRetention: RetentionDays;
+  authorizerCacheTtlSeconds: number;
+  /** Days an uploaded document is kept before the bucket's lifecycle deletes it. */
+  uploadRetentionDays: number;
+  /** Tables, bucket, secret and log groups: kept or deleted with the stack. */
+  removalPolicy: RemovalPolicy;
+  deletionProtection: boolean;
+  alarms: {
+    /** Share of requests answered 5xx, in percent, over five minutes. */
+    serverErrorPercent: number;
+    /** Fewest requests in five minutes for the 5xx rate to count: a single failure of two is not an outage. */
+    serverErrorMinRequests: number;
+    /** Requests refused by stage throttling in five minutes before an operator hears of it. */
+    throttledRequests: number;
+  };
+}
+
+export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
+  sandbox: {
+    environment: "sandbox",
+    throttling: { rateLimit: 25, burstLimit: 50 },
+    logLevel: "DEBUG",
+    logRetention: RetentionDays.TWO_WEEKS,
+    authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,
+    uploadRetentionDays: 7,
+    removalPolicy: RemovalPolicy.DESTROY,
+    deletionProtection: false,
+    alarms: { serverErrorPercent: 5, serverErrorMinRequests: 20, throttledRequests: 100 },
+  },
+  production: {
+    environment: "production",
+    throttling: { rateLimit: 100, burstLimit: 200 },
+    logLevel: "INFO",
+    logRetention: RetentionDays.ONE_YEAR,
+    authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,
+    uploadRetentionDays: 30,
+    removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: true,
+    alarms: { serverErrorPercent: 1, serverErrorMinRequests: 20, throttledRequests: 50 },
+  },
+};
+
+/** The `-c env=...` value, refused unless it names one of the environments. */
+export function environmentFromContext(value: unknown): Environment {
+  const known = ENVIRONMENTS as readonly unknown[];
+  if (!known.includes(value)) {
+    throw new Error(
+      `Choose the environment with -c env=${ENVIRONMENTS.join("|")} (got ${value === undefined ? "nothing" : JSON.stringify(value)})`,
+    );
+  }
+  return value as Environment;
+}
+
+export function stackName(environment: Environment): string {
+  return `VerificationApi-${environment}`;
+}
+
+/**
+ * Account and region: `-c account=… -c region=…` first, then the variables the CDK CLI sets
+ * from the operator's credentials. With neither, the stack is environment-agnostic, which
+ * is enough to synthesize offline; `cdk deploy` always has credentials, so it has both.
+ */
+export function deploymentTarget(
+  context: { account?: unknown; region?: unknown },
+  variables: NodeJS.ProcessEnv,
+): { account?: string; region?: string } {
+  const pick = (fromContext: unknown, fromVariable: string | undefined) =>
+    typeof fromContext === "string" && fromContext !== "" ? fromContext : fromVariable || undefined;
+  const account = pick(context.account, variables.CDK_DEFAULT_ACCOUNT);
+  const region = pick(context.region, variables.CDK_DEFAULT_REGION);
+  return { ...(account ? { account } : {}), ...(region ? { region } : {}) };
+}
+
+/** `create-verification` -> `CreateVerification`, for construct ids. */
+export function constructId(name: string): string {
+  return name.replace(/(^|-)(\w)/g, (_match, _dash, letter: string) => letter.toUpperCase());
+}

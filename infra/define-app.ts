@@ -1,0 +1,23 @@
+import { type App, Validations } from "aws-cdk-lib";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext, stackName } from "./config.ts";
+import { VerificationApiStack } from "./verification-api-stack.ts";
+
+/**
+ * The stack of the environment chosen with `-c env=sandbox|production`, checked by cdk-nag's
+ * AwsSolutions pack: an unacknowledged finding fails the synth.
+ */
+export function defineApp(app: App, variables: NodeJS.ProcessEnv = process.env): VerificationApiStack {
+  const environment = environmentFromContext(app.node.tryGetContext("env"));
+  const target = deploymentTarget(
+    { account: app.node.tryGetContext("account"), region: app.node.tryGetContext("region") },
+    variables,
+  );
+  const stack = new VerificationApiStack(app, stackName(environment), {
+    config: ENVIRONMENT_CONFIGS[environment],
+    description: `Document verification API, ${environment}`,
+    ...(target.account || target.region ? { env: target } : {}),
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return stack;
+}

@@ -1,0 +1,87 @@
+import { Duration, Validations } from "aws-cdk-lib";
+import { ComparisonOperator, Metric } from "aws-cdk-lib/aws-cloudwatch";
+import type { Table } from "aws-cdk-lib/aws-dynamodb";
+import { Rule, Schedule } from "aws-cdk-lib/aws-events";
+import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
+import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
+import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/events";
+import { CHANGE_STREAM_FILTER } from "#shared/stream-filter";
+import type { ApiAlarms } from "./alarms.ts";
+import type { EnvironmentConfig } from "./config.ts";
+
+export interface PipelineProps {
+  environment: EnvironmentConfig;
+  verifications: Table;
+  /** Reads the change stream: processing, events, first delivery. */
+  consumer: NodejsFunction;
+  /** Runs every minute: expiry and due webhook retries. */
+  tick: NodejsFunction;
+  alarms: ApiAlarms;
+}
+
+/**
+ * What follows a change of state: the change stream drives the consumer (filtered as the
+ * local poller filters, retried, bisected on error, and parked in a queue when every retry
+ * fails), and a one-minute schedule drives the tick.
+ */
+export class Pipeline extends Construct {
+  readonly failures: Queue;
+
+  constructor(scope: Construct, id: string, props: PipelineProps) {
+    super(scope, id);
+    this.failures = new Queue(this, "ChangeFailures", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: props.environment.removalPolicy,
+    });
+    Validations.of(this.failures).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason: "This queue is itself the on-failure destination of the change stream: it has no queue behind it",
+    });
+
+    props.consumer.addEventSource(
+      new DynamoEventSource(props.verifications, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 10,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        maxRecordAge: Duration.hours(24),
+        onFailure: new SqsDlq(this.failures),
+        filters: [FilterCriteria.filter(CHANGE_STREAM_FILTER as unknown as Record<string, unknown>)],
+      }),
+    );
+
+    new Rule(this, "Tick", {
+      description: "Expires overdue uploads and sends due webhook retries",
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(props.tick, { retryAttempts: 2 })],
+    });
+
+    props.alarms.add("ParkedEvents", "a webhook event was parked after its last delivery attempt", {
+      metric: new Metric({
+        namespace: metricsNamespace(props.environment.environment),
+        metricName: PARKED_EVENTS_METRIC,
+        period: Duration.minutes(5),
+        statistic: "Sum",
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    props.alarms.add("ChangeFailures", "a change of state failed every retry and waits in the failure queue", {
+      metric: this.failures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: "Maximum",
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+  }
+}

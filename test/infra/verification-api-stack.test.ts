@@ -1,0 +1,643 @@
+/**
+ * The stack of each environment, synthesized as `cdk synth` does (cdk.json's feature flags,
+ * the same `defineApp`), checked against the shared declarations and the contract.
+ * Bundling is skipped except in the one test that checks the bundles themselves.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { App, type CfnResource } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { afterEach, describe, expect, it } from "vitest";
+import { ENVIRONMENTS, type Environment, type SettingName } from "#shared/config";
+import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/events";
+import { PROBLEMS, problemSchema } from "#shared/problems";
+import { AUTHORIZER, FUNCTIONS, type FunctionDefinition, ROUTES } from "#shared/routes";
+import { CHANGE_STREAM_FILTER } from "#shared/stream-filter";
+import { TABLES } from "#shared/tables";
+import cdkJson from "../../cdk.json";
+import { functionEnvironment, SERVICE_NAME } from "../../infra/api-function.ts";
+import { deploymentTarget, environmentFromContext } from "../../infra/config.ts";
+import { defineApp } from "../../infra/define-app.ts";
+import { DEPLOYED_GATEWAY_RESPONSES } from "../../infra/gateway-responses.ts";
+import type { VerificationApiStack } from "../../infra/verification-api-stack.ts";
+
+const ACCOUNT = "123456789012";
+const REGION = "eu-central-1";
+
+function synth(environment: Environment, options: { bundle?: boolean } = {}) {
+  const app = new App({
+    context: {
+      ...cdkJson.context,
+      env: environment,
+      account: ACCOUNT,
+      region: REGION,
+      ...(options.bundle ? {} : { "aws:cdk:bundling-stacks": [] }),
+    },
+  });
+  const stack = defineApp(app, {});
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+const built = Object.fromEntries(ENVIRONMENTS.map((environment) => [environment, synth(environment)])) as Record<
+  Environment,
+  ReturnType<typeof synth>
+>;
+
+type Json = Record<string, unknown>;
+const entries = Object.entries(FUNCTIONS) as [string, FunctionDefinition][];
+
+function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnResource);
+}
+
+function functionId(stack: VerificationApiStack, name: string): string {
+  const fn = stack.functions.get(name);
+  if (!fn) throw new Error(`no function ${name}`);
+  return logicalId(stack, fn);
+}
+
+function tableId(template: Template, setting: SettingName): string {
+  const definition = TABLES.find((table) => table.setting === setting);
+  const ids = Object.keys(template.findResources("AWS::DynamoDB::Table")).filter((id) =>
+    id.startsWith(`${definition?.id}Table`),
+  );
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+/** Statements as sets: every action and resource as an array, sorted, so the order does not matter. */
+function normalizeStatements(statements: Json[]): string[] {
+  const list = (value: unknown) => [value].flat().map((item) => JSON.stringify(item));
+  return statements
+    .map((statement) =>
+      JSON.stringify({
+        effect: statement.Effect,
+        actions: list(statement.Action).sort(),
+        resources: list(statement.Resource).sort(),
+      }),
+    )
+    .sort();
+}
+
+function policyStatementsOfRole(template: Template, roleId: string): Json[] {
+  const policies = Object.values(template.findResources("AWS::IAM::Policy")).filter((policy) =>
+    JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`),
+  );
+  return policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[]);
+}
+
+/** Method -> its "METHOD /path", found by walking the resources up to the API root. */
+function wiredRoutes(template: Template): Map<string, Json> {
+  const resources = template.findResources("AWS::ApiGateway::Resource");
+  const pathOf = (parent: Json): string => {
+    if ("Fn::GetAtt" in parent) return "";
+    const id = parent.Ref as string;
+    const resource = resources[id];
+    return `${pathOf(resource?.Properties.ParentId)}/${resource?.Properties.PathPart}`;
+  };
+  const routes = new Map<string, Json>();
+  for (const method of Object.values(template.findResources("AWS::ApiGateway::Method"))) {
+    routes.set(`${method.Properties.HttpMethod} ${pathOf(method.Properties.ResourceId)}`, method.Properties);
+  }
+  return routes;
+}
+
+describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
+  const { stack, template } = built[environment];
+  const retained = environment === "production";
+
+  it("is named after its environment and passes cdk-nag's AwsSolutions pack with every finding acknowledged", () => {
+    expect(stack.stackName).toBe(`VerificationApi-${environment}`);
+    expect(stack.account).toBe(ACCOUNT);
+    expect(stack.region).toBe(REGION);
+    const report = new AwsSolutionsChecks().validateScope(stack);
+    expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it("wires every route of the shared route table, and nothing else, behind the authorizer", () => {
+    const routes = wiredRoutes(template);
+    expect([...routes.keys()].sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    const [authorizerId] = Object.keys(template.findResources("AWS::ApiGateway::Authorizer"));
+    for (const route of ROUTES) {
+      const method = routes.get(`${route.method} ${route.path}`);
+      expect(method).toMatchObject({
+        AuthorizationType: "CUSTOM",
+        AuthorizerId: { Ref: authorizerId },
+        Integration: { Type: "AWS_PROXY", IntegrationHttpMethod: "POST" },
+      });
+      expect(JSON.stringify(method?.Integration)).toContain(`"${functionId(stack, route.function)}"`);
+    }
+  });
+
+  it("lets API Gateway invoke each function only for its own route (and the authorizer for its authorizer)", () => {
+    const permissions = Object.values(template.findResources("AWS::Lambda::Permission"))
+      .map((permission) => permission.Properties)
+      .filter((permission) => permission.Principal === "apigateway.amazonaws.com");
+    expect(permissions).toHaveLength(ROUTES.length + 1);
+    const [apiId] = Object.keys(template.findResources("AWS::ApiGateway::RestApi"));
+    const [authorizerId] = Object.keys(template.findResources("AWS::ApiGateway::Authorizer"));
+    const sourceOf = (name: string) =>
+      permissions
+        .filter((permission) => permission.FunctionName["Fn::GetAtt"][0] === functionId(stack, name))
+        .map((permission) => JSON.stringify(permission.SourceArn));
+    for (const route of ROUTES) {
+      const [source, ...others] = sourceOf(route.function);
+      expect(others).toEqual([]);
+      expect(source).toContain(`{"Ref":"${apiId}"}`);
+      expect(source).toContain(`/${route.method}${route.path.replace(/\{[^}]+\}/g, "*")}"`);
+    }
+    expect(sourceOf(AUTHORIZER.function)).toEqual([
+      expect.stringContaining(`"/authorizers/",{"Ref":"${authorizerId}"}`),
+    ]);
+  });
+
+  it("has one REQUEST authorizer on X-API-Key, cached 300 s, backed by the authorizer function", () => {
+    template.resourceCountIs("AWS::ApiGateway::Authorizer", 1);
+    template.hasResourceProperties("AWS::ApiGateway::Authorizer", {
+      Type: "REQUEST",
+      IdentitySource: "method.request.header.X-API-Key",
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    const authorizer = Object.values(template.findResources("AWS::ApiGateway::Authorizer"))[0];
+    expect(JSON.stringify(authorizer?.Properties.AuthorizerUri)).toContain(
+      `"${functionId(stack, AUTHORIZER.function)}"`,
+    );
+  });
+
+  it("builds one function per shared declaration: Node 22 or newer, arm64, traced, its exact settings", () => {
+    const functions = template.findResources("AWS::Lambda::Function");
+    expect(Object.keys(functions)).toHaveLength(entries.length);
+    for (const [name, definition] of entries) {
+      const fn = functions[functionId(stack, name)]?.Properties;
+      expect(Number(/^nodejs(\d+)\.x$/.exec(fn.Runtime)?.[1])).toBeGreaterThanOrEqual(22);
+      expect(fn).toMatchObject({
+        Architectures: ["arm64"],
+        Timeout: definition.timeoutSeconds,
+        TracingConfig: { Mode: "Active" },
+        LoggingConfig: { LogFormat: "JSON" },
+      });
+      const variables = fn.Environment.Variables as Json;
+      expect(Object.keys(variables).sort()).toEqual(
+        [...definition.settings, "NODE_OPTIONS", "POWERTOOLS_LOG_LEVEL", "POWERTOOLS_SERVICE_NAME"].sort(),
+      );
+      expect(variables).toMatchObject({
+        NODE_OPTIONS: "--enable-source-maps",
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: environment === "production" ? "INFO" : "DEBUG",
+      });
+      for (const setting of definition.settings) {
+        const table = TABLES.find((candidate) => candidate.setting === setting);
+        if (table) expect(variables[setting]).toEqual({ Ref: tableId(template, setting) });
+      }
+      if ("ENVIRONMENT" in variables) expect(variables.ENVIRONMENT).toBe(environment);
+      if ("UPLOADS_BUCKET" in variables)
+        expect(variables.UPLOADS_BUCKET).toEqual({ Ref: logicalId(stack, bucket(stack)) });
+    }
+  });
+
+  it("gives each function's role only its log group, X-Ray and the table, bucket and secret actions it declares", () => {
+    const roles = template.findResources("AWS::IAM::Role");
+    for (const [name, definition] of entries) {
+      const fn = stack.functions.get(name);
+      const roleId = logicalId(stack, fn?.role as never);
+      expect(roles[roleId]?.Properties.ManagedPolicyArns).toBeUndefined();
+      const functionLogical = template.findResources("AWS::Lambda::Function")[functionId(stack, name)];
+      const logGroupId = functionLogical?.Properties.LoggingConfig.LogGroup.Ref as string;
+
+      const expected: Json[] = [
+        {
+          Effect: "Allow",
+          Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+          Resource: { "Fn::GetAtt": [logGroupId, "Arn"] },
+        },
+        { Effect: "Allow", Action: ["xray:PutTelemetryRecords", "xray:PutTraceSegments"], Resource: "*" },
+      ];
+      for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, string[]][]) {
+        const id = tableId(template, setting);
+        const table = TABLES.find((candidate) => candidate.setting === setting);
+        const indexes = actions.includes("dynamodb:Query")
+          ? (table?.globalIndexes ?? []).map((index) => ({
+              "Fn::Join": ["", [{ "Fn::GetAtt": [id, "Arn"] }, `/index/${index.indexName}`]],
+            }))
+          : [];
+        expected.push({ Effect: "Allow", Action: actions, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
+      }
+      if (definition.access.uploads.length > 0) {
+        expected.push({
+          Effect: "Allow",
+          Action: definition.access.uploads,
+          Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack, bucket(stack)), "Arn"] }, "/documents/*"]] },
+        });
+      }
+      if (definition.access.secretsKey) {
+        expected.push({
+          Effect: "Allow",
+          Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+          Resource: { Ref: secretId(template) },
+        });
+      }
+      if (name === "on-verification-change") {
+        // The stream event source adds reading the stream and sending failures to its queue.
+        const [queueId] = Object.keys(template.findResources("AWS::SQS::Queue"));
+        expected[1] = {
+          Effect: "Allow",
+          Action: ["dynamodb:ListStreams", "xray:PutTelemetryRecords", "xray:PutTraceSegments"],
+          Resource: "*",
+        };
+        expected.push(
+          {
+            Effect: "Allow",
+            Action: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
+            Resource: { "Fn::GetAtt": [tableId(template, "VERIFICATIONS_TABLE"), "StreamArn"] },
+          },
+          {
+            Effect: "Allow",
+            Action: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+            Resource: { "Fn::GetAtt": [queueId, "Arn"] },
+          },
+        );
+      }
+      expect(normalizeStatements(policyStatementsOfRole(template, roleId)), name).toEqual(
+        normalizeStatements(expected),
+      );
+    }
+  });
+
+  it("creates every shared table with its keys, indexes, TTL and stream, recoverable and encrypted", () => {
+    template.resourceCountIs("AWS::DynamoDB::Table", TABLES.length);
+    for (const definition of TABLES) {
+      const keys = [definition.partitionKey, ...(definition.sortKey ? [definition.sortKey] : [])];
+      template.hasResource("AWS::DynamoDB::Table", {
+        DeletionPolicy: retained ? "Retain" : "Delete",
+        UpdateReplacePolicy: retained ? "Retain" : "Delete",
+        Properties: {
+          KeySchema: keys.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? "HASH" : "RANGE" })),
+          BillingMode: "PAY_PER_REQUEST",
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          SSESpecification: { SSEEnabled: true },
+          DeletionProtectionEnabled: retained,
+          ...(definition.ttlAttribute
+            ? { TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true } }
+            : {}),
+          StreamSpecification: definition.stream ? { StreamViewType: definition.stream } : Match.absent(),
+          GlobalSecondaryIndexes:
+            definition.globalIndexes.length > 0
+              ? definition.globalIndexes.map((index) =>
+                  Match.objectLike({
+                    IndexName: index.indexName,
+                    KeySchema: [
+                      { AttributeName: index.partitionKey.name, KeyType: "HASH" },
+                      ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: "RANGE" }] : []),
+                    ],
+                    Projection: { ProjectionType: "ALL" },
+                  }),
+                )
+              : Match.absent(),
+        },
+      });
+    }
+  });
+
+  it("streams every change of a verification with old and new images, and expires idempotency records", () => {
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      KeySchema: [{ AttributeName: "verification_id", KeyType: "HASH" }],
+      StreamSpecification: { StreamViewType: "NEW_AND_OLD_IMAGES" },
+    });
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+      TimeToLiveSpecification: { AttributeName: "expiration", Enabled: true },
+    });
+  });
+
+  it("keeps uploads private, encrypted, TLS only, without ACLs, and deletes documents after the retention", () => {
+    const uploadsId = logicalId(stack, bucket(stack));
+    template.hasResource("AWS::S3::Bucket", {
+      DeletionPolicy: retained ? "Retain" : "Delete",
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+        LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
+        LifecycleConfiguration: {
+          Rules: [
+            Match.objectLike({
+              Prefix: "documents/",
+              ExpirationInDays: retained ? 30 : 7,
+              Status: "Enabled",
+            }),
+          ],
+        },
+      }),
+    });
+    template.hasResourceProperties("AWS::S3::BucketPolicy", {
+      Bucket: { Ref: uploadsId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: "Deny",
+            Action: "s3:*",
+            Principal: { AWS: "*" },
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          }),
+        ]),
+      },
+    });
+    // Nothing grants public or cross-account access to the uploads.
+    const statements = template.findResources("AWS::S3::BucketPolicy", { Properties: { Bucket: { Ref: uploadsId } } });
+    for (const policy of Object.values(statements)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Json[])
+        expect(statement.Effect).toBe("Deny");
+    }
+  });
+
+  it("answers gateway errors with the catalogue's problem+json, status and Request-Id", () => {
+    const responses = template.findResources("AWS::ApiGateway::GatewayResponse");
+    expect(
+      Object.values(responses)
+        .map((response) => response.Properties.ResponseType)
+        .sort(),
+    ).toEqual(
+      [
+        "ACCESS_DENIED",
+        "AUTHORIZER_FAILURE",
+        "DEFAULT_4XX",
+        "DEFAULT_5XX",
+        "MISSING_AUTHENTICATION_TOKEN",
+        "REQUEST_TOO_LARGE",
+        "THROTTLED",
+        "UNAUTHORIZED",
+      ].sort(),
+    );
+    const expectedStatus = {
+      UNAUTHORIZED: "401",
+      ACCESS_DENIED: "403",
+      MISSING_AUTHENTICATION_TOKEN: "404",
+      DEFAULT_4XX: "404",
+      REQUEST_TOO_LARGE: "413",
+      THROTTLED: "429",
+      AUTHORIZER_FAILURE: "503",
+      DEFAULT_5XX: "500",
+    } as Record<string, string>;
+    for (const response of Object.values(responses)) {
+      const { ResponseType, StatusCode, ResponseParameters, ResponseTemplates } = response.Properties;
+      expect(StatusCode, ResponseType).toBe(expectedStatus[ResponseType]);
+      expect(ResponseParameters).toMatchObject({
+        "gatewayresponse.header.Content-Type": "'application/problem+json'",
+        "gatewayresponse.header.Request-Id": "context.requestId",
+      });
+      const body = problemSchema.parse(JSON.parse(ResponseTemplates["application/json"]));
+      expect(body.request_id).toBe("$context.requestId");
+      expect(String(body.status)).toBe(StatusCode);
+      expect(body.code).toBe(DEPLOYED_GATEWAY_RESPONSES[ResponseType]?.code);
+      expect(body.title).toBe(PROBLEMS[body.code].title);
+    }
+    template.hasResourceProperties("AWS::ApiGateway::GatewayResponse", {
+      ResponseType: "MISSING_AUTHENTICATION_TOKEN",
+      ResponseTemplates: { "application/json": Match.stringLikeRegexp('"code":"route_not_found"') },
+    });
+    for (const type of ["THROTTLED", "AUTHORIZER_FAILURE"]) {
+      template.hasResourceProperties("AWS::ApiGateway::GatewayResponse", {
+        ResponseType: type,
+        ResponseParameters: Match.objectLike({ "gatewayresponse.header.Retry-After": "'1'" }),
+      });
+    }
+  });
+
+  it("throttles the stage as the contract says, traces it and writes JSON access logs without headers", () => {
+    const limits = environment === "production" ? { rate: 100, burst: 200 } : { rate: 25, burst: 50 };
+    template.resourceCountIs("AWS::ApiGateway::Stage", 1);
+    template.hasResourceProperties("AWS::ApiGateway::Stage", {
+      StageName: environment,
+      TracingEnabled: true,
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: "*",
+          ResourcePath: "/*",
+          ThrottlingRateLimit: limits.rate,
+          ThrottlingBurstLimit: limits.burst,
+          DataTraceEnabled: false,
+          LoggingLevel: "ERROR",
+        }),
+      ],
+    });
+    const stage = Object.values(template.findResources("AWS::ApiGateway::Stage"))[0];
+    const format = JSON.parse(stage?.Properties.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      requestId: "$context.requestId",
+      status: "$context.status",
+      errorType: "$context.error.responseType",
+    });
+    expect(JSON.stringify(format)).not.toMatch(/header|apiKey/i);
+  });
+
+  it("alarms on the 5xx rate, authorizer failures, throttles and function errors, into the alarm topic", () => {
+    const topicId = Object.keys(template.findResources("AWS::SNS::Topic"))[0] as string;
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm"));
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    const metricNames = alarms.map(
+      (alarm) =>
+        alarm.Properties.MetricName ??
+        (alarm.Properties.Metrics as Json[])
+          .map((m) => (m.MetricStat as { Metric: Json } | undefined)?.Metric.MetricName)
+          .filter(Boolean)
+          .sort()
+          .join("+"),
+    );
+    expect(metricNames).toContain("5XXError+Count");
+    expect(metricNames).toContain("AuthorizerFailures");
+    expect(metricNames).toContain("ThrottledRequests");
+    for (const [name] of entries) {
+      const dimension = { Name: "FunctionName", Value: { Ref: functionId(stack, name) } };
+      template.hasResourceProperties("AWS::CloudWatch::Alarm", { MetricName: "Throttles", Dimensions: [dimension] });
+      // The authorizer throws for every refused key; its failures are counted from the access log.
+      const errors = template.findResources("AWS::CloudWatch::Alarm", {
+        Properties: { MetricName: "Errors", Dimensions: [dimension] },
+      });
+      expect(Object.keys(errors)).toHaveLength(name === AUTHORIZER.function ? 0 : 1);
+    }
+    template.hasResourceProperties("AWS::Logs::MetricFilter", {
+      FilterPattern: Match.stringLikeRegexp("AUTHORIZER_FAILURE"),
+    });
+    template.hasResourceProperties("AWS::SNS::Topic", { KmsMasterKeyId: Match.anyValue() });
+  });
+
+  it("generates the sealing key in Secrets Manager, retained in production", () => {
+    template.hasResource("AWS::SecretsManager::Secret", {
+      DeletionPolicy: retained ? "Retain" : "Delete",
+      Properties: Match.objectLike({
+        GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false },
+      }),
+    });
+  });
+
+  it("outputs what operators and the ops command read", () => {
+    const outputs = template.findOutputs("*");
+    expect(Object.keys(outputs).sort()).toEqual(
+      [
+        "AlarmTopicArn",
+        "ApiUrl",
+        "SecretsKeyArn",
+        "UploadsBucketName",
+        ...TABLES.map((table) => `${table.id}TableName`),
+      ].sort(),
+    );
+    expect(outputs.AppsTableName?.Value).toEqual({ Ref: tableId(template, "APPS_TABLE") });
+    expect(outputs.VerificationsTableName?.Value).toEqual({ Ref: tableId(template, "VERIFICATIONS_TABLE") });
+    expect(outputs.IdempotencyTableName?.Value).toEqual({ Ref: tableId(template, "IDEMPOTENCY_TABLE") });
+    expect(JSON.stringify(outputs.ApiUrl?.Value)).toMatch(new RegExp(`/${environment}"\\]\\]\\}$`));
+  });
+
+  it("sets no physical names, so both environments can share an account", () => {
+    for (const [type, property] of [
+      ["AWS::DynamoDB::Table", "TableName"],
+      ["AWS::S3::Bucket", "BucketName"],
+      ["AWS::Lambda::Function", "FunctionName"],
+      ["AWS::IAM::Role", "RoleName"],
+      ["AWS::SNS::Topic", "TopicName"],
+      ["AWS::SecretsManager::Secret", "Name"],
+      ["AWS::CloudWatch::Alarm", "AlarmName"],
+    ] as const) {
+      for (const resource of Object.values(template.findResources(type))) {
+        expect(resource.Properties?.[property], type).toBeUndefined();
+      }
+    }
+  });
+
+  it("matches its snapshot, asset hashes aside", () => {
+    expect(normalizeTemplate(template.toJSON())).toMatchSnapshot();
+  });
+});
+
+function bucket(stack: VerificationApiStack) {
+  const found = stack.node.tryFindChild("Uploads");
+  if (!found) throw new Error("no Uploads bucket");
+  return found;
+}
+
+function secretId(template: Template): string {
+  return Object.keys(template.findResources("AWS::SecretsManager::Secret"))[0] as string;
+}
+
+/** Asset hashes change with every edit of a function; the snapshot is about the template. */
+function normalizeTemplate(template: Json): Json {
+  return JSON.parse(JSON.stringify(template).replace(/[0-9a-f]{64}/g, "<asset-hash>"));
+}
+
+describe("the environment", () => {
+  it("is chosen with -c env= and refused unless it is sandbox or production", () => {
+    expect(environmentFromContext("sandbox")).toBe("sandbox");
+    expect(environmentFromContext("production")).toBe("production");
+    expect(() => environmentFromContext(undefined)).toThrow(/-c env=sandbox\|production \(got nothing\)/);
+    expect(() => environmentFromContext("staging")).toThrow(/got "staging"/);
+    expect(() => defineApp(new App({ context: { ...cdkJson.context, env: "prod" } }), {})).toThrow(/-c env=/);
+  });
+
+  it("takes account and region from context first, then from the CDK CLI's variables, else none", () => {
+    const variables = { CDK_DEFAULT_ACCOUNT: "210987654321", CDK_DEFAULT_REGION: "us-east-1" };
+    expect(deploymentTarget({ account: ACCOUNT, region: REGION }, variables)).toEqual({
+      account: ACCOUNT,
+      region: REGION,
+    });
+    expect(deploymentTarget({}, variables)).toEqual({ account: "210987654321", region: "us-east-1" });
+    expect(deploymentTarget({}, {})).toEqual({});
+    const agnostic = defineApp(
+      new App({ context: { ...cdkJson.context, env: "sandbox", "aws:cdk:bundling-stacks": [] } }),
+      {},
+    );
+    expect(agnostic.environment).toBe("aws://unknown-account/unknown-region");
+  });
+
+  it("refuses to deploy a function that reads a setting with no value in AWS", () => {
+    expect(functionEnvironment(["ENVIRONMENT"], { ENVIRONMENT: "sandbox" })).toEqual({ ENVIRONMENT: "sandbox" });
+    expect(() => functionEnvironment(["ENVIRONMENT", "DYNAMODB_ENDPOINT"], { ENVIRONMENT: "sandbox" })).toThrow(
+      "Setting DYNAMODB_ENDPOINT has no value in the deployed stack",
+    );
+    expect(() => functionEnvironment(["SECRETS_KEY"], {})).toThrow(/SECRETS_KEY/);
+  });
+});
+
+describe("the bundles", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+
+  it("are minified with source maps, one per function, and load as the handler module", () => {
+    const { stack, template, app } = synth("sandbox", { bundle: true });
+    const outdir = app.outdir;
+    const functions = template.findResources("AWS::Lambda::Function");
+    for (const [name, definition] of entries) {
+      const key = functions[functionId(stack, name)]?.Properties.Code.S3Key as string;
+      const folder = path.join(outdir, `asset.${key.replace(/\.zip$/, "")}`);
+      const bundle = path.join(folder, "index.js");
+      expect(existsSync(bundle), name).toBe(true);
+      expect(existsSync(`${bundle}.map`), name).toBe(true);
+      // Minified: an unminified bundle has a line every few dozen bytes, this one every few kilobytes.
+      const lines = readFileSync(bundle, "utf8").split("\n").length;
+      expect(lines, name).toBeLessThan(statSync(bundle).size / 2000);
+
+      Object.assign(
+        process.env,
+        Object.fromEntries(
+          definition.settings.map((setting) => [setting, setting === "ENVIRONMENT" ? "sandbox" : `test-${setting}`]),
+        ),
+        { AWS_REGION: REGION },
+      );
+      // Node itself loads it, as Lambda does: the CommonJS bundle must export `handler`.
+      const module = createRequire(import.meta.url)(bundle) as { handler?: unknown };
+      expect(typeof module.handler, name).toBe("function");
+    }
+  });
+});
+
+describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
+  const { stack, template } = built[environment];
+
+  it("feeds the change stream to the consumer: filtered, retried, bisected, with report of failed items and a failure queue", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: functionId(stack, "on-verification-change") },
+      EventSourceArn: { "Fn::GetAtt": [tableId(template, "VERIFICATIONS_TABLE"), "StreamArn"] },
+      StartingPosition: "TRIM_HORIZON",
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(CHANGE_STREAM_FILTER) }] },
+    });
+    template.hasResourceProperties("AWS::SQS::Queue", { SqsManagedSseEnabled: true });
+  });
+
+  it("runs the tick every minute, and only EventBridge may invoke it", () => {
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      Targets: [Match.objectLike({ Arn: { "Fn::GetAtt": [functionId(stack, "tick"), "Arn"] } })],
+    });
+    const invokers = Object.values(template.findResources("AWS::Lambda::Permission"))
+      .map((permission) => permission.Properties)
+      .filter((permission) => permission.Principal === "events.amazonaws.com");
+    expect(invokers.map((permission) => permission.FunctionName["Fn::GetAtt"][0])).toEqual([functionId(stack, "tick")]);
+  });
+
+  it("alarms on parked webhook events and on changes that failed every retry", () => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: metricsNamespace(environment),
+      MetricName: PARKED_EVENTS_METRIC,
+      Threshold: 1,
+    });
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Namespace: "AWS/SQS",
+    });
+  });
+});
