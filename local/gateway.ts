@@ -14,13 +14,21 @@ import type {
 import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/gateway-responses";
 import { REQUEST_ID_HEADER } from "#shared/http";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/problems";
-import { AUTHORIZER, FUNCTIONS, type FunctionName, GATEWAY_MAX_BODY_BYTES, ROUTES } from "#shared/routes";
+import {
+  AUTHORIZER,
+  FUNCTIONS,
+  type FunctionName,
+  GATEWAY_MAX_BODY_BYTES,
+  ROUTES,
+  type RouteDefinition,
+} from "#shared/routes";
+import { referenceResponse } from "../openapi/reference.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 export interface GatewayOptions {
-  handlers: Record<Exclude<FunctionName, "authorizer">, ProxyHandler> & { authorizer: AuthorizerHandler };
+  handlers: Record<RouteDefinition["function"], ProxyHandler> & { authorizer: AuthorizerHandler };
   region: string;
   /** Print one JSON access-log line per request. */
   accessLog?: boolean;
@@ -232,6 +240,13 @@ export function createGateway(options: GatewayOptions): http.Server {
   }
 
   return http.createServer((req, res) => {
+    // The API reference (/openapi.json, /docs) is served only here, beside the API, not through it.
+    const reference = referenceResponse(req.method, req.url);
+    if (reference) {
+      res.writeHead(200, { ...reference.headers, "Content-Length": Buffer.byteLength(reference.body) });
+      res.end(reference.body);
+      return;
+    }
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     respond(req, requestId)

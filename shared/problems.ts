@@ -33,19 +33,27 @@ export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCo
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export const PROBLEM_TYPE_PREFIX = "urn:problem:verification-api:";
 
-export const fieldErrorSchema = z.strictObject({ field: z.string(), code: z.string(), message: z.string() });
+export const fieldErrorSchema = z
+  .strictObject({
+    field: z.string().describe("The request field, or `(body)`"),
+    code: z.string().describe("e.g. `required`, `unknown_field`, `too_large`, `invalid_value`"),
+    message: z.string(),
+  })
+  .describe("One invalid field of a `validation_failed` request");
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /** Every error body, from a handler or from the gateway. */
-export const problemSchema = z.strictObject({
-  type: z.string().startsWith(PROBLEM_TYPE_PREFIX),
-  title: z.string(),
-  status: z.int().min(400).max(599),
-  detail: z.string(),
-  code: z.enum(PROBLEM_CODES),
-  request_id: z.string().min(1),
-  errors: z.array(fieldErrorSchema).optional(),
-});
+export const problemSchema = z
+  .strictObject({
+    type: z.string().startsWith(PROBLEM_TYPE_PREFIX).describe("A URN naming the problem: the prefix and `code`"),
+    title: z.string().describe("A short summary, the same for every occurrence of `code`"),
+    status: z.int().min(400).max(599).describe("The HTTP status code"),
+    detail: z.string().describe("What went wrong this time, for a person"),
+    code: z.enum(PROBLEM_CODES).describe("Stable and machine-readable: branch on this"),
+    request_id: z.string().min(1).describe("The `Request-Id` header of this response: quote it to support"),
+    errors: z.array(fieldErrorSchema).optional().describe("Every invalid field, for `validation_failed`"),
+  })
+  .describe("An RFC 9457 problem details body, sent as application/problem+json");
 export type ProblemBody = z.infer<typeof problemSchema>;
 
 export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]): ProblemBody {

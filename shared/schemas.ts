@@ -20,20 +20,29 @@ const SAFE_FILENAME = /^[^/\\\p{C}]*$/u;
 
 export const createVerificationBody = z
   .strictObject({
-    document_type: z.enum(DOCUMENT_TYPE_CODES),
-    process_type: z.enum(PROCESS_TYPES).default("async"),
+    document_type: z.enum(DOCUMENT_TYPE_CODES).describe("The kind of document; it decides the file types allowed"),
+    process_type: z
+      .enum(PROCESS_TYPES)
+      .default("async")
+      .describe("`sync`: upload-complete waits up to 25 s for the result; `async`: it answers at once"),
     external_reference_id: z
       .string()
       .min(1)
       .max(128)
       .regex(NO_CONTROL_CHARACTERS, { error: "external_reference_id must not contain control characters" })
-      .optional(),
+      .optional()
+      .describe("Your own reference for this document, returned as sent"),
     original_filename: z
       .string()
       .min(1)
       .max(255)
-      .regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" }),
-    file_size_bytes: z.int().min(1).max(MAX_FILE_SIZE_BYTES),
+      .regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" })
+      .describe("The file's name, with an extension its document type allows"),
+    file_size_bytes: z
+      .int()
+      .min(1)
+      .max(MAX_FILE_SIZE_BYTES)
+      .describe("The exact size of the file you will upload: the upload URL accepts only this size"),
   })
   .superRefine((body, ctx) => {
     // Zod runs this also when some fields already failed: check only what is still in question.
@@ -128,7 +137,10 @@ export function parseCreateBody(text: string): CreateVerificationRequest {
   return parsed.data;
 }
 
-const idempotencyKey = z.string().regex(/^[\x20-\x7e]{1,255}$/);
+export const idempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/)
+  .describe("One stable key per create request, reused only to retry that same request; kept 24 hours");
 
 export function parseIdempotencyKey(value: string | undefined): string {
   if (value === undefined) {

@@ -7,45 +7,62 @@ import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./st
 
 const timestamp = z.iso.datetime();
 
-export const checkSchema = z.strictObject({
-  name: z.string(),
-  outcome: z.enum(["passed", "failed", "skipped"]),
-  detail: z.string(),
-});
+export const checkSchema = z
+  .strictObject({
+    name: z.string().describe("What was checked, e.g. `size_matches`"),
+    outcome: z.enum(["passed", "failed", "skipped"]),
+    detail: z.string().describe("A sentence a person can read"),
+  })
+  .describe("One check the service ran on the document");
 export type Check = z.infer<typeof checkSchema>;
 
-export const reasonSchema = z.strictObject({ code: z.string(), message: z.string() });
+export const reasonSchema = z
+  .strictObject({ code: z.string().describe("Stable, machine-readable"), message: z.string() })
+  .describe("Why the result is `rejected` or `inconclusive`");
 export type Reason = z.infer<typeof reasonSchema>;
 
-export const uploadSchema = z.strictObject({
-  method: z.literal("PUT"),
-  url: z.url(),
-  headers: z.strictObject({ "Content-Type": z.string(), "Content-Length": z.string().regex(/^\d+$/) }),
-  expires_at: timestamp,
-});
+export const uploadSchema = z
+  .strictObject({
+    method: z.literal("PUT"),
+    url: z.url().describe("A presigned URL: send the file's bytes as the request body, with no API key"),
+    headers: z
+      .strictObject({ "Content-Type": z.string(), "Content-Length": z.string().regex(/^\d+$/) })
+      .describe("Send exactly these headers: the URL signs them, so another type or size is refused"),
+    expires_at: timestamp.describe("When this URL stops working; fetch the verification for a fresh one"),
+  })
+  .describe("How to upload the document. Present only while `status` is `awaiting_upload`");
 export type UploadInstructions = z.infer<typeof uploadSchema>;
 
 /** A verification as the public API shows it. */
-export const verificationResourceSchema = z.strictObject({
-  verification_id: z.string().regex(ID_PATTERNS.verification),
-  status: z.enum(STATUSES),
-  result: z.enum(RESULTS).nullable(),
-  document_type: z.enum(DOCUMENT_TYPE_CODES),
-  process_type: z.enum(PROCESS_TYPES),
-  external_reference_id: z.string().nullable(),
-  original_filename: z.string(),
-  file_size_bytes: z.int().positive(),
-  environment: z.enum(ENVIRONMENTS),
-  upload: uploadSchema.optional(),
-  upload_deadline: timestamp,
-  checks: z.array(checkSchema),
-  reasons: z.array(reasonSchema),
-  failure_code: z.string().nullable(),
-  sequence: z.int().positive(),
-  created_at: timestamp,
-  updated_at: timestamp,
-  completed_at: timestamp.nullable(),
-});
+export const verificationResourceSchema = z
+  .strictObject({
+    verification_id: z.string().regex(ID_PATTERNS.verification).describe("`ver_` and a ULID"),
+    status: z
+      .enum(STATUSES)
+      .describe(
+        "`awaiting_upload` -> `processing` -> `completed` or `failed`; `awaiting_upload` -> `expired` after the upload deadline. `completed`, `failed` and `expired` never change",
+      ),
+    result: z.enum(RESULTS).nullable().describe("Set when `status` is `completed`, otherwise null"),
+    document_type: z.enum(DOCUMENT_TYPE_CODES),
+    process_type: z.enum(PROCESS_TYPES),
+    external_reference_id: z.string().nullable().describe("Your reference, as sent on create"),
+    original_filename: z.string(),
+    file_size_bytes: z.int().positive(),
+    environment: z.enum(ENVIRONMENTS),
+    upload: uploadSchema.optional(),
+    upload_deadline: timestamp.describe("Upload and confirm before this time, or the verification expires"),
+    checks: z.array(checkSchema).describe("The checks run so far, in order"),
+    reasons: z.array(reasonSchema).describe("Why the result is `rejected` or `inconclusive`; empty otherwise"),
+    failure_code: z.string().nullable().describe("Why the file could not be processed, when `status` is `failed`"),
+    sequence: z
+      .int()
+      .positive()
+      .describe("Grows by one at every change of state: keep the copy with the highest sequence"),
+    created_at: timestamp,
+    updated_at: timestamp,
+    completed_at: timestamp.nullable().describe("When processing ended (`completed` or `failed`); null otherwise"),
+  })
+  .describe("A verification of one document");
 export type VerificationResource = z.infer<typeof verificationResourceSchema>;
 
 /** A verification as stored in the verifications table. */

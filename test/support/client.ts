@@ -2,12 +2,22 @@
 import { expect } from "vitest";
 import { problemSchema } from "#shared/problems";
 import { type VerificationResource, verificationResourceSchema } from "#shared/verification";
+import { Conformance } from "../openapi/conformance.ts";
 
 export interface Reply {
   status: number;
   headers: Headers;
   text: string;
   json: unknown;
+}
+
+let conformance: Conformance | undefined;
+
+/** Every reply the tests receive must be one the OpenAPI document describes. */
+function expectConforms(method: string, path: string, reply: Reply): void {
+  conformance ??= new Conformance();
+  const problems = conformance.problems({ method, path, ...reply });
+  expect(problems, `${method} ${path} departs from openapi.json`).toEqual([]);
 }
 
 export async function call(
@@ -24,7 +34,9 @@ export async function call(
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  const reply = { status: response.status, headers: response.headers, text, json };
+  expectConforms(method, path, reply);
+  return reply;
 }
 
 export const validBody = (overrides: Record<string, unknown> = {}) => ({

@@ -1,0 +1,545 @@
+/**
+ * The OpenAPI 3.1 document, built from the zod schemas the handlers use and the shared route
+ * table. `npm run openapi` writes it to `openapi.json`; a test fails when that file differs
+ * from a fresh build, and the HTTP tests validate every response against it.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { z } from "zod";
+import { ENVIRONMENTS } from "#shared/config";
+import { allowedExtensions, DOCUMENT_TYPES, type DocumentType, MAX_FILE_SIZE_BYTES } from "#shared/document-types";
+import { API_VERSION, EVENT_TYPES, type EventType, WEBHOOK_HEADERS, webhookEventSchema } from "#shared/events";
+import { GATEWAY_RESPONSES } from "#shared/gateway-responses";
+import { REQUEST_ID_HEADER } from "#shared/http";
+import { ID_PATTERNS } from "#shared/ids";
+import {
+  fieldErrorSchema,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  type ProblemCode,
+  problemBody,
+  problemSchema,
+} from "#shared/problems";
+import { AUTHORIZER, ROUTES } from "#shared/routes";
+import { createVerificationBody, idempotencyKey, MAX_BODY_BYTES } from "#shared/schemas";
+import {
+  checkSchema,
+  reasonSchema,
+  uploadSchema,
+  type VerificationResource,
+  verificationResourceSchema,
+} from "#shared/verification";
+
+export type Json = Record<string, unknown>;
+type RouteFunction = (typeof ROUTES)[number]["function"];
+
+const JSON_CONTENT_TYPE = "application/json";
+/** Where verifications are created, and under which each one's `Location` points. */
+const CREATE_PATH = (() => {
+  const route = ROUTES.find((candidate) => candidate.function === "create-verification");
+  if (!route) throw new Error("The route table has no create-verification route");
+  return route.path;
+})();
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** Every schema a response or webhook carries, under its component name. */
+const responseSchemas = z.registry<{ id: string }>();
+responseSchemas.add(verificationResourceSchema, { id: "Verification" });
+responseSchemas.add(uploadSchema, { id: "Upload" });
+responseSchemas.add(checkSchema, { id: "Check" });
+responseSchemas.add(reasonSchema, { id: "Reason" });
+responseSchemas.add(problemSchema, { id: "Problem" });
+responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
+responseSchemas.add(webhookEventSchema, { id: "WebhookEvent" });
+responseSchemas.add(webhookEventSchema.shape.data.shape.verification, { id: "WebhookVerification" });
+
+/** Zod's names for string checks that JSON Schema already expresses as `pattern`. */
+const ZOD_ONLY_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
+
+function jsonSchemaOf(io: "input" | "output") {
+  return {
+    target: "draft-2020-12" as const,
+    io,
+    override: ({ jsonSchema }: { jsonSchema: Json }) => {
+      if (typeof jsonSchema.format === "string" && ZOD_ONLY_FORMATS.has(jsonSchema.format)) delete jsonSchema.format;
+      // What the API answers stays open to new fields: adding one is not a breaking change.
+      if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  };
+}
+
+function componentSchemas(): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(responseSchemas, {
+    ...jsonSchemaOf("output"),
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  // The request is what a client sends: strict, because unknown fields are refused with 422.
+  const request = z.toJSONSchema(createVerificationBody, jsonSchemaOf("input")) as Json;
+  const byName: Record<string, Json> = { CreateVerificationRequest: request, ...(schemas as Record<string, Json>) };
+  // Components are addressed by their place in the document, not by a `$id` or dialect of their own.
+  for (const schema of Object.values(byName)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return byName;
+}
+
+const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";
+const EXAMPLE_ID = "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0";
+const EXAMPLE_CREATED = verificationResourceSchema.parse({
+  verification_id: EXAMPLE_ID,
+  status: "awaiting_upload",
+  result: null,
+  document_type: "YOK_STUDENT",
+  process_type: "async",
+  external_reference_id: "student-4711",
+  original_filename: "ogrenci-belgesi.pdf",
+  file_size_bytes: 183422,
+  environment: "sandbox",
+  upload: {
+    method: "PUT",
+    url: "https://uploads.example.test/documents/ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0?X-Amz-Signature=...",
+    headers: { "Content-Type": "application/pdf", "Content-Length": "183422" },
+    expires_at: "2026-11-22T12:15:00Z",
+  },
+  upload_deadline: "2026-11-23T12:00:00Z",
+  checks: [],
+  reasons: [],
+  failure_code: null,
+  sequence: 1,
+  created_at: "2026-11-22T12:00:00Z",
+  updated_at: "2026-11-22T12:00:00Z",
+  completed_at: null,
+} satisfies VerificationResource);
+const { upload: _upload, ...withoutUpload } = EXAMPLE_CREATED;
+const EXAMPLE_PROCESSING = verificationResourceSchema.parse({
+  ...withoutUpload,
+  status: "processing",
+  sequence: 2,
+  updated_at: "2026-11-22T12:03:10Z",
+});
+const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
+  ...EXAMPLE_PROCESSING,
+  status: "completed",
+  result: "inconclusive",
+  checks: [
+    { name: "upload_present", outcome: "passed", detail: "The document was uploaded" },
+    { name: "size_matches", outcome: "passed", detail: "183422 bytes, as declared" },
+    { name: "file_type_allowed", outcome: "passed", detail: "A PDF, by its first bytes" },
+    { name: "document_readable", outcome: "passed", detail: "The PDF parses and is not encrypted" },
+    { name: "authority_confirmation", outcome: "skipped", detail: "No authority service is configured" },
+  ],
+  reasons: [{ code: "authority_check_unavailable", message: "The issuer could not be asked to confirm the document" }],
+  sequence: 3,
+  updated_at: "2026-11-22T12:03:14Z",
+  completed_at: "2026-11-22T12:03:14Z",
+});
+
+/** Problems API Gateway itself may answer on every route, before or instead of a function. */
+const GATEWAY_CODES: ProblemCode[] = Object.values(GATEWAY_RESPONSES).map((response) => response.code);
+
+/** Codes whose responses carry `Retry-After` (the gateway's throttling, a busy dependency, a key in flight). */
+const RETRY_AFTER_CODES: ReadonlySet<ProblemCode> = new Set([
+  "idempotency_request_in_progress",
+  "rate_limited",
+  "service_unavailable",
+]);
+
+interface OperationDefinition {
+  operationId: string;
+  summary: string;
+  description: string;
+  success: { status: 200 | 201; description: string; examples: Record<string, { summary: string; value: Json }> };
+  /** The problems the function itself may answer, beside the gateway's. */
+  problems: ProblemCode[];
+}
+
+function documentTypeList(): string {
+  return (Object.keys(DOCUMENT_TYPES) as DocumentType[])
+    .map((code) => `- \`${code}\`: ${DOCUMENT_TYPES[code].description} (${allowedExtensions(code).join(", ")})`)
+    .join("\n");
+}
+
+const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
+  "create-verification": {
+    operationId: "createVerification",
+    summary: "Create a verification",
+    description: [
+      "Creates a verification for one document and answers with the instructions to upload it.",
+      `The body is a JSON object of at most ${MAX_BODY_BYTES} bytes; unknown fields are refused (422).`,
+      "Document types and the file extensions each allows:",
+      documentTypeList(),
+      "",
+      "A retry with the same `Idempotency-Key` and the same body answers the first response again, with",
+      "`Idempotent-Replayed: true`. The same key with another body is `422 idempotency_key_reused`; while the",
+      "first request still runs, `409 idempotency_request_in_progress` with `Retry-After`. Refused requests",
+      "are not remembered, so a corrected request may reuse the key.",
+    ].join("\n"),
+    success: {
+      status: 201,
+      description: "Created. Upload the file as `upload` says, then confirm it.",
+      examples: { created: { summary: "Awaiting the upload", value: EXAMPLE_CREATED } },
+    },
+    problems: [
+      "malformed_json",
+      "idempotency_key_missing",
+      "idempotency_key_invalid",
+      "idempotency_request_in_progress",
+      "payload_too_large",
+      "unsupported_media_type",
+      "validation_failed",
+      "idempotency_key_reused",
+      "service_unavailable",
+      "internal_error",
+    ],
+  },
+  "confirm-upload": {
+    operationId: "confirmUpload",
+    summary: "Confirm the upload",
+    description: [
+      "Tells the service the file is uploaded. It checks that the file exists, has `file_size_bytes` bytes",
+      "and is an allowed type by its content, then starts processing. The body is ignored.",
+      "",
+      "A wrong size or type deletes the uploaded file and leaves the verification `awaiting_upload`: fetch",
+      "it for a fresh upload URL and upload again. Confirming a verification already past `awaiting_upload`",
+      "answers its current state and runs nothing again. With `process_type: sync` the answer waits up to",
+      "25 seconds for a terminal state.",
+    ].join("\n"),
+    success: {
+      status: 200,
+      description: "The verification, now `processing` (or terminal, for `sync` within 25 s)",
+      examples: {
+        processing: { summary: "Processing", value: EXAMPLE_PROCESSING },
+        completed: { summary: "Completed (sync)", value: EXAMPLE_COMPLETED },
+      },
+    },
+    problems: [
+      "verification_not_found",
+      "upload_not_found",
+      "verification_expired",
+      "file_size_mismatch",
+      "unsupported_file_type",
+      "service_unavailable",
+      "internal_error",
+    ],
+  },
+  "get-verification": {
+    operationId: "getVerification",
+    summary: "Fetch a verification",
+    description: [
+      "Answers the verification's current state. While it is `awaiting_upload`, every fetch signs a fresh",
+      "upload URL. Ids of other apps answer 404, exactly as unknown ids do.",
+    ].join("\n"),
+    success: {
+      status: 200,
+      description: "The verification",
+      examples: {
+        awaiting: { summary: "Awaiting the upload", value: EXAMPLE_CREATED },
+        completed: { summary: "Completed", value: EXAMPLE_COMPLETED },
+      },
+    },
+    problems: ["verification_not_found", "service_unavailable", "internal_error"],
+  },
+};
+
+function problemExample(code: ProblemCode): Json {
+  const gateway = Object.values(GATEWAY_RESPONSES).find((response) => response.code === code);
+  const errors =
+    code === "validation_failed"
+      ? [
+          {
+            field: "file_size_bytes",
+            code: "too_large",
+            message: `file_size_bytes must be at most ${MAX_FILE_SIZE_BYTES}`,
+          },
+        ]
+      : undefined;
+  const detail = errors?.[0]?.message ?? gateway?.detail ?? PROBLEMS[code].title;
+  return problemSchema.parse(problemBody(code, detail, EXAMPLE_REQUEST_ID, errors));
+}
+
+/** One response per status: the problem+json body, with `code` limited to what this status may carry here. */
+function problemResponse(codes: ProblemCode[]): Json {
+  const status = PROBLEMS[codes[0] as ProblemCode].status;
+  const retryAfter = codes.filter((code) => RETRY_AFTER_CODES.has(code));
+  return {
+    description: codes.map((code) => `\`${code}\`: ${PROBLEMS[code].title}`).join(". "),
+    headers: {
+      [REQUEST_ID_HEADER]: headerRef("RequestId"),
+      ...(retryAfter.length > 0
+        ? {
+            "Retry-After": {
+              description: `Seconds to wait before retrying${retryAfter.length < codes.length ? `; sent with ${retryAfter.map((code) => `\`${code}\``).join(", ")}` : ""}`,
+              required: retryAfter.length === codes.length,
+              schema: { type: "integer", minimum: 0 },
+            },
+          }
+        : {}),
+    },
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: {
+          allOf: [
+            schemaRef("Problem"),
+            { properties: { status: { const: status }, code: { type: "string", enum: codes } } },
+          ],
+        },
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { summary: PROBLEMS[code].title, value: problemExample(code) }]),
+        ),
+      },
+    },
+  };
+}
+
+function responsesFor(definition: OperationDefinition): Json {
+  const codes = [...new Set([...definition.problems, ...GATEWAY_CODES])];
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  const statuses = [...byStatus.keys()].sort((a, b) => a - b);
+  const { success } = definition;
+  return {
+    [success.status]: {
+      description: success.description,
+      headers: {
+        [REQUEST_ID_HEADER]: headerRef("RequestId"),
+        ...(success.status === 201
+          ? { Location: headerRef("Location"), "Idempotent-Replayed": headerRef("IdempotentReplayed") }
+          : {}),
+      },
+      content: { [JSON_CONTENT_TYPE]: { schema: schemaRef("Verification"), examples: success.examples } },
+    },
+    ...Object.fromEntries(
+      statuses.map((status) => {
+        const here = byStatus.get(status) ?? [];
+        const onlyRouteNotFound = here.length === 1 && here[0] === "route_not_found";
+        return [
+          String(status),
+          onlyRouteNotFound ? { $ref: "#/components/responses/RouteNotFound" } : problemResponse(here),
+        ];
+      }),
+    ),
+  };
+}
+
+function operation(route: (typeof ROUTES)[number]): Json {
+  const definition = OPERATIONS[route.function];
+  const parameters = [
+    ...(route.path.includes("{verification_id}") ? [parameterRef("VerificationId")] : []),
+    ...(route.function === "create-verification" ? [parameterRef("IdempotencyKey")] : []),
+  ];
+  return {
+    operationId: definition.operationId,
+    summary: definition.summary,
+    description: definition.description,
+    tags: ["Verifications"],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.function === "create-verification"
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [JSON_CONTENT_TYPE]: {
+                schema: schemaRef("CreateVerificationRequest"),
+                examples: {
+                  pdf: {
+                    summary: "A student certificate as PDF",
+                    value: createVerificationBody.parse({
+                      document_type: "YOK_STUDENT",
+                      external_reference_id: "student-4711",
+                      original_filename: "ogrenci-belgesi.pdf",
+                      file_size_bytes: 183422,
+                    }),
+                  },
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: responsesFor(definition),
+  };
+}
+
+function paths(): Json {
+  const byPath: Record<string, Json> = {};
+  for (const route of ROUTES) {
+    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return byPath;
+}
+
+const EVENT_DESCRIPTIONS: Record<EventType, string> = {
+  "verification.processing": "The upload was confirmed and processing started",
+  "verification.completed": "Processing finished: `result` is `verified`, `rejected` or `inconclusive`",
+  "verification.failed": "The file could not be processed: see `failure_code`",
+  "verification.expired": "The upload deadline passed before the upload was confirmed",
+};
+
+function webhooks(): Json {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `on${type
+            .split(/[._]/)
+            .map((part) => `${part[0]?.toUpperCase()}${part.slice(1)}`)
+            .join("")}`,
+          summary: type,
+          description: `${EVENT_DESCRIPTIONS[type]}. Sent to the app's webhook destination, signed by the Standard Webhooks scheme.`,
+          tags: ["Webhooks"],
+          security: [],
+          parameters: [parameterRef("WebhookId"), parameterRef("WebhookTimestamp"), parameterRef("WebhookSignature")],
+          requestBody: {
+            required: true,
+            content: {
+              [JSON_CONTENT_TYPE]: {
+                schema: { allOf: [schemaRef("WebhookEvent"), { properties: { type: { const: type } } }] },
+              },
+            },
+          },
+          responses: {
+            "200": { description: "Any 2xx status within 10 seconds acknowledges the delivery" },
+            default: { description: "Any other status, or no answer within 10 seconds, makes the service retry" },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const INFO_DESCRIPTION = `Verify a document in three calls: create a verification, upload the file to the URL the
+create response gives, confirm the upload. Then fetch the verification, or receive its result by webhook.
+
+**Authentication**: every call sends the client app's API key in \`${AUTHORIZER.identityHeader}\`. Keys belong to one
+app in one environment (\`vk_sandbox_…\`, \`vk_production_…\`) and are kept on your backend only.
+
+**Errors** are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) with a stable \`code\`. Every response carries
+\`${REQUEST_ID_HEADER}\`.
+
+**Versioning**: \`/v1\` is the major version. New fields, enum values, event types and optional parameters are
+not breaking changes: ignore what you do not know. A breaking change makes \`/v2\`, served beside \`/v1\` for at
+least 12 months.`;
+
+/** The whole document. Pure: the same code always builds the same document. */
+export function buildDocument(): Json {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Verification API", version: API_VERSION, description: INFO_DESCRIPTION },
+    servers: [
+      ...ENVIRONMENTS.map((environment) => ({
+        url: "https://{apiId}.execute-api.{region}.amazonaws.com/{stage}",
+        description: `${environment[0]?.toUpperCase()}${environment.slice(1)}: the base URL the ${environment} deployment prints`,
+        variables: {
+          apiId: { default: `${environment}-api-id`, description: `The REST API id of the ${environment} stack` },
+          region: { default: "eu-central-1", description: `The AWS region of the ${environment} stack` },
+          stage: { default: environment, enum: [environment], description: "The stage is named after the environment" },
+        },
+      })),
+      { url: "http://127.0.0.1:3000", description: "Local: `npm start`" },
+    ],
+    security: [{ ApiKey: [] }],
+    tags: [
+      { name: "Verifications", description: "Create a verification, confirm its upload, fetch it" },
+      {
+        name: "Webhooks",
+        description:
+          "Events the service sends to your webhook destination, at least once. Verify the signature before trusting a body; deduplicate by `id` and keep the highest `sequence`.",
+      },
+    ],
+    paths: paths(),
+    webhooks: webhooks(),
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: "apiKey",
+          in: "header",
+          name: AUTHORIZER.identityHeader,
+          description: "The client app's API key of this environment. A missing or wrong key answers 401.",
+        },
+      },
+      parameters: {
+        VerificationId: {
+          name: "verification_id",
+          in: "path",
+          required: true,
+          description: "The `verification_id` the create call answered. Any other value answers 404.",
+          schema: { type: "string" },
+          example: EXAMPLE_ID,
+        },
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: true,
+          description: idempotencyKey.description,
+          schema: (() => {
+            const { description: _description, ...schema } = z.toJSONSchema(idempotencyKey, jsonSchemaOf("input"));
+            delete schema.$schema;
+            return schema;
+          })(),
+          example: "order-2291-document-1",
+        },
+        WebhookId: {
+          name: WEBHOOK_HEADERS.id,
+          in: "header",
+          required: true,
+          description: "Identifies the event: the same on every retry of it, so deduplicate by it",
+          schema: { type: "string", minLength: 1 },
+        },
+        WebhookTimestamp: {
+          name: WEBHOOK_HEADERS.timestamp,
+          in: "header",
+          required: true,
+          description:
+            "When this delivery was signed, in seconds since the Unix epoch. Refuse old timestamps (5 minutes).",
+          schema: { type: "string", pattern: "^\\d+$" },
+        },
+        WebhookSignature: {
+          name: WEBHOOK_HEADERS.signature,
+          in: "header",
+          required: true,
+          description:
+            "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`. During a secret rotation two signatures are sent, separated by a space: accept the delivery if one matches.",
+          schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$" },
+        },
+      },
+      headers: {
+        RequestId: {
+          description: "Identifies this request: quote it to support. The same value as `request_id` in an error body.",
+          required: true,
+          schema: { type: "string", minLength: 1 },
+        },
+        Location: {
+          description: "The path of the new verification",
+          required: true,
+          schema: { type: "string", pattern: `^${CREATE_PATH}/${ID_PATTERNS.verification.source.replace(/^\^/, "")}` },
+        },
+        IdempotentReplayed: {
+          description: "Present, `true`, when this is the stored first response to the same Idempotency-Key",
+          required: false,
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+      responses: {
+        RouteNotFound: problemResponse(["route_not_found"]),
+      },
+      schemas: componentSchemas(),
+    },
+  };
+}
+
+/**
+ * The document as `openapi.json` holds it: formatted by the project's own formatter, so the
+ * committed file passes `biome ci` and a fresh build compares equal byte for byte.
+ */
+export function renderDocument(): string {
+  const root = path.resolve(__dirname, "..");
+  return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", "--stdin-file-path=openapi.json"], {
+    cwd: root,
+    input: JSON.stringify(buildDocument(), null, 2),
+    encoding: "utf8",
+  });
+}

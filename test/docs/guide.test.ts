@@ -1,0 +1,146 @@
+/**
+ * The integration guide and the README quickstart, run as written: their bash blocks against a
+ * real `npm start`, the guide's signature check against the public Standard Webhooks library,
+ * and its error catalogue against the problem codes the API answers.
+ *
+ * The blocks read `.local/dev-app.json` and write under `.local/`, relative to where they run:
+ * the runtime's LOCAL_DATA_DIR is `<temp>/.local` and the blocks run in `<temp>`, so the only
+ * change made to them is the base URL (the runtime listens on a free port, not 3000).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROBLEMS } from "#shared/problems";
+import { STATUSES } from "#shared/state";
+import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
+
+const root = path.resolve(__dirname, "../..");
+const guidePath = path.join(root, "docs/integration-guide.md");
+const guide = readFileSync(guidePath, "utf8");
+const readme = readFileSync(path.join(root, "README.md"), "utf8");
+const DOCUMENTED_BASE = "http://127.0.0.1:3000";
+const STATUS = `(${STATUSES.join("|")})`;
+
+function blocks(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(
+    (match) => match[1] ?? "",
+  );
+}
+
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const end = markdown.indexOf("\n## ", start + heading.length + 2);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+const workDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-guide-"));
+let runtime: RunningRuntime | undefined;
+let baseUrl = "";
+
+beforeAll(async () => {
+  runtime = await startRuntime({ LOCAL_DATA_DIR: path.join(workDir, ".local") }, ["--in-memory"]);
+  baseUrl = runtime.baseUrl;
+}, 60_000);
+
+afterAll(async () => {
+  if (runtime) await stopRuntime(runtime);
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Runs bash code as a reader would paste it, stopping at the first failing command. */
+function runBash(script: string): Promise<string> {
+  expect(script.split(DOCUMENTED_BASE).length - 1, "the documented base URL, once").toBe(1);
+  const code = `set -euo pipefail\n${script.replace(DOCUMENTED_BASE, baseUrl)}`;
+  return new Promise((resolve, reject) => {
+    execFile("bash", ["-c", code], { cwd: workDir, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+describe("the README quickstart", () => {
+  it("creates, uploads, confirms and fetches as written", async () => {
+    const quickstart = blocks(section(readme, "## Quickstart: create, upload, confirm, fetch"), "bash");
+    expect(quickstart).toHaveLength(1);
+    const output = await runBash(quickstart.join("\n"));
+    expect(output).not.toContain('"code"');
+    const ids = [...output.matchAll(/"verification_id":"(ver_[0-9A-Z]{26})"/g)].map((match) => match[1]);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
+    expect(output).toMatch(new RegExp(`"status":"${STATUS}"`));
+  }, 60_000);
+});
+
+describe("docs/integration-guide.md", () => {
+  it("runs every bash block, in order, against npm start, with the answers it describes", async () => {
+    const output = await runBash(blocks(guide, "bash").join("\n"));
+    expect(output).toContain("create: 201");
+    const id = /verification: (ver_[0-9A-Z]{26})/.exec(output)?.[1];
+    expect(id).toBeDefined();
+    expect(output).toContain("upload: 200");
+    expect(output).toContain("confirm: 200");
+    expect(output).toMatch(/status after confirm: (processing|completed|failed)/);
+    expect(output).toMatch(new RegExp(`fetched: ${id} ${STATUS}`));
+    expect(output).toMatch(/^HTTP\/1\.1 201 Created\r?$/m);
+    expect(output).toMatch(/^idempotent-replayed: true\r?$/im);
+    expect(output).toContain('"code":"idempotency_key_reused"');
+    // The sandbox's `test_verified_` reference prefix chooses the authority's answer.
+    expect(output).toMatch(/^poll \d: completed verified$/m);
+    expect(output).toContain('"code":"verification_not_found"');
+  }, 90_000);
+
+  it("gives a signature check that accepts what Standard Webhooks signs, and nothing else", () => {
+    const [code, ...others] = blocks(guide, "js");
+    expect(others).toEqual([]);
+    const file = path.join(workDir, "verify-webhook.cjs");
+    writeFileSync(file, `${code}\nmodule.exports = { verifyWebhook };\n`);
+    const { verifyWebhook } = createRequire(__filename)(file) as {
+      verifyWebhook: (secret: string, headers: Record<string, string>, body: string, now?: number) => boolean;
+    };
+    // Obviously fake secrets: 32 bytes of 0x01 and of 0x02.
+    const secret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+    const next = `whsec_${Buffer.alloc(32, 2).toString("base64")}`;
+    const body = JSON.stringify({ id: "evt_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0", type: "verification.completed" });
+    const signedAt = new Date("2026-11-22T12:00:00Z");
+    const now = signedAt.getTime() / 1000;
+    const headers = (signature: string) => ({
+      "webhook-id": "evt_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
+      "webhook-timestamp": String(now),
+      "webhook-signature": signature,
+    });
+    const signed = new Webhook(secret).sign("evt_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0", signedAt, body);
+    const signedWithNext = new Webhook(next).sign("evt_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0", signedAt, body);
+
+    expect(verifyWebhook(secret, headers(signed), body, now)).toBe(true);
+    expect(verifyWebhook(secret, headers(`${signedWithNext} ${signed}`), body, now), "during a rotation").toBe(true);
+    expect(verifyWebhook(secret, headers(signedWithNext), body, now), "another secret").toBe(false);
+    expect(verifyWebhook(secret, headers(signed), body.replace("completed", "failed"), now), "another body").toBe(
+      false,
+    );
+    expect(verifyWebhook(secret, headers(signed), body, now + 301), "too old").toBe(false);
+    expect(verifyWebhook(secret, { ...headers(signed), "webhook-id": "evt_other" }, body, now)).toBe(false);
+  });
+
+  it("lists every problem code the API answers, under its status, and no other", () => {
+    const rows = [...section(guide, "## Errors").matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(
+      ([, status, code]) => [code, Number(status)],
+    );
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(PROBLEMS).map(([code, problem]) => [code, problem.status])),
+    );
+    expect(rows).toHaveLength(Object.keys(PROBLEMS).length);
+  });
+
+  it("links only to files that exist, and the README links to it", () => {
+    const links = [...guide.matchAll(/\]\(([^)#]+)\)/g)].map((match) => match[1] ?? "").filter((l) => !l.includes(":"));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links)
+      expect(() => readFileSync(path.resolve(path.dirname(guidePath), link)), link).not.toThrow();
+    expect(readme).toContain("(docs/integration-guide.md)");
+  });
+});
