@@ -35,7 +35,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isPortOpen(port: number): Promise<boolean> {
+/** Whether something accepts connections on the loopback `port`. */
+export function isPortOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1");
     socket.once("connect", () => {
@@ -46,7 +47,7 @@ function isPortOpen(port: number): Promise<boolean> {
   });
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,35 +3,15 @@
  * signal, restarted on the same data.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { isAlive, isPortOpen } from "../../local/engines.ts";
 import { Customer, expectVerification } from "../support/client.ts";
 import { startRuntime as start, stopRuntime as stop } from "../support/runtime.ts";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-runtime-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const devAppFile = () => JSON.parse(readFileSync(path.join(dataDir, "dev-app.json"), "utf8"));
 
@@ -55,10 +35,10 @@ describe("npm start", () => {
     verificationId = (await customer.created()).verification_id;
 
     const jvm = Number(readFileSync(path.join(dataDir, "dynamodb.pid"), "utf8"));
-    expect(alive(jvm)).toBe(true);
+    expect(isAlive(jvm)).toBe(true);
     expect(await stop(running, "SIGTERM")).toBe(0);
-    expect(alive(jvm)).toBe(false);
-    for (const port of running.ports) expect(await listening(port)).toBe(false);
+    expect(isAlive(jvm)).toBe(false);
+    for (const port of running.ports) expect(await isPortOpen(port)).toBe(false);
   });
 
   it("keeps the app and its data across a restart, and stops on Ctrl-C (SIGINT)", async () => {

@@ -4,44 +4,25 @@
  * every bad input. Keys it issues are checked through the real authorizer.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { EXIT, parseDuration, runOps } from "../../ops/program.ts";
+import { EXIT, parseDuration } from "../../ops/program.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { expectProblem } from "../support/client.ts";
-import { expectNoPlainSecrets, probe } from "./support.ts";
+import { expectNoPlainSecrets, type OpsRun, opsInProcess, probe, runtimeFileFor } from "./support.ts";
 
 const root = path.resolve(__dirname, "../..");
 let api: TestApi;
 let dataDir: string;
 const issued: string[] = [];
 
-interface Run {
-  exit: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = OpsRun;
 
 beforeAll(async () => {
   api = await startApi();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-ops-"));
-  // What `npm start` writes while it runs, pointed at this file's tables.
-  writeFileSync(
-    path.join(dataDir, "runtime.json"),
-    JSON.stringify({
-      environment: api.environment,
-      base_url: api.baseUrl,
-      dynamodb_endpoint: inject("engines").dynamoEndpoint,
-      tables: {
-        APPS_TABLE: api.tables.apps,
-        VERIFICATIONS_TABLE: api.tables.verifications,
-        EVENTS_TABLE: api.tables.events,
-      },
-    }),
-  );
-  writeFileSync(path.join(dataDir, "secrets.key"), process.env.SECRETS_KEY ?? "");
+  dataDir = runtimeFileFor(api, inject("engines").dynamoEndpoint);
 });
 afterAll(async () => {
   await api.stop();
@@ -70,20 +51,7 @@ function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 /** The same program in this process: quicker, for the many bad inputs. */
-async function opsInProcess(args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const exit = await runOps(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { LOCAL_DATA_DIR: dataDir },
-  });
-  return { exit, stdout, stderr };
-}
+const opsHere = (args: string[]) => opsInProcess(args, dataDir);
 
 function json<T = Record<string, unknown>>(run: Run): T {
   expect(run, run.stderr).toMatchObject({ exit: EXIT.ok, stderr: "" });
@@ -109,7 +77,7 @@ interface Created {
 }
 
 async function createdApp(name: string): Promise<Created> {
-  const created = json<Created>(await opsInProcess(["apps", "create", "--name", name, "--json"]));
+  const created = json<Created>(await opsHere(["apps", "create", "--name", name, "--json"]));
   issued.push(created.api_key, created.webhook_secret);
   return created;
 }
@@ -187,34 +155,34 @@ describe("as a process", () => {
 describe("every command", () => {
   it("answers --json and a readable table for apps list, show, disable and enable", async () => {
     const app = await createdApp("Listed");
-    const list = json<{ apps: { app_id: string; status: string }[] }>(await opsInProcess(["apps", "list", "--json"]));
+    const list = json<{ apps: { app_id: string; status: string }[] }>(await opsHere(["apps", "list", "--json"]));
     expect(list.apps).toContainEqual(expect.objectContaining({ app_id: app.app_id, status: "active" }));
-    const table = await opsInProcess(["apps", "list"]);
+    const table = await opsHere(["apps", "list"]);
     expect(table.stdout.split("\n")[0]).toMatch(/^APP ID\s+NAME\s+ENV\s+STATUS\s+WEBHOOK URL\s+CREATED$/);
     expect(table.stdout).toMatch(new RegExp(`${app.app_id}\\s+Listed\\s+sandbox\\s+active`));
 
     const shown = json<{ app_id: string; keys: { prefix: string; status: string }[] }>(
-      await opsInProcess(["apps", "show", app.app_id, "--json"]),
+      await opsHere(["apps", "show", app.app_id, "--json"]),
     );
     expect(shown).toMatchObject({ app_id: app.app_id, keys: [{ prefix: app.key_prefix, status: "active" }] });
     expect(JSON.stringify(shown)).not.toMatch(/vk_sandbox_[A-Za-z0-9_-]{43}|whsec_|sealed/);
 
-    expect(json(await opsInProcess(["apps", "disable", app.app_id, "--json"]))).toMatchObject({ status: "disabled" });
+    expect(json(await opsHere(["apps", "disable", app.app_id, "--json"]))).toMatchObject({ status: "disabled" });
     expectProblem(await probe(api, app.api_key), 403, "app_disabled");
-    const enabled = await opsInProcess(["apps", "enable", app.app_id]);
+    const enabled = await opsHere(["apps", "enable", app.app_id]);
     expect(enabled.stdout).toMatch(new RegExp(`^${app.app_id} is active\\.`));
   });
 
   it("lists keys without the key, and revokes them all", async () => {
     const app = await createdApp("Keys");
-    const rotated = json<{ api_key: string }>(await opsInProcess(["keys", "rotate", app.app_id, "--json"]));
+    const rotated = json<{ api_key: string }>(await opsHere(["keys", "rotate", app.app_id, "--json"]));
     issued.push(rotated.api_key);
-    const keys = json<{ keys: Record<string, unknown>[] }>(await opsInProcess(["keys", "list", app.app_id, "--json"]));
+    const keys = json<{ keys: Record<string, unknown>[] }>(await opsHere(["keys", "list", app.app_id, "--json"]));
     expect(keys.keys.map((key) => Object.keys(key).sort())).toEqual([
       ["created_at", "expires_at", "prefix", "revoked_at", "status"],
       ["created_at", "expires_at", "prefix", "revoked_at", "status"],
     ]);
-    const revoked = json<{ revoked: unknown[] }>(await opsInProcess(["keys", "revoke", app.app_id, "--all", "--json"]));
+    const revoked = json<{ revoked: unknown[] }>(await opsHere(["keys", "revoke", app.app_id, "--all", "--json"]));
     expect(revoked.revoked).toHaveLength(2);
     expect((await probe(api, rotated.api_key)).status).toBe(401);
   });
@@ -222,22 +190,22 @@ describe("every command", () => {
   it("sets the webhook URL and rotates the secret, printing the new secret once", async () => {
     const app = await createdApp("Webhooks");
     expect(
-      json(await opsInProcess(["webhooks", "set", app.app_id, "--url", "http://127.0.0.1:4000/hook", "--json"])),
+      json(await opsHere(["webhooks", "set", app.app_id, "--url", "http://127.0.0.1:4000/hook", "--json"])),
     ).toEqual({ app_id: app.app_id, webhook_url: "http://127.0.0.1:4000/hook" });
     const rotated = json<{ webhook_secret: string; previous_secret_expires_at: string }>(
-      await opsInProcess(["webhooks", "rotate-secret", app.app_id, "--json"]),
+      await opsHere(["webhooks", "rotate-secret", app.app_id, "--json"]),
     );
     issued.push(rotated.webhook_secret);
     expect(rotated.webhook_secret).toMatch(/^whsec_/);
     expect(rotated.webhook_secret).not.toBe(app.webhook_secret);
     const shown = json<{ previous_webhook_secret_expires_at: string | null }>(
-      await opsInProcess(["apps", "show", app.app_id, "--json"]),
+      await opsHere(["apps", "show", app.app_id, "--json"]),
     );
     expect(shown.previous_webhook_secret_expires_at).toBe(rotated.previous_secret_expires_at);
   });
 
   it("shows help with exit 0", async () => {
-    const help = await opsInProcess(["keys", "rotate", "--help"]);
+    const help = await opsHere(["keys", "rotate", "--help"]);
     expect(help.exit).toBe(EXIT.ok);
     expect(help.stdout).toContain("--grace <duration>");
   });
@@ -320,18 +288,18 @@ describe("bad input", () => {
   });
 
   it.each(cases)("%s: one line, the exit code and the JSON error code", async (_name, args, exit, code) => {
-    failure(await opsInProcess(args(app)), exit);
-    failure(await opsInProcess([...args(app), "--json"]), exit, code);
+    failure(await opsHere(args(app)), exit);
+    failure(await opsHere([...args(app), "--json"]), exit, code);
   });
 
   it("refuses a third live key", async () => {
     const target = await createdApp("Two keys");
-    issued.push(json<{ api_key: string }>(await opsInProcess(["keys", "rotate", target.app_id, "--json"])).api_key);
-    failure(await opsInProcess(["keys", "rotate", target.app_id, "--json"]), EXIT.refused, "too_many_live_keys");
+    issued.push(json<{ api_key: string }>(await opsHere(["keys", "rotate", target.app_id, "--json"])).api_key);
+    failure(await opsHere(["keys", "rotate", target.app_id, "--json"]), EXIT.refused, "too_many_live_keys");
   });
 
   it("names where target options go when one follows the command", async () => {
-    const run = await opsInProcess(["apps", "list", "--env", "production"]);
+    const run = await opsHere(["apps", "list", "--env", "production"]);
     expect(run.stderr).toContain("target options go before the command");
   });
 });

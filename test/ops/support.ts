@@ -1,5 +1,9 @@
 /** What the ops tests share: a probe through the real authorizer, and the plain-text scan. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "vitest";
+import { runOps } from "../../ops/program.ts";
 import type { TestApi } from "../support/api.ts";
 import { call, type Reply } from "../support/client.ts";
 
@@ -34,4 +38,46 @@ export async function expectNoPlainSecrets(api: TestApi, secrets: string[]): Pro
   }
   expect(text).not.toMatch(/vk_(sandbox|production)_[A-Za-z0-9_-]{20}/);
   expect(text).not.toMatch(/whsec_/);
+}
+
+export interface OpsRun {
+  exit: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What `npm start` writes while it runs, pointed at `api`'s tables, in a new data folder. */
+export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-ops-"));
+  writeFileSync(
+    path.join(dataDir, "runtime.json"),
+    JSON.stringify({
+      environment: api.environment,
+      base_url: api.baseUrl,
+      dynamodb_endpoint: dynamoEndpoint,
+      tables: {
+        APPS_TABLE: api.tables.apps,
+        VERIFICATIONS_TABLE: api.tables.verifications,
+        EVENTS_TABLE: api.tables.events,
+      },
+    }),
+  );
+  writeFileSync(path.join(dataDir, "secrets.key"), process.env.SECRETS_KEY ?? "");
+  return dataDir;
+}
+
+/** `npm run ops -- <args>` in this process, aimed at the runtime described in `dataDir`. */
+export async function opsInProcess(args: string[], dataDir: string): Promise<OpsRun> {
+  let stdout = "";
+  let stderr = "";
+  const exit = await runOps(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { LOCAL_DATA_DIR: dataDir },
+  });
+  return { exit, stdout, stderr };
 }

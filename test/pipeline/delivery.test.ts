@@ -2,16 +2,14 @@
  * Webhook delivery under a controlled clock: the retry schedule, parking, replay, the
  * expiry tick, and both signatures during a secret rotation.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import type { AttemptItem, EventItem } from "#shared/event-store";
 import type { NewApp } from "#shared/use-cases/apps";
 import { rotateWebhookSecret } from "#shared/use-cases/webhook-destination";
 import { RETRY_DELAYS_SECONDS } from "#shared/use-cases/webhooks";
-import { runOps } from "../../ops/program.ts";
+import { opsInProcess, runtimeFileFor } from "../ops/support.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
@@ -24,17 +22,7 @@ let dataDir: string;
 beforeAll(async () => {
   receiver = await startReceiver();
   api = await startApi({ pipeline: true });
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-delivery-"));
-  // What `npm start` writes while it runs, pointed at this file's tables.
-  writeFileSync(
-    path.join(dataDir, "runtime.json"),
-    JSON.stringify({
-      environment: api.environment,
-      base_url: api.baseUrl,
-      dynamodb_endpoint: inject("engines").dynamoEndpoint,
-      tables: { APPS_TABLE: api.tables.apps, EVENTS_TABLE: api.tables.events },
-    }),
-  );
+  dataDir = runtimeFileFor(api, inject("engines").dynamoEndpoint);
 });
 afterAll(async () => {
   await api.stop();
@@ -46,21 +34,7 @@ afterEach(() => {
   receiver.answer = 200;
 });
 
-/** `npm run ops -- <args>` in this process, aimed at this file's tables through a runtime.json. */
-async function ops(args: string[]): Promise<{ exit: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const exit = await runOps(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { LOCAL_DATA_DIR: dataDir },
-  });
-  return { exit, stdout, stderr };
-}
+const ops = (args: string[]) => opsInProcess(args, dataDir);
 
 async function appWithCustomer(): Promise<{ app: NewApp; customer: Customer }> {
   const app = await api.newApp("sandbox", receiver.url);
