@@ -17,14 +17,16 @@ const settings = z
   .parse(process.env);
 
 const file = devAppPath(path.resolve(settings.LOCAL_DATA_DIR));
-let secret: string;
-try {
-  secret = z.object({ webhook_secret: z.string() }).parse(JSON.parse(readFileSync(file, "utf8"))).webhook_secret;
-} catch {
-  process.stderr.write(`No dev app in ${file}: run npm start once first.\n`);
-  process.exit(1);
+
+/** The dev app's current secret, read at each delivery: npm start may seed it after this starts. */
+function verifier(): Webhook | undefined {
+  try {
+    const { webhook_secret } = z.object({ webhook_secret: z.string() }).parse(JSON.parse(readFileSync(file, "utf8")));
+    return new Webhook(webhook_secret);
+  } catch {
+    return undefined;
+  }
 }
-const verifier = new Webhook(secret);
 
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -32,8 +34,14 @@ const server = http.createServer((req, res) => {
   req.on("end", () => {
     const body = Buffer.concat(chunks).toString("utf8");
     const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+    const current = verifier();
+    if (!current) {
+      process.stdout.write(`${new Date().toISOString()} REJECTED: no dev app in ${file} yet\n`);
+      res.writeHead(503).end();
+      return;
+    }
     try {
-      const event = verifier.verify(body, headers) as { type: string; data: { verification: Record<string, unknown> } };
+      const event = current.verify(body, headers) as { type: string; data: { verification: Record<string, unknown> } };
       const { verification_id, status, result, sequence } = event.data.verification;
       process.stdout.write(
         `${new Date().toISOString()} signature ok  ${event.type}  ${verification_id}  status=${status} result=${result} sequence=${sequence}\n`,
@@ -51,7 +59,8 @@ server.listen(settings.LISTEN_PORT, "127.0.0.1", () => {
   process.stdout.write(
     [
       `Listening for the dev app's webhooks on ${url}`,
-      "Point the dev app at it: restart the API with",
+      `Signatures are checked with the dev app's secret from ${file}.`,
+      "Point the dev app at it: (re)start the API with",
       `  DEV_WEBHOOK_URL=${url} npm start`,
       "",
     ].join("\n"),
