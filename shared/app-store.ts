@@ -30,12 +30,12 @@ export interface AppItem {
    * The pks of the app's keys that may still pass (pruned of revoked and expired ones), read
    * consistently; the keys_by_app index is eventually consistent, so rules are not decided on it.
    */
-  key_pks?: string[];
+  key_pks: string[];
   /**
    * Grows with every change to `key_pks`. Key changes and status changes each condition on
    * what the other writes, so neither can miss the other.
    */
-  key_version?: number;
+  key_version: number;
   created_at: string;
   updated_at: string;
 }
@@ -74,9 +74,7 @@ export function isLiveKey(key: KeyItem, now: string): boolean {
 
 /** The condition that the app item still has the key set it had when it was read. */
 function sameKeyVersion(app: AppItem) {
-  return app.key_version === undefined
-    ? { expression: "attribute_not_exists(key_version)", values: {} }
-    : { expression: "key_version = :seen_version", values: { ":seen_version": app.key_version } };
+  return { expression: "key_version = :seen_version", values: { ":seen_version": app.key_version } };
 }
 
 /** The apps table: apps and their API keys. */
@@ -161,12 +159,8 @@ export class AppStore {
     return keys;
   }
 
-  /**
-   * The app's keys that may still pass, read consistently. An app written before `key_pks`
-   * existed falls back to the index.
-   */
+  /** The app's keys that may still pass, read consistently. */
   async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
-    if (!app.key_pks) return (await this.listKeys(app.app_id)).filter((key) => isLiveKey(key, now));
     const items = await Promise.all(
       app.key_pks.map(async (pk) => {
         const { Item } = await this.db.send(
@@ -235,7 +229,7 @@ export class AppStore {
           ExpressionAttributeNames: { "#status": "status" },
           ExpressionAttributeValues: {
             ":pks": keyPks,
-            ":next": (app.key_version ?? 0) + 1,
+            ":next": app.key_version + 1,
             ":now": now,
             ":status": key.app_status,
             ...version.values,
@@ -267,7 +261,7 @@ export class AppStore {
           ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
           ExpressionAttributeValues: {
             ":pks": keyPks,
-            ":next": (app.key_version ?? 0) + 1,
+            ":next": app.key_version + 1,
             ":now": now,
             ...version.values,
           },
