@@ -15,7 +15,9 @@ export async function onVerificationChange(
 ): Promise<void> {
   const { before, after } = change;
   if (!after || after.status === before?.status) return;
+  // The checks first, so a slow webhook destination never delays a result; the next change
+  // (completed or failed) arrives as a later record, so its event still follows this one.
+  if (after.status === "processing") await processVerification(deps, after.verification_id);
   const event = await recordEvent(deps, after, now());
   if (event) await attemptDelivery(deps, event, now());
-  if (after.status === "processing") await processVerification(deps, after.verification_id);
 }
