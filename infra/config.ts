@@ -64,10 +64,6 @@ export function environmentFromContext(value: unknown): Environment {
   return value as Environment;
 }
 
-export function stackName(environment: Environment): string {
-  return `VerificationApi-${environment}`;
-}
-
 /**
  * Account and region: `-c account=… -c region=…` first, then the variables the CDK CLI sets
  * from the operator's credentials. With neither, the stack is environment-agnostic, which

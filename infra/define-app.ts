@@ -1,6 +1,7 @@
 import { type App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
-import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext, stackName } from "./config.ts";
+import { stackName } from "#shared/config";
+import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext } from "./config.ts";
 import { VerificationApiStack } from "./verification-api-stack.ts";
 
 /**

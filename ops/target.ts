@@ -10,7 +10,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-sec
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { AppStore } from "#shared/app-store";
-import { ENVIRONMENTS, type Environment } from "#shared/config";
+import { ENVIRONMENTS, type Environment, stackName } from "#shared/config";
 import { EventStore } from "#shared/event-store";
 import { SecretBox } from "#shared/secret-box";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
@@ -54,8 +54,6 @@ const runtimeFile = z.object({
   dynamodb_endpoint: z.url(),
   tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
 });
-
-export const stackName = (environment: Environment) => `VerificationApi-${environment}`;
 
 function documentClient(raw: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });

@@ -3,6 +3,11 @@ import { z } from "zod";
 export const ENVIRONMENTS = ["sandbox", "production"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
+/** The CloudFormation stack of an environment: the CDK app names it, the ops command reads it. */
+export function stackName(environment: Environment): string {
+  return `VerificationApi-${environment}`;
+}
+
 /**
  * Every setting a function may read from its environment. Each function picks the ones
  * it uses, so a missing variable fails at cold start, not in the middle of a request.
