@@ -1,7 +1,7 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { ENVIRONMENTS, type Environment } from "#shared/config";
-import { AUTHORIZER } from "#shared/routes";
+import { AUTHORIZER, STAGE_THROTTLING } from "#shared/routes";
 
 /** Everything that differs between the sandbox and the production stack. */
 export interface EnvironmentConfig {
@@ -31,7 +31,7 @@ export interface EnvironmentConfig {
 export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
   sandbox: {
     environment: "sandbox",
-    throttling: { rateLimit: 25, burstLimit: 50 },
+    throttling: STAGE_THROTTLING.sandbox,
     logLevel: "DEBUG",
     logRetention: RetentionDays.TWO_WEEKS,
     authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,
@@ -42,7 +42,7 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
   },
   production: {
     environment: "production",
-    throttling: { rateLimit: 100, burstLimit: 200 },
+    throttling: STAGE_THROTTLING.production,
     logLevel: "INFO",
     logRetention: RetentionDays.ONE_YEAR,
     authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,

@@ -32,6 +32,8 @@ export interface GatewayOptions {
   region: string;
   /** Print one JSON access-log line per request. */
   accessLog?: boolean;
+  /** Stage throttling as API Gateway applies it (a token bucket); none when absent. */
+  throttle?: { rateLimit: number; burstLimit: number };
 }
 
 const ACCOUNT_ID = "000000000000";
@@ -148,8 +150,23 @@ function gatewayResponse(type: GatewayResponseType, requestId: string): APIGatew
   };
 }
 
+/** A token bucket: `burstLimit` tokens, refilled at `rateLimit` a second. */
+function tokenBucket(limits: { rateLimit: number; burstLimit: number }): () => boolean {
+  let tokens = limits.burstLimit;
+  let refilled = performance.now();
+  return () => {
+    const now = performance.now();
+    tokens = Math.min(limits.burstLimit, tokens + ((now - refilled) / 1000) * limits.rateLimit);
+    refilled = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
 export function createGateway(options: GatewayOptions): http.Server {
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const admit = options.throttle ? tokenBucket(options.throttle) : () => true;
 
   async function authorizeRequest(
     event: APIGatewayRequestAuthorizerEvent,
@@ -171,6 +188,10 @@ export function createGateway(options: GatewayOptions): http.Server {
   }
 
   async function respond(req: http.IncomingMessage, requestId: string): Promise<APIGatewayProxyResult> {
+    if (!admit()) {
+      req.resume();
+      return gatewayResponse("THROTTLED", requestId);
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     const method = req.method ?? "GET";
     const matched = matchRoute(method, url.pathname);

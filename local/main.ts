@@ -10,6 +10,7 @@ import { z } from "zod";
 import { AppStore } from "#shared/app-store";
 import { dynamoClients } from "#shared/clients";
 import { ENVIRONMENTS, readConfig } from "#shared/config";
+import { STAGE_THROTTLING } from "#shared/routes";
 import { SecretBox } from "#shared/secret-box";
 import { secretBox } from "#shared/secret-key";
 import { TABLES } from "#shared/tables";
@@ -33,6 +34,8 @@ const settings = z
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** How often the tick (expiry, webhook retries) runs; every minute in AWS. */
     LOCAL_TICK_SECONDS: z.coerce.number().min(1).default(10),
+    /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
+    LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
   .parse(process.env);
 
@@ -88,7 +91,12 @@ async function main(): Promise<void> {
   await ensureTables(dynamoClients().raw, "local-");
 
   const handlers = await loadHandlers();
-  gateway = createGateway({ handlers, region: LOCAL_REGION, accessLog: true });
+  gateway = createGateway({
+    handlers,
+    region: LOCAL_REGION,
+    accessLog: true,
+    throttle: settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined,
+  });
   const server = gateway;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,4 +1,4 @@
-import type { SettingName } from "./config.ts";
+import type { Environment, SettingName } from "./config.ts";
 
 /**
  * The functions and the routes that reach them. The local gateway serves exactly these
@@ -121,3 +121,9 @@ export const AUTHORIZER = {
 
 /** Largest request body API Gateway itself accepts (REST APIs: 10 MB). */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The contract's request rate per environment: API Gateway's stage throttling, and the local gateway's. */
+export const STAGE_THROTTLING: Record<Environment, { rateLimit: number; burstLimit: number }> = {
+  sandbox: { rateLimit: 25, burstLimit: 50 },
+  production: { rateLimit: 100, burstLimit: 200 },
+};
