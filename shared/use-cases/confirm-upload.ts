@@ -1,6 +1,7 @@
 import { acceptsFileType, DOCUMENT_TYPE_CODES, type FileType, SNIFF_BYTES, sniffFileType } from "../document-types.ts";
 import { ApiError, VerificationNotFoundError } from "../errors.ts";
 import { isId } from "../ids.ts";
+import { logger } from "../logger.ts";
 import { isTerminal, visibleStatus } from "../state.ts";
 import { isoSeconds, nowSeconds } from "../time.ts";
 import { documentKey, type UploadStore } from "../upload-store.ts";
@@ -61,7 +62,15 @@ async function processWithin(deps: ProcessDeps, item: VerificationItem): Promise
     timer = setTimeout(resolve, SYNC_WAIT_SECONDS * 1000, undefined);
   });
   try {
-    const finished = await Promise.race([processVerification(deps, item.verification_id), timeout]);
+    // The upload is confirmed either way: if the checks fail to run here, the pipeline runs them.
+    const processing = processVerification(deps, item.verification_id).catch((error: unknown) => {
+      logger.error("sync processing failed; the pipeline will finish it", {
+        error: error as Error,
+        verification_id: item.verification_id,
+      });
+      return undefined;
+    });
+    const finished = await Promise.race([processing, timeout]);
     return finished && isTerminal(finished.status) ? finished : undefined;
   } finally {
     clearTimeout(timer);

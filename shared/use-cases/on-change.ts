@@ -1,3 +1,4 @@
+import { logger } from "../logger.ts";
 import type { VerificationItem } from "../verification.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhooks.ts";
@@ -19,5 +20,10 @@ export async function onVerificationChange(
   // (completed or failed) arrives as a later record, so its event still follows this one.
   if (after.status === "processing") await processVerification(deps, after.verification_id);
   const event = await recordEvent(deps, after, now());
-  if (event) await attemptDelivery(deps, event, now());
+  if (!event) return;
+  // The event is recorded: if this first attempt cannot even be made, the tick makes it once
+  // the lease passes, and the stream moves on rather than retrying a change that is done.
+  await attemptDelivery(deps, event, now()).catch((error: unknown) =>
+    logger.error("first webhook attempt failed", { error: error as Error, event_id: event.event_id }),
+  );
 }

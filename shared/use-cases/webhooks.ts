@@ -200,8 +200,14 @@ export async function deliverDue(deps: WebhookDeps, now: Date, limit = 100): Pro
   for (const event of due) {
     const lease = isoSeconds(addSeconds(now, DELIVERY_TIMEOUT_MS / 1000 + 20));
     if (!(await deps.events.claim(event, lease))) continue;
-    await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
-    attempted += 1;
+    try {
+      await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
+      attempted += 1;
+    } catch (error) {
+      // One event's trouble (say, a secret that will not open) must not hold up the others;
+      // it is due again when its lease passes.
+      logger.error("webhook attempt failed", { error: error as Error, event_id: event.event_id });
+    }
   }
   return attempted;
 }

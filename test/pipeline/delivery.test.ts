@@ -3,6 +3,7 @@
  * expiry tick, and both signatures during a secret rotation.
  */
 import { rmSync } from "node:fs";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import type { AttemptItem, EventItem } from "#shared/event-store";
@@ -215,5 +216,36 @@ describe("a webhook secret rotation", () => {
     for (const secret of [rotated.webhook_secret, app.webhook_secret]) {
       expect(() => new Webhook(secret).verify(delivery?.body ?? "", headers)).not.toThrow();
     }
+  });
+});
+
+describe("a delivery that cannot even be attempted", () => {
+  it("leaves the event pending for the tick and does not hold up the stream", async () => {
+    const { app, customer } = await appWithCustomer();
+    // A sealed secret that no longer opens (say, after the sealing key was replaced by mistake).
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tables.apps,
+        Key: { pk: `APP#${app.app_id}` },
+        UpdateExpression: "SET webhook_secret_sealed = :broken",
+        ExpressionAttributeValues: { ":broken": "v1.AAAA.AAAA.AAAA" },
+      }),
+    );
+    const document = await pdfDocument();
+    const verification = await customer.created({ file_size_bytes: document.length });
+    await upload(verification, document);
+    await customer.confirm(verification.verification_id);
+    const events = await until(
+      () => eventsOf(verification.verification_id),
+      (found) => found.length === 2,
+    );
+    expect(events.map((e) => [e.type, e.status, e.attempts])).toEqual([
+      ["verification.processing", "pending", 0],
+      ["verification.completed", "pending", 0],
+    ]);
+    expect(expectVerification(await customer.get(verification.verification_id))).toMatchObject({
+      status: "completed",
+      result: "verified",
+    });
   });
 });
