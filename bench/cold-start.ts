@@ -1,0 +1,196 @@
+/**
+ * Cold start: each function bundled exactly as the stack bundles it, beside a baseline bundle
+ * that only constructs the AWS SDK clients the function declares, each loaded in fresh `node`
+ * processes.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { type BuildOptions, build, type Metafile } from "esbuild";
+import { FUNCTIONS, type FunctionName } from "#shared/routes";
+import { BUNDLING, PROJECT_ROOT } from "../infra/api-function.ts";
+import { median, round } from "./stats.ts";
+
+const run = promisify(execFile);
+
+/** As deployed: the functions run with `NODE_OPTIONS=--enable-source-maps` (infra/api-function.ts). */
+const NODE_FLAGS = ["--enable-source-maps"];
+
+/** Times `require` of the bundle named by the first argument; prints milliseconds. */
+const PROBE =
+  "const t=process.hrtime.bigint();require(process.argv[1]);process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))";
+
+/** The stack's bundling options as esbuild's own: a bundling option nobody maps fails to compile. */
+function esbuildOptions(): BuildOptions {
+  const { minify, sourceMap, sourcesContent, target, format, bundleAwsSDK, forceDockerBundling, ...unmapped } =
+    BUNDLING;
+  const none: Record<string, never> = unmapped;
+  if (forceDockerBundling || Object.keys(none).length > 0)
+    throw new Error("The bench bundles locally, as the stack does");
+  return {
+    bundle: true,
+    platform: "node",
+    minify,
+    sourcemap: sourceMap,
+    sourcesContent,
+    target,
+    format: format === "cjs" ? "cjs" : "esm",
+    // Bundling the SDK means nothing is external; otherwise NodejsFunction leaves out @aws-sdk/*.
+    external: bundleAwsSDK ? [] : ["@aws-sdk/*"],
+    absWorkingDir: PROJECT_ROOT,
+    logLevel: "error",
+  };
+}
+
+/** Source that constructs only the clients `name` declares, configured as `shared/clients.ts` does. */
+export function baselineSource(name: FunctionName): { source: string; clients: string[] } {
+  const { access } = FUNCTIONS[name];
+  const lines: string[] = [];
+  const clients: string[] = [];
+  if (Object.keys(access.tables).length > 0) {
+    clients.push("DynamoDB document client");
+    lines.push(
+      'const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");',
+      'const { DynamoDBDocumentClient } = require("@aws-sdk/lib-dynamodb");',
+      "exports.db = DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });",
+    );
+  }
+  if (access.uploads.length > 0) {
+    clients.push("S3");
+    lines.push(
+      'const { S3Client } = require("@aws-sdk/client-s3");',
+      'exports.s3 = new S3Client({ requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });',
+    );
+  }
+  if ("secretsKey" in access && access.secretsKey) {
+    clients.push("Secrets Manager");
+    lines.push(
+      'const { SecretsManagerClient } = require("@aws-sdk/client-secrets-manager");',
+      "exports.secrets = new SecretsManagerClient({});",
+    );
+  }
+  return { source: lines.join("\n"), clients };
+}
+
+/** Dummy values for every setting the function reads at init: nothing at init reaches the network. */
+function initEnvironment(name: FunctionName): NodeJS.ProcessEnv {
+  const dummies: Record<string, string> = {
+    ENVIRONMENT: "sandbox",
+    APPS_TABLE: "bench-apps",
+    VERIFICATIONS_TABLE: "bench-verifications",
+    IDEMPOTENCY_TABLE: "bench-idempotency",
+    EVENTS_TABLE: "bench-events",
+    UPLOADS_BUCKET: "bench-uploads",
+    SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
+  };
+  return {
+    PATH: process.env.PATH,
+    ...Object.fromEntries(FUNCTIONS[name].settings.map((setting) => [setting, dummies[setting]])),
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "BENCHDUMMY",
+    AWS_SECRET_ACCESS_KEY: "bench-dummy",
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    POWERTOOLS_SERVICE_NAME: "verification-api",
+    POWERTOOLS_LOG_LEVEL: "INFO",
+  };
+}
+
+async function initMs(file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { stdout } = await run(process.execPath, [...NODE_FLAGS, "-e", PROBE, file], { env });
+  return Number(stdout);
+}
+
+const kb = async (file: string) => round((await stat(file)).size / 1024, 1);
+
+export interface ColdStartRow {
+  function: FunctionName;
+  clients: string[];
+  bundleKb: number;
+  sourceMapKb: number;
+  baselineKb: number;
+  initMs: number;
+  baselineInitMs: number;
+  ratio: number;
+  samples: number;
+  /** What the function's bundle holds that the baseline's does not: the largest parts, in KB. */
+  beyondBaseline: { part: string; kb: number }[];
+}
+
+export const COLD_START_TARGET = 1.5;
+
+/** Bytes in the output per package (`node_modules/<name>`), or `project code` for the rest. */
+function packageBytes(metafile: Metafile): Map<string, number> {
+  const bytes = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      // The innermost package, so a copy nested under another package counts as itself.
+      const inPackage = input.includes("node_modules/") ? input.split("node_modules/").at(-1) : undefined;
+      const part = inPackage ? (/^(@[^/]+\/[^/]+|[^/]+)/.exec(inPackage)?.[1] ?? inPackage) : "project code";
+      bytes.set(part, (bytes.get(part) ?? 0) + bytesInOutput);
+    }
+  }
+  return bytes;
+}
+
+function beyond(fn: Map<string, number>, baseline: Map<string, number>): { part: string; kb: number }[] {
+  return [...fn]
+    .map(([part, bytes]) => ({ part, kb: round((bytes - (baseline.get(part) ?? 0)) / 1024, 1) }))
+    .filter((entry) => entry.kb >= 10)
+    .sort((a, b) => b.kb - a.kb)
+    .slice(0, 5);
+}
+
+export async function measureColdStart(runs: number): Promise<ColdStartRow[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "verification-api-bench-"));
+  const options = esbuildOptions();
+  const rows: ColdStartRow[] = [];
+  try {
+    for (const name of Object.keys(FUNCTIONS) as FunctionName[]) {
+      const outfile = path.join(dir, name, "index.js");
+      const baselineFile = path.join(dir, `${name}-baseline`, "index.js");
+      const baseline = baselineSource(name);
+      const built = await build({
+        ...options,
+        entryPoints: [path.join(PROJECT_ROOT, FUNCTIONS[name].entry)],
+        outfile,
+        metafile: true,
+      });
+      const builtBaseline = await build({
+        ...options,
+        metafile: true,
+        stdin: { contents: baseline.source, resolveDir: PROJECT_ROOT, loader: "js", sourcefile: "baseline.js" },
+        outfile: baselineFile,
+      });
+      const env = initEnvironment(name);
+      const fn: number[] = [];
+      const base: number[] = [];
+      // Alternating keeps a burst of load on the shared machine from landing on one side only.
+      for (let i = 0; i < runs; i++) {
+        fn.push(await initMs(outfile, env));
+        base.push(await initMs(baselineFile, env));
+      }
+      const initMedian = median(fn);
+      const baselineMedian = median(base);
+      rows.push({
+        function: name,
+        clients: baseline.clients,
+        bundleKb: await kb(outfile),
+        sourceMapKb: await kb(`${outfile}.map`),
+        baselineKb: await kb(baselineFile),
+        initMs: round(initMedian),
+        baselineInitMs: round(baselineMedian),
+        ratio: round(initMedian / baselineMedian),
+        samples: runs,
+        beyondBaseline: beyond(packageBytes(built.metafile), packageBytes(builtBaseline.metafile)),
+      });
+      process.stdout.write(
+        `cold start  ${name.padEnd(24)} ${initMedian.toFixed(1)} ms vs ${baselineMedian.toFixed(1)} ms baseline\n`,
+      );
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return rows;
+}

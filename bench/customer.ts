@@ -1,0 +1,86 @@
+/** A customer backend's calls, as the bench makes them: plain fetch over loopback. */
+import { randomUUID } from "node:crypto";
+import { type VerificationResource, verificationResourceSchema } from "#shared/verification";
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  json: unknown;
+}
+
+export const PDF_SIZE = 2048;
+
+/** A document of PDF_SIZE bytes that starts as a PDF does: what confirm sniffs. */
+export const PDF_BYTES = (() => {
+  const bytes = Buffer.alloc(PDF_SIZE, 0x20);
+  bytes.write("%PDF-1.4\n", 0, "latin1");
+  return bytes;
+})();
+
+export function createBody(reference = "student-4711"): string {
+  return JSON.stringify({
+    document_type: "YOK_STUDENT",
+    external_reference_id: reference,
+    original_filename: "ogrenci-belgesi.pdf",
+    file_size_bytes: PDF_SIZE,
+  });
+}
+
+export class BenchCustomer {
+  constructor(
+    readonly baseUrl: string,
+    readonly apiKey: string,
+  ) {}
+
+  async request(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { "X-API-Key": this.apiKey, ...headers },
+      body,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: text ? (JSON.parse(text) as unknown) : undefined,
+    };
+  }
+
+  create(idempotencyKey: string = randomUUID(), body = createBody()): Promise<Reply> {
+    return this.request(
+      "POST",
+      "/v1/verifications",
+      { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
+      body,
+    );
+  }
+
+  confirm(id: string): Promise<Reply> {
+    return this.request("POST", `/v1/verifications/${id}/upload-complete`);
+  }
+
+  get(id: string): Promise<Reply> {
+    return this.request("GET", `/v1/verifications/${id}`);
+  }
+
+  /** Creates a verification and uploads its document as instructed; fails loudly otherwise. */
+  async uploaded(): Promise<VerificationResource> {
+    const resource = expectResource(await this.create(), 201);
+    if (!resource.upload) throw new Error("A new verification came without upload instructions");
+    const put = await fetch(resource.upload.url, {
+      method: resource.upload.method,
+      headers: resource.upload.headers,
+      body: PDF_BYTES,
+    });
+    await put.arrayBuffer();
+    if (put.status !== 200) throw new Error(`The upload was refused with ${put.status}`);
+    return resource;
+  }
+}
+
+/** The verification in a reply of the expected status, or an error naming what came instead. */
+export function expectResource(reply: Reply, status: number): VerificationResource {
+  if (reply.status !== status)
+    throw new Error(`Expected ${status}, got ${reply.status}: ${JSON.stringify(reply.json)}`);
+  return verificationResourceSchema.parse(reply.json);
+}

@@ -1,0 +1,130 @@
+/**
+ * The local runtime for the bench, in this process: DynamoDB Local and the S3 engine in
+ * memory on loopback ports, fresh tables, the deployed handler modules behind the local
+ * gateway, and a counter of every SDK request the shared clients send.
+ */
+import type { AddressInfo } from "node:net";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { AppStore } from "#shared/app-store";
+import { dynamoClients, s3Client } from "#shared/clients";
+import { SecretBox } from "#shared/secret-box";
+import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
+import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
+import { createGateway } from "../local/gateway.ts";
+import { loadHandlers } from "../local/handlers.ts";
+import { ensureTables, localSettings, tableName } from "../local/resources.ts";
+
+const PREFIX = "bench-";
+
+/** Every SDK request the functions' shared clients send, by operation. */
+export class RoundTrips {
+  private calls: string[] = [];
+
+  /** A middleware for the deserialize step: inside the retry loop, so each attempt on the wire counts. */
+  middleware(service: string) {
+    return <Args, Output>(next: (args: Args) => Promise<Output>, context: { commandName?: string }) =>
+      async (args: Args): Promise<Output> => {
+        this.calls.push(`${service}.${String(context.commandName).replace(/Command$/, "")}`);
+        return next(args);
+      };
+  }
+
+  /** The calls `work` makes (nothing else may run meanwhile). */
+  async during(work: () => Promise<unknown>): Promise<string[]> {
+    const from = this.calls.length;
+    await work();
+    return this.calls.slice(from);
+  }
+}
+
+export interface BenchApi {
+  baseUrl: string;
+  tables: { apps: string; verifications: string; idempotency: string };
+  bucket: string;
+  roundTrips: RoundTrips;
+  /** A new app with its key, written with a client of its own so the counter never sees it. */
+  newApp(): Promise<NewApp>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchApi(): Promise<BenchApi> {
+  const dynamoPort = await freePort();
+  const s3Port = await freePort();
+  const secretsKey = SecretBox.generateKey();
+  Object.assign(
+    process.env,
+    localSettings({
+      environment: "sandbox",
+      tablePrefix: PREFIX,
+      dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
+      s3Endpoint: `http://127.0.0.1:${s3Port}`,
+      secretsKey,
+    }),
+  );
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const dynamo = await startDynamoDb({ port: dynamoPort });
+    stops.push(() => dynamo.stop());
+    const s3 = await startS3({ port: s3Port });
+    stops.push(() => s3.stop());
+
+    const ownClient = new DynamoDBClient({
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      endpoint: dynamo.endpoint,
+    });
+    stops.push(async () => ownClient.destroy());
+    await ensureTables(ownClient, PREFIX);
+    const apps = new AppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
+    const secrets = new SecretBox(secretsKey);
+
+    const roundTrips = new RoundTrips();
+    // The document client sends through its raw client's stack; Powertools uses the raw client.
+    const counter = { step: "deserialize", name: "benchRoundTripCounter" } as const;
+    dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
+    s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
+
+    const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
+    // A load tool stops at its deadline with requests still in the handlers: let them finish
+    // before the engines go, or they fail against a closed port.
+    let inFlight = 0;
+    server.on("request", (_req, res) => {
+      inFlight++;
+      res.once("close", () => inFlight--);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    stops.push(async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      server.closeAllConnections();
+      await closed;
+    });
+    const { port } = server.address() as AddressInfo;
+
+    return {
+      baseUrl: `http://127.0.0.1:${port}`,
+      tables: {
+        apps: tableName(PREFIX, APPS_TABLE),
+        verifications: tableName(PREFIX, VERIFICATIONS_TABLE),
+        idempotency: tableName(PREFIX, IDEMPOTENCY_TABLE),
+      },
+      bucket: LOCAL_BUCKET,
+      roundTrips,
+      newApp: () => createApp({ apps, secrets }, { name: "bench app", environment: "sandbox" }),
+      stop: () => stopAll(stops),
+    };
+  } catch (error) {
+    await stopAll(stops);
+    throw error;
+  }
+}
+
+async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  dynamoClients().raw.destroy();
+  s3Client().destroy();
+}

@@ -1,0 +1,322 @@
+/** BENCHMARKS.md from one run's results: tables, targets, method, machine and command. */
+import { COLD_START_TARGET, type ColdStartRow } from "./cold-start.ts";
+import type { LoadResult } from "./load.ts";
+import type { Percentiles } from "./stats.ts";
+import { type RoundTripRow, WARM_TARGET, type WarmRow } from "./warm.ts";
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  memoryGiB: number;
+  node: string;
+  os: string;
+  loadAverage: number[];
+}
+
+export interface BenchSettings {
+  coldStartRuns: number;
+  warmSamples: number;
+  authorizerSamples: number;
+  warmup: number;
+  loadSeconds: number;
+  loadConnections: number;
+  loadUploads: number;
+  loadReplayKeys: number;
+}
+
+export interface BenchResults {
+  command: string;
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  settings: BenchSettings;
+  coldStart: ColdStartRow[];
+  warm: WarmRow[];
+  /** A request the gateway answers itself: the HTTP hop alone. */
+  httpHop: Percentiles;
+  roundTrips: RoundTripRow[];
+  load: LoadResult;
+}
+
+export interface TargetCheck {
+  name: string;
+  target: string;
+  result: string;
+  met: boolean;
+  /** Why, for a missed target, from the run's own numbers. */
+  why?: string;
+}
+
+const ms = (value: number) => value.toFixed(2);
+const table = (head: string[], rows: (string | number)[][]) =>
+  [
+    `| ${head.join(" | ")} |`,
+    `|${head.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
+const verdict = (met: boolean) => (met ? "met" : "**missed**");
+
+/** What each route's handler does besides its SDK calls (read from its use case). */
+const ROUTE_WORK: Record<string, string> = {
+  "GET /v1/verifications/{id}": "presigning a fresh upload URL (the fetched verification awaits its upload)",
+  "POST /v1/verifications":
+    "parsing and validating the body, Powertools hashing the key and the body for the idempotency record, and presigning the upload URL",
+  "POST /v1/verifications/{id}/upload-complete": "sniffing the first bytes and building the conditional transition",
+};
+
+/** The three routes: the authorizer rows compare a whole 404 GET and are read as a difference. */
+const ROUTE_ROWS = new Set(Object.keys(ROUTE_WORK));
+
+export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const row of results.coldStart) {
+    checks.push({
+      name: `Cold start: ${row.function}`,
+      target: `init <= ${COLD_START_TARGET}x baseline`,
+      result: `${row.ratio}x (${ms(row.initMs)} ms vs ${ms(row.baselineInitMs)} ms)`,
+      met: row.ratio <= COLD_START_TARGET,
+      why: `beyond the SDK clients its bundle loads ${row.beyondBaseline.map((part) => `${part.part} (${part.kb} KB)`).join(", ")}; every module in the bundle is evaluated when it is required, so init grows with what the entry imports at the top level`,
+    });
+  }
+  for (const row of results.warm.filter((warm) => ROUTE_ROWS.has(warm.path))) {
+    checks.push({
+      name: `Warm cost: ${row.path}`,
+      target: `p50 <= ${WARM_TARGET}x bare calls`,
+      result: `${row.ratio.p50}x (${ms(row.route.p50)} ms vs ${ms(row.bareCalls.p50)} ms)`,
+      met: row.ratio.p50 <= WARM_TARGET,
+      why: `the route costs ${ms(row.route.p50 - row.bareCalls.p50)} ms more at p50 than its bare calls. ${ms(results.httpHop.p50)} ms of that is the HTTP request over loopback alone (a request the gateway answers itself, without a handler); the rest is the gateway's proxy event and cached-authorizer policy check, then ${ROUTE_WORK[row.path]}, and the JSON response. The engines run on this machine, so the bare calls take only ${ms(row.bareCalls.p50)} ms together and that fixed cost is a large share of the whole`,
+    });
+  }
+  for (const row of results.roundTrips) {
+    checks.push({
+      name: `Round trips: ${row.path}`,
+      target: `${row.floor} (the floor)`,
+      result: row.min === row.max ? `${row.max}` : `${row.min} to ${row.max}`,
+      met: row.max <= row.floor,
+      why: `the calls were ${row.calls.join(", ") || "none"}`,
+    });
+  }
+  checks.push({
+    name: "Load: unexpected responses",
+    target: "0",
+    result: `${results.load.unexpected} of ${results.load.requests}`,
+    met: results.load.unexpected === 0,
+    why: `statuses by step: ${Object.entries(results.load.byKind)
+      .map(([kind, entry]) => `${kind} ${JSON.stringify(entry.statuses)}`)
+      .join("; ")}`,
+  });
+  return checks.map(({ why, ...check }) => (check.met ? check : { ...check, why }));
+}
+
+export function renderReport(results: BenchResults): string {
+  const { machine, settings, load } = results;
+  const checks = checkTargets(results);
+  const missed = checks.filter((check) => !check.met);
+  const authorizerMiss = results.warm.find((row) => row.path === "authorizer, cache miss");
+  const authorizerHit = results.warm.find((row) => row.path === "authorizer, cache hit");
+
+  return `# Benchmarks
+
+Written by \`${results.command}\` from one run, started ${results.startedAt} and finished ${results.finishedAt}.
+Every figure below comes from that run; the raw results are in [\`bench-results.json\`](bench-results.json).
+Each comparison is a ratio of two things measured in the same run on the same machine, interleaved,
+so a busy shared machine slows both sides alike. To reproduce: \`npm ci && ${results.command}\`
+(it needs Java 17+ for DynamoDB Local, uses only loopback and stops by itself).
+
+## Machine
+
+${table(
+  ["what", "value"],
+  [
+    ["CPUs (`nproc`)", machine.nproc],
+    ["CPU model", machine.cpu],
+    ["memory", `${machine.memoryGiB} GiB`],
+    ["Node.js", machine.node],
+    ["OS", machine.os],
+    ["load average at start (1, 5, 15 min)", machine.loadAverage.map((value) => value.toFixed(2)).join(", ")],
+  ],
+)}
+
+The machine is shared with other work; the load average above says how busy it was. A ratio
+close to its target can land on either side of it from one run to the next: these figures are one
+run, as measured, not the best of several.
+
+## Targets
+
+${table(
+  ["benchmark", "target", "result", ""],
+  checks.map((check) => [check.name, check.target, check.result, verdict(check.met)]),
+)}
+
+${
+  missed.length === 0
+    ? "Every target is met."
+    : `${missed.length} of ${checks.length} targets are missed:\n\n${missed.map((check) => `- **${check.name}**: ${check.result}, over the target (${check.target}). Why: ${check.why}.`).join("\n")}`
+}
+
+## 1. Cold start
+
+Each function bundled exactly as the stack bundles it (esbuild with the stack's own \`BUNDLING\`
+options from \`infra/api-function.ts\`: minified, source map, Node 24 target, CommonJS, AWS SDK
+bundled), beside a baseline bundle built with the same options that only constructs the AWS SDK
+clients the function declares in \`shared/routes.ts\` (DynamoDB document client for table access,
+S3 for bucket access, Secrets Manager for the sealing key), configured as \`shared/clients.ts\` does.
+Module init is the time \`require()\` of the bundle takes in a fresh \`node --enable-source-maps\`
+process (the deployed functions run with that flag), with every setting the function reads set to a
+dummy value, so nothing reaches the network. Median of ${settings.coldStartRuns} processes per bundle,
+function and baseline alternating.
+
+${table(
+  [
+    "function",
+    "bundle (KB)",
+    "source map (KB)",
+    "baseline (KB)",
+    "baseline clients",
+    "init p50 (ms)",
+    "baseline init p50 (ms)",
+    "ratio",
+    "target",
+  ],
+  results.coldStart.map((row) => [
+    row.function,
+    row.bundleKb,
+    row.sourceMapKb,
+    row.baselineKb,
+    row.clients.join(", "),
+    ms(row.initMs),
+    ms(row.baselineInitMs),
+    `${row.ratio}x`,
+    verdict(row.ratio <= COLD_START_TARGET),
+  ]),
+)}
+
+What each bundle holds beyond its baseline (largest parts, KB in the output):
+
+${table(
+  ["function", "beyond the baseline"],
+  results.coldStart.map((row) => [
+    row.function,
+    row.beyondBaseline.map((part) => `${part.part} ${part.kb}`).join(", "),
+  ]),
+)}
+
+## 2. Warm cost per request
+
+Each route called over HTTP (fetch, keep-alive) through the local runtime (the local gateway and
+the deployed handler modules in this process, DynamoDB Local and the S3 engine on loopback), one
+request at a time, after ${settings.warmup} warm-up requests. After each route call, the bare SDK
+calls that route must make are timed on the same shared clients against the same tables and bucket.
+${settings.warmSamples} samples per route; the API key is in the authorizer's cache. The target is
+judged at p50; p95 and p99 are shown with their ratios.
+
+${table(
+  ["route", "route p50 / p95 / p99 (ms)", "bare calls", "bare p50 / p95 / p99 (ms)", "ratio p50 / p95 / p99"],
+  results.warm
+    .filter((row) => ROUTE_ROWS.has(row.path))
+    .map((row) => [
+      row.path,
+      `${ms(row.route.p50)} / ${ms(row.route.p95)} / ${ms(row.route.p99)}`,
+      row.bare,
+      `${ms(row.bareCalls.p50)} / ${ms(row.bareCalls.p95)} / ${ms(row.bareCalls.p99)}`,
+      `${row.ratio.p50} / ${row.ratio.p95} / ${row.ratio.p99}`,
+    ]),
+)}
+
+The HTTP hop alone, a request the gateway answers itself (no route matches, 404, no handler):
+p50 / p95 / p99 ${ms(results.httpHop.p50)} / ${ms(results.httpHop.p95)} / ${ms(results.httpHop.p99)} ms.
+
+**Authorizer.** ${settings.authorizerSamples} new apps; with each new key, a GET of an unknown id
+(the route then reads one item and answers 404) twice: first with the key unknown to the gateway's
+cache, then cached. The bare side is the same reads without HTTP.
+
+${table(
+  ["call", "p50 / p95 / p99 (ms)", "bare calls", "bare p50 / p95 / p99 (ms)"],
+  [authorizerMiss, authorizerHit]
+    .filter((row) => row !== undefined)
+    .map((row) => [
+      row.path,
+      `${ms(row.route.p50)} / ${ms(row.route.p95)} / ${ms(row.route.p99)}`,
+      row.bare,
+      `${ms(row.bareCalls.p50)} / ${ms(row.bareCalls.p95)} / ${ms(row.bareCalls.p99)}`,
+    ]),
+)}
+
+${
+  authorizerMiss && authorizerHit
+    ? `A cache miss costs ${ms(authorizerMiss.route.p50 - authorizerHit.route.p50)} ms at p50 over a hit; the bare key read it makes costs ${ms(authorizerMiss.bareCalls.p50 - authorizerHit.bareCalls.p50)} ms.`
+    : ""
+}
+
+## 3. Round trips
+
+SDK requests counted by a middleware added to the functions' shared clients
+(\`dynamoClients().raw\` and \`s3Client()\`) in the deserialize step, inside the SDK's retry loop, so
+every request on the wire counts once. Counted over every request of section 2. For the authorizer,
+the route's own read of the unknown id is left out.
+
+${table(
+  ["path", "floor", "seen (min to max)", "calls of one request", "target"],
+  results.roundTrips.map((row) => [
+    row.path,
+    row.floor,
+    row.min === row.max ? row.max : `${row.min} to ${row.max}`,
+    row.calls.join(", ") || "none",
+    verdict(row.max <= row.floor),
+  ]),
+)}
+
+## 4. Load
+
+autocannon 8 (programmatic API) in this process against the local runtime, ${load.connections} connections for
+${settings.loadSeconds} s. Each connection cycles through four requests: a create with a fresh
+Idempotency-Key, a create replaying one of ${settings.loadReplayKeys} keys whose first request finished
+before the run (it must answer 201 with \`Idempotent-Replayed: true\`), a fetch of one of those
+verifications, and a confirm of one of ${settings.loadUploads} documents uploaded before the run.
+${load.repeatedConfirms > 0 ? `The run confirmed more than ${settings.loadUploads} times, so ${load.repeatedConfirms} confirms hit a verification already processing; they answer its current state (200), as the contract says.` : "Every confirm was a first confirm of its upload."}
+The change-stream pipeline is not running, so confirmed verifications stay \`processing\`. The load
+generator shares the process and its event loop with the runtime, so the throughput is a floor.
+
+${table(
+  [
+    "requests",
+    "throughput (req/s)",
+    "latency p50 / p90 / p99 / p99.9 / max (ms)",
+    "non-2xx",
+    "unexpected",
+    "errors",
+    "timeouts",
+  ],
+  [
+    [
+      load.requests,
+      load.throughputPerSecond,
+      `${load.latencyMs.p50} / ${load.latencyMs.p90} / ${load.latencyMs.p99} / ${load.latencyMs.p99_9} / ${load.latencyMs.max}`,
+      load.non2xx,
+      load.unexpected,
+      load.errors,
+      load.timeouts,
+    ],
+  ],
+)}
+
+${table(
+  ["step", "requests", "statuses", "unexpected"],
+  Object.entries(load.byKind).map(([kind, entry]) => [
+    kind,
+    entry.requests,
+    Object.entries(entry.statuses)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(", "),
+    entry.unexpected,
+  ]),
+)}
+
+## Settings of this run
+
+${table(
+  ["setting", "value"],
+  Object.entries(settings).map(([name, value]) => [name, value]),
+)}
+`;
+}

@@ -1,0 +1,239 @@
+/**
+ * Warm cost per request: each route through HTTP and the local gateway, beside the bare SDK
+ * calls that route must make, on the same engines with the same clients, interleaved in one
+ * run. Also the SDK round trips each route makes, counted by a middleware on those clients.
+ */
+import { randomUUID } from "node:crypto";
+import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { keyPk } from "#shared/app-store";
+import { dynamoClients, s3Client } from "#shared/clients";
+import { hashApiKey } from "#shared/credentials";
+import { SNIFF_BYTES } from "#shared/document-types";
+import { newId } from "#shared/ids";
+import { documentKey } from "#shared/upload-store";
+import { IDEMPOTENCY_SECONDS } from "#shared/use-cases/create-idempotently";
+import { BenchCustomer, expectResource, type Reply } from "./customer.ts";
+import type { BenchApi } from "./local-api.ts";
+import { type Percentiles, percentiles, round, timed } from "./stats.ts";
+
+export const WARM_TARGET = 1.2;
+
+/** The fewest SDK round trips each path can make. */
+export const FLOORS = {
+  "GET /v1/verifications/{id}": 1,
+  "POST /v1/verifications": 3,
+  "POST /v1/verifications/{id}/upload-complete": 3,
+  "authorizer, cache miss": 1,
+  "authorizer, cache hit": 0,
+} as const;
+export type MeasuredPath = keyof typeof FLOORS;
+
+export interface WarmRow {
+  path: MeasuredPath;
+  /** What the bare side does, in words. */
+  bare: string;
+  route: Percentiles;
+  bareCalls: Percentiles;
+  ratio: { p50: number; p95: number; p99: number };
+}
+
+export interface RoundTripRow {
+  path: MeasuredPath;
+  floor: number;
+  /** Fewest and most round trips seen over every measured request. */
+  min: number;
+  max: number;
+  /** The calls of one request, in order. */
+  calls: string[];
+}
+
+interface Collected {
+  route: number[];
+  bare: number[];
+  trips: string[][];
+}
+
+function expectStatus(reply: Reply, status: number): void {
+  if (reply.status !== status)
+    throw new Error(`Expected ${status}, got ${reply.status}: ${JSON.stringify(reply.json)}`);
+}
+
+function row(path: MeasuredPath, bare: string, data: Collected): WarmRow {
+  const route = percentiles(data.route);
+  const bareCalls = percentiles(data.bare);
+  return {
+    path,
+    bare,
+    route,
+    bareCalls,
+    ratio: {
+      p50: round(route.p50 / bareCalls.p50),
+      p95: round(route.p95 / bareCalls.p95),
+      p99: round(route.p99 / bareCalls.p99),
+    },
+  };
+}
+
+function trips(path: MeasuredPath, data: Collected): RoundTripRow {
+  const counts = data.trips.map((calls) => calls.length);
+  return {
+    path,
+    floor: FLOORS[path],
+    min: Math.min(...counts),
+    max: Math.max(...counts),
+    calls: data.trips[0] ?? [],
+  };
+}
+
+const collected = (): Collected => ({ route: [], bare: [], trips: [] });
+
+export async function measureWarm(
+  api: BenchApi,
+  options: { samples: number; authorizerSamples: number; warmup: number },
+): Promise<{ warm: WarmRow[]; httpHop: Percentiles; roundTrips: RoundTripRow[] }> {
+  const db = dynamoClients().doc;
+  const s3 = s3Client();
+  const app = await api.newApp();
+  const customer = new BenchCustomer(api.baseUrl, app.api_key);
+
+  /** Times one route call and records the SDK calls it made. */
+  async function route(into: Collected, call: () => Promise<Reply>, status: number): Promise<Reply> {
+    let reply: Reply | undefined;
+    const calls = await api.roundTrips.during(async () => {
+      const { ms, value } = await timed(call);
+      into.route.push(ms);
+      reply = value;
+    });
+    into.trips.push(calls);
+    expectStatus(reply as Reply, status);
+    return reply as Reply;
+  }
+
+  async function bare(into: Collected, work: () => Promise<unknown>): Promise<void> {
+    into.bare.push((await timed(work)).ms);
+  }
+  const readVerification = (id: string) =>
+    db.send(
+      new GetCommand({ TableName: api.tables.verifications, Key: { verification_id: id }, ConsistentRead: true }),
+    );
+
+  // The shape of a real stored verification and a real first response, for the bare writes.
+  const sample = expectResource(await customer.create(), 201);
+  const { Item: storedItem } = await db.send(
+    new GetCommand({ TableName: api.tables.verifications, Key: { verification_id: sample.verification_id } }),
+  );
+  if (!storedItem) throw new Error("The created verification was not stored");
+  const responseData = JSON.stringify({ resource: sample, replayed: false });
+
+  // JIT and connection pools warm up before anything is recorded.
+  for (let i = 0; i < options.warmup; i++) {
+    await customer.get(sample.verification_id);
+    await customer.create();
+  }
+
+  const documents = [];
+  for (let i = 0; i < options.samples + options.warmup; i++) documents.push(await customer.uploaded());
+  for (const document of documents.splice(0, options.warmup)) await customer.confirm(document.verification_id);
+
+  // A request the gateway answers itself (no route matches): the HTTP hop and nothing else.
+  const hop = collected();
+  const get = collected();
+  const create = collected();
+  const confirm = collected();
+  for (const document of documents) {
+    await route(hop, () => customer.request("GET", "/v1/no-such-route"), 404);
+    await route(get, () => customer.get(sample.verification_id), 200);
+    await bare(get, () => readVerification(sample.verification_id));
+
+    await route(create, () => customer.create(), 201);
+    const recordId = `bench#${randomUUID()}`;
+    await bare(create, async () => {
+      await db.send(
+        new PutCommand({
+          TableName: api.tables.idempotency,
+          Item: { id: recordId, status: "INPROGRESS", expiration: Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS },
+          ConditionExpression: "attribute_not_exists(id)",
+        }),
+      );
+      await db.send(
+        new PutCommand({
+          TableName: api.tables.verifications,
+          Item: { ...storedItem, verification_id: newId("verification") },
+          ConditionExpression: "attribute_not_exists(verification_id)",
+        }),
+      );
+      await db.send(
+        new UpdateCommand({
+          TableName: api.tables.idempotency,
+          Key: { id: recordId },
+          UpdateExpression: "SET #status = :done, #data = :data",
+          ExpressionAttributeNames: { "#status": "status", "#data": "data" },
+          ExpressionAttributeValues: { ":done": "COMPLETED", ":data": responseData },
+        }),
+      );
+    });
+
+    await route(confirm, () => customer.confirm(document.verification_id), 200);
+    const key = documentKey(document.verification_id);
+    await bare(confirm, async () => {
+      await s3.send(new HeadObjectCommand({ Bucket: api.bucket, Key: key }));
+      const object = await s3.send(
+        new GetObjectCommand({ Bucket: api.bucket, Key: key, Range: `bytes=0-${SNIFF_BYTES - 1}` }),
+      );
+      await object.Body?.transformToByteArray();
+      await db.send(
+        new UpdateCommand({
+          TableName: api.tables.verifications,
+          Key: { verification_id: document.verification_id },
+          UpdateExpression: "SET updated_at = :now",
+          ConditionExpression: "attribute_exists(verification_id)",
+          ExpressionAttributeValues: { ":now": new Date().toISOString() },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+    });
+  }
+
+  // The authorizer: a GET of an unknown id (one GetItem in the route either way) with a key
+  // the gateway has never seen, then the same again from its cache.
+  const miss = collected();
+  const hit = collected();
+  const unknownId = newId("verification");
+  for (let i = 0; i < options.authorizerSamples; i++) {
+    const fresh = await api.newApp();
+    const caller = new BenchCustomer(api.baseUrl, fresh.api_key);
+    await route(miss, () => caller.get(unknownId), 404);
+    await route(hit, () => caller.get(unknownId), 404);
+    const keyItem = { TableName: api.tables.apps, Key: { pk: keyPk(hashApiKey(fresh.api_key)) } };
+    await bare(miss, async () => {
+      await db.send(new GetCommand(keyItem));
+      await readVerification(unknownId);
+    });
+    await bare(hit, () => readVerification(unknownId));
+  }
+
+  // A miss costs the key read on top of the route's own; the hit's route calls are its floor.
+  const authorizerTrips = (data: Collected) => ({
+    ...data,
+    trips: data.trips.map((calls) => calls.slice(0, calls.length - 1)),
+  });
+
+  return {
+    httpHop: percentiles(hop.route),
+    warm: [
+      row("GET /v1/verifications/{id}", "GetItem", get),
+      row("POST /v1/verifications", "PutItem (idempotency) + PutItem (item) + UpdateItem (idempotency)", create),
+      row("POST /v1/verifications/{id}/upload-complete", "HeadObject + ranged GetObject + UpdateItem", confirm),
+      row("authorizer, cache miss", "GetItem (key) + GetItem (unknown id): a 404 GET with a new key", miss),
+      row("authorizer, cache hit", "GetItem (unknown id): the same 404 GET, key cached", hit),
+    ],
+    roundTrips: [
+      trips("GET /v1/verifications/{id}", get),
+      trips("POST /v1/verifications", create),
+      trips("POST /v1/verifications/{id}/upload-complete", confirm),
+      trips("authorizer, cache miss", authorizerTrips(miss)),
+      trips("authorizer, cache hit", authorizerTrips(hit)),
+    ],
+  };
+}
