@@ -2,9 +2,6 @@
  * The checks every verification runs on its document, in order. A failed check stops the
  * ones after it (they read `skipped`), and names why the file could not be processed.
  */
-import jpeg from "jpeg-js";
-import { PDFDocument } from "pdf-lib";
-import { PNG } from "pngjs";
 import { acceptsFileType, type FileType, sniffFileType } from "./document-types.ts";
 import type { Check, VerificationItem } from "./verification.ts";
 
@@ -23,10 +20,15 @@ function pngDimensions(bytes: Uint8Array): { width: number; height: number } {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-/** Undefined when the document opens; otherwise why it does not. */
+/**
+ * Undefined when the document opens; otherwise why it does not. The readers load on first
+ * use: they are most of the bundle, and a function that only confirms async uploads never
+ * needs them, so its cold start does not pay for them.
+ */
 async function unreadableBecause(fileType: FileType, bytes: Uint8Array): Promise<string | undefined> {
   try {
     if (fileType === "pdf") {
+      const { PDFDocument } = await import("pdf-lib");
       const pdf = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
       if (pdf.isEncrypted) return "The PDF is encrypted";
       return pdf.getPageCount() > 0 ? undefined : "The PDF has no pages";
@@ -36,9 +38,11 @@ async function unreadableBecause(fileType: FileType, bytes: Uint8Array): Promise
       const { width, height } = pngDimensions(bytes);
       if (width * height > MAX_IMAGE_MEGAPIXELS * 1_000_000)
         return `The image exceeds ${MAX_IMAGE_MEGAPIXELS} megapixels`;
+      const { PNG } = await import("pngjs");
       PNG.sync.read(Buffer.from(bytes));
       return undefined;
     }
+    const { default: jpeg } = await import("jpeg-js");
     jpeg.decode(bytes, { maxResolutionInMP: MAX_IMAGE_MEGAPIXELS, maxMemoryUsageInMB: 512, useTArray: true });
     return undefined;
   } catch {
