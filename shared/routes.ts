@@ -39,7 +39,8 @@ export const FUNCTIONS = {
     timeoutSeconds: 29,
     access: {
       tables: {
-        VERIFICATIONS_TABLE: ["dynamodb:PutItem"],
+        // DeleteItem: a create whose result cannot be saved removes the verification it wrote.
+        VERIFICATIONS_TABLE: ["dynamodb:PutItem", "dynamodb:DeleteItem"],
         IDEMPOTENCY_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
       },
       // Presigning signs with the function's own credentials: they must allow the PUT.

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -42,6 +43,26 @@ export class VerificationStore {
         ConditionExpression: "attribute_not_exists(verification_id)",
       }),
     );
+  }
+
+  /**
+   * Removes a verification that no client has been given: only while it is still new
+   * (awaiting its upload, at its first sequence). Nothing happens when it is gone or has moved on.
+   */
+  async discardNew(id: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { verification_id: id },
+          ConditionExpression: "#status = :awaiting AND #sequence = :first",
+          ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
+          ExpressionAttributeValues: { ":awaiting": "awaiting_upload", ":first": 1 },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async get(id: string): Promise<VerificationItem | undefined> {
