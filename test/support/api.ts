@@ -14,7 +14,7 @@ import { SecretBox } from "#shared/secret-box";
 import { APPS_TABLE, EVENTS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
-import { createGateway } from "../../local/gateway.ts";
+import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import { ensureTables, localSettings, tableName } from "../../local/resources.ts";
@@ -39,7 +39,15 @@ export interface TestApi {
 }
 
 export async function startApi(
-  options: { environment?: Environment; dynamoEndpoint?: string; pipeline?: boolean } = {},
+  options: {
+    environment?: Environment;
+    dynamoEndpoint?: string;
+    /** The S3 endpoint the functions call and sign upload URLs for (a fault proxy); the shared engine by default. */
+    s3Endpoint?: string;
+    pipeline?: boolean;
+    /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
+    throttle?: GatewayOptions["throttle"];
+  } = {},
 ): Promise<TestApi> {
   const engines = inject("engines");
   const environment = options.environment ?? "sandbox";
@@ -52,7 +60,7 @@ export async function startApi(
       environment,
       tablePrefix: prefix,
       dynamoEndpoint: options.dynamoEndpoint ?? engines.dynamoEndpoint,
-      s3Endpoint: engines.s3Endpoint,
+      s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
       secretsKey,
     }),
   );
@@ -75,7 +83,7 @@ export async function startApi(
   const apps = new AppStore(db, tables.apps);
 
   const handlers = await loadHandlers();
-  const server = createGateway({ handlers, region: LOCAL_REGION });
+  const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const pipeline = options.pipeline

@@ -1,7 +1,10 @@
 /**
- * A fault-injecting proxy in front of DynamoDB Local: for an error or a delay no real
- * engine can be made to produce on demand. Requests that match a rule are held or
- * answered with an injected error; everything else goes to the engine untouched.
+ * A fault-injecting proxy in front of DynamoDB Local or the S3 engine: for an error or a
+ * delay no real engine can be made to produce on demand. Requests that match a rule are
+ * held or answered with an injected error; with `chaos` on, every request may also be
+ * throttled, failed with a 500 or dropped, at set rates drawn from a seeded generator.
+ * Everything else goes to the engine untouched, the Host header included, so a presigned
+ * URL signed for the proxy still passes the S3 engine's signature check.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +13,22 @@ export interface DynamoRequest {
   /** The operation, e.g. `PutItem`. */
   operation: string;
   table: string | undefined;
+}
+
+export type FaultKind = "throttle" | "error" | "drop";
+
+export interface ChaosOptions {
+  /** The seed of the generator that decides which requests fail. */
+  seed: number;
+  /** The share (0 to 1) of requests that get each kind of fault. */
+  rates: Record<FaultKind, number>;
+}
+
+export interface FaultCounts {
+  requests: number;
+  throttle: number;
+  error: number;
+  drop: number;
 }
 
 type Rule =
@@ -22,18 +41,81 @@ export interface FaultProxy {
   hold(match: (request: DynamoRequest) => boolean): { reached: Promise<void>; release: () => void };
   /** Answers the next `times` matching requests with a DynamoDB error of `errorType`. */
   fail(match: (request: DynamoRequest) => boolean, errorType: string, status: number, times: number): void;
+  /** Injects faults into every request from now on, until `calm`. */
+  chaos(options: ChaosOptions): void;
+  calm(): void;
+  /** Requests seen and faults injected since the proxy started. */
+  counts(): FaultCounts;
   /** Drops every rule that has not fired yet. */
   reset(): void;
   stop(): Promise<void>;
 }
 
-export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The errors each engine really answers with, in its own wire format. */
+const INJECTED: Record<"dynamodb" | "s3", Record<"throttle" | "error", { status: number; code: string }>> = {
+  dynamodb: {
+    throttle: { status: 400, code: "ProvisionedThroughputExceededException" },
+    error: { status: 500, code: "InternalServerError" },
+  },
+  s3: {
+    throttle: { status: 503, code: "SlowDown" },
+    error: { status: 500, code: "InternalError" },
+  },
+};
+
+function dynamoError(res: http.ServerResponse, status: number, errorType: string): void {
+  const payload = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${errorType}`, message: "injected" });
+  res.writeHead(status, {
+    "Content-Type": "application/x-amz-json-1.0",
+    "Content-Length": Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+function s3Error(res: http.ServerResponse, status: number, code: string): void {
+  const payload = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>injected</Message></Error>`;
+  res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+export async function startFaultProxy(
+  upstream: string,
+  options: { service?: "dynamodb" | "s3" } = {},
+): Promise<FaultProxy> {
+  const service = options.service ?? "dynamodb";
   const target = new URL(upstream);
   const rules: Rule[] = [];
+  const counts: FaultCounts = { requests: 0, throttle: 0, error: 0, drop: 0 };
+  let chaos: { random: () => number; rates: Record<FaultKind, number> } | undefined;
+
+  /** The fault this request gets, if any: one draw, split by the rates. */
+  function draw(): FaultKind | undefined {
+    if (!chaos) return undefined;
+    let roll = chaos.random();
+    for (const kind of ["throttle", "error", "drop"] as const) {
+      if (roll < chaos.rates[kind]) return kind;
+      roll -= chaos.rates[kind];
+    }
+    return undefined;
+  }
+
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
+    counts.requests += 1;
     const operation = String(req.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
     let table: string | undefined;
     try {
@@ -46,21 +128,26 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     if (rule?.kind === "fail") {
       rule.remaining -= 1;
       if (rule.remaining <= 0) rules.splice(index, 1);
-      const payload = JSON.stringify({
-        __type: `com.amazonaws.dynamodb.v20120810#${rule.errorType}`,
-        message: "injected",
-      });
-      res.writeHead(rule.status, {
-        "Content-Type": "application/x-amz-json-1.0",
-        "Content-Length": Buffer.byteLength(payload),
-      });
-      res.end(payload);
+      dynamoError(res, rule.status, rule.errorType);
       return;
     }
     if (rule?.kind === "hold") {
       rules.splice(index, 1);
       rule.reached();
       await rule.released;
+    }
+    const fault = draw();
+    if (fault) counts[fault] += 1;
+    if (fault === "drop") {
+      // The connection dies before the engine sees the request: the client gets no answer at all.
+      req.socket.destroy();
+      return;
+    }
+    if (fault) {
+      const { status, code } = INJECTED[service][fault];
+      if (service === "dynamodb") dynamoError(res, status, code);
+      else s3Error(res, status, code);
+      return;
     }
     const forward = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
@@ -91,6 +178,13 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     fail(match, errorType, status, times) {
       rules.push({ match, kind: "fail", status, errorType, remaining: times });
     },
+    chaos({ seed, rates }) {
+      chaos = { random: seededRandom(seed), rates };
+    },
+    calm() {
+      chaos = undefined;
+    },
+    counts: () => ({ ...counts }),
     reset() {
       rules.length = 0;
     },
