@@ -218,24 +218,13 @@ export class AppStore {
     keyPks: string[],
     now: string,
   ): Promise<void> {
-    const version = sameKeyVersion(app);
     await this.transact([
-      {
-        Update: {
-          TableName: this.table,
-          Key: { pk: app.pk },
-          UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
-          ConditionExpression: `#status = :status AND ${version.expression}`,
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":pks": keyPks,
-            ":next": app.key_version + 1,
-            ":now": now,
-            ":status": key.app_status,
-            ...version.values,
-          },
-        },
-      },
+      // The new key carries the app's status: the app must still have it.
+      this.keySetUpdate(app, keyPks, now, {
+        expression: "#status = :status",
+        names: { "#status": "status" },
+        values: { ":status": key.app_status },
+      }),
       { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
       ...expiring.map((old) => ({
         Update: {
@@ -251,22 +240,8 @@ export class AppStore {
 
   /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
   async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
-    const version = sameKeyVersion(app);
     await this.transact([
-      {
-        Update: {
-          TableName: this.table,
-          Key: { pk: app.pk },
-          UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
-          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
-          ExpressionAttributeValues: {
-            ":pks": keyPks,
-            ":next": app.key_version + 1,
-            ":now": now,
-            ...version.values,
-          },
-        },
-      },
+      this.keySetUpdate(app, keyPks, now, { expression: "attribute_exists(pk)" }),
       ...revoked.map((pk) => ({
         Update: {
           TableName: this.table,
@@ -304,6 +279,35 @@ export class AppStore {
       if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
       throw error;
     }
+  }
+
+  /**
+   * The app item's new set of live keys, one version on, written only while the app still
+   * has the version it was read with and `condition` holds.
+   */
+  private keySetUpdate(
+    app: AppItem,
+    keyPks: string[],
+    now: string,
+    condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  ) {
+    const version = sameKeyVersion(app);
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { pk: app.pk },
+        UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
+        ConditionExpression: `${condition.expression} AND ${version.expression}`,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ExpressionAttributeValues: {
+          ":pks": keyPks,
+          ":next": app.key_version + 1,
+          ":now": now,
+          ...condition.values,
+          ...version.values,
+        },
+      },
+    };
   }
 
   private async transact(items: NonNullable<TransactWriteCommand["input"]["TransactItems"]>): Promise<void> {
