@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from "@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
-  ScanCommand,
+  paginateQuery,
+  paginateScan,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
@@ -106,19 +106,11 @@ export class AppStore {
   /** Every app in the table (the table is small: one item per app and per key). */
   async listApps(): Promise<AppItem[]> {
     const apps: AppItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: "kind = :app",
-          ExpressionAttributeValues: { ":app": "app" },
-          ExclusiveStartKey: start,
-        }),
-      );
-      apps.push(...((page.Items ?? []) as AppItem[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateScan(
+      { client: this.db },
+      { TableName: this.table, FilterExpression: "kind = :app", ExpressionAttributeValues: { ":app": "app" } },
+    );
+    for await (const page of pages) apps.push(...((page.Items ?? []) as AppItem[]));
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 
@@ -142,20 +134,16 @@ export class AppStore {
   /** Every key of the app, oldest first, from the index: for display, not for decisions. */
   async listKeys(appId: string): Promise<KeyItem[]> {
     const keys: KeyItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: APPS_TABLE.globalIndexes[0].indexName,
-          KeyConditionExpression: "key_app_id = :app",
-          ExpressionAttributeValues: { ":app": appId },
-          ExclusiveStartKey: start,
-        }),
-      );
-      keys.push(...((page.Items ?? []) as KeyItem[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: APPS_TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: "key_app_id = :app",
+        ExpressionAttributeValues: { ":app": appId },
+      },
+    );
+    for await (const page of pages) keys.push(...((page.Items ?? []) as KeyItem[]));
     return keys;
   }
 

@@ -4,7 +4,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
+  paginateQuery,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
@@ -122,19 +122,15 @@ export class VerificationStore {
 
   /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
   async *awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: VERIFICATIONS_TABLE.globalIndexes[0].indexName,
-          KeyConditionExpression: "awaiting_day = :day AND upload_deadline <= :now",
-          ExpressionAttributeValues: { ":day": day, ":now": now },
-          ExclusiveStartKey: start,
-        }),
-      );
-      yield* (page.Items ?? []) as VerificationItem[];
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: VERIFICATIONS_TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: "awaiting_day = :day AND upload_deadline <= :now",
+        ExpressionAttributeValues: { ":day": day, ":now": now },
+      },
+    );
+    for await (const page of pages) yield* (page.Items ?? []) as VerificationItem[];
   }
 }

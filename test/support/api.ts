@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
-import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
 import { AppStore } from "#shared/app-store";
 import type { Environment } from "#shared/config";
@@ -114,14 +114,9 @@ export async function startApi(
       createApp({ apps, secrets }, { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl }),
     async scan(table) {
       const items: Record<string, unknown>[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }),
-        );
+      for await (const page of paginateScan({ client: db }, { TableName: table, ConsistentRead: true })) {
         items.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      }
       return items;
     },
     async stop() {
