@@ -15,7 +15,7 @@ import { isTerminal } from "#shared/state";
 import { isAlive, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
-import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
+import { exitOf, type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
 
 const WORKERS = 6;
 /** Confirmed uploads before the kill: the burst is still going when it lands. */
@@ -26,12 +26,11 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-sigkill-"))
 const started: RunningRuntime[] = [];
 const jvms: number[] = [];
 
-const exited = (running: RunningRuntime) => running.process.exitCode !== null || running.process.signalCode !== null;
 const jvmPid = () => Number(readFileSync(path.join(dataDir, "dynamodb.pid"), "utf8"));
 
 afterAll(async () => {
   // Whatever happened above, nothing this file started may outlive it.
-  for (const running of started) if (!exited(running)) await stopRuntime(running, "SIGKILL");
+  for (const running of started) await stopRuntime(running, "SIGKILL");
   for (const pid of jvms) {
     if (isAlive(pid)) process.kill(-pid, "SIGKILL");
   }
@@ -112,8 +111,7 @@ describe("the runtime killed with SIGKILL mid-burst and started again", () => {
     };
     await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
     expect(killedAt).toBeGreaterThan(0);
-    // A process killed by a signal keeps exitCode null: its signalCode says it is gone.
-    if (!exited(first)) await new Promise((resolve) => first.process.once("exit", resolve));
+    await exitOf(first);
     expect(first.process.signalCode).toBe("SIGKILL");
     // SIGKILL gives the runtime no chance to stop its JVM: it is still running, and the restart must stop it.
     const orphanedJvm = jvms[0] as number;

@@ -41,10 +41,21 @@ export async function startRuntime(env: Record<string, string>, args: string[] =
   return { process: child, ports, baseUrl: `http://127.0.0.1:${ports[0]}`, output: () => output };
 }
 
-/** Sends `signal` and resolves with the exit code. */
+/** Whether the process is gone: one killed by a signal keeps `exitCode` null and sets `signalCode`. */
+export function hasExited(running: RunningRuntime): boolean {
+  return running.process.exitCode !== null || running.process.signalCode !== null;
+}
+
+/** Resolves with the exit code once the process is gone (null when a signal ended it). */
+export function exitOf(running: RunningRuntime): Promise<number | null> {
+  if (hasExited(running)) return Promise.resolve(running.process.exitCode);
+  return new Promise((resolve) => running.process.once("exit", resolve));
+}
+
+/** Sends `signal`, unless the process is already gone, and resolves with the exit code. */
 export async function stopRuntime(running: RunningRuntime, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
-  if (running.process.exitCode !== null) return running.process.exitCode;
-  const exited = new Promise<number | null>((resolve) => running.process.once("exit", resolve));
+  if (hasExited(running)) return running.process.exitCode;
+  const exited = exitOf(running);
   running.process.kill(signal);
   return exited;
 }
