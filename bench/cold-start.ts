@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type BuildOptions, build, type Metafile } from "esbuild";
-import { FUNCTIONS, type FunctionName } from "#shared/routes";
+import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
 import { BUNDLING, PROJECT_ROOT } from "../infra/api-function.ts";
 import { median, round } from "./stats.ts";
 
@@ -44,7 +44,7 @@ function esbuildOptions(): BuildOptions {
   };
 }
 
-/** Source that constructs only the clients `name` declares, configured as `shared/clients.ts` does. */
+/** Source that constructs only the clients `name` declares, configured as `shared/adapters/aws-clients.ts` does. */
 export function baselineSource(name: FunctionName): { source: string; clients: string[] } {
   const { access } = FUNCTIONS[name];
   const lines: string[] = [];

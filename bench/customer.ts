@@ -1,6 +1,6 @@
 /** A customer backend's calls, as the bench makes them: plain fetch over loopback. */
 import { randomUUID } from "node:crypto";
-import { type VerificationResource, verificationResourceSchema } from "#shared/verification";
+import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
 
 export interface Reply {
   status: number;

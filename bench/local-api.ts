@@ -6,11 +6,13 @@
 import type { AddressInfo } from "node:net";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { AppStore } from "#shared/app-store";
-import { dynamoClients, s3Client } from "#shared/clients";
-import { SecretBox } from "#shared/secret-box";
-import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
+import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { sealerWithKey } from "#shared/adapters/sealer";
+import { SecretBox } from "#shared/adapters/secret-box";
+import { systemClock } from "#shared/adapters/system-clock";
+import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { processClients } from "#shared/wiring";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
@@ -77,14 +79,14 @@ export async function startBenchApi(): Promise<BenchApi> {
     });
     stops.push(async () => ownClient.destroy());
     await ensureTables(ownClient, PREFIX);
-    const apps = new AppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
-    const secrets = new SecretBox(secretsKey);
+    const apps = new DynamoDbAppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
+    const sealer = sealerWithKey(async () => secretsKey);
 
     const roundTrips = new RoundTrips();
     // The document client sends through its raw client's stack; Powertools uses the raw client.
     const counter = { step: "deserialize", name: "benchRoundTripCounter" } as const;
-    dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
-    s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
+    processClients().dynamo.raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
+    processClients().s3.middlewareStack.add(roundTrips.middleware("S3"), counter);
 
     const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
     // A load tool stops at its deadline with requests still in the handlers: let them finish
@@ -114,7 +116,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
-      newApp: () => createApp({ apps, secrets }, { name: "bench app", environment: "sandbox" }),
+      newApp: () => createApp({ apps, sealer, clock: systemClock }, { name: "bench app", environment: "sandbox" }),
       stop: () => stopAll(stops),
     };
   } catch (error) {
@@ -125,6 +127,6 @@ export async function startBenchApi(): Promise<BenchApi> {
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
   for (const stop of stops.reverse()) await stop().catch(() => undefined);
-  dynamoClients().raw.destroy();
-  s3Client().destroy();
+  processClients().dynamo.raw.destroy();
+  processClients().s3.destroy();
 }

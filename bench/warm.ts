@@ -6,13 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { keyPk } from "#shared/app-store";
-import { dynamoClients, s3Client } from "#shared/clients";
-import { hashApiKey } from "#shared/credentials";
-import { SNIFF_BYTES } from "#shared/document-types";
-import { newId } from "#shared/ids";
-import { documentKey } from "#shared/upload-store";
-import { IDEMPOTENCY_SECONDS } from "#shared/use-cases/create-idempotently";
+import { keyPk } from "#shared/domain/apps";
+import { hashApiKey } from "#shared/domain/credentials";
+import { SNIFF_BYTES } from "#shared/domain/document-types";
+import { newId } from "#shared/domain/ids";
+import { IDEMPOTENCY_SECONDS } from "#shared/domain/new-verification";
+import { documentKey } from "#shared/domain/verification";
+import { processClients } from "#shared/wiring";
 import { BenchCustomer, expectResource, type Reply } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { type Percentiles, percentiles, round, timed } from "./stats.ts";
@@ -92,8 +92,8 @@ export async function measureWarm(
   api: BenchApi,
   options: { samples: number; authorizerSamples: number; warmup: number },
 ): Promise<{ warm: WarmRow[]; httpHop: Percentiles; roundTrips: RoundTripRow[] }> {
-  const db = dynamoClients().doc;
-  const s3 = s3Client();
+  const { dynamo, s3 } = processClients();
+  const db = dynamo.doc;
   const app = await api.newApp();
   const customer = new BenchCustomer(api.baseUrl, app.api_key);
 

@@ -4,15 +4,13 @@
  * it by the key for all of them.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
-import { AppStore } from "#shared/app-store";
-import { documentClient } from "#shared/clients";
-import { readConfig } from "#shared/config";
-import { header } from "#shared/http";
-import { AUTHORIZER, FUNCTIONS } from "#shared/routes";
+import { AUTHORIZER } from "#shared/declarations/routes";
+import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/authorize";
+import { wire } from "#shared/wiring";
 
-const config = readConfig(FUNCTIONS.authorizer.settings);
-const deps = { apps: new AppStore(documentClient(), config.APPS_TABLE), environment: config.ENVIRONMENT };
+const wired = wire("authorizer");
+const deps = { apps: wired.apps(), environment: wired.environment(), clock: wired.clock };
 
 /** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
 function everyRouteOf(methodArn: string): string {

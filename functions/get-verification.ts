@@ -2,21 +2,14 @@
  * GET /v1/verifications/{verification_id}: primary adapter -> use case `getVerification`
  * -> secondary adapters (DynamoDB read, S3 presigner).
  */
-import { documentClient, s3Client } from "#shared/clients";
-import { readConfig } from "#shared/config";
-import { routeHandler } from "#shared/http";
-import { FUNCTIONS } from "#shared/routes";
-import { UploadStore } from "#shared/upload-store";
+import { routeHandler } from "#shared/http/responses";
 import { getVerification } from "#shared/use-cases/get-verification";
-import { VerificationStore } from "#shared/verification-store";
+import { wire } from "#shared/wiring";
 
-const config = readConfig(FUNCTIONS["get-verification"].settings);
-const deps = {
-  verifications: new VerificationStore(documentClient(), config.VERIFICATIONS_TABLE),
-  uploads: new UploadStore(s3Client(), config.UPLOADS_BUCKET),
-};
+const wired = wire("get-verification");
+const deps = { verifications: wired.verifications(), documents: wired.documents(), clock: wired.clock };
 
-export const handler = routeHandler(async (event, caller) => ({
+export const handler = routeHandler(wired.log, async (event, caller) => ({
   status: 200,
   body: await getVerification(deps, {
     appId: caller.appId,

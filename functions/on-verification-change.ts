@@ -4,28 +4,15 @@
  * A failed record is reported so the stream retries from it; the ones after it wait, which
  * keeps each verification's changes in order.
  */
-
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { authorityFor } from "#shared/authority";
-import { documentClient, s3Client } from "#shared/clients";
-import { readConfig } from "#shared/config";
-import { logger } from "#shared/logger";
-import { webhookDeps } from "#shared/pipeline";
-import { FUNCTIONS } from "#shared/routes";
-import { UploadStore } from "#shared/upload-store";
-import { onVerificationChange } from "#shared/use-cases/on-change";
-import type { VerificationItem } from "#shared/verification";
-import { VerificationStore } from "#shared/verification-store";
+import type { VerificationItem } from "#shared/domain/verification";
+import { onVerificationChange } from "#shared/use-cases/on-verification-change";
+import { wire } from "#shared/wiring";
 
-const config = readConfig(FUNCTIONS["on-verification-change"].settings);
-const deps = {
-  ...webhookDeps(config),
-  verifications: new VerificationStore(documentClient(), config.VERIFICATIONS_TABLE),
-  uploads: new UploadStore(s3Client(), config.UPLOADS_BUCKET),
-  authority: authorityFor(config.ENVIRONMENT),
-};
+const wired = wire("on-verification-change");
+const deps = { ...wired.processing(), ...wired.webhooks() };
 
 type StreamImage = NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"];
 
@@ -36,13 +23,12 @@ function image(value: StreamImage): VerificationItem | undefined {
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   for (const record of event.Records) {
     try {
-      await onVerificationChange(
-        deps,
-        { before: image(record.dynamodb?.OldImage), after: image(record.dynamodb?.NewImage) },
-        () => new Date(),
-      );
+      await onVerificationChange(deps, {
+        before: image(record.dynamodb?.OldImage),
+        after: image(record.dynamodb?.NewImage),
+      });
     } catch (error) {
-      logger.error("change stream record failed", { error: error as Error, sequence: record.dynamodb?.SequenceNumber });
+      wired.log.error("change stream record failed", { error, sequence: record.dynamodb?.SequenceNumber });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? "" }] };
     }
   }

@@ -8,7 +8,7 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { FilterPattern, type ILogGroup, MetricFilter } from "aws-cdk-lib/aws-logs";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import { metricsNamespace } from "#shared/events";
+import { metricsNamespace } from "#shared/declarations/metrics";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 
 const PERIOD = Duration.minutes(5);

@@ -15,10 +15,10 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
-import type { SettingName } from "#shared/config";
-import type { FunctionDefinition } from "#shared/routes";
-import type { TableDefinition } from "#shared/tables";
-import { documentKey } from "#shared/upload-store";
+import type { FunctionDefinition } from "#shared/declarations/functions";
+import type { SettingName } from "#shared/declarations/settings";
+import type { TableDefinition } from "#shared/declarations/tables";
+import { documentKey } from "#shared/domain/verification";
 import type { EnvironmentConfig } from "./config.ts";
 
 /** The repository root: esbuild resolves `#shared/*` and the lockfile from here. */

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { ENVIRONMENTS, type Environment } from "#shared/config";
-import { AUTHORIZER, STAGE_THROTTLING } from "#shared/routes";
+import { AUTHORIZER, STAGE_THROTTLING } from "#shared/declarations/routes";
+import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 
 /** Everything that differs between the sandbox and the production stack. */
 export interface EnvironmentConfig {

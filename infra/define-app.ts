@@ -1,6 +1,6 @@
 import { type App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
-import { stackName } from "#shared/config";
+import { stackName } from "#shared/declarations/stack";
 import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext } from "./config.ts";
 import { VerificationApiStack } from "./verification-api-stack.ts";
 

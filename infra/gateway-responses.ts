@@ -1,7 +1,7 @@
 import { ResponseType, type RestApi } from "aws-cdk-lib/aws-apigateway";
-import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/gateway-responses";
-import { REQUEST_ID_HEADER } from "#shared/http";
-import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from "#shared/problems";
+import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
 
 /**
  * Every gateway response the stack sets, by API Gateway response type. The shared table

@@ -8,8 +8,8 @@ import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources"
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/events";
-import { CHANGE_STREAM_FILTER } from "#shared/stream-filter";
+import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
+import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
 import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
 

@@ -17,10 +17,11 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import type { SettingName } from "#shared/config";
-import { AUTHORIZER, FUNCTIONS, type FunctionDefinition, ROUTES } from "#shared/routes";
-import { TABLES, type TableDefinition } from "#shared/tables";
-import { documentKey } from "#shared/upload-store";
+import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
+import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import type { SettingName } from "#shared/declarations/settings";
+import { TABLES, type TableDefinition } from "#shared/declarations/tables";
+import { documentKey } from "#shared/domain/verification";
 import { ApiAlarms } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
@@ -162,7 +163,7 @@ export class VerificationApiStack extends Stack {
     });
 
     const verifications = tables.get("VERIFICATIONS_TABLE");
-    if (!verifications) throw new Error("No verifications table in shared/tables.ts");
+    if (!verifications) throw new Error("No verifications table in shared/declarations/tables.ts");
     new Pipeline(this, "Pipeline", {
       environment: config,
       verifications: verifications.table,
@@ -181,7 +182,7 @@ export class VerificationApiStack extends Stack {
 
   private functionNamed(name: string): NodejsFunction {
     const fn = this.functions.get(name);
-    if (!fn) throw new Error(`No function named ${name} in shared/routes.ts`);
+    if (!fn) throw new Error(`No function named ${name} in shared/declarations/functions.ts`);
     return fn;
   }
 

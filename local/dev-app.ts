@@ -2,10 +2,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { AppStore } from "#shared/app-store";
-import { ENVIRONMENTS, type Environment } from "#shared/config";
-import type { SecretBox } from "#shared/secret-box";
-import { isoSeconds, nowSeconds } from "#shared/time";
+import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { isoSeconds } from "#shared/domain/time";
+import type { AppStore } from "#shared/ports/app-store";
+import type { Clock } from "#shared/ports/clock";
+import type { Sealer } from "#shared/ports/sealer";
 import { createApp } from "#shared/use-cases/apps";
 
 const devAppFile = z.object({
@@ -32,7 +33,7 @@ function readDevApp(file: string): DevApp | undefined {
  * otherwise a new one. `webhookUrl`, when given, becomes its webhook destination.
  */
 export async function ensureDevApp(
-  deps: { apps: AppStore; secrets: SecretBox },
+  deps: { apps: AppStore; sealer: Sealer; clock: Clock },
   options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
 ): Promise<{ devApp: DevApp; created: boolean }> {
   const file = devAppPath(options.dataDir);
@@ -43,7 +44,7 @@ export async function ensureDevApp(
   if (existing) {
     devApp = { ...existing, base_url: options.baseUrl };
     if (options.webhookUrl)
-      await deps.apps.setWebhookUrl(existing.app_id, options.webhookUrl, isoSeconds(nowSeconds()));
+      await deps.apps.setWebhookUrl(existing.app_id, options.webhookUrl, isoSeconds(deps.clock.now()));
   } else {
     const app = await createApp(deps, {
       name: "Local development app",

@@ -11,17 +11,11 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from "aws-lambda";
-import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/gateway-responses";
-import { REQUEST_ID_HEADER } from "#shared/http";
-import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/problems";
-import {
-  AUTHORIZER,
-  FUNCTIONS,
-  type FunctionName,
-  GATEWAY_MAX_BODY_BYTES,
-  ROUTES,
-  type RouteDefinition,
-} from "#shared/routes";
+import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
+import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/declarations/gateway-responses";
+import { AUTHORIZER, GATEWAY_MAX_BODY_BYTES, ROUTES, type RouteDefinition } from "#shared/declarations/routes";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { referenceResponse } from "../openapi/reference.ts";
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

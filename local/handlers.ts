@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import { FUNCTIONS, type FunctionName } from "#shared/routes";
+import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
 import type { AuthorizerHandler, ProxyHandler } from "./gateway.ts";
 
 /** Every function's handler, typed by the event its AWS trigger sends. */

@@ -7,13 +7,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import type { Server } from "node:http";
 import path from "node:path";
 import { z } from "zod";
-import { AppStore } from "#shared/app-store";
-import { dynamoClients } from "#shared/clients";
-import { ENVIRONMENTS, readConfig } from "#shared/config";
-import { STAGE_THROTTLING } from "#shared/routes";
-import { SecretBox } from "#shared/secret-box";
-import { secretBox } from "#shared/secret-key";
-import { TABLES } from "#shared/tables";
+import { createDynamoClients } from "#shared/adapters/aws-clients";
+import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { sealerWithKey } from "#shared/adapters/sealer";
+import { SecretBox } from "#shared/adapters/secret-box";
+import { systemClock } from "#shared/adapters/system-clock";
+import { STAGE_THROTTLING } from "#shared/declarations/routes";
+import { readSettings } from "#shared/declarations/settings";
+import { TABLES } from "#shared/declarations/tables";
+import { ENVIRONMENTS } from "#shared/domain/environments";
 import { ensureDevApp } from "./dev-app.ts";
 import { LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
@@ -75,6 +77,7 @@ process.on("SIGTERM", () => void stop(0));
 
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
+  const sealingKey = secretsKey();
   Object.assign(
     process.env,
     localSettings({
@@ -82,13 +85,14 @@ async function main(): Promise<void> {
       tablePrefix: "local-",
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
-      secretsKey: secretsKey(),
+      secretsKey: sealingKey,
     }),
   );
   const storage = inMemory ? undefined : dataDir;
   running.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
   running.push(await startS3({ port: s3Port, dataDir: storage }));
-  await ensureTables(dynamoClients().raw, "local-");
+  const dynamo = createDynamoClients(process.env.DYNAMODB_ENDPOINT);
+  await ensureTables(dynamo.raw, "local-");
 
   const handlers = await loadHandlers();
   gateway = createGateway({
@@ -106,7 +110,7 @@ async function main(): Promise<void> {
   const pipeline = await startPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     region: LOCAL_REGION,
-    table: readConfig(["VERIFICATIONS_TABLE"]).VERIFICATIONS_TABLE,
+    table: readSettings(["VERIFICATIONS_TABLE"]).VERIFICATIONS_TABLE,
     consumer: handlers["on-verification-change"],
     tick: handlers.tick,
     checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
@@ -129,9 +133,13 @@ async function main(): Promise<void> {
       2,
     )}\n`,
   );
-  const config = readConfig(["APPS_TABLE"]);
+  const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
   const { devApp, created } = await ensureDevApp(
-    { apps: new AppStore(dynamoClients().doc, config.APPS_TABLE), secrets: await secretBox() },
+    {
+      apps: new DynamoDbAppStore(dynamo.doc, APPS_TABLE),
+      sealer: sealerWithKey(async () => sealingKey),
+      clock: systemClock,
+    },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );
   const lines = [

@@ -13,7 +13,7 @@ import {
   GetShardIteratorCommand,
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { matchesFilter } from "#shared/stream-filter";
+import { matchesFilter } from "#shared/declarations/stream-filter";
 
 export interface PipelineOptions {
   endpoint: string;

@@ -6,8 +6,9 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
-import type { Environment, SettingName } from "#shared/config";
-import { TABLES, type TableDefinition } from "#shared/tables";
+import type { SettingName } from "#shared/declarations/settings";
+import { TABLES, type TableDefinition } from "#shared/declarations/tables";
+import type { Environment } from "#shared/domain/environments";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {

@@ -6,12 +6,31 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
-import { ENVIRONMENTS } from "#shared/config";
-import { allowedExtensions, DOCUMENT_TYPES, type DocumentType, MAX_FILE_SIZE_BYTES } from "#shared/document-types";
-import { API_VERSION, EVENT_TYPES, type EventType, WEBHOOK_HEADERS, webhookEventSchema } from "#shared/events";
-import { GATEWAY_RESPONSES } from "#shared/gateway-responses";
-import { REQUEST_ID_HEADER } from "#shared/http";
-import { ID_PATTERNS } from "#shared/ids";
+import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
+import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import {
+  allowedExtensions,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  MAX_FILE_SIZE_BYTES,
+} from "#shared/domain/document-types";
+import { ENVIRONMENTS } from "#shared/domain/environments";
+import { ID_PATTERNS } from "#shared/domain/ids";
+import { newVerificationSchema } from "#shared/domain/new-verification";
+import {
+  checkSchema,
+  reasonSchema,
+  uploadSchema,
+  type VerificationResource,
+  verificationResourceSchema,
+} from "#shared/domain/verification";
+import {
+  API_VERSION,
+  EVENT_TYPES,
+  type EventType,
+  WEBHOOK_HEADERS,
+  webhookEventSchema,
+} from "#shared/domain/webhook-events";
 import {
   fieldErrorSchema,
   PROBLEM_CONTENT_TYPE,
@@ -19,16 +38,9 @@ import {
   type ProblemCode,
   problemBody,
   problemSchema,
-} from "#shared/problems";
-import { AUTHORIZER, ROUTES } from "#shared/routes";
-import { createVerificationBody, idempotencyKey, MAX_BODY_BYTES } from "#shared/schemas";
-import {
-  checkSchema,
-  reasonSchema,
-  uploadSchema,
-  type VerificationResource,
-  verificationResourceSchema,
-} from "#shared/verification";
+} from "#shared/http/problems";
+import { idempotencyKey, MAX_BODY_BYTES } from "#shared/http/requests";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
 
 export type Json = Record<string, unknown>;
 type RouteFunction = (typeof ROUTES)[number]["function"];
@@ -76,7 +88,7 @@ function componentSchemas(): Record<string, Json> {
     uri: (id) => `#/components/schemas/${id}`,
   });
   // The request is what a client sends: strict, because unknown fields are refused with 422.
-  const request = z.toJSONSchema(createVerificationBody, jsonSchemaOf("input")) as Json;
+  const request = z.toJSONSchema(newVerificationSchema, jsonSchemaOf("input")) as Json;
   const byName: Record<string, Json> = { CreateVerificationRequest: request, ...(schemas as Record<string, Json>) };
   // Components are addressed by their place in the document, not by a `$id` or dialect of their own.
   for (const schema of Object.values(byName)) {
@@ -346,7 +358,7 @@ function operation(route: (typeof ROUTES)[number]): Json {
                 examples: {
                   pdf: {
                     summary: "A student certificate as PDF",
-                    value: createVerificationBody.parse({
+                    value: newVerificationSchema.parse({
                       document_type: "YOK_STUDENT",
                       external_reference_id: "student-4711",
                       original_filename: "ogrenci-belgesi.pdf",

@@ -6,13 +6,18 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
-import { AppStore } from "#shared/app-store";
-import { ENVIRONMENTS, type Environment, stackName } from "#shared/config";
-import { EventStore } from "#shared/event-store";
-import { SecretBox } from "#shared/secret-box";
+import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
+import { sealerWithKey } from "#shared/adapters/sealer";
+import { secretString } from "#shared/adapters/sealing-key";
+import { stackName } from "#shared/declarations/stack";
+import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import type { AppStore } from "#shared/ports/app-store";
+import type { EventStore } from "#shared/ports/event-store";
+import type { Sealer } from "#shared/ports/sealer";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
 
 export interface TargetOptions {
@@ -34,8 +39,8 @@ export interface Target {
   apps: AppStore;
   /** The webhook events and their attempts; found only by the commands that need them. */
   events(): Promise<EventStore>;
-  /** The box that seals webhook secrets; read only by the commands that need it. */
-  secrets(): Promise<SecretBox>;
+  /** Seals webhook secrets; its key is read on first use, so only by the commands that seal. */
+  sealer: Sealer;
   close(): void;
 }
 
@@ -79,17 +84,17 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
-    apps: new AppStore(documentClient(raw), runtime.tables.APPS_TABLE),
+    apps: new DynamoDbAppStore(documentClient(raw), runtime.tables.APPS_TABLE),
     async events() {
       const name = runtime.tables.EVENTS_TABLE;
       if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
-      return new EventStore(documentClient(raw), name);
+      return new DynamoDbEventStore(documentClient(raw), name);
     },
-    async secrets() {
+    sealer: sealerWithKey(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
-      return new SecretBox(readFileSync(keyFile, "utf8").trim());
-    },
+      return readFileSync(keyFile, "utf8").trim();
+    }),
     close: () => raw.destroy(),
   };
 }
@@ -131,26 +136,21 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const table = options.appsTable ?? (await requiredOutput(outputs, "AppsTableName", stack, "--apps-table"));
   const raw = new DynamoDBClient(clientConfig);
   let secretsManager: SecretsManagerClient | undefined;
-  let box: Promise<SecretBox> | undefined;
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
-    apps: new AppStore(documentClient(raw), table),
+    apps: new DynamoDbAppStore(documentClient(raw), table),
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
-      return new EventStore(documentClient(raw), name);
+      return new DynamoDbEventStore(documentClient(raw), name);
     },
-    secrets() {
-      box ??= (async () => {
-        const arn =
-          options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
-        secretsManager = new SecretsManagerClient(clientConfig);
-        const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
-        if (!SecretString) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
-        return new SecretBox(SecretString);
-      })();
-      return box;
-    },
+    sealer: sealerWithKey(async () => {
+      const arn = options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
+      secretsManager = new SecretsManagerClient(clientConfig);
+      const material = await secretString(secretsManager, arn);
+      if (!material) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
+      return material;
+    }),
     close() {
       raw.destroy();
       cloudFormation.destroy();

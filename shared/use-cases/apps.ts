@@ -1,10 +1,13 @@
-import { type AppItem, type AppStatus, type AppStore, appPk, keyPk } from "../app-store.ts";
-import type { Environment } from "../config.ts";
-import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../credentials.ts";
-import { newId } from "../ids.ts";
-import type { SecretBox } from "../secret-box.ts";
-import { isoSeconds, nowSeconds } from "../time.ts";
-import { AppNotFoundError, InvalidInputError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+import { type AppItem, type AppStatus, appPk, keyPk } from "../domain/apps.ts";
+import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../domain/credentials.ts";
+import type { Environment } from "../domain/environments.ts";
+import { InvalidInputError, RefusedError } from "../domain/errors.ts";
+import { newId } from "../domain/ids.ts";
+import { isoSeconds } from "../domain/time.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Sealer } from "../ports/sealer.ts";
+import { appNotFound, requireApp, retryWhenStale } from "./current-app.ts";
 import { type KeyView, keyView } from "./keys.ts";
 import { checkWebhookUrl } from "./webhook-destination.ts";
 
@@ -27,7 +30,7 @@ function checkName(name: string): string {
   const trimmed = name.trim();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new InvalidInputError(`An app name has 1 to ${MAX_NAME_LENGTH} printable characters`);
+    throw new InvalidInputError("invalid_input", `An app name has 1 to ${MAX_NAME_LENGTH} printable characters`);
   }
   return trimmed;
 }
@@ -62,14 +65,16 @@ export function checkNewApp(tableEnvironment: Environment | undefined, input: Ne
  * when given, is the environment whose table `deps.apps` is: an app of another is refused.
  */
 export async function createApp(
-  deps: { apps: AppStore; secrets: SecretBox; environment?: Environment },
+  deps: { apps: Pick<AppStore, "createWithKey">; sealer: Sealer; clock: Clock; environment?: Environment },
   input: NewAppInput,
 ): Promise<NewApp> {
+  // Every rule before the sealing key is read (a Secrets Manager call when deployed).
   const { name, webhookUrl } = checkNewApp(deps.environment, input);
-  const now = isoSeconds(nowSeconds());
+  const webhookSecret = generateWebhookSecret();
+  const webhookSecretSealed = await deps.sealer.seal(webhookSecret);
+  const now = isoSeconds(deps.clock.now());
   const appId = newId("app");
   const apiKey = generateApiKey(input.environment);
-  const webhookSecret = generateWebhookSecret();
   const firstKey = keyPk(hashApiKey(apiKey));
   await deps.apps.createWithKey(
     {
@@ -80,7 +85,7 @@ export async function createApp(
       environment: input.environment,
       status: "active",
       webhook_url: webhookUrl,
-      webhook_secret_sealed: deps.secrets.seal(webhookSecret),
+      webhook_secret_sealed: webhookSecretSealed,
       key_pks: [firstKey],
       key_version: 1,
       created_at: now,
@@ -134,26 +139,29 @@ export function appView(app: AppItem, now: string): AppView {
   };
 }
 
-export async function listApps(deps: { apps: AppStore }): Promise<AppView[]> {
-  const now = isoSeconds(nowSeconds());
+export async function listApps(deps: { apps: Pick<AppStore, "listApps">; clock: Clock }): Promise<AppView[]> {
+  const now = isoSeconds(deps.clock.now());
   return (await deps.apps.listApps()).map((app) => appView(app, now));
 }
 
-export async function showApp(deps: { apps: AppStore }, appId: string): Promise<AppView & { keys: KeyView[] }> {
+export async function showApp(
+  deps: { apps: Pick<AppStore, "getApp" | "listKeys">; clock: Clock },
+  appId: string,
+): Promise<AppView & { keys: KeyView[] }> {
   const app = await requireApp(deps.apps, appId);
-  const now = isoSeconds(nowSeconds());
+  const now = isoSeconds(deps.clock.now());
   return { ...appView(app, now), keys: (await deps.apps.listKeys(appId)).map((key) => keyView(key, now)) };
 }
 
 /** Enables or disables an app; its keys answer 403 app_disabled while it is disabled. */
 export async function setAppStatus(
-  deps: { apps: AppStore },
+  deps: { apps: Pick<AppStore, "setStatus">; clock: Clock },
   input: { appId: string; status: AppStatus },
 ): Promise<AppView> {
   return retryWhenStale(async () => {
-    const now = isoSeconds(nowSeconds());
+    const now = isoSeconds(deps.clock.now());
     const app = await deps.apps.setStatus(input.appId, input.status, now);
-    if (!app) throw new AppNotFoundError(input.appId);
+    if (!app) throw appNotFound(input.appId);
     return appView(app, now);
   });
 }

@@ -1,7 +1,9 @@
-import type { AppStore } from "../app-store.ts";
-import type { Environment } from "../config.ts";
-import { hashApiKey, keyEnvironment } from "../credentials.ts";
-import { isoSeconds, nowSeconds } from "../time.ts";
+import { isLiveKey } from "../domain/apps.ts";
+import { hashApiKey, keyEnvironment } from "../domain/credentials.ts";
+import type { Environment } from "../domain/environments.ts";
+import { isoSeconds } from "../domain/time.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { Clock } from "../ports/clock.ts";
 
 export type Authorization =
   | { outcome: "allow"; appId: string; environment: Environment }
@@ -12,13 +14,13 @@ export type Authorization =
 
 /** Decides what an API key may do, with at most one read of the apps table. */
 export async function authorize(
-  deps: { apps: AppStore; environment: Environment },
+  deps: { apps: Pick<AppStore, "getKey">; environment: Environment; clock: Clock },
   apiKey: string | undefined,
 ): Promise<Authorization> {
   if (!apiKey || keyEnvironment(apiKey) !== deps.environment) return { outcome: "unauthorized" };
   const key = await deps.apps.getKey(hashApiKey(apiKey));
-  const now = isoSeconds(nowSeconds());
-  if (!key || key.environment !== deps.environment || key.revoked_at || (key.expires_at && key.expires_at <= now)) {
+  const now = isoSeconds(deps.clock.now());
+  if (!key || key.environment !== deps.environment || !isLiveKey(key, now)) {
     return { outcome: "unauthorized" };
   }
   if (key.app_status !== "active") return { outcome: "deny", appId: key.key_app_id };

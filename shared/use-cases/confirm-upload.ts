@@ -1,12 +1,24 @@
-import { acceptsFileType, DOCUMENT_TYPE_CODES, type FileType, SNIFF_BYTES, sniffFileType } from "../document-types.ts";
-import { ApiError, VerificationNotFoundError } from "../errors.ts";
-import { isId } from "../ids.ts";
-import { logger } from "../logger.ts";
-import { isTerminal, visibleStatus } from "../state.ts";
-import { isoSeconds, nowSeconds } from "../time.ts";
-import { documentKey, type UploadStore } from "../upload-store.ts";
-import { toResource, type VerificationItem, type VerificationResource } from "../verification.ts";
+import {
+  acceptsFileType,
+  DOCUMENT_TYPE_CODES,
+  type FileType,
+  SNIFF_BYTES,
+  sniffFileType,
+} from "../domain/document-types.ts";
+import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
+import { isId } from "../domain/ids.ts";
+import { isTerminal, visibleStatus } from "../domain/state.ts";
+import { isoSeconds } from "../domain/time.ts";
+import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
+import type { DocumentStore } from "../ports/document-store.ts";
+import type { Log } from "../ports/log.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
+
+/** What a confirm needs: the upload's first bytes, and for `sync` what processing needs. */
+export type ConfirmDeps = ProcessDeps & {
+  documents: Pick<DocumentStore, "size" | "firstBytes" | "delete">;
+  log: Log;
+};
 
 interface Upload {
   size: number;
@@ -20,7 +32,7 @@ type Judgement = { kind: "current"; item: VerificationItem } | { kind: "acceptab
  * confirm table is decided here.
  */
 async function judge(
-  uploads: UploadStore,
+  documents: Pick<DocumentStore, "delete">,
   appId: string,
   item: VerificationItem | undefined,
   upload: Upload | undefined,
@@ -29,22 +41,22 @@ async function judge(
   if (!item || item.app_id !== appId) throw new VerificationNotFoundError();
   const status = visibleStatus(item.status, item.upload_deadline, now);
   if (status === "expired") {
-    throw new ApiError("verification_expired", "The upload deadline has passed; create a new verification");
+    throw new RefusedError("verification_expired", "The upload deadline has passed; create a new verification");
   }
   if (status !== "awaiting_upload") return { kind: "current", item };
   if (!upload) {
-    throw new ApiError("upload_not_found", "No document has been uploaded yet; PUT it to the upload URL first");
+    throw new RefusedError("upload_not_found", "No document has been uploaded yet; PUT it to the upload URL first");
   }
   if (upload.size !== item.file_size_bytes) {
-    await uploads.delete(item.object_key);
-    throw new ApiError(
+    await documents.delete(item.object_key);
+    throw new RefusedError(
       "file_size_mismatch",
       `The uploaded file has ${upload.size} bytes, not file_size_bytes (${item.file_size_bytes}); upload it again`,
     );
   }
   if (!upload.fileType || !acceptsFileType(item.document_type, upload.fileType)) {
-    await uploads.delete(item.object_key);
-    throw new ApiError(
+    await documents.delete(item.object_key);
+    throw new RefusedError(
       "unsupported_file_type",
       `The uploaded file's content is not a type ${item.document_type} accepts; upload it again`,
     );
@@ -56,7 +68,7 @@ async function judge(
 export const SYNC_WAIT_SECONDS = 25;
 
 /** The terminal verification when processing ends within the wait; else undefined (the pipeline finishes it). */
-async function processWithin(deps: ProcessDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
+async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(resolve, SYNC_WAIT_SECONDS * 1000, undefined);
@@ -64,7 +76,7 @@ async function processWithin(deps: ProcessDeps, item: VerificationItem): Promise
   try {
     // The upload is confirmed either way: if the checks fail to run here, the pipeline runs them.
     const processing = processVerification(deps, item.verification_id).catch((error: unknown) => {
-      logger.error("sync processing failed; the pipeline will finish it", {
+      deps.log.error("sync processing failed; the pipeline will finish it", {
         error: error as Error,
         verification_id: item.verification_id,
       });
@@ -84,15 +96,17 @@ async function processWithin(deps: ProcessDeps, item: VerificationItem): Promise
  * already past `awaiting_upload` answers its current state and changes nothing.
  */
 export async function confirmUpload(
-  deps: ProcessDeps,
+  deps: ConfirmDeps,
   input: { appId: string; verificationId: string },
 ): Promise<VerificationResource> {
   if (!isId("verification", input.verificationId)) throw new VerificationNotFoundError();
-  const now = isoSeconds(nowSeconds());
+  const now = isoSeconds(deps.clock.now());
   const key = documentKey(input.verificationId);
-  const size = await deps.uploads.size(key);
+  const size = await deps.documents.size(key);
   const upload =
-    size === undefined ? undefined : { size, fileType: sniffFileType(await deps.uploads.firstBytes(key, SNIFF_BYTES)) };
+    size === undefined
+      ? undefined
+      : { size, fileType: sniffFileType(await deps.documents.firstBytes(key, SNIFF_BYTES)) };
 
   const fileType = upload?.fileType;
   const accepting = fileType ? DOCUMENT_TYPE_CODES.filter((type) => acceptsFileType(type, fileType)) : [];
@@ -121,7 +135,7 @@ export async function confirmUpload(
   } else {
     seen = await deps.verifications.get(input.verificationId);
   }
-  const judgement = await judge(deps.uploads, input.appId, seen, upload, now);
+  const judgement = await judge(deps.documents, input.appId, seen, upload, now);
   if (judgement.kind === "current") return toResource(judgement.item, now);
   throw new Error("The transition to processing was refused for no reason the contract names");
 }

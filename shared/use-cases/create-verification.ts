@@ -1,25 +1,32 @@
-import type { Environment } from "../config.ts";
-import { FILE_TYPES, fileTypeOfName } from "../document-types.ts";
-import { newId } from "../ids.ts";
-import type { CreateVerificationRequest } from "../schemas.ts";
-import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../state.ts";
-import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
-import { documentKey, type UploadStore } from "../upload-store.ts";
-import { toResource, type VerificationItem, type VerificationResource } from "../verification.ts";
-import type { VerificationStore } from "../verification-store.ts";
+import { FILE_TYPES, fileTypeOfName } from "../domain/document-types.ts";
+import type { Environment } from "../domain/environments.ts";
+import { newId } from "../domain/ids.ts";
+import type { NewVerification } from "../domain/new-verification.ts";
+import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../domain/state.ts";
+import { addSeconds, isoSeconds } from "../domain/time.ts";
+import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { DocumentStore } from "../ports/document-store.ts";
+import type { VerificationStore } from "../ports/verification-store.ts";
 
 export interface CreateVerificationInput {
   appId: string;
   environment: Environment;
-  request: CreateVerificationRequest;
+  request: NewVerification;
+}
+
+export interface CreateVerificationDeps {
+  verifications: Pick<VerificationStore, "create">;
+  documents: Pick<DocumentStore, "presignPut">;
+  clock: Clock;
 }
 
 /** Stores a new verification awaiting its upload and returns it with a presigned upload URL. */
 export async function createVerification(
-  deps: { verifications: VerificationStore; uploads: UploadStore },
+  deps: CreateVerificationDeps,
   input: CreateVerificationInput,
 ): Promise<VerificationResource> {
-  const now = nowSeconds();
+  const now = deps.clock.now();
   const created = isoSeconds(now);
   const deadline = isoSeconds(addSeconds(now, UPLOAD_DEADLINE_SECONDS));
   const id = newId("verification");
@@ -47,7 +54,7 @@ export async function createVerification(
     updated_at: created,
   };
   await deps.verifications.create(item);
-  const upload = await deps.uploads.presignPut(
+  const upload = await deps.documents.presignPut(
     item.object_key,
     item.media_type,
     item.file_size_bytes,

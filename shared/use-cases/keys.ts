@@ -1,8 +1,11 @@
 /** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
-import { type AppStore, isLiveKey, type KeyItem, keyPk } from "../app-store.ts";
-import { displayPrefix, generateApiKey, hashApiKey } from "../credentials.ts";
-import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
-import { KeyNotFoundError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+import { isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
+import { displayPrefix, generateApiKey, hashApiKey } from "../domain/credentials.ts";
+import { NotFoundError, RefusedError } from "../domain/errors.ts";
+import { addSeconds, isoSeconds } from "../domain/time.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import { requireApp, retryWhenStale } from "./current-app.ts";
 
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
@@ -37,9 +40,12 @@ export function keyView(key: KeyItem, now: string): KeyView {
 }
 
 /** Every key the app ever had, oldest first. */
-export async function listAppKeys(deps: { apps: AppStore }, appId: string): Promise<KeyView[]> {
+export async function listAppKeys(
+  deps: { apps: Pick<AppStore, "getApp" | "listKeys">; clock: Clock },
+  appId: string,
+): Promise<KeyView[]> {
   await requireApp(deps.apps, appId);
-  const now = isoSeconds(nowSeconds());
+  const now = isoSeconds(deps.clock.now());
   return (await deps.apps.listKeys(appId)).map((key) => keyView(key, now));
 }
 
@@ -57,7 +63,7 @@ export interface RotatedKey {
  * already expire sooner); a rotation that would leave three live keys is refused.
  */
 export async function rotateKey(
-  deps: { apps: AppStore },
+  deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "addKey">; clock: Clock },
   input: { appId: string; graceSeconds?: number },
 ): Promise<RotatedKey> {
   const grace = input.graceSeconds ?? DEFAULT_GRACE_SECONDS;
@@ -66,7 +72,7 @@ export async function rotateKey(
   }
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
-    const now = nowSeconds();
+    const now = deps.clock.now();
     const nowIso = isoSeconds(now);
     const live = await deps.apps.currentKeys(app, nowIso);
     if (live.length >= MAX_LIVE_KEYS) {
@@ -113,12 +119,12 @@ export async function rotateKey(
  * table; an authorizer cache may still let a revoked key pass until its entry expires.
  */
 export async function revokeKeys(
-  deps: { apps: AppStore },
+  deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "revokeKeys">; clock: Clock },
   input: { appId: string; keys: { prefix: string } | "all" },
 ): Promise<{ app_id: string; revoked: KeyView[] }> {
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
-    const nowIso = isoSeconds(nowSeconds());
+    const nowIso = isoSeconds(deps.clock.now());
     const live = await deps.apps.currentKeys(app, nowIso);
     let revoked: KeyItem[];
     if (input.keys === "all") {
@@ -126,7 +132,9 @@ export async function revokeKeys(
     } else {
       const { prefix } = input.keys;
       revoked = live.filter((key) => key.prefix === prefix);
-      if (revoked.length === 0) throw new KeyNotFoundError(app.app_id, prefix);
+      if (revoked.length === 0) {
+        throw new NotFoundError("key_not_found", `App ${app.app_id} has no live key with prefix ${prefix}`);
+      }
       if (revoked.length > 1) {
         throw new RefusedError("ambiguous_key_prefix", `More than one live key has prefix ${prefix}; use --all`);
       }

@@ -1,17 +1,21 @@
-import type { AuthorityAdapter } from "../authority.ts";
-import { inspectDocument } from "../document-checks.ts";
-import { DOCUMENT_TYPES, type TypeCheck } from "../document-types.ts";
-import type { Result } from "../state.ts";
-import { isoSeconds, nowSeconds } from "../time.ts";
-import type { UploadStore } from "../upload-store.ts";
-import type { Check, Reason, VerificationItem } from "../verification.ts";
-import type { VerificationStore } from "../verification-store.ts";
+import { DOCUMENT_TYPES, type TypeCheck } from "../domain/document-types.ts";
+import type { Result } from "../domain/state.ts";
+import { isoSeconds } from "../domain/time.ts";
+import type { Check, Reason, VerificationItem } from "../domain/verification.ts";
+import type { Authority } from "../ports/authority.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { DocumentReader } from "../ports/document-reader.ts";
+import type { DocumentStore } from "../ports/document-store.ts";
+import type { VerificationStore } from "../ports/verification-store.ts";
+import { inspectDocument } from "./inspect-document.ts";
 
 export interface ProcessDeps {
-  verifications: VerificationStore;
-  uploads: UploadStore;
-  /** The environment's authority adapter; none means the authority check cannot run. */
-  authority: AuthorityAdapter | undefined;
+  verifications: Pick<VerificationStore, "get" | "transition">;
+  documents: Pick<DocumentStore, "read">;
+  reader: DocumentReader;
+  /** The environment's issuing authority; none means the authority check cannot run. */
+  authority: Authority | undefined;
+  clock: Clock;
 }
 
 type Outcome =
@@ -22,7 +26,7 @@ async function typeCheck(
   check: TypeCheck,
   item: VerificationItem,
   document: Uint8Array,
-  authority: AuthorityAdapter | undefined,
+  authority: Authority | undefined,
 ): Promise<{ check: Check; result: Result; reason?: Reason } | { check: Check; failureCode: string }> {
   const name = check;
   if (!authority) {
@@ -65,7 +69,7 @@ const RESULT_RANK: Record<Result, number> = { verified: 0, inconclusive: 1, reje
 
 /** Runs every check and decides the terminal state: the worst result of the type's checks. */
 async function decide(item: VerificationItem, document: Uint8Array | undefined, deps: ProcessDeps): Promise<Outcome> {
-  const inspection = await inspectDocument(item, document);
+  const inspection = await inspectDocument(deps.reader, item, document);
   if (inspection.failureCode || !document) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
@@ -89,8 +93,8 @@ async function decide(item: VerificationItem, document: Uint8Array | undefined, 
 export async function processVerification(deps: ProcessDeps, id: string): Promise<VerificationItem | undefined> {
   const item = await deps.verifications.get(id);
   if (item?.status !== "processing") return item;
-  const outcome = await decide(item, await deps.uploads.read(item.object_key), deps);
-  const now = isoSeconds(nowSeconds());
+  const outcome = await decide(item, await deps.documents.read(item.object_key), deps);
+  const now = isoSeconds(deps.clock.now());
   const written = await deps.verifications.transition({
     id,
     from: "processing",

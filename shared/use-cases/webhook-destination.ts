@@ -1,12 +1,14 @@
 /** An app's webhook destination: where events go, and the secrets they are signed with. */
-import { isIPv4, isIPv6 } from "node:net";
-import type { AppItem, AppStore } from "../app-store.ts";
-import type { Environment } from "../config.ts";
-import { generateWebhookSecret } from "../credentials.ts";
-import { isPrivateAddress } from "../destination-guard.ts";
-import type { SecretBox } from "../secret-box.ts";
-import { addSeconds, isoSeconds, nowSeconds } from "../time.ts";
-import { InvalidInputError, RefusedError, requireApp, retryWhenStale } from "./app-support.ts";
+import { bareHost, isAddressLiteral, isPrivateAddress } from "../domain/addresses.ts";
+import type { AppItem } from "../domain/apps.ts";
+import { generateWebhookSecret } from "../domain/credentials.ts";
+import type { Environment } from "../domain/environments.ts";
+import { InvalidInputError, RefusedError } from "../domain/errors.ts";
+import { addSeconds, isoSeconds } from "../domain/time.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Sealer } from "../ports/sealer.ts";
+import { requireApp, retryWhenStale } from "./current-app.ts";
 
 /** After a rotation the previous secret still signs for this long, so receivers can switch over. */
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
@@ -28,17 +30,17 @@ export function checkWebhookUrl(url: string, environment: Environment): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InvalidInputError("The webhook URL is not a valid absolute URL");
+    throw new InvalidInputError("invalid_input", "The webhook URL is not a valid absolute URL");
   }
   if (url.length > MAX_URL_LENGTH)
-    throw new InvalidInputError(`A webhook URL has at most ${MAX_URL_LENGTH} characters`);
+    throw new InvalidInputError("invalid_input", `A webhook URL has at most ${MAX_URL_LENGTH} characters`);
   if (parsed.username || parsed.password) {
     throw new RefusedError("webhook_url_not_allowed", "A webhook URL must not carry credentials");
   }
   if (parsed.protocol === "https:") {
     // Delivery checks where a name resolves; a literal private address is refused already here.
-    const host = parsed.hostname.replace(/^\[|\]$/g, "");
-    const inward = host === "localhost" || ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host));
+    const host = bareHost(parsed);
+    const inward = host === "localhost" || (isAddressLiteral(host) && isPrivateAddress(host));
     if (environment === "production" && inward) {
       throw new RefusedError("webhook_url_not_allowed", "A production webhook URL must reach a public address");
     }
@@ -58,25 +60,25 @@ export function checkWebhookUrl(url: string, environment: Environment): string {
  * The secrets to sign an event with right now: the current one first, then the previous one
  * while it is still valid after a rotation. Each gives one `v1,` signature.
  */
-export function signingSecrets(app: AppItem, box: SecretBox, now: string): string[] {
-  const secrets = [box.open(app.webhook_secret_sealed)];
+export async function signingSecrets(app: AppItem, sealer: Sealer, now: string): Promise<string[]> {
+  const secrets = [await sealer.open(app.webhook_secret_sealed)];
   if (
     app.previous_webhook_secret_sealed &&
     app.previous_webhook_secret_expires_at &&
     app.previous_webhook_secret_expires_at > now
   ) {
-    secrets.push(box.open(app.previous_webhook_secret_sealed));
+    secrets.push(await sealer.open(app.previous_webhook_secret_sealed));
   }
   return secrets;
 }
 
 export async function setWebhookDestination(
-  deps: { apps: AppStore },
+  deps: { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; clock: Clock },
   input: { appId: string; url: string },
 ): Promise<{ app_id: string; webhook_url: string }> {
   const app = await requireApp(deps.apps, input.appId);
   const url = checkWebhookUrl(input.url, app.environment);
-  await deps.apps.setWebhookUrl(app.app_id, url, isoSeconds(nowSeconds()));
+  await deps.apps.setWebhookUrl(app.app_id, url, isoSeconds(deps.clock.now()));
   return { app_id: app.app_id, webhook_url: url };
 }
 
@@ -93,15 +95,15 @@ export interface RotatedWebhookSecret {
  * (from a rotation less than 24 h ago) stops at once.
  */
 export async function rotateWebhookSecret(
-  deps: { apps: AppStore; secrets: SecretBox },
+  deps: { apps: Pick<AppStore, "getApp" | "rotateWebhookSecret">; sealer: Sealer; clock: Clock },
   input: { appId: string },
 ): Promise<RotatedWebhookSecret> {
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
-    const now = nowSeconds();
+    const now = deps.clock.now();
     const secret = generateWebhookSecret();
     const previousExpiresAt = isoSeconds(addSeconds(now, PREVIOUS_SECRET_SECONDS));
-    await deps.apps.rotateWebhookSecret(app, deps.secrets.seal(secret), previousExpiresAt, isoSeconds(now));
+    await deps.apps.rotateWebhookSecret(app, await deps.sealer.seal(secret), previousExpiresAt, isoSeconds(now));
     return { app_id: app.app_id, webhook_secret: secret, previous_secret_expires_at: previousExpiresAt };
   });
 }

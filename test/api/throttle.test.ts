@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STAGE_THROTTLING } from "#shared/routes";
+import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, expectProblem } from "../support/client.ts";
 

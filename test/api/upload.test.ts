@@ -1,9 +1,9 @@
 import { HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { UploadStore } from "#shared/upload-store";
+import { S3DocumentStore } from "#shared/adapters/s3-document-store";
+import type { VerificationResource } from "#shared/domain/verification";
 import type { NewApp } from "#shared/use-cases/apps";
-import type { VerificationResource } from "#shared/verification";
 import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, documentBytes, expectProblem, expectVerification, upload } from "../support/client.ts";
 
@@ -83,7 +83,7 @@ describe("the presigned upload", () => {
 
   it("is refused by the store once the URL has expired", async () => {
     const verification = await customer.created({ file_size_bytes: SIZE });
-    const signedLongAgo = await new UploadStore(api.s3, api.bucket).presignPut(
+    const signedLongAgo = await new S3DocumentStore(api.s3, api.bucket).presignPut(
       `documents/${verification.verification_id}`,
       "application/pdf",
       SIZE,

@@ -14,8 +14,8 @@ import os from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROBLEMS } from "#shared/problems";
-import { STATUSES } from "#shared/state";
+import { STATUSES } from "#shared/domain/state";
+import { PROBLEMS } from "#shared/http/problems";
 import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
 
 const root = path.resolve(__dirname, "../..");

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "#shared/routes";
+import { ROUTES } from "#shared/declarations/routes";
 import { buildDocument } from "../../openapi/document.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { call, expectProblem } from "../support/client.ts";

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateWebhookSecret } from "#shared/credentials";
-import { signWebhook } from "#shared/webhook-signature";
+import { generateWebhookSecret } from "#shared/domain/credentials";
+import { signWebhook } from "#shared/domain/webhook-signature";
 import { freePort } from "../../local/engines.ts";
 
 const root = path.resolve(__dirname, "../..");

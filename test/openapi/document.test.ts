@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVENT_TYPES, WEBHOOK_HEADERS } from "#shared/events";
-import { GATEWAY_RESPONSES } from "#shared/gateway-responses";
-import { PROBLEM_CODES, PROBLEMS, problemBody } from "#shared/problems";
-import { ROUTES } from "#shared/routes";
+import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
+import { ROUTES } from "#shared/declarations/routes";
+import { EVENT_TYPES, WEBHOOK_HEADERS } from "#shared/domain/webhook-events";
+import { PROBLEM_CODES, PROBLEMS, problemBody } from "#shared/http/problems";
 import { buildDocument, type Json, renderDocument } from "../../openapi/document.ts";
 import { Conformance, type ObservedReply } from "./conformance.ts";
 

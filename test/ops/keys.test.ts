@@ -3,9 +3,10 @@
  * revocation, the other environment's keys, disabled apps, the two-live-keys rule.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isLiveKey, type KeyItem } from "#shared/app-store";
-import { AUTHORIZER } from "#shared/routes";
-import { RefusedError } from "#shared/use-cases/app-support";
+import { systemClock } from "#shared/adapters/system-clock";
+import { AUTHORIZER } from "#shared/declarations/routes";
+import { isLiveKey, type KeyItem } from "#shared/domain/apps";
+import { RefusedError } from "#shared/domain/errors";
 import { setAppStatus } from "#shared/use-cases/apps";
 import { listAppKeys, MAX_GRACE_SECONDS, revokeKeys, rotateKey } from "#shared/use-cases/keys";
 import { startApi, type TestApi } from "../support/api.ts";
@@ -31,7 +32,7 @@ async function newApp() {
 }
 
 async function rotate(appId: string, graceSeconds?: number) {
-  const rotated = await rotateKey({ apps: api.apps }, { appId, graceSeconds });
+  const rotated = await rotateKey({ apps: api.apps, clock: systemClock }, { appId, graceSeconds });
   issued.push(rotated.api_key);
   return rotated;
 }
@@ -64,7 +65,10 @@ describe("rotation", () => {
     at(3600 + CACHE + 1);
     expectProblem(await probe(api, app.api_key), 401, "invalid_api_key");
     expect((await probe(api, rotated.api_key)).status).toBe(404);
-    const statuses = (await listAppKeys({ apps: api.apps }, app.app_id)).map((key) => [key.prefix, key.status]);
+    const statuses = (await listAppKeys({ apps: api.apps, clock: systemClock }, app.app_id)).map((key) => [
+      key.prefix,
+      key.status,
+    ]);
     expect(statuses).toEqual([
       [app.key_prefix, "expired"],
       [rotated.key.prefix, "active"],
@@ -93,7 +97,10 @@ describe("rotation", () => {
     await expect(refused).rejects.toBeInstanceOf(RefusedError);
     await expect(refused).rejects.toMatchObject({ code: "too_many_live_keys" });
 
-    await revokeKeys({ apps: api.apps }, { appId: app.app_id, keys: { prefix: second.key.prefix } });
+    await revokeKeys(
+      { apps: api.apps, clock: systemClock },
+      { appId: app.app_id, keys: { prefix: second.key.prefix } },
+    );
     const third = await rotate(app.app_id, 600);
     expect(third.expiring.map((key) => key.prefix)).toEqual([app.key_prefix]);
     await expect(rotate(app.app_id)).rejects.toMatchObject({ code: "too_many_live_keys" });
@@ -118,7 +125,10 @@ describe("rotation", () => {
 describe("revocation", () => {
   it("refuses a revoked key at once when no decision about it is cached", async () => {
     const app = await newApp();
-    const result = await revokeKeys({ apps: api.apps }, { appId: app.app_id, keys: { prefix: app.key_prefix } });
+    const result = await revokeKeys(
+      { apps: api.apps, clock: systemClock },
+      { appId: app.app_id, keys: { prefix: app.key_prefix } },
+    );
     expect(result.revoked).toEqual([expect.objectContaining({ prefix: app.key_prefix, status: "revoked" })]);
     expectProblem(await probe(api, app.api_key), 401, "invalid_api_key");
   });
@@ -127,7 +137,7 @@ describe("revocation", () => {
     const at = controlClock();
     const app = await newApp();
     expect((await probe(api, app.api_key)).status).toBe(404);
-    await revokeKeys({ apps: api.apps }, { appId: app.app_id, keys: "all" });
+    await revokeKeys({ apps: api.apps, clock: systemClock }, { appId: app.app_id, keys: "all" });
     at(CACHE - 1);
     expect((await probe(api, app.api_key)).status).toBe(404);
     at(CACHE);
@@ -137,12 +147,12 @@ describe("revocation", () => {
   it("revokes every live key with all, and answers key_not_found for a prefix it does not have", async () => {
     const app = await newApp();
     const rotated = await rotate(app.app_id);
-    const result = await revokeKeys({ apps: api.apps }, { appId: app.app_id, keys: "all" });
+    const result = await revokeKeys({ apps: api.apps, clock: systemClock }, { appId: app.app_id, keys: "all" });
     expect(result.revoked.map((key) => key.prefix).sort()).toEqual([app.key_prefix, rotated.key.prefix].sort());
     for (const key of [app.api_key, rotated.api_key]) expect(code(await probe(api, key))).toBe("invalid_api_key");
     await expect(
-      revokeKeys({ apps: api.apps }, { appId: app.app_id, keys: { prefix: app.key_prefix } }),
-    ).rejects.toMatchObject({ name: "KeyNotFoundError" });
+      revokeKeys({ apps: api.apps, clock: systemClock }, { appId: app.app_id, keys: { prefix: app.key_prefix } }),
+    ).rejects.toMatchObject({ name: "NotFoundError", code: "key_not_found" });
     // With no live key left, a rotation is how the app gets one again.
     const fresh = await rotate(app.app_id);
     expect(fresh.expiring).toEqual([]);
@@ -160,14 +170,17 @@ describe("environments and app status", () => {
   it("answers 403 app_disabled for a disabled app's keys, the rotated one included, until enabled", async () => {
     const at = controlClock();
     const app = await newApp();
-    const disabled = await setAppStatus({ apps: api.apps }, { appId: app.app_id, status: "disabled" });
+    const disabled = await setAppStatus(
+      { apps: api.apps, clock: systemClock },
+      { appId: app.app_id, status: "disabled" },
+    );
     expect(disabled.status).toBe("disabled");
     expectProblem(await probe(api, app.api_key), 403, "app_disabled");
 
     const rotated = await rotate(app.app_id);
     expectProblem(await probe(api, rotated.api_key), 403, "app_disabled");
 
-    await setAppStatus({ apps: api.apps }, { appId: app.app_id, status: "active" });
+    await setAppStatus({ apps: api.apps, clock: systemClock }, { appId: app.app_id, status: "active" });
     at(CACHE + 1);
     expect((await probe(api, app.api_key)).status).toBe(404);
     expect((await probe(api, rotated.api_key)).status).toBe(404);
@@ -177,7 +190,7 @@ describe("environments and app status", () => {
     for (let round = 0; round < 4; round++) {
       const app = await newApp();
       const [, rotated] = await Promise.allSettled([
-        setAppStatus({ apps: api.apps }, { appId: app.app_id, status: "disabled" }),
+        setAppStatus({ apps: api.apps, clock: systemClock }, { appId: app.app_id, status: "disabled" }),
         rotate(app.app_id),
       ]);
       expect(rotated.status).toBe("fulfilled");

@@ -1,9 +1,13 @@
 /** Webhook destinations: the URL rule, and secret rotation with both signatures for 24 hours. */
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SecretBox } from "#shared/secret-box";
-import { isoSeconds, nowSeconds } from "#shared/time";
-import { InvalidInputError, RefusedError } from "#shared/use-cases/app-support";
+import { sealerWithKey } from "#shared/adapters/sealer";
+import { SecretBox } from "#shared/adapters/secret-box";
+import { systemClock } from "#shared/adapters/system-clock";
+import { InvalidInputError, RefusedError } from "#shared/domain/errors";
+import { isoSeconds } from "#shared/domain/time";
+import { signWebhook } from "#shared/domain/webhook-signature";
+import type { Sealer } from "#shared/ports/sealer";
 import { createApp } from "#shared/use-cases/apps";
 import {
   checkWebhookUrl,
@@ -11,17 +15,17 @@ import {
   setWebhookDestination,
   signingSecrets,
 } from "#shared/use-cases/webhook-destination";
-import { signWebhook } from "#shared/webhook-signature";
 import { startApi, type TestApi } from "../support/api.ts";
 import { expectNoPlainSecrets } from "./support.ts";
 
 let api: TestApi;
-let box: SecretBox;
+let sealer: Sealer;
 const issued: string[] = [];
 
 beforeAll(async () => {
   api = await startApi();
-  box = new SecretBox(SecretBox.generateKey());
+  const key = SecretBox.generateKey();
+  sealer = sealerWithKey(async () => key);
 });
 afterAll(() => api.stop());
 afterEach(() => {
@@ -55,7 +59,7 @@ describe("the webhook URL rule", () => {
   });
 
   it("is applied when an app is created and when its destination is set", async () => {
-    const deps = { apps: api.apps, secrets: box };
+    const deps = { apps: api.apps, sealer, clock: systemClock };
     await expect(
       createApp(deps, { name: "Plain http", environment: "sandbox", webhookUrl: "http://hooks.example.com/" }),
     ).rejects.toMatchObject({ code: "webhook_url_not_allowed" });
@@ -74,20 +78,20 @@ describe("rotating the signing secret", () => {
   it("signs with the new and the previous secret for 24 hours, then with the new one only", async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"], now: start });
-    const deps = { apps: api.apps, secrets: box };
+    const deps = { apps: api.apps, sealer, clock: systemClock };
     const app = await createApp(deps, { name: "Rotating", environment: "sandbox" });
     const stored = async () => {
       const item = await api.apps.getApp(app.app_id);
       if (!item) throw new Error("the app is gone");
       return item;
     };
-    expect(signingSecrets(await stored(), box, isoSeconds(nowSeconds()))).toEqual([app.webhook_secret]);
+    expect(await signingSecrets(await stored(), sealer, isoSeconds(systemClock.now()))).toEqual([app.webhook_secret]);
 
     const rotated = await rotateWebhookSecret(deps, { appId: app.app_id });
     issued.push(app.api_key, app.webhook_secret, rotated.webhook_secret);
     expect(rotated.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Date.parse(rotated.previous_secret_expires_at) - start).toBeGreaterThan(24 * 3600 * 1000 - 1000);
-    const during = signingSecrets(await stored(), box, isoSeconds(nowSeconds()));
+    const during = await signingSecrets(await stored(), sealer, isoSeconds(systemClock.now()));
     expect(during).toEqual([rotated.webhook_secret, app.webhook_secret]);
 
     // A receiver that still knows only the old secret verifies the event, as does an updated one.
@@ -103,17 +107,19 @@ describe("rotating the signing secret", () => {
     }
 
     vi.setSystemTime(Date.parse(rotated.previous_secret_expires_at));
-    expect(signingSecrets(await stored(), box, isoSeconds(nowSeconds()))).toEqual([rotated.webhook_secret]);
+    expect(await signingSecrets(await stored(), sealer, isoSeconds(systemClock.now()))).toEqual([
+      rotated.webhook_secret,
+    ]);
   });
 
   it("keeps only the latest previous secret when rotated twice within 24 hours", async () => {
-    const deps = { apps: api.apps, secrets: box };
+    const deps = { apps: api.apps, sealer, clock: systemClock };
     const app = await createApp(deps, { name: "Twice", environment: "sandbox" });
     const first = await rotateWebhookSecret(deps, { appId: app.app_id });
     const second = await rotateWebhookSecret(deps, { appId: app.app_id });
     issued.push(app.api_key, app.webhook_secret, first.webhook_secret, second.webhook_secret);
     const item = await api.apps.getApp(app.app_id);
-    expect(item && signingSecrets(item, box, isoSeconds(nowSeconds()))).toEqual([
+    expect(item && (await signingSecrets(item, sealer, isoSeconds(systemClock.now())))).toEqual([
       second.webhook_secret,
       first.webhook_secret,
     ]);

@@ -6,10 +6,10 @@ import { rmSync } from "node:fs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import type { AttemptItem, EventItem } from "#shared/event-store";
+import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
 import type { NewApp } from "#shared/use-cases/apps";
+import { RETRY_DELAYS_SECONDS } from "#shared/use-cases/webhook-delivery";
 import { rotateWebhookSecret } from "#shared/use-cases/webhook-destination";
-import { RETRY_DELAYS_SECONDS } from "#shared/use-cases/webhooks";
 import { opsInProcess, runtimeFileFor } from "../ops/support.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
@@ -202,7 +202,10 @@ describe("the tick", () => {
 describe("a webhook secret rotation", () => {
   it("sends both signatures for 24 h, each verifying with its own secret", async () => {
     const { app, customer } = await appWithCustomer();
-    const rotated = await rotateWebhookSecret({ apps: api.apps, secrets: api.secrets }, { appId: app.app_id });
+    const rotated = await rotateWebhookSecret(
+      { apps: api.apps, sealer: api.sealer, clock: api.clock },
+      { appId: app.app_id },
+    );
     const document = await pdfDocument();
     const verification = await customer.created({ file_size_bytes: document.length, process_type: "sync" });
     await upload(verification, document);

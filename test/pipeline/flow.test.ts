@@ -4,9 +4,9 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type WebhookEvent, webhookEventSchema } from "#shared/events";
+import type { VerificationResource } from "#shared/domain/verification";
+import { type WebhookEvent, webhookEventSchema } from "#shared/domain/webhook-events";
 import type { NewApp } from "#shared/use-cases/apps";
-import type { VerificationResource } from "#shared/verification";
 import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
 import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngImage } from "../support/documents.ts";

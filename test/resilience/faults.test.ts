@@ -12,9 +12,9 @@
  * forwards the Host header unchanged.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { EventItem } from "#shared/event-store";
-import { isTerminal } from "#shared/state";
-import type { VerificationItem } from "#shared/verification";
+import { isTerminal } from "#shared/domain/state";
+import type { VerificationItem } from "#shared/domain/verification";
+import type { EventItem } from "#shared/domain/webhook-events";
 import { type Engine, freePort, startS3 } from "../../local/engines.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { expectVerification, validBody } from "../support/client.ts";

@@ -8,10 +8,15 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
-import { AppStore } from "#shared/app-store";
-import type { Environment } from "#shared/config";
-import { SecretBox } from "#shared/secret-box";
-import { APPS_TABLE, EVENTS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/tables";
+import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { sealerWithKey } from "#shared/adapters/sealer";
+import { SecretBox } from "#shared/adapters/secret-box";
+import { systemClock } from "#shared/adapters/system-clock";
+import { APPS_TABLE, EVENTS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import type { Environment } from "#shared/domain/environments";
+import type { AppStore } from "#shared/ports/app-store";
+import type { Clock } from "#shared/ports/clock";
+import type { Sealer } from "#shared/ports/sealer";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
@@ -33,7 +38,9 @@ export interface TestApi {
   handlers: Handlers;
   /** The change-stream poller, when started with `pipeline: true` (the tick is left to the test). */
   pipeline: Pipeline | undefined;
-  secrets: SecretBox;
+  /** Seals and opens with the key the functions of this file use. */
+  sealer: Sealer;
+  clock: Clock;
   scan(table: string): Promise<Record<string, unknown>[]>;
   stop(): Promise<void>;
 }
@@ -53,7 +60,7 @@ export async function startApi(
   const environment = options.environment ?? "sandbox";
   const prefix = `t${randomUUID().slice(0, 8)}-`;
   const secretsKey = SecretBox.generateKey();
-  const secrets = new SecretBox(secretsKey);
+  const sealer = sealerWithKey(async () => secretsKey);
   Object.assign(
     process.env,
     localSettings({
@@ -80,7 +87,7 @@ export async function startApi(
     idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
     events: tableName(prefix, EVENTS_TABLE),
   };
-  const apps = new AppStore(db, tables.apps);
+  const apps = new DynamoDbAppStore(db, tables.apps);
 
   const handlers = await loadHandlers();
   const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
@@ -109,9 +116,13 @@ export async function startApi(
     apps,
     handlers,
     pipeline,
-    secrets,
+    sealer,
+    clock: systemClock,
     newApp: (appEnvironment = environment, webhookUrl) =>
-      createApp({ apps, secrets }, { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl }),
+      createApp(
+        { apps, sealer, clock: systemClock },
+        { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl },
+      ),
     async scan(table) {
       const items: Record<string, unknown>[] = [];
       for await (const page of paginateScan({ client: db }, { TableName: table, ConsistentRead: true })) {

@@ -1,7 +1,7 @@
 /** A customer backend's view of the API: plain HTTP with fetch. */
 import { expect } from "vitest";
-import { problemSchema } from "#shared/problems";
-import { type VerificationResource, verificationResourceSchema } from "#shared/verification";
+import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
+import { problemSchema } from "#shared/http/problems";
 import { Conformance } from "../openapi/conformance.ts";
 
 export interface Reply {

@@ -6,8 +6,8 @@ import {
   MAX_FILE_SIZE_BYTES,
   SNIFF_BYTES,
   sniffFileType,
-} from "#shared/document-types";
-import { isId, newId } from "#shared/ids";
+} from "#shared/domain/document-types";
+import { isId, newId } from "#shared/domain/ids";
 
 describe("the document-type registry", () => {
   it("registers YOK_STUDENT with pdf, jpg, jpeg and png up to 10 MiB", () => {

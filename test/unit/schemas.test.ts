@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, ValidationError } from "#shared/errors";
-import { assertBodySize, assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/schemas";
+import { ServiceError, ValidationError } from "#shared/domain/errors";
+import { assertBodySize, assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
 
 const body = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({ document_type: "YOK_STUDENT", original_filename: "a.pdf", file_size_bytes: 1, ...overrides });
@@ -10,7 +10,7 @@ function codeOf(run: () => unknown): string | undefined {
     run();
     return undefined;
   } catch (error) {
-    return error instanceof ApiError ? error.code : "not an ApiError";
+    return error instanceof ServiceError ? error.code : "not a ServiceError";
   }
 }
 
@@ -20,7 +20,7 @@ function fieldCodes(run: () => unknown): string[] {
     return [];
   } catch (error) {
     return error instanceof ValidationError
-      ? (error.errors ?? []).map((e) => `${e.field}:${e.code}`)
+      ? error.fields.map((e) => `${e.field}:${e.code}`)
       : ["not a ValidationError"];
   }
 }

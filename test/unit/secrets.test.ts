@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SecretBox } from "#shared/adapters/secret-box";
 import {
   API_KEY_PATTERN,
   displayPrefix,
@@ -6,8 +7,7 @@ import {
   generateWebhookSecret,
   hashApiKey,
   keyEnvironment,
-} from "#shared/credentials";
-import { SecretBox } from "#shared/secret-box";
+} from "#shared/domain/credentials";
 
 describe("API keys", () => {
   it("carry the environment and 256 random bits, and differ every time", () => {

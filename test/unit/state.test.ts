@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canTransition, isTerminal, STATUSES, TERMINAL_STATUSES, visibleStatus } from "#shared/state";
+import { canTransition, isTerminal, STATUSES, TERMINAL_STATUSES, visibleStatus } from "#shared/domain/state";
 
 describe("the verification state machine", () => {
   it("allows exactly the transitions the contract draws", () => {

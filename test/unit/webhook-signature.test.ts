@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { signWebhook } from "#shared/webhook-signature";
+import { signWebhook } from "#shared/domain/webhook-signature";
 
 /** The vectors published in docs/webhooks.md, read from the page itself. */
 function vectors() {

@@ -1,0 +1,119 @@
+/** `ops apps`: create, list, show, disable and enable client apps. */
+import { type Command, Option } from "commander";
+import { systemClock } from "#shared/adapters/system-clock";
+import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { type AppView, createApp, listApps, setAppStatus, showApp } from "#shared/use-cases/apps";
+import { appId } from "../arguments.ts";
+import { fields, table } from "../output.ts";
+import type { Run } from "../program.ts";
+import { CACHE_NOTE, keysTable } from "./keys.ts";
+
+const appFields = (app: AppView): [string, string | null][] => [
+  ["app id", app.app_id],
+  ["name", app.name],
+  ["environment", app.environment],
+  ["status", app.status],
+  ["webhook URL", app.webhook_url],
+  [
+    "previous secret",
+    app.previous_webhook_secret_expires_at && `signs too until ${app.previous_webhook_secret_expires_at}`,
+  ],
+  ["created", app.created_at],
+  ["updated", app.updated_at],
+];
+
+export function addAppsCommands(program: Command, run: Run): void {
+  const apps = program.command("apps").description("client apps");
+
+  apps
+    .command("create")
+    .description("create an app; prints its API key and webhook secret once")
+    .requiredOption("--name <name>", "the app's name")
+    .addOption(
+      new Option("--env <environment>", "the app's environment (default and only choice: the target's)").choices(
+        ENVIRONMENTS,
+      ),
+    )
+    .option("--webhook-url <url>", "where its events go: https (http to loopback in sandbox)")
+    .action((options: { name: string; env?: Environment; webhookUrl?: string }, command: Command) =>
+      run(command, async (target) => {
+        // createApp checks the input before it reads the sealing key (a Secrets Manager call when deployed).
+        const app = await createApp(
+          { apps: target.apps, sealer: target.sealer, clock: systemClock, environment: target.environment },
+          { name: options.name, environment: options.env ?? target.environment, webhookUrl: options.webhookUrl },
+        );
+        return {
+          json: { ...app, status: "active" },
+          text: [
+            `Created ${app.app_id} in ${target.label}`,
+            fields([
+              ["app id", app.app_id],
+              ["name", app.name],
+              ["environment", app.environment],
+              ["webhook URL", app.webhook_url],
+              ["key prefix", app.key_prefix],
+            ]),
+            "",
+            "Shown once: store them now, they cannot be read back.",
+            fields([
+              ["API key", app.api_key],
+              ["webhook secret", app.webhook_secret],
+            ]),
+          ].join("\n"),
+        };
+      }),
+    );
+
+  apps
+    .command("list")
+    .description("every app of the environment")
+    .action((_options: object, command: Command) =>
+      run(command, async (target) => {
+        const all = await listApps({ apps: target.apps, clock: systemClock });
+        return {
+          json: { apps: all },
+          text:
+            all.length === 0
+              ? `No apps in ${target.label}`
+              : table<AppView>(
+                  [
+                    ["APP ID", (app) => app.app_id],
+                    ["NAME", (app) => app.name],
+                    ["ENV", (app) => app.environment],
+                    ["STATUS", (app) => app.status],
+                    ["WEBHOOK URL", (app) => app.webhook_url],
+                    ["CREATED", (app) => app.created_at],
+                  ],
+                  all,
+                ),
+        };
+      }),
+    );
+
+  apps
+    .command("show")
+    .description("one app, its keys and its webhook destination")
+    .argument("<app-id>", "the app", appId)
+    .action((id: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        const app = await showApp({ apps: target.apps, clock: systemClock }, id);
+        return { json: app, text: [fields(appFields(app)), "", "Keys", keysTable(app.keys)].join("\n") };
+      }),
+    );
+
+  for (const [name, status, description] of [
+    ["disable", "disabled", "refuse the app's keys with 403 app_disabled"],
+    ["enable", "active", "accept the app's keys again"],
+  ] as const) {
+    apps
+      .command(name)
+      .description(description)
+      .argument("<app-id>", "the app", appId)
+      .action((id: string, _options: object, command: Command) =>
+        run(command, async (target) => {
+          const app = await setAppStatus({ apps: target.apps, clock: systemClock }, { appId: id, status });
+          return { json: app, text: `${app.app_id} is ${app.status}. ${CACHE_NOTE}` };
+        }),
+      );
+  }
+}

@@ -1,0 +1,19 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+
+/** A DynamoDB client and its document client; `endpoint` names a local engine, none in AWS. */
+export function createDynamoClients(endpoint?: string): { raw: DynamoDBClient; doc: DynamoDBDocumentClient } {
+  const raw = new DynamoDBClient(endpoint ? { endpoint } : {});
+  return { raw, doc: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } }) };
+}
+
+/** An S3 client; `endpoint` names a local engine, none in AWS. */
+export function createS3Client(endpoint?: string): S3Client {
+  return new S3Client({
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    // Without this the SDK adds a CRC32 of an empty body to presigned PUTs, which S3 refuses.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}

@@ -1,0 +1,255 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  paginateScan,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { APPS_TABLE } from "../declarations/tables.ts";
+import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
+import { StaleAppError } from "../domain/errors.ts";
+import type { AppStore } from "../ports/app-store.ts";
+
+/** The condition that the app item still has the key set it had when it was read. */
+function sameKeyVersion(app: AppItem) {
+  return { expression: "key_version = :seen_version", values: { ":seen_version": app.key_version } };
+}
+
+/** The apps table: apps and their API keys. */
+export class DynamoDbAppStore implements AppStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** An app and its first key, written together or not at all. */
+  async createWithKey(app: AppItem, key: KeyItem): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+        ],
+      }),
+    );
+  }
+
+  async getApp(appId: string): Promise<AppItem | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
+    );
+    return Item as AppItem | undefined;
+  }
+
+  /** Every app in the table (the table is small: one item per app and per key). */
+  async listApps(): Promise<AppItem[]> {
+    const apps: AppItem[] = [];
+    const pages = paginateScan(
+      { client: this.db },
+      { TableName: this.table, FilterExpression: "kind = :app", ExpressionAttributeValues: { ":app": "app" } },
+    );
+    for await (const page of pages) apps.push(...((page.Items ?? []) as AppItem[]));
+    return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
+  }
+
+  async getKey(keyHash: string): Promise<KeyItem | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: keyPk(keyHash) } }));
+    return Item as KeyItem | undefined;
+  }
+
+  async setWebhookUrl(appId: string, url: string, now: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: appPk(appId) },
+        UpdateExpression: "SET webhook_url = :url, updated_at = :now",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":url": url, ":now": now },
+      }),
+    );
+  }
+
+  /** Every key of the app, oldest first, from the index: for display, not for decisions. */
+  async listKeys(appId: string): Promise<KeyItem[]> {
+    const keys: KeyItem[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: APPS_TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: "key_app_id = :app",
+        ExpressionAttributeValues: { ":app": appId },
+      },
+    );
+    for await (const page of pages) keys.push(...((page.Items ?? []) as KeyItem[]));
+    return keys;
+  }
+
+  /** The app's keys that may still pass, read consistently. */
+  async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
+    const items = await Promise.all(
+      app.key_pks.map(async (pk) => {
+        const { Item } = await this.db.send(
+          new GetCommand({ TableName: this.table, Key: { pk }, ConsistentRead: true }),
+        );
+        return Item as KeyItem | undefined;
+      }),
+    );
+    return items.filter((key): key is KeyItem => key !== undefined && isLiveKey(key, now));
+  }
+
+  /**
+   * Enables or disables an app: the app and each of its live keys change together, so the
+   * authorizer's single read of a key sees the app's status. Returns the app as it now is,
+   * or undefined when there is no such app; StaleAppError when a key change raced it.
+   */
+  async setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined> {
+    const app = await this.getApp(appId);
+    if (!app) return undefined;
+    const keys = await this.currentKeys(app, now);
+    const version = sameKeyVersion(app);
+    await this.transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression: "SET #status = :status, updated_at = :now",
+          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":status": status, ":now": now, ...version.values },
+        },
+      },
+      ...keys.map((key) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk: key.pk },
+          UpdateExpression: "SET app_status = :status",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":status": status },
+        },
+      })),
+    ]);
+    return { ...app, status, updated_at: now };
+  }
+
+  /**
+   * Adds `key` to `app` and gives the keys in `expiring` their expiry, in one transaction
+   * that holds only while the app keeps the status and key set it was read with.
+   * `keyPks` is the app's new set of keys that may still pass.
+   */
+  async addKey(
+    app: AppItem,
+    key: KeyItem,
+    expiring: { pk: string; expires_at: string }[],
+    keyPks: string[],
+    now: string,
+  ): Promise<void> {
+    await this.transact([
+      // The new key carries the app's status: the app must still have it.
+      this.keySetUpdate(app, keyPks, now, {
+        expression: "#status = :status",
+        names: { "#status": "status" },
+        values: { ":status": key.app_status },
+      }),
+      { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+      ...expiring.map((old) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk: old.pk },
+          UpdateExpression: "SET expires_at = :expires",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":expires": old.expires_at },
+        },
+      })),
+    ]);
+  }
+
+  /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
+  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
+    await this.transact([
+      this.keySetUpdate(app, keyPks, now, { expression: "attribute_exists(pk)" }),
+      ...revoked.map((pk) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk },
+          UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":now": now },
+        },
+      })),
+    ]);
+  }
+
+  /**
+   * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
+   * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
+   */
+  async rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression:
+            "SET webhook_secret_sealed = :sealed, previous_webhook_secret_sealed = :previous, previous_webhook_secret_expires_at = :expires, updated_at = :now",
+          ConditionExpression: "webhook_secret_sealed = :previous",
+          ExpressionAttributeValues: {
+            ":sealed": sealed,
+            ":previous": app.webhook_secret_sealed,
+            ":expires": previousExpiresAt,
+            ":now": now,
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
+      throw error;
+    }
+  }
+
+  /**
+   * The app item's new set of live keys, one version on, written only while the app still
+   * has the version it was read with and `condition` holds.
+   */
+  private keySetUpdate(
+    app: AppItem,
+    keyPks: string[],
+    now: string,
+    condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  ) {
+    const version = sameKeyVersion(app);
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { pk: app.pk },
+        UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
+        ConditionExpression: `${condition.expression} AND ${version.expression}`,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ExpressionAttributeValues: {
+          ":pks": keyPks,
+          ":next": app.key_version + 1,
+          ":now": now,
+          ...condition.values,
+          ...version.values,
+        },
+      },
+    };
+  }
+
+  private async transact(items: NonNullable<TransactWriteCommand["input"]["TransactItems"]>): Promise<void> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      // A failed condition, or another transaction on the same items at the same moment.
+      const raced =
+        error instanceof TransactionCanceledException &&
+        (error.CancellationReasons ?? []).some(
+          (reason) => reason.Code === "ConditionalCheckFailed" || reason.Code === "TransactionConflict",
+        );
+      if (raced) throw new StaleAppError();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { EVENTS_TABLE } from "../declarations/tables.ts";
+import { type AttemptItem, type EventItem, eventPk } from "../domain/webhook-events.ts";
+import type { AfterAttempt, AttemptRecord, EventStore } from "../ports/event-store.ts";
+
+/** The one partition of the due-deliveries index. */
+const DUE = "due";
+
+/** The events table: events, their delivery schedule and their attempts. */
+export class DynamoDbEventStore implements EventStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Writes the event unless it exists: false when it was already recorded. */
+  async create(event: Omit<EventItem, "due_shard">): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...event, ...(event.status === "pending" ? { due_shard: DUE } : {}) },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async get(eventId: string): Promise<EventItem | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: eventPk(eventId), sk: "EVENT" }, ConsistentRead: true }),
+    );
+    return Item as EventItem | undefined;
+  }
+
+  /** Pending events whose next attempt is due at `now`, oldest first. */
+  async due(now: string, limit: number): Promise<EventItem[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: EVENTS_TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: "due_shard = :due AND next_attempt_at <= :now",
+        ExpressionAttributeValues: { ":due": DUE, ":now": now },
+        Limit: limit,
+      }),
+    );
+    return Items as EventItem[];
+  }
+
+  /**
+   * Takes the due attempt for this caller: moves `next_attempt_at` to `leaseUntil` unless
+   * another caller moved it first. False when someone else has it.
+   */
+  async claim(event: EventItem, leaseUntil: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: event.pk, sk: "EVENT" },
+          UpdateExpression: "SET next_attempt_at = :lease",
+          ConditionExpression: "#status = :pending AND next_attempt_at = :seen AND attempts = :attempts",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: {
+            ":lease": leaseUntil,
+            ":pending": "pending",
+            ":seen": event.next_attempt_at,
+            ":attempts": event.attempts,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Records an attempt and what follows it, together: delivered, parked, or pending again at
+   * `nextAttemptAt`. Recorded once: a second record of the same attempt number is refused.
+   */
+  async recordAttempt(event: EventItem, attempt: AttemptRecord, next: AfterAttempt): Promise<void> {
+    const number = event.attempts + 1;
+    const pending = next.status === "pending";
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.table,
+              Item: {
+                ...attempt,
+                pk: event.pk,
+                sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
+                event_id: event.event_id,
+                attempt_app_id: event.app_id,
+                attempt: number,
+                expires_at_epoch: event.expires_at_epoch,
+              } satisfies AttemptItem,
+            },
+          },
+          {
+            Update: {
+              TableName: this.table,
+              Key: { pk: event.pk, sk: "EVENT" },
+              UpdateExpression: pending
+                ? "SET #status = :status, attempts = :number, next_attempt_at = :next, due_shard = :due"
+                : "SET #status = :status, attempts = :number REMOVE next_attempt_at, due_shard",
+              ConditionExpression: "attempts = :previous",
+              ExpressionAttributeNames: { "#status": "status" },
+              ExpressionAttributeValues: {
+                ":status": next.status,
+                ":number": number,
+                ":previous": event.attempts,
+                ...(pending ? { ":next": next.nextAttemptAt, ":due": DUE } : {}),
+              },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  /** Marks an event that has nowhere to go: the app has no webhook destination. */
+  async markNoDestination(event: EventItem): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: event.pk, sk: "EVENT" },
+        UpdateExpression: "SET #status = :status REMOVE next_attempt_at, due_shard",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":status": "no_destination" },
+      }),
+    );
+  }
+
+  /** Starts a new round of attempts, the first due at `dueAt`. */
+  async requeue(event: EventItem, dueAt: string): Promise<EventItem> {
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: event.pk, sk: "EVENT" },
+        UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, due_shard = :due",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": DUE },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return Attributes as EventItem;
+  }
+
+  /** An app's most recent attempts, newest first. */
+  async attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: EVENTS_TABLE.globalIndexes[1].indexName,
+        KeyConditionExpression: "attempt_app_id = :app",
+        ExpressionAttributeValues: { ":app": appId },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items as AttemptItem[];
+  }
+}

@@ -1,0 +1,121 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateQuery,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
+import { canTransition } from "../domain/state.ts";
+import type { VerificationItem } from "../domain/verification.ts";
+import type { TransitionOutcome, TransitionRequest, VerificationStore } from "../ports/verification-store.ts";
+
+/** The verifications table. Every change of state goes through `transition`. */
+export class DynamoDbVerificationStore implements VerificationStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(item: VerificationItem): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: item,
+        ConditionExpression: "attribute_not_exists(verification_id)",
+      }),
+    );
+  }
+
+  /**
+   * Removes a verification that no client has been given: only while it is still new
+   * (awaiting its upload, at its first sequence). Nothing happens when it is gone or has moved on.
+   */
+  async discardNew(id: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { verification_id: id },
+          ConditionExpression: "#status = :awaiting AND #sequence = :first",
+          ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
+          ExpressionAttributeValues: { ":awaiting": "awaiting_upload", ":first": 1 },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async get(id: string): Promise<VerificationItem | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { verification_id: id }, ConsistentRead: true }),
+    );
+    return Item as VerificationItem | undefined;
+  }
+
+  /**
+   * A conditional change of state: only a transition the state machine draws, only from the
+   * state the caller saw, and `sequence` grows by one.
+   */
+  async transition(request: TransitionRequest): Promise<TransitionOutcome> {
+    if (!canTransition(request.from, request.to)) {
+      throw new Error(`Transition ${request.from} -> ${request.to} is not allowed`);
+    }
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":from": request.from,
+      ":to": request.to,
+      ":now": request.now,
+      ":one": 1,
+      ...request.condition?.values,
+    };
+    const sets = ["#status = :to", "#sequence = #sequence + :one", "updated_at = :now"];
+    names["#sequence"] = "sequence";
+    for (const [index, [name, value]] of Object.entries(request.set ?? {}).entries()) {
+      names[`#s${index}`] = name;
+      values[`:s${index}`] = value;
+      sets.push(`#s${index} = :s${index}`);
+    }
+    const remove = request.from === "awaiting_upload" ? " REMOVE awaiting_day" : "";
+    const condition = `#status = :from${request.condition ? ` AND (${request.condition.expression})` : ""}`;
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { verification_id: request.id },
+          UpdateExpression: `SET ${sets.join(", ")}${remove}`,
+          ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: "ALL_NEW",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      );
+      return { applied: true, item: Attributes as VerificationItem };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        // The document client does not translate errors: the old item arrives marshalled.
+        return { applied: false, item: error.Item ? (unmarshall(error.Item) as VerificationItem) : undefined };
+      }
+      throw error;
+    }
+  }
+
+  /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
+  async *awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: VERIFICATIONS_TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: "awaiting_day = :day AND upload_deadline <= :now",
+        ExpressionAttributeValues: { ":day": day, ":now": now },
+      },
+    );
+    for await (const page of pages) yield* (page.Items ?? []) as VerificationItem[];
+  }
+}

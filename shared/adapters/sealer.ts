@@ -1,0 +1,18 @@
+import type { Sealer } from "../ports/sealer.ts";
+import { SecretBox } from "./secret-box.ts";
+
+/**
+ * A Sealer whose key material is loaded on first use (a Secrets Manager read in AWS), once:
+ * a function or command that never seals or opens a secret never reads it.
+ */
+export function sealerWithKey(loadKeyMaterial: () => Promise<string>): Sealer {
+  let box: Promise<SecretBox> | undefined;
+  const opened = () => {
+    box ??= loadKeyMaterial().then((material) => new SecretBox(material));
+    return box;
+  };
+  return {
+    seal: async (plain) => (await opened()).seal(plain),
+    open: async (sealed) => (await opened()).open(sealed),
+  };
+}

@@ -1,0 +1,97 @@
+import type { SettingName } from "./settings.ts";
+
+/**
+ * Every function: its entry file, settings, timeout and access. The CDK stack deploys exactly
+ * these with exactly these grants, the local runtime loads exactly these entry files.
+ */
+
+export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE" | "EVENTS_TABLE";
+
+export interface FunctionDefinition {
+  /** Entry file, relative to the project root. */
+  entry: string;
+  /** The settings the function reads at cold start; the stack sets exactly these. */
+  settings: readonly SettingName[];
+  /** Seconds before the function is stopped. */
+  timeoutSeconds: number;
+  /**
+   * Everything the function may do, for least-privilege grants: DynamoDB actions per table
+   * (index queries included under their table) and S3 actions on the uploads bucket's objects.
+   */
+  access: {
+    tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
+    uploads: readonly `s3:${string}`[];
+    /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
+    secretsKey?: boolean;
+  };
+}
+
+export const FUNCTIONS = {
+  authorizer: {
+    entry: "functions/authorizer.ts",
+    settings: ["ENVIRONMENT", "APPS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
+  },
+  "create-verification": {
+    entry: "functions/create-verification.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "IDEMPOTENCY_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 29,
+    access: {
+      tables: {
+        // DeleteItem: a create whose result cannot be saved removes the verification it wrote.
+        VERIFICATIONS_TABLE: ["dynamodb:PutItem", "dynamodb:DeleteItem"],
+        IDEMPOTENCY_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+      },
+      // Presigning signs with the function's own credentials: they must allow the PUT.
+      uploads: ["s3:PutObject"],
+    },
+  },
+  "confirm-upload": {
+    entry: "functions/confirm-upload.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 29,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      // HeadObject and ranged GetObject both need s3:GetObject.
+      uploads: ["s3:GetObject", "s3:DeleteObject"],
+    },
+  },
+  "on-verification-change": {
+    entry: "functions/on-verification-change.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
+    timeoutSeconds: 120,
+    access: {
+      tables: {
+        VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+      },
+      uploads: ["s3:GetObject"],
+      secretsKey: true,
+    },
+  },
+  tick: {
+    entry: "functions/tick.ts",
+    settings: ["VERIFICATIONS_TABLE", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    timeoutSeconds: 300,
+    access: {
+      tables: {
+        VERIFICATIONS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem"],
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+      },
+      uploads: [],
+      secretsKey: true,
+    },
+  },
+  "get-verification": {
+    entry: "functions/get-verification.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
+  },
+} as const satisfies Record<string, FunctionDefinition>;
+
+export type FunctionName = keyof typeof FUNCTIONS;

@@ -1,0 +1,37 @@
+import type { ProblemCode } from "../http/problems.ts";
+
+/**
+ * What API Gateway answers by itself, before or instead of a function: the same
+ * problem+json as the handlers. The local gateway and the CDK stack both use this table.
+ */
+export interface GatewayResponseDefinition {
+  code: ProblemCode;
+  detail: string;
+  headers?: Record<string, string>;
+}
+
+export const GATEWAY_RESPONSES = {
+  UNAUTHORIZED: {
+    code: "invalid_api_key",
+    detail: "Send a valid API key of this environment in the X-API-Key header",
+  },
+  ACCESS_DENIED: { code: "app_disabled", detail: "The client app of this API key is disabled" },
+  MISSING_AUTHENTICATION_TOKEN: { code: "route_not_found", detail: "No route matches this method and path" },
+  REQUEST_TOO_LARGE: { code: "payload_too_large", detail: "The request body is too large" },
+  THROTTLED: {
+    code: "rate_limited",
+    detail: "Request rate limit exceeded; retry after the time in Retry-After",
+    headers: { "Retry-After": "1" },
+  },
+  AUTHORIZER_FAILURE: {
+    code: "service_unavailable",
+    detail: "The API key could not be checked right now; retry after the time in Retry-After",
+    headers: { "Retry-After": "1" },
+  },
+  DEFAULT_5XX: {
+    code: "internal_error",
+    detail: "An unexpected error occurred; retry later or contact support with the request_id",
+  },
+} as const satisfies Record<string, GatewayResponseDefinition>;
+
+export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { ENVIRONMENTS } from "../domain/environments.ts";
+
+/**
+ * Every setting a function may read from its environment. Each function declares the ones
+ * it uses (`functions.ts`), so a missing variable fails at cold start, not in the middle of a
+ * request, and the stack sets exactly those.
+ */
+const settings = {
+  ENVIRONMENT: z.enum(ENVIRONMENTS),
+  APPS_TABLE: z.string().min(1),
+  VERIFICATIONS_TABLE: z.string().min(1),
+  IDEMPOTENCY_TABLE: z.string().min(1),
+  EVENTS_TABLE: z.string().min(1),
+  UPLOADS_BUCKET: z.string().min(1),
+  /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
+  SECRETS_KEY: z.string().min(32).optional(),
+  /** In AWS: the Secrets Manager secret that holds that key material, read at first use. */
+  SECRETS_KEY_ARN: z.string().min(1).optional(),
+  /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url().optional(),
+};
+
+export type SettingName = keyof typeof settings;
+export type Settings<K extends SettingName> = z.infer<z.ZodObject<Pick<typeof settings, K>>>;
+
+export function readSettings<K extends SettingName>(
+  names: readonly K[],
+  source: NodeJS.ProcessEnv = process.env,
+): Settings<K> {
+  const schema = z.object(Object.fromEntries(names.map((name) => [name, settings[name]])) as Pick<typeof settings, K>);
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data as Settings<K>;
+}

@@ -1,0 +1,97 @@
+import type { SettingName } from "./settings.ts";
+
+/**
+ * One definition of each table: keys, indexes, TTL and stream. The CDK stack, the local
+ * runtime and the tests all build their tables from these.
+ */
+
+export interface KeyAttribute {
+  name: string;
+  type: "S" | "N";
+}
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+}
+
+export interface TableDefinition {
+  /** Logical name, used for construct ids and local table names. */
+  id: string;
+  /** The setting through which functions learn the physical table name. */
+  setting: SettingName;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  globalIndexes: IndexDefinition[];
+  ttlAttribute?: string;
+  stream?: "NEW_AND_OLD_IMAGES";
+}
+
+export const APPS_TABLE = {
+  id: "Apps",
+  setting: "APPS_TABLE",
+  // APP#<app_id> for an app, KEY#<sha256 of the key> for one of its API keys.
+  partitionKey: { name: "pk", type: "S" },
+  globalIndexes: [
+    // Sparse: only key items carry key_app_id, so an app's keys list in creation order.
+    {
+      indexName: "keys_by_app",
+      partitionKey: { name: "key_app_id", type: "S" },
+      sortKey: { name: "created_at", type: "S" },
+    },
+  ],
+} as const satisfies TableDefinition;
+
+export const VERIFICATIONS_TABLE = {
+  id: "Verifications",
+  setting: "VERIFICATIONS_TABLE",
+  partitionKey: { name: "verification_id", type: "S" },
+  globalIndexes: [
+    // Sparse: only awaiting_upload items carry awaiting_day (the deadline's UTC date), so
+    // the expiry tick reads overdue uploads day by day without scanning.
+    {
+      indexName: "awaiting_by_deadline",
+      partitionKey: { name: "awaiting_day", type: "S" },
+      sortKey: { name: "upload_deadline", type: "S" },
+    },
+  ],
+  stream: "NEW_AND_OLD_IMAGES",
+} as const satisfies TableDefinition;
+
+/** The layout `@aws-lambda-powertools/idempotency` expects. */
+export const IDEMPOTENCY_TABLE = {
+  id: "Idempotency",
+  setting: "IDEMPOTENCY_TABLE",
+  partitionKey: { name: "id", type: "S" },
+  globalIndexes: [],
+  ttlAttribute: "expiration",
+} as const satisfies TableDefinition;
+
+/**
+ * Webhook events and their delivery attempts: `pk = EVT#<event_id>`, `sk = EVENT` for the event,
+ * `sk = ATTEMPT#<time>` for each attempt. Kept 30 days (TTL).
+ */
+export const EVENTS_TABLE = {
+  id: "Events",
+  setting: "EVENTS_TABLE",
+  partitionKey: { name: "pk", type: "S" },
+  sortKey: { name: "sk", type: "S" },
+  globalIndexes: [
+    // Sparse: only events waiting for a delivery attempt carry due_shard; the tick reads the due ones.
+    {
+      indexName: "due_deliveries",
+      partitionKey: { name: "due_shard", type: "S" },
+      sortKey: { name: "next_attempt_at", type: "S" },
+    },
+    // Sparse: only attempts carry attempt_app_id, so operators list an app's recent attempts.
+    {
+      indexName: "attempts_by_app",
+      partitionKey: { name: "attempt_app_id", type: "S" },
+      sortKey: { name: "attempted_at", type: "S" },
+    },
+  ],
+  ttlAttribute: "expires_at_epoch",
+} as const satisfies TableDefinition;
+
+export const TABLES: readonly TableDefinition[] = [APPS_TABLE, VERIFICATIONS_TABLE, IDEMPOTENCY_TABLE, EVENTS_TABLE];

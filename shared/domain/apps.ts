@@ -1,0 +1,55 @@
+import type { Environment } from "./environments.ts";
+
+export type AppStatus = "active" | "disabled";
+
+/** A client app, as stored: `pk = APP#<app_id>`. */
+export interface AppItem {
+  pk: string;
+  kind: "app";
+  app_id: string;
+  name: string;
+  environment: Environment;
+  status: AppStatus;
+  webhook_url?: string;
+  /** Sealed (ports/sealer.ts): never in plain text. */
+  webhook_secret_sealed: string;
+  /** The secret before the last rotation, still signed with until its expiry. Sealed. */
+  previous_webhook_secret_sealed?: string;
+  previous_webhook_secret_expires_at?: string;
+  /**
+   * The pks of the app's keys that may still pass (pruned of revoked and expired ones), read
+   * consistently; the keys_by_app index is eventually consistent, so rules are not decided on it.
+   */
+  key_pks: string[];
+  /**
+   * Grows with every change to `key_pks`. Key changes and status changes each condition on
+   * what the other writes, so neither can miss the other.
+   */
+  key_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * One API key, as stored: `pk = KEY#<sha256 of the key>`. It carries its app's status and
+ * environment, so the authorizer decides with a single read.
+ */
+export interface KeyItem {
+  pk: string;
+  kind: "key";
+  key_app_id: string;
+  environment: Environment;
+  prefix: string;
+  app_status: AppStatus;
+  created_at: string;
+  expires_at?: string;
+  revoked_at?: string;
+}
+
+export const appPk = (appId: string) => `APP#${appId}`;
+export const keyPk = (keyHash: string) => `KEY#${keyHash}`;
+
+/** True while a key may still pass: not revoked and not past its expiry. */
+export function isLiveKey(key: KeyItem, now: string): boolean {
+  return !key.revoked_at && !(key.expires_at && key.expires_at <= now);
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import {
+  allowedExtensions,
+  DOCUMENT_TYPE_CODES,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  fileTypeOfName,
+  MAX_FILE_SIZE_BYTES,
+} from "./document-types.ts";
+import { PROCESS_TYPES } from "./verification.ts";
+
+/** How long an Idempotency-Key of a create, and its first response, are kept. */
+export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
+const NO_CONTROL_CHARACTERS = /^[^\p{C}]*$/u;
+const SAFE_FILENAME = /^[^/\\\p{C}]*$/u;
+
+/** What a new verification is made of, with the rules its document type sets. */
+export const newVerificationSchema = z
+  .strictObject({
+    document_type: z.enum(DOCUMENT_TYPE_CODES).describe("The kind of document; it decides the file types allowed"),
+    process_type: z
+      .enum(PROCESS_TYPES)
+      .default("async")
+      .describe("`sync`: upload-complete waits up to 25 s for the result; `async`: it answers at once"),
+    external_reference_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(NO_CONTROL_CHARACTERS, { error: "external_reference_id must not contain control characters" })
+      .optional()
+      .describe("Your own reference for this document, returned as sent"),
+    original_filename: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" })
+      .describe("The file's name, with an extension its document type allows"),
+    file_size_bytes: z
+      .int()
+      .min(1)
+      .max(MAX_FILE_SIZE_BYTES)
+      .describe("The exact size of the file you will upload: the upload URL accepts only this size"),
+  })
+  .superRefine((body, ctx) => {
+    // Zod runs this also when some fields already failed: check only what is still in question.
+    const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
+    if (!definition) return;
+    const fileType = fileTypeOfName(body.original_filename);
+    if (!fileType || !(definition.fileTypes as readonly string[]).includes(fileType)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["original_filename"],
+        params: { code: "extension_not_allowed" },
+        message: `original_filename must end in one of ${allowedExtensions(body.document_type).join(", ")} for ${body.document_type}`,
+      });
+    }
+    if (body.file_size_bytes > definition.maxFileSizeBytes && body.file_size_bytes <= MAX_FILE_SIZE_BYTES) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["file_size_bytes"],
+        params: { code: "too_large" },
+        message: `file_size_bytes must be at most ${definition.maxFileSizeBytes} for ${body.document_type}`,
+      });
+    }
+  });
+
+export type NewVerification = z.infer<typeof newVerificationSchema>;

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
+import { ENVIRONMENTS, type Environment } from "./environments.ts";
+import { ID_PATTERNS } from "./ids.ts";
+import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./state.ts";
+
+/** `sync`: upload-complete waits for the result; `async`: it answers at once. */
+export const PROCESS_TYPES = ["async", "sync"] as const;
+
+/** Where each verification's document lives in the uploads bucket. */
+export function documentKey(verificationId: string): string {
+  return `documents/${verificationId}`;
+}
+
+const timestamp = z.iso.datetime();
+
+export const checkSchema = z
+  .strictObject({
+    name: z.string().describe("What was checked, e.g. `size_matches`"),
+    outcome: z.enum(["passed", "failed", "skipped"]),
+    detail: z.string().describe("A sentence a person can read"),
+  })
+  .describe("One check the service ran on the document");
+export type Check = z.infer<typeof checkSchema>;
+
+export const reasonSchema = z
+  .strictObject({ code: z.string().describe("Stable, machine-readable"), message: z.string() })
+  .describe("Why the result is `rejected` or `inconclusive`");
+export type Reason = z.infer<typeof reasonSchema>;
+
+export const uploadSchema = z
+  .strictObject({
+    method: z.literal("PUT"),
+    url: z.url().describe("A presigned URL: send the file's bytes as the request body, with no API key"),
+    headers: z
+      .strictObject({ "Content-Type": z.string(), "Content-Length": z.string().regex(/^\d+$/) })
+      .describe("Send exactly these headers: the URL signs them, so another type or size is refused"),
+    expires_at: timestamp.describe("When this URL stops working; fetch the verification for a fresh one"),
+  })
+  .describe("How to upload the document. Present only while `status` is `awaiting_upload`");
+export type UploadInstructions = z.infer<typeof uploadSchema>;
+
+/** A verification as the public API shows it. */
+export const verificationResourceSchema = z
+  .strictObject({
+    verification_id: z.string().regex(ID_PATTERNS.verification).describe("`ver_` and a ULID"),
+    status: z
+      .enum(STATUSES)
+      .describe(
+        "`awaiting_upload` -> `processing` -> `completed` or `failed`; `awaiting_upload` -> `expired` after the upload deadline. `completed`, `failed` and `expired` never change",
+      ),
+    result: z.enum(RESULTS).nullable().describe("Set when `status` is `completed`, otherwise null"),
+    document_type: z.enum(DOCUMENT_TYPE_CODES),
+    process_type: z.enum(PROCESS_TYPES),
+    external_reference_id: z.string().nullable().describe("Your reference, as sent on create"),
+    original_filename: z.string(),
+    file_size_bytes: z.int().positive(),
+    environment: z.enum(ENVIRONMENTS),
+    upload: uploadSchema.optional(),
+    upload_deadline: timestamp.describe("Upload and confirm before this time, or the verification expires"),
+    checks: z.array(checkSchema).describe("The checks run so far, in order"),
+    reasons: z.array(reasonSchema).describe("Why the result is `rejected` or `inconclusive`; empty otherwise"),
+    failure_code: z.string().nullable().describe("Why the file could not be processed, when `status` is `failed`"),
+    sequence: z
+      .int()
+      .positive()
+      .describe("Grows by one at every change of state: keep the copy with the highest sequence"),
+    created_at: timestamp,
+    updated_at: timestamp,
+    completed_at: timestamp.nullable().describe("When processing ended (`completed` or `failed`); null otherwise"),
+  })
+  .describe("A verification of one document");
+export type VerificationResource = z.infer<typeof verificationResourceSchema>;
+
+/** A verification as stored in the verifications table. */
+export interface VerificationItem {
+  verification_id: string;
+  app_id: string;
+  environment: Environment;
+  status: Status;
+  result?: Result;
+  document_type: DocumentType;
+  process_type: "async" | "sync";
+  external_reference_id?: string;
+  original_filename: string;
+  file_size_bytes: number;
+  media_type: string;
+  object_key: string;
+  upload_deadline: string;
+  /** Present only while awaiting_upload: the sparse key of the expiry index. */
+  awaiting_day?: string;
+  checks: Check[];
+  reasons: Reason[];
+  failure_code?: string;
+  sequence: number;
+  created_at: string;
+  updated_at: string;
+  completed_at?: string;
+}
+
+/**
+ * What the client sees of a stored item at `now`. An upload still awaited past its deadline
+ * reads `expired`, exactly as the expiry tick will write it: one change of state later.
+ */
+export function toResource(item: VerificationItem, now: string, upload?: UploadInstructions): VerificationResource {
+  const status = visibleStatus(item.status, item.upload_deadline, now);
+  const lazilyExpired = status !== item.status;
+  return {
+    verification_id: item.verification_id,
+    status,
+    result: item.result ?? null,
+    document_type: item.document_type,
+    process_type: item.process_type,
+    external_reference_id: item.external_reference_id ?? null,
+    original_filename: item.original_filename,
+    file_size_bytes: item.file_size_bytes,
+    environment: item.environment,
+    ...(status === "awaiting_upload" && upload ? { upload } : {}),
+    upload_deadline: item.upload_deadline,
+    checks: item.checks,
+    reasons: item.reasons,
+    failure_code: item.failure_code ?? null,
+    sequence: lazilyExpired ? item.sequence + 1 : item.sequence,
+    created_at: item.created_at,
+    updated_at: lazilyExpired ? item.upload_deadline : item.updated_at,
+    completed_at: item.completed_at ?? null,
+  };
+}

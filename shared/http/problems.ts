@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { FieldError } from "../domain/errors.ts";
+
+/**
+ * The catalogue of problem codes (RFC 9457). Handlers, the local gateway and the CDK
+ * gateway responses all build their bodies from this one table.
+ */
+
+export const PROBLEMS = {
+  malformed_json: { status: 400, title: "Request body is not a JSON object" },
+  idempotency_key_missing: { status: 400, title: "Idempotency-Key header is required" },
+  idempotency_key_invalid: { status: 400, title: "Idempotency-Key header is invalid" },
+  invalid_api_key: { status: 401, title: "API key is missing or invalid" },
+  app_disabled: { status: 403, title: "The client app is disabled" },
+  verification_not_found: { status: 404, title: "Verification not found" },
+  route_not_found: { status: 404, title: "Route not found" },
+  idempotency_request_in_progress: { status: 409, title: "A request with this Idempotency-Key is in progress" },
+  upload_not_found: { status: 409, title: "The document has not been uploaded" },
+  verification_expired: { status: 409, title: "The verification has expired" },
+  payload_too_large: { status: 413, title: "Request body is too large" },
+  unsupported_media_type: { status: 415, title: "Content-Type must be application/json" },
+  validation_failed: { status: 422, title: "Request validation failed" },
+  idempotency_key_reused: { status: 422, title: "Idempotency-Key was used with a different request" },
+  file_size_mismatch: { status: 422, title: "Uploaded file size does not match file_size_bytes" },
+  unsupported_file_type: { status: 422, title: "Uploaded file is not an allowed type" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal error" },
+  service_unavailable: { status: 503, title: "Service temporarily unavailable" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export function isProblemCode(code: string): code is ProblemCode {
+  return Object.hasOwn(PROBLEMS, code);
+}
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+export const PROBLEM_TYPE_PREFIX = "urn:problem:verification-api:";
+
+export const fieldErrorSchema: z.ZodType<FieldError> = z
+  .strictObject({
+    field: z.string().describe("The request field, or `(body)`"),
+    code: z.string().describe("e.g. `required`, `unknown_field`, `too_large`, `invalid_value`"),
+    message: z.string(),
+  })
+  .describe("One invalid field of a `validation_failed` request");
+
+/** Every error body, from a handler or from the gateway. */
+export const problemSchema = z
+  .strictObject({
+    type: z.string().startsWith(PROBLEM_TYPE_PREFIX).describe("A URN naming the problem: the prefix and `code`"),
+    title: z.string().describe("A short summary, the same for every occurrence of `code`"),
+    status: z.int().min(400).max(599).describe("The HTTP status code"),
+    detail: z.string().describe("What went wrong this time, for a person"),
+    code: z.enum(PROBLEM_CODES).describe("Stable and machine-readable: branch on this"),
+    request_id: z.string().min(1).describe("The `Request-Id` header of this response: quote it to support"),
+    errors: z.array(fieldErrorSchema).optional().describe("Every invalid field, for `validation_failed`"),
+  })
+  .describe("An RFC 9457 problem details body, sent as application/problem+json");
+export type ProblemBody = z.infer<typeof problemSchema>;
+
+export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]): ProblemBody {
+  const { status, title } = PROBLEMS[code];
+  return {
+    type: `${PROBLEM_TYPE_PREFIX}${code}`,
+    title,
+    status,
+    detail,
+    code,
+    request_id: requestId,
+    ...(errors ? { errors } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+/** Reading a request: its body, its headers, and the contract's error for each way they go wrong. */
+import { z } from "zod";
+import { type FieldError, InvalidInputError, ValidationError } from "../domain/errors.ts";
+import { type NewVerification, newVerificationSchema } from "../domain/new-verification.ts";
+
+/** Largest create body, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+function fieldErrors(error: z.ZodError, sent: object): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    const field = issue.path.join(".") || "(body)";
+    switch (issue.code) {
+      case "unrecognized_keys":
+        return issue.keys.map((key) => ({
+          field: key,
+          code: "unknown_field",
+          message: `${key} is not a field of this request`,
+        }));
+      case "invalid_type":
+        return [
+          !(String(issue.path[0]) in sent) || (sent as Record<string, unknown>)[String(issue.path[0])] === undefined
+            ? { field, code: "required", message: `${field} is required` }
+            : {
+                field,
+                code: "invalid_type",
+                message: `${field} must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`,
+              },
+        ];
+      case "too_big":
+        return [
+          {
+            field,
+            code: issue.origin === "string" ? "too_long" : "too_large",
+            message: `${field} must be at most ${issue.maximum}${issue.origin === "string" ? " characters" : ""}`,
+          },
+        ];
+      case "too_small":
+        return [
+          {
+            field,
+            code: issue.origin === "string" ? "too_short" : "too_small",
+            message: `${field} must be at least ${issue.minimum}${issue.origin === "string" ? " characters" : ""}`,
+          },
+        ];
+      case "invalid_value":
+        return [
+          {
+            field,
+            code: "invalid_value",
+            message: `${field} must be one of: ${issue.values.map(String).join(", ")}`,
+          },
+        ];
+      case "custom":
+        return [{ field, code: String(issue.params?.code ?? "invalid"), message: issue.message }];
+      default:
+        return [{ field, code: "invalid_format", message: issue.message }];
+    }
+  });
+}
+
+/** A JSON body, parsed and checked, or the error the contract prescribes. */
+export function parseCreateBody(text: string): NewVerification {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new InvalidInputError("malformed_json", "The request body is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidInputError("malformed_json", "The request body must be a JSON object");
+  }
+  const parsed = newVerificationSchema.safeParse(value);
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, value));
+  return parsed.data;
+}
+
+export const idempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/)
+  .describe("One stable key per create request, reused only to retry that same request; kept 24 hours");
+
+export function parseIdempotencyKey(value: string | undefined): string {
+  if (value === undefined) {
+    throw new InvalidInputError(
+      "idempotency_key_missing",
+      "Send an Idempotency-Key header: one stable key per create request",
+    );
+  }
+  const parsed = idempotencyKey.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidInputError(
+      "idempotency_key_invalid",
+      "Idempotency-Key must be 1 to 255 printable ASCII characters",
+    );
+  }
+  return parsed.data;
+}
+
+const jsonMediaType = z
+  .string()
+  .transform((value) => value.split(";")[0]?.trim().toLowerCase())
+  .pipe(z.literal("application/json"));
+
+export function assertJsonContentType(value: string | undefined): void {
+  if (!jsonMediaType.safeParse(value ?? "").success) {
+    throw new InvalidInputError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
+  }
+}
+
+export function assertBodySize(text: string): void {
+  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) {
+    throw new InvalidInputError("payload_too_large", `The request body must be at most ${MAX_BODY_BYTES} bytes`);
+  }
+}

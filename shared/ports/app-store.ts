@@ -1,0 +1,44 @@
+import type { AppItem, AppStatus, KeyItem } from "../domain/apps.ts";
+
+/**
+ * Where apps and their API keys are kept. A write that lost a race with another change to the
+ * same app throws StaleAppError (domain/errors.ts): read again and decide again.
+ */
+export interface AppStore {
+  /** An app and its first key, written together or not at all. */
+  createWithKey(app: AppItem, key: KeyItem): Promise<void>;
+  /** Read consistently. */
+  getApp(appId: string): Promise<AppItem | undefined>;
+  /** Every app, oldest first. */
+  listApps(): Promise<AppItem[]>;
+  /** The key with this SHA-256, as the authorizer reads it: one read. */
+  getKey(keyHash: string): Promise<KeyItem | undefined>;
+  setWebhookUrl(appId: string, url: string, now: string): Promise<void>;
+  /** Every key of the app, oldest first: for display, not for decisions (eventually consistent). */
+  listKeys(appId: string): Promise<KeyItem[]>;
+  /** The app's keys that may still pass, read consistently. */
+  currentKeys(app: AppItem, now: string): Promise<KeyItem[]>;
+  /**
+   * Enables or disables an app and each of its live keys together, so the authorizer's single
+   * read of a key sees the app's status. The app as it now is, or undefined when there is none.
+   */
+  setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined>;
+  /**
+   * Adds `key` to `app` and gives the keys in `expiring` their expiry, together, only while the
+   * app keeps the status and key set it was read with. `keyPks`: the app's new live keys.
+   */
+  addKey(
+    app: AppItem,
+    key: KeyItem,
+    expiring: { pk: string; expires_at: string }[],
+    keyPks: string[],
+    now: string,
+  ): Promise<void>;
+  /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
+  revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void>;
+  /**
+   * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
+   * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
+   */
+  rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void>;
+}

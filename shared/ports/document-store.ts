@@ -1,0 +1,23 @@
+import type { UploadInstructions } from "../domain/verification.ts";
+
+/** Where uploaded documents are kept, by object key. */
+export interface DocumentStore {
+  /**
+   * Instructions to upload exactly one file of `contentType` and `size` to `key`, valid for
+   * `lifetimeSeconds` from `now`: another type or size is refused by the store itself.
+   */
+  presignPut(
+    key: string,
+    contentType: string,
+    size: number,
+    now: Date,
+    lifetimeSeconds: number,
+  ): Promise<UploadInstructions>;
+  /** The stored object's size, or undefined when nothing has been uploaded. */
+  size(key: string): Promise<number | undefined>;
+  /** The object's first `count` bytes (fewer when it is shorter). */
+  firstBytes(key: string, count: number): Promise<Uint8Array>;
+  /** The whole stored object, or undefined when there is none. */
+  read(key: string): Promise<Uint8Array | undefined>;
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,36 @@
+import type { AttemptItem, EventItem } from "../domain/webhook-events.ts";
+
+/** What an attempt records of itself; the store adds the event's keys and the attempt's number. */
+export type AttemptRecord = Omit<
+  AttemptItem,
+  "pk" | "sk" | "event_id" | "attempt_app_id" | "attempt" | "expires_at_epoch"
+>;
+
+/** What follows an attempt. */
+export type AfterAttempt = { status: "delivered" | "parked" } | { status: "pending"; nextAttemptAt: string };
+
+/** Where webhook events, their delivery schedule and their attempts are kept. */
+export interface EventStore {
+  /** Writes the event unless it exists: false when it was already recorded. */
+  create(event: Omit<EventItem, "due_shard">): Promise<boolean>;
+  /** Read consistently. */
+  get(eventId: string): Promise<EventItem | undefined>;
+  /** Pending events whose next attempt is due at `now`, oldest first. */
+  due(now: string, limit: number): Promise<EventItem[]>;
+  /**
+   * Takes the due attempt for this caller: moves `next_attempt_at` to `leaseUntil` unless
+   * another caller moved it first. False when someone else has it.
+   */
+  claim(event: EventItem, leaseUntil: string): Promise<boolean>;
+  /**
+   * Records an attempt and what follows it, together: delivered, parked, or pending again.
+   * Recorded once: a second record of the same attempt number is refused.
+   */
+  recordAttempt(event: EventItem, attempt: AttemptRecord, next: AfterAttempt): Promise<void>;
+  /** Marks an event that has nowhere to go: the app has no webhook destination. */
+  markNoDestination(event: EventItem): Promise<void>;
+  /** Starts a new round of attempts, the first due at `dueAt`. */
+  requeue(event: EventItem, dueAt: string): Promise<EventItem>;
+  /** An app's most recent attempts, newest first. */
+  attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]>;
+}

@@ -1,0 +1,12 @@
+import type { Environment } from "../domain/environments.ts";
+
+/** The service's own metrics: each is counted by a log line and watched by an alarm. */
+export type ServiceMetric = "ParkedEvents";
+
+/** Structured logging. Never a key, a secret, an identity number or document content. */
+export interface Log {
+  error(message: string, attributes: Record<string, unknown>): void;
+  warn(message: string, attributes: Record<string, unknown>): void;
+  /** Counts one `metric` in `environment`, with a warning line that says what happened. */
+  count(metric: ServiceMetric, environment: Environment, message: string, attributes: Record<string, unknown>): void;
+}

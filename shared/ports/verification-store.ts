@@ -1,0 +1,38 @@
+import type { Status } from "../domain/state.ts";
+import type { VerificationItem } from "../domain/verification.ts";
+
+export type TransitionOutcome =
+  | { applied: true; item: VerificationItem }
+  /** The condition failed; `item` is the stored item at that moment, if there is one. */
+  | { applied: false; item: VerificationItem | undefined };
+
+export interface TransitionRequest {
+  id: string;
+  from: Status;
+  to: Status;
+  now: string;
+  /** Further attributes to set with the change. */
+  set?: Record<string, unknown>;
+  /** A further condition that must hold, with its placeholders' values. */
+  condition?: { expression: string; values: Record<string, unknown> };
+}
+
+/** Where verifications are kept. Every change of state goes through `transition`. */
+export interface VerificationStore {
+  /** Stores a new verification; refuses an id that exists. */
+  create(item: VerificationItem): Promise<void>;
+  /**
+   * Removes a verification that no client has been given: only while it is still new
+   * (awaiting its upload, at its first sequence). Nothing happens when it is gone or has moved on.
+   */
+  discardNew(id: string): Promise<void>;
+  /** Read consistently. */
+  get(id: string): Promise<VerificationItem | undefined>;
+  /**
+   * A conditional change of state: only a transition the state machine draws, only from the
+   * state the caller saw, and `sequence` grows by one.
+   */
+  transition(request: TransitionRequest): Promise<TransitionOutcome>;
+  /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
+  awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
+}

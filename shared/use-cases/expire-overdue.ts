@@ -1,0 +1,34 @@
+import { isoSeconds } from "../domain/time.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { VerificationStore } from "../ports/verification-store.ts";
+
+/** How many days of deadlines the tick looks back over: enough to outlast a long outage. */
+export const EXPIRY_LOOKBACK_DAYS = 7;
+
+/**
+ * Moves every awaiting_upload verification past its deadline to `expired`, as of its
+ * deadline; the change stream then sends its event. Reads already show them as expired.
+ */
+export async function expireOverdue(deps: {
+  verifications: Pick<VerificationStore, "awaitingPastDeadline" | "transition">;
+  clock: Clock;
+}): Promise<number> {
+  const { verifications } = deps;
+  const now = deps.clock.now();
+  const nowIso = isoSeconds(now);
+  let expired = 0;
+  for (let back = EXPIRY_LOOKBACK_DAYS; back >= 0; back -= 1) {
+    const day = isoSeconds(new Date(now.getTime() - back * 86_400_000)).slice(0, 10);
+    for await (const item of verifications.awaitingPastDeadline(day, nowIso)) {
+      const outcome = await verifications.transition({
+        id: item.verification_id,
+        from: "awaiting_upload",
+        to: "expired",
+        now: item.upload_deadline,
+        condition: { expression: "upload_deadline <= :deadline", values: { ":deadline": nowIso } },
+      });
+      if (outcome.applied) expired += 1;
+    }
+  }
+  return expired;
+}

@@ -1,0 +1,27 @@
+import type { VerificationItem } from "../domain/verification.ts";
+import { type ProcessDeps, processVerification } from "./process-verification.ts";
+import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delivery.ts";
+
+/**
+ * What follows a change of a verification, read from the table's change stream: its event,
+ * delivered, and for `processing` the checks that take it to a terminal state. A change seen
+ * twice does nothing twice: the event is keyed by (verification, sequence) and processing
+ * only moves a verification that is still processing.
+ */
+export async function onVerificationChange(
+  deps: ProcessDeps & WebhookDeps,
+  change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
+): Promise<void> {
+  const { before, after } = change;
+  if (!after || after.status === before?.status) return;
+  // The checks first, so a slow webhook destination never delays a result; the next change
+  // (completed or failed) arrives as a later record, so its event still follows this one.
+  if (after.status === "processing") await processVerification(deps, after.verification_id);
+  const event = await recordEvent(deps, after);
+  if (!event) return;
+  // The event is recorded: if this first attempt cannot even be made, the tick makes it once
+  // the lease passes, and the stream moves on rather than retrying a change that is done.
+  await attemptDelivery(deps, event, deps.clock.now()).catch((error: unknown) =>
+    deps.log.error("first webhook attempt failed", { error, event_id: event.event_id }),
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * Webhook events: one per change of state, recorded once, delivered at least once with the
+ * environment's retry schedule, then parked until an operator replays it.
+ */
+import type { Environment } from "../domain/environments.ts";
+import { deterministicId } from "../domain/ids.ts";
+import { addSeconds, isoSeconds } from "../domain/time.ts";
+import { toResource, type VerificationItem } from "../domain/verification.ts";
+import {
+  API_VERSION,
+  DELIVERY_TIMEOUT_MS,
+  type EventItem,
+  type EventType,
+  eventPk,
+  WEBHOOK_HEADERS,
+  type WebhookEvent,
+} from "../domain/webhook-events.ts";
+import { signWebhook } from "../domain/webhook-signature.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { EventStore } from "../ports/event-store.ts";
+import type { Log } from "../ports/log.ts";
+import type { Sealer } from "../ports/sealer.ts";
+import type { WebhookResponse, WebhookSender } from "../ports/webhook-sender.ts";
+import { signingSecrets } from "./webhook-destination.ts";
+
+/** Seconds after each failed attempt before the next one; after the last, the event is parked. */
+export const RETRY_DELAYS_SECONDS: Record<Environment, readonly number[]> = {
+  production: [60, 300, 1800, 7200, 21600, 43200, 86400],
+  sandbox: [60, 300],
+};
+/** A delay varies by up to this fraction either way, so retries from one outage spread out. */
+export const RETRY_JITTER = 0.1;
+/** How long the first attempt (made by whoever recorded the event) owns the event. */
+export const FIRST_ATTEMPT_LEASE_SECONDS = 30;
+const KEEP_EVENTS_DAYS = 30;
+
+const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], EventType>> = {
+  processing: "verification.processing",
+  completed: "verification.completed",
+  failed: "verification.failed",
+  expired: "verification.expired",
+};
+
+export interface WebhookDeps {
+  events: Pick<EventStore, "create" | "due" | "claim" | "recordAttempt" | "markNoDestination">;
+  apps: Pick<AppStore, "getApp">;
+  /** Opens the sealed signing secrets. */
+  sealer: Sealer;
+  sender: WebhookSender;
+  clock: Clock;
+  log: Log;
+  /** For jitter; tests pass a fixed one. */
+  random?: () => number;
+}
+
+/** The event a verification's current state calls for, if any: same change, same event id. */
+export function eventFor(
+  item: VerificationItem,
+): Omit<EventItem, "status" | "attempts" | "next_attempt_at"> | undefined {
+  const type = EVENT_TYPE_OF[item.status];
+  if (!type) return undefined;
+  const changedAt = Date.parse(item.updated_at);
+  const eventId = deterministicId("event", changedAt, `${item.verification_id}#${item.sequence}`);
+  const body: WebhookEvent = {
+    id: eventId,
+    type,
+    created_at: item.updated_at,
+    environment: item.environment,
+    api_version: API_VERSION,
+    data: { verification: toResource(item, item.updated_at) },
+  };
+  return {
+    pk: eventPk(eventId),
+    sk: "EVENT",
+    event_id: eventId,
+    app_id: item.app_id,
+    environment: item.environment,
+    verification_id: item.verification_id,
+    sequence: item.sequence,
+    type,
+    body: JSON.stringify(body),
+    created_at: item.updated_at,
+    expires_at_epoch: Math.floor(changedAt / 1000) + KEEP_EVENTS_DAYS * 86400,
+  };
+}
+
+/**
+ * Records the event for the verification's state; undefined when there is none or it was
+ * recorded before (a change seen twice). The recorder owns the first attempt for a short
+ * lease; if it never makes it, the tick does.
+ */
+export async function recordEvent(
+  deps: Pick<WebhookDeps, "events" | "clock">,
+  item: VerificationItem,
+): Promise<EventItem | undefined> {
+  const draft = eventFor(item);
+  if (!draft) return undefined;
+  const event: EventItem = {
+    ...draft,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: isoSeconds(addSeconds(deps.clock.now(), FIRST_ATTEMPT_LEASE_SECONDS)),
+  };
+  return (await deps.events.create(event)) ? event : undefined;
+}
+
+function nextAttemptAt(deps: WebhookDeps, event: EventItem, now: Date): string | undefined {
+  const delay = RETRY_DELAYS_SECONDS[event.environment][event.attempts];
+  if (delay === undefined) return undefined;
+  const jitter = 1 + RETRY_JITTER * (2 * (deps.random ?? Math.random)() - 1);
+  return isoSeconds(addSeconds(now, Math.round(delay * jitter)));
+}
+
+/** One attempt to deliver `event` at `now`, recorded with what follows it. */
+export async function attemptDelivery(deps: WebhookDeps, event: EventItem, now: Date): Promise<void> {
+  const app = await deps.apps.getApp(event.app_id);
+  if (!app?.webhook_url) {
+    await deps.events.markNoDestination(event);
+    return;
+  }
+  const url = app.webhook_url;
+  const timestamp = Math.floor(now.getTime() / 1000);
+  // No production event goes inward, wherever its destination's name points now.
+  const refusal =
+    event.environment === "production"
+      ? await deps.sender.privateDestination(url).catch(() => "The destination's name could not be resolved")
+      : undefined;
+  let outcome: WebhookResponse;
+  if (refusal) {
+    outcome = { error: refusal, latencyMs: 0 };
+  } else {
+    const signature = signWebhook(
+      await signingSecrets(app, deps.sealer, isoSeconds(now)),
+      event.event_id,
+      timestamp,
+      event.body,
+    );
+    outcome = await deps.sender.post(
+      url,
+      {
+        "Content-Type": "application/json",
+        "User-Agent": "verification-api-webhooks/1",
+        [WEBHOOK_HEADERS.id]: event.event_id,
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [WEBHOOK_HEADERS.signature]: signature,
+      },
+      event.body,
+    );
+  }
+  const statusCode = "statusCode" in outcome ? outcome.statusCode : undefined;
+  const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+  const next = delivered ? undefined : nextAttemptAt(deps, event, now);
+  await deps.events.recordAttempt(
+    event,
+    {
+      attempted_at: isoSeconds(now),
+      url,
+      outcome: delivered ? "delivered" : "failed",
+      status_code: statusCode,
+      latency_ms: Math.round(outcome.latencyMs),
+      error: "error" in outcome ? outcome.error : delivered ? undefined : `answered ${statusCode}`,
+    },
+    delivered ? { status: "delivered" } : next ? { status: "pending", nextAttemptAt: next } : { status: "parked" },
+  );
+  if (!delivered && !next) {
+    deps.log.count("ParkedEvents", event.environment, "webhook event parked", {
+      event_id: event.event_id,
+      app_id: event.app_id,
+    });
+  }
+}
+
+/** The tick's share: every due attempt, each taken by exactly one caller. */
+export async function deliverDue(deps: WebhookDeps, limit = 100): Promise<number> {
+  const now = deps.clock.now();
+  const due = await deps.events.due(isoSeconds(now), limit);
+  let attempted = 0;
+  for (const event of due) {
+    const lease = isoSeconds(addSeconds(now, DELIVERY_TIMEOUT_MS / 1000 + 20));
+    if (!(await deps.events.claim(event, lease))) continue;
+    try {
+      await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
+      attempted += 1;
+    } catch (error) {
+      // One event's trouble (say, a secret that will not open) must not hold up the others;
+      // it is due again when its lease passes.
+      deps.log.error("webhook attempt failed", { error, event_id: event.event_id });
+    }
+  }
+  return attempted;
+}
