@@ -1,0 +1,39 @@
+/** What goes back to the client: the gateway's own problem responses, the written response, the access log. */
+import type http from "node:http";
+import type { APIGatewayProxyResult } from "aws-lambda";
+import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/declarations/gateway-responses";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
+
+/** The problem+json response the gateway answers with by itself, as the stack's gateway responses define it. */
+export function gatewayResponse(type: GatewayResponseType, requestId: string): APIGatewayProxyResult {
+  const definition = GATEWAY_RESPONSES[type];
+  const body = problemBody(definition.code, definition.detail, requestId);
+  return {
+    statusCode: body.status,
+    headers: {
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      [REQUEST_ID_HEADER]: requestId,
+      ...("headers" in definition ? definition.headers : {}),
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Writes the status, the headers with Content-Length, and the body. */
+export function writeResponse(res: http.ServerResponse, result: APIGatewayProxyResult): void {
+  const body = result.body ?? "";
+  res.writeHead(result.statusCode, {
+    ...result.headers,
+    "Content-Length": Buffer.byteLength(body),
+  } as http.OutgoingHttpHeaders);
+  res.end(body);
+}
+
+/** Prints the request's JSON access-log line; `started` is its `process.hrtime.bigint()`. */
+export function writeAccessLog(req: http.IncomingMessage, requestId: string, status: number, started: bigint): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  process.stdout.write(
+    `${JSON.stringify({ request_id: requestId, method: req.method, path: req.url?.split("?")[0], status, ms: Math.round(ms * 10) / 10 })}\n`,
+  );
+}
