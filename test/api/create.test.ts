@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
 import type { NewApp } from "#shared/use-cases/apps";
-import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, call, expectProblem, expectVerification, validBody } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
-let api: TestApi;
-let app: NewApp;
-let customer: Customer;
-
-beforeAll(async () => {
-  api = await startApi();
-  app = await api.newApp();
-  customer = new Customer(api.baseUrl, app.api_key);
-});
-afterAll(() => api.stop());
+const fx = useApiFixture();
 
 async function storedFor(appId: string) {
-  return (await api.scan(api.tables.verifications)).filter((item) => item.app_id === appId);
+  return (await fx.api.scan(fx.api.tables.verifications)).filter((item) => item.app_id === appId);
 }
 
 describe("POST /v1/verifications", () => {
   it("creates a verification awaiting its upload, with Location and a signed upload URL", async () => {
-    const reply = await customer.create(validBody({ file_size_bytes: 183422 }));
+    const reply = await fx.customer.create(validBody({ file_size_bytes: 183422 }));
     expect(reply.status).toBe(201);
     const verification = expectVerification(reply);
     expect(reply.headers.get("location")).toBe(`/v1/verifications/${verification.verification_id}`);
@@ -52,7 +44,7 @@ describe("POST /v1/verifications", () => {
   });
 
   it("takes process_type sync and an image file name, and external_reference_id is optional", async () => {
-    const reply = await customer.create(
+    const reply = await fx.customer.create(
       validBody({ process_type: "sync", original_filename: "scan.JPEG", external_reference_id: undefined }),
     );
     const verification = expectVerification(reply);
@@ -63,8 +55,8 @@ describe("POST /v1/verifications", () => {
   describe("idempotency", () => {
     it("replays the first response for the same key and body", async () => {
       const key = crypto.randomUUID();
-      const first = await customer.create(validBody(), key);
-      const again = await customer.create(validBody(), key);
+      const first = await fx.customer.create(validBody(), key);
+      const again = await fx.customer.create(validBody(), key);
       expect(first.status).toBe(201);
       expect(again.status).toBe(201);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -75,25 +67,25 @@ describe("POST /v1/verifications", () => {
 
     it("treats the same fields in another order, and a defaulted field sent explicitly, as the same body", async () => {
       const key = crypto.randomUUID();
-      const first = await customer.create(validBody(), key);
+      const first = await fx.customer.create(validBody(), key);
       const reordered = Object.fromEntries(Object.entries({ ...validBody(), process_type: "async" }).reverse());
-      const again = await customer.create(reordered, key);
+      const again = await fx.customer.create(reordered, key);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(again.json).toEqual(first.json);
     });
 
     it("refuses the same key with another body (422 idempotency_key_reused) and stores nothing new", async () => {
       const key = crypto.randomUUID();
-      await customer.create(validBody(), key);
-      const before = (await storedFor(app.app_id)).length;
-      const reply = await customer.create(validBody({ file_size_bytes: 2048 }), key);
+      await fx.customer.create(validBody(), key);
+      const before = (await storedFor(fx.app.app_id)).length;
+      const reply = await fx.customer.create(validBody({ file_size_bytes: 2048 }), key);
       expectProblem(reply, 422, "idempotency_key_reused");
-      expect((await storedFor(app.app_id)).length).toBe(before);
+      expect((await storedFor(fx.app.app_id)).length).toBe(before);
     });
 
     it("makes exactly one verification from 20 concurrent creates with one key", async () => {
-      const other = await api.newApp();
-      const racer = new Customer(api.baseUrl, other.api_key);
+      const other = await fx.api.newApp();
+      const racer = new Customer(fx.api.baseUrl, other.api_key);
       const key = crypto.randomUUID();
       const replies = await Promise.all(Array.from({ length: 20 }, () => racer.create(validBody(), key)));
       const ids = new Set<string>();
@@ -111,17 +103,17 @@ describe("POST /v1/verifications", () => {
     });
 
     it("scopes keys to the app: two apps with the same key get two verifications", async () => {
-      const other = await api.newApp();
+      const other = await fx.api.newApp();
       const key = crypto.randomUUID();
-      const mine = expectVerification(await customer.create(validBody(), key));
-      const theirs = expectVerification(await new Customer(api.baseUrl, other.api_key).create(validBody(), key));
+      const mine = expectVerification(await fx.customer.create(validBody(), key));
+      const theirs = expectVerification(await new Customer(fx.api.baseUrl, other.api_key).create(validBody(), key));
       expect(theirs.verification_id).not.toBe(mine.verification_id);
     });
 
     it("does not store a refused request: the fixed request succeeds with the same key", async () => {
       const key = crypto.randomUUID();
-      expectProblem(await customer.create(validBody({ file_size_bytes: 0 }), key), 422, "validation_failed");
-      const fixed = await customer.create(validBody(), key);
+      expectProblem(await fx.customer.create(validBody({ file_size_bytes: 0 }), key), 422, "validation_failed");
+      const fixed = await fx.customer.create(validBody(), key);
       expect(fixed.status).toBe(201);
       expect(fixed.headers.get("idempotent-replayed")).toBeNull();
     });
@@ -131,8 +123,8 @@ describe("POST /v1/verifications", () => {
     let other: NewApp;
     let refuser: Customer;
     beforeAll(async () => {
-      other = await api.newApp();
-      refuser = new Customer(api.baseUrl, other.api_key);
+      other = await fx.api.newApp();
+      refuser = new Customer(fx.api.baseUrl, other.api_key);
     });
 
     const cases: [string, () => Promise<Parameters<typeof expectProblem>[0]>, number, string][] = [
@@ -248,7 +240,7 @@ describe("POST /v1/verifications", () => {
 
     it("stored no verification and no idempotency record for any of them", async () => {
       expect(await storedFor(other.app_id)).toEqual([]);
-      const records = await api.scan(api.tables.idempotency);
+      const records = await fx.api.scan(fx.api.tables.idempotency);
       expect(records.filter((record) => String(record.id).includes(other.app_id))).toEqual([]);
     });
   });
@@ -256,7 +248,7 @@ describe("POST /v1/verifications", () => {
 
 describe("authentication", () => {
   const post = (headers: Record<string, string>) =>
-    call(api.baseUrl, "POST", "/v1/verifications", {
+    call(fx.api.baseUrl, "POST", "/v1/verifications", {
       headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID(), ...headers },
       body: JSON.stringify(validBody()),
     });
@@ -274,14 +266,14 @@ describe("authentication", () => {
   });
 
   it("refuses a production key in the sandbox, even one the table knows", async () => {
-    const production = await api.newApp("production");
+    const production = await fx.api.newApp("production");
     expectProblem(await post({ "X-API-Key": production.api_key }), 401, "invalid_api_key");
   });
 
-  it("answers 403 app_disabled for a disabled app, on every route", async () => {
-    const disabled = await api.newApp();
-    await api.apps.setStatus(disabled.app_id, "disabled", new Date().toISOString());
-    const blocked = new Customer(api.baseUrl, disabled.api_key);
+  it("answers 403 app_disabled for a disabled fx.app, on every route", async () => {
+    const disabled = await fx.api.newApp();
+    await fx.api.apps.setStatus(disabled.app_id, "disabled", new Date().toISOString());
+    const blocked = new Customer(fx.api.baseUrl, disabled.api_key);
     const id = "ver_01JD0000000000000000000000";
     expectProblem(await blocked.create(validBody()), 403, "app_disabled");
     expectProblem(await blocked.get(id), 403, "app_disabled");
@@ -290,8 +282,8 @@ describe("authentication", () => {
   });
 
   it("answers 404 route_not_found for an unknown route, before authentication", async () => {
-    expectProblem(await call(api.baseUrl, "GET", "/v1/things"), 404, "route_not_found");
-    expectProblem(await call(api.baseUrl, "DELETE", "/v1/verifications/ver_x"), 404, "route_not_found");
-    expectProblem(await call(api.baseUrl, "GET", "/v2/verifications"), 404, "route_not_found");
+    expectProblem(await call(fx.api.baseUrl, "GET", "/v1/things"), 404, "route_not_found");
+    expectProblem(await call(fx.api.baseUrl, "DELETE", "/v1/verifications/ver_x"), 404, "route_not_found");
+    expectProblem(await call(fx.api.baseUrl, "GET", "/v2/verifications"), 404, "route_not_found");
   });
 });

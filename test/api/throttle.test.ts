@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
-import { startApi, type TestApi } from "../support/api.ts";
-import { Customer, expectProblem } from "../support/client.ts";
+import { expectProblem } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
-let api: TestApi;
-let customer: Customer;
-
-beforeAll(async () => {
-  api = await startApi({ throttle: STAGE_THROTTLING.sandbox });
-  customer = new Customer(api.baseUrl, (await api.newApp()).api_key);
-});
-afterAll(() => api.stop());
+const fx = useApiFixture({ throttle: STAGE_THROTTLING.sandbox });
 
 describe("stage throttling", () => {
   it("answers 429 rate_limited with Retry-After past the sandbox's burst, as API Gateway does", async () => {
     const { burstLimit } = STAGE_THROTTLING.sandbox;
     const replies = await Promise.all(
-      Array.from({ length: burstLimit + 40 }, () => customer.get("ver_01JD0000000000000000000000")),
+      Array.from({ length: burstLimit + 40 }, () => fx.customer.get("ver_01JD0000000000000000000000")),
     );
     const throttled = replies.filter((reply) => reply.status === 429);
     const served = replies.filter((reply) => reply.status === 404);

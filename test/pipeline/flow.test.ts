@@ -3,35 +3,19 @@
  * and the customer hears of each change by a signed webhook.
  */
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/verification";
 import { type WebhookEvent, webhookEventSchema } from "#shared/domain/webhook-events";
-import type { NewApp } from "#shared/use-cases/apps";
-import { startApi, type TestApi } from "../support/api.ts";
-import { Customer, expectVerification, upload } from "../support/client.ts";
+import { expectVerification, upload } from "../support/client.ts";
 import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngImage } from "../support/documents.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
-let api: TestApi;
-let app: NewApp;
-let customer: Customer;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  api = await startApi({ pipeline: true });
-  app = await api.newApp("sandbox", receiver.url);
-  customer = new Customer(api.baseUrl, app.api_key);
-});
-afterAll(async () => {
-  await api.stop();
-  await receiver.stop();
-});
+const fx = useApiFixture({ pipeline: true, receiver: true });
 
 async function submitted(document: Uint8Array, fields: Record<string, unknown>): Promise<VerificationResource> {
-  const verification = await customer.created({ file_size_bytes: document.length, ...fields });
+  const verification = await fx.customer.created({ file_size_bytes: document.length, ...fields });
   expect((await upload(verification, document)).status).toBe(200);
-  const confirmed = await customer.confirm(verification.verification_id);
+  const confirmed = await fx.customer.confirm(verification.verification_id);
   expect(confirmed.status).toBe(200);
   return expectVerification(confirmed);
 }
@@ -39,7 +23,7 @@ async function submitted(document: Uint8Array, fields: Record<string, unknown>):
 async function settled(id: string): Promise<VerificationResource> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const verification = expectVerification(await customer.get(id));
+    const verification = expectVerification(await fx.customer.get(id));
     if (["completed", "failed", "expired"].includes(verification.status)) return verification;
     if (Date.now() > deadline) throw new Error(`${id} is still ${verification.status}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -50,10 +34,10 @@ async function settled(id: string): Promise<VerificationResource> {
 async function eventsAbout(id: string, count: number): Promise<WebhookEvent[]> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const about = receiver.deliveries.filter((d) => d.body.includes(id));
+    const about = fx.receiver.deliveries.filter((d) => d.body.includes(id));
     if (about.length >= count) {
       return about.map((delivery) => {
-        const verified = new Webhook(app.webhook_secret).verify(delivery.body, delivery.headers);
+        const verified = new Webhook(fx.app.webhook_secret).verify(delivery.body, delivery.headers);
         return webhookEventSchema.parse(verified);
       });
     }
@@ -145,14 +129,16 @@ describe("the change stream consumer", () => {
     const confirmed = await submitted(await pdfDocument(), {});
     const final = await settled(confirmed.verification_id);
     await eventsAbout(confirmed.verification_id, 2);
-    await api.pipeline?.drain();
+    await fx.api.pipeline?.drain();
     const eventsOfIt = async () =>
-      (await api.scan(api.tables.events)).filter((item) => item.verification_id === final.verification_id);
-    const deliveriesOfIt = () => receiver.deliveries.filter((d) => d.body.includes(final.verification_id));
+      (await fx.api.scan(fx.api.tables.events)).filter((item) => item.verification_id === final.verification_id);
+    const deliveriesOfIt = () => fx.receiver.deliveries.filter((d) => d.body.includes(final.verification_id));
     const before = await eventsOfIt();
     const deliveries = deliveriesOfIt().length;
     const { marshall } = await import("@aws-sdk/util-dynamodb");
-    const stored = (await api.scan(api.tables.verifications)).find((i) => i.verification_id === final.verification_id);
+    const stored = (await fx.api.scan(fx.api.tables.verifications)).find(
+      (i) => i.verification_id === final.verification_id,
+    );
     const processing = { ...stored, status: "processing", sequence: 2, result: undefined };
     const records = [
       { before: { ...processing, status: "awaiting_upload", sequence: 1 }, after: processing },
@@ -168,12 +154,12 @@ describe("the change stream consumer", () => {
     }));
     for (let round = 0; round < 2; round += 1) {
       // biome-ignore lint/suspicious/noExplicitAny: the stream image types differ only nominally
-      expect(await api.handlers["on-verification-change"]({ Records: records as any })).toEqual({
+      expect(await fx.api.handlers["on-verification-change"]({ Records: records as any })).toEqual({
         batchItemFailures: [],
       });
     }
     expect(await eventsOfIt()).toEqual(before);
     expect(deliveriesOfIt()).toHaveLength(deliveries);
-    expect(expectVerification(await customer.get(final.verification_id))).toEqual(final);
+    expect(expectVerification(await fx.customer.get(final.verification_id))).toEqual(final);
   });
 });
