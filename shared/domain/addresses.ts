@@ -19,31 +19,54 @@ function v4ToNumber(address: string): number {
   return address.split(".").reduce((value, part) => value * 256 + Number(part), 0);
 }
 
-function blockedV4(address: string): boolean {
-  const value = v4ToNumber(address);
+function blockedV4(value: number): boolean {
   return BLOCKED_V4.some(([base, bits]) => {
-    const size = 2 ** (32 - bits);
     const start = v4ToNumber(base);
-    return value >= start && value < start + size;
+    return value >= start && value < start + 2 ** (32 - bits);
   });
 }
 
+/** An IPv4 address as the last two groups of an IPv6 one: `a.b.c.d` -> `hhhh:llll`. */
+function twoGroups(v4: number): string {
+  return `${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (one that `isIPv6` accepts). */
+function v6Groups(address: string): number[] {
+  // A trailing dotted IPv4 part stands for the last two groups.
+  const dotted = /\d+\.\d+\.\d+\.\d+$/.exec(address)?.[0];
+  const text = dotted === undefined ? address : `${address.slice(0, -dotted.length)}${twoGroups(v4ToNumber(dotted))}`;
+  const [head = "", tail] = text.split("::");
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => Number.parseInt(group, 16)));
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/** 96-bit IPv6 prefixes whose last 32 bits are an IPv4 address: mapped, compatible, NAT64. */
+const EMBEDS_V4: number[][] = [
+  [0, 0, 0, 0, 0, 0xffff],
+  [0, 0, 0, 0, 0, 0],
+  [0x64, 0xff9b, 0, 0, 0, 0],
+];
+
 function blockedV6(address: string): boolean {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped?.[1]) return blockedV4(mapped[1]);
+  const groups = v6Groups(address.toLowerCase());
+  const [first = 0, , , , , , high = 0, low = 0] = groups;
+  // Judged by the IPv4 address inside, in whatever form it was written; :: and ::1 are 0.0.0.0/8.
+  if (EMBEDS_V4.some((prefix) => prefix.every((group, i) => groups[i] === group))) {
+    return blockedV4(high * 0x10000 + low);
+  }
   return (
-    lower === "::" ||
-    lower === "::1" ||
-    /^f[cd]/.test(lower) || // unique local fc00::/7
-    /^fe[89ab]/.test(lower) || // link-local fe80::/10
-    /^ff/.test(lower) // multicast
+    (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
+    (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
+    (first & 0xff00) === 0xff00 // multicast ff00::/8
   );
 }
 
 /** True for an address a production webhook must not be sent to. */
 export function isPrivateAddress(address: string): boolean {
-  if (isIPv4(address)) return blockedV4(address);
+  if (isIPv4(address)) return blockedV4(v4ToNumber(address));
   if (isIPv6(address)) return blockedV6(address);
   return true;
 }
