@@ -13,7 +13,7 @@ export interface TransitionRequest {
   now: string;
   /** Further attributes to set with the change. */
   set?: Record<string, unknown>;
-  /** A further condition that must hold, with its placeholders' values. */
+  /** A further condition that must hold, with its placeholders' values; `:now` in it is `now`. */
   condition?: { expression: string; values: Record<string, unknown> };
 }
 

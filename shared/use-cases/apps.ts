@@ -46,7 +46,7 @@ export interface NewAppInput {
  * and, when `tableEnvironment` is known, the same environment as the table. Returns the input
  * normalized.
  */
-export function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInput): NewAppInput {
+function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInput): NewAppInput {
   if (tableEnvironment && tableEnvironment !== input.environment) {
     throw new RefusedError(
       "environment_mismatch",

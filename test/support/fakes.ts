@@ -1,0 +1,733 @@
+/**
+ * In-memory stand-ins for the ports in shared/ports, for unit tests of the use cases: no
+ * engine, no network. Each keeps the contract its port's doc comment states, and says where
+ * it keeps less. Every read returns a copy, as a table would, so a test cannot change what is
+ * stored by changing what it was given.
+ */
+import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "#shared/domain/apps";
+import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
+import type { FileType } from "#shared/domain/document-types";
+import type { Environment } from "#shared/domain/environments";
+import {
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  IdempotencyRecordError,
+  StaleAppError,
+} from "#shared/domain/errors";
+import { canTransition } from "#shared/domain/state";
+import { addSeconds, isoSeconds } from "#shared/domain/time";
+import { documentKey, type UploadInstructions, type VerificationItem } from "#shared/domain/verification";
+import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
+import type { AppStore } from "#shared/ports/app-store";
+import type { Authority, AuthorityOutcome } from "#shared/ports/authority";
+import type { DocumentReader } from "#shared/ports/document-reader";
+import type { DocumentStore } from "#shared/ports/document-store";
+import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/event-store";
+import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
+import type { Log, ServiceMetric } from "#shared/ports/log";
+import type { Sealer } from "#shared/ports/sealer";
+import type { TransitionOutcome, TransitionRequest, VerificationStore } from "#shared/ports/verification-store";
+import type { WebhookResponse, WebhookSender } from "#shared/ports/webhook-sender";
+import { T0 } from "./fixed-clock.ts";
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+// ---------------------------------------------------------------------------------------------
+// Verifications
+
+/** Reads a transition's extra `condition` (a DynamoDB expression) for the stored item. */
+export type ConditionReading = (stored: VerificationItem, request: TransitionRequest) => boolean;
+
+/**
+ * Verifications in a Map. `transition` keeps what the port promises and a fake can check:
+ * only a transition `canTransition` draws (another throws, as the DynamoDB store does), only
+ * from the status the caller saw, `sequence` one up, `updated_at` set to the request's `now`,
+ * and `awaiting_day` gone once the item leaves awaiting_upload (domain/verification.ts).
+ *
+ * It cannot evaluate the extra `condition`, which is a DynamoDB expression. Without
+ * `readCondition` the extra condition is IGNORED (treated as holding); a test whose outcome
+ * depends on it passes its own reading of the expression. Every request is kept in
+ * `transitions`, so a test can assert what condition the use case asked for.
+ */
+export class InMemoryVerificationStore implements VerificationStore {
+  readonly items = new Map<string, VerificationItem>();
+  readonly transitions: TransitionRequest[] = [];
+  readonly reads: string[] = [];
+
+  constructor(private readonly readCondition?: ConditionReading) {}
+
+  /** Arranges a stored verification. */
+  put(...items: VerificationItem[]): this {
+    for (const item of items) this.items.set(item.verification_id, copy(item));
+    return this;
+  }
+
+  /** The stored verification, for assertions; throws when there is none. */
+  stored(id: string): VerificationItem {
+    const item = this.items.get(id);
+    if (!item) throw new Error(`No verification ${id} is stored`);
+    return copy(item);
+  }
+
+  async create(item: VerificationItem): Promise<void> {
+    if (this.items.has(item.verification_id)) throw new Error(`Verification ${item.verification_id} exists`);
+    this.items.set(item.verification_id, copy(item));
+  }
+
+  async discardNew(id: string): Promise<void> {
+    const item = this.items.get(id);
+    if (item?.status === "awaiting_upload" && item.sequence === 1) this.items.delete(id);
+  }
+
+  async get(id: string): Promise<VerificationItem | undefined> {
+    this.reads.push(id);
+    const item = this.items.get(id);
+    return item && copy(item);
+  }
+
+  async transition(request: TransitionRequest): Promise<TransitionOutcome> {
+    if (!canTransition(request.from, request.to)) {
+      throw new Error(`Transition ${request.from} -> ${request.to} is not allowed`);
+    }
+    this.transitions.push(copy(request));
+    const stored = this.items.get(request.id);
+    const holds =
+      stored !== undefined &&
+      stored.status === request.from &&
+      (request.condition === undefined || this.readCondition === undefined || this.readCondition(stored, request));
+    if (!holds) return { applied: false, item: stored && copy(stored) };
+    const next: VerificationItem = {
+      ...stored,
+      ...(copy(request.set) as Partial<VerificationItem>),
+      status: request.to,
+      sequence: stored.sequence + 1,
+      updated_at: request.now,
+    };
+    if (request.from === "awaiting_upload") delete next.awaiting_day;
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
+
+  async *awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem> {
+    // Read as a query reads a page: what matched when it ran.
+    const matching = [...this.items.values()].filter(
+      (item) => item.status === "awaiting_upload" && item.awaiting_day === day && item.upload_deadline <= now,
+    );
+    for (const item of matching) yield copy(item);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+export interface PresignRequest {
+  key: string;
+  contentType: string;
+  size: number;
+  now: string;
+  lifetimeSeconds: number;
+}
+
+/** Uploaded objects in a Map; the presigned instructions record what they were asked for. */
+export class InMemoryDocumentStore implements DocumentStore {
+  readonly objects = new Map<string, Uint8Array>();
+  readonly presigned: PresignRequest[] = [];
+  readonly deleted: string[] = [];
+
+  /** Arranges an uploaded object. */
+  upload(key: string, bytes: Uint8Array): this {
+    this.objects.set(key, Uint8Array.from(bytes));
+    return this;
+  }
+
+  async presignPut(
+    key: string,
+    contentType: string,
+    size: number,
+    now: Date,
+    lifetimeSeconds: number,
+  ): Promise<UploadInstructions> {
+    this.presigned.push({ key, contentType, size, now: isoSeconds(now), lifetimeSeconds });
+    return {
+      method: "PUT",
+      url: `https://uploads.example.test/${key}?lifetime=${lifetimeSeconds}`,
+      headers: { "Content-Type": contentType, "Content-Length": String(size) },
+      expires_at: isoSeconds(addSeconds(now, lifetimeSeconds)),
+    };
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    return this.objects.get(key)?.length;
+  }
+
+  async firstBytes(key: string, count: number): Promise<Uint8Array> {
+    const bytes = this.objects.get(key);
+    if (!bytes) throw new Error(`No object ${key}`);
+    return bytes.slice(0, count);
+  }
+
+  async read(key: string): Promise<Uint8Array | undefined> {
+    const bytes = this.objects.get(key);
+    return bytes && Uint8Array.from(bytes);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.deleted.push(key);
+    this.objects.delete(key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apps and keys
+
+/**
+ * Apps and keys in Maps. The conditional writes keep their port's conditions: `addKey` and
+ * `revokeKeys` only while the app has the `key_version` (and, for `addKey`, the status) it was
+ * read with; `rotateWebhookSecret` only while its current secret is still the one read. A
+ * failed condition throws StaleAppError, as the port says.
+ *
+ * A test makes a write lose a race in one of two ways: `beforeNextWrite(change)` applies
+ * another caller's change just before the next conditional write checks its condition (so the
+ * condition fails for a real reason), or `staleWrites(n)` has the next n conditional writes
+ * throw StaleAppError outright. `setStatus` reads and writes in one step here, so only
+ * `staleWrites` makes it stale.
+ */
+export class InMemoryAppStore implements AppStore {
+  readonly apps = new Map<string, AppItem>();
+  readonly keys = new Map<string, KeyItem>();
+  /** Names of the conditional writes attempted, in order, whether they held or not. */
+  readonly writes: string[] = [];
+  keyReads = 0;
+  private stale = 0;
+  private interleaved: (() => void) | undefined;
+
+  /** Arranges a stored app. */
+  put(app: AppItem): this {
+    this.apps.set(app.app_id, copy(app));
+    return this;
+  }
+
+  /**
+   * Arranges a stored key. Unless revoked it joins its app's `key_pks` (which the real store
+   * prunes only when it next writes the key set, so a key that has since expired is still there).
+   * Returns the key in plain text too.
+   */
+  issueKey(appId: string, fields: Partial<Pick<KeyItem, "expires_at" | "revoked_at" | "created_at" | "prefix">> = {}) {
+    const app = this.apps.get(appId);
+    if (!app) throw new Error(`No app ${appId} to issue a key to`);
+    const apiKey = generateApiKey(app.environment);
+    const key: KeyItem = {
+      pk: keyPk(hashApiKey(apiKey)),
+      kind: "key",
+      key_app_id: appId,
+      environment: app.environment,
+      prefix: displayPrefix(apiKey),
+      app_status: app.status,
+      created_at: T0,
+      ...fields,
+    };
+    this.keys.set(key.pk, copy(key));
+    if (!key.revoked_at) app.key_pks.push(key.pk);
+    return { apiKey, key: copy(key) };
+  }
+
+  app(appId: string): AppItem {
+    const app = this.apps.get(appId);
+    if (!app) throw new Error(`No app ${appId} is stored`);
+    return copy(app);
+  }
+
+  key(pk: string): KeyItem {
+    const key = this.keys.get(pk);
+    if (!key) throw new Error(`No key ${pk} is stored`);
+    return copy(key);
+  }
+
+  beforeNextWrite(change: () => void): void {
+    this.interleaved = change;
+  }
+
+  staleWrites(times: number): void {
+    this.stale = times;
+  }
+
+  /** Runs the interleaved change, or throws StaleAppError when asked to. */
+  private conditionalWrite(name: string): void {
+    this.writes.push(name);
+    const change = this.interleaved;
+    this.interleaved = undefined;
+    change?.();
+    if (this.stale > 0) {
+      this.stale -= 1;
+      throw new StaleAppError();
+    }
+  }
+
+  async createWithKey(app: AppItem, key: KeyItem): Promise<void> {
+    if (this.apps.has(app.app_id) || this.keys.has(key.pk)) throw new Error("The app or its key exists");
+    this.apps.set(app.app_id, copy(app));
+    this.keys.set(key.pk, copy(key));
+  }
+
+  async getApp(appId: string): Promise<AppItem | undefined> {
+    const app = this.apps.get(appId);
+    return app && copy(app);
+  }
+
+  async listApps(): Promise<AppItem[]> {
+    return [...this.apps.values()]
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id))
+      .map(copy);
+  }
+
+  async getKey(keyHash: string): Promise<KeyItem | undefined> {
+    this.keyReads += 1;
+    const key = this.keys.get(keyPk(keyHash));
+    return key && copy(key);
+  }
+
+  async setWebhookUrl(appId: string, url: string, now: string): Promise<void> {
+    const app = this.apps.get(appId);
+    if (!app) throw new Error(`No app ${appId}`);
+    app.webhook_url = url;
+    app.updated_at = now;
+  }
+
+  async listKeys(appId: string): Promise<KeyItem[]> {
+    return [...this.keys.values()]
+      .filter((key) => key.key_app_id === appId)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at))
+      .map(copy);
+  }
+
+  async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
+    return app.key_pks
+      .map((pk) => this.keys.get(pk))
+      .filter((key): key is KeyItem => key !== undefined && isLiveKey(key, now))
+      .map(copy);
+  }
+
+  async setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined> {
+    const app = this.apps.get(appId);
+    if (!app) return undefined;
+    this.conditionalWrite("setStatus");
+    for (const key of await this.currentKeys(app, now)) {
+      const stored = this.keys.get(key.pk);
+      if (stored) stored.app_status = status;
+    }
+    app.status = status;
+    app.updated_at = now;
+    return copy(app);
+  }
+
+  async addKey(
+    app: AppItem,
+    key: KeyItem,
+    expiring: { pk: string; expires_at: string }[],
+    keyPks: string[],
+    now: string,
+  ): Promise<void> {
+    this.conditionalWrite("addKey");
+    const stored = this.apps.get(app.app_id);
+    if (!stored || stored.key_version !== app.key_version || stored.status !== app.status) throw new StaleAppError();
+    if (this.keys.has(key.pk)) throw new Error(`Key ${key.pk} exists`);
+    for (const old of expiring) {
+      const oldKey = this.keys.get(old.pk);
+      if (!oldKey) throw new Error(`No key ${old.pk}`);
+      oldKey.expires_at = old.expires_at;
+    }
+    this.keys.set(key.pk, copy(key));
+    stored.key_pks = [...keyPks];
+    stored.key_version += 1;
+    stored.updated_at = now;
+  }
+
+  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
+    this.conditionalWrite("revokeKeys");
+    const stored = this.apps.get(app.app_id);
+    if (!stored || stored.key_version !== app.key_version) throw new StaleAppError();
+    for (const pk of revoked) {
+      const key = this.keys.get(pk);
+      if (!key) throw new Error(`No key ${pk}`);
+      key.revoked_at ??= now;
+    }
+    stored.key_pks = [...keyPks];
+    stored.key_version += 1;
+    stored.updated_at = now;
+  }
+
+  async rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void> {
+    this.conditionalWrite("rotateWebhookSecret");
+    const stored = this.apps.get(app.app_id);
+    if (!stored || stored.webhook_secret_sealed !== app.webhook_secret_sealed) throw new StaleAppError();
+    stored.previous_webhook_secret_sealed = stored.webhook_secret_sealed;
+    stored.previous_webhook_secret_expires_at = previousExpiresAt;
+    stored.webhook_secret_sealed = sealed;
+    stored.updated_at = now;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook events
+
+/**
+ * Events and attempts in memory, with the conditions the port states: `create` once per id,
+ * `claim` only while the event is pending with the `next_attempt_at` and `attempts` the caller
+ * saw, `recordAttempt` once per attempt number (a second record throws). `due` is ordered by
+ * `next_attempt_at`, the order of the due index.
+ */
+export class InMemoryEventStore implements EventStore {
+  readonly events = new Map<string, EventItem>();
+  readonly attempts: AttemptItem[] = [];
+  readonly dueLimits: number[] = [];
+
+  put(...events: EventItem[]): this {
+    for (const event of events) this.events.set(event.event_id, copy(event));
+    return this;
+  }
+
+  stored(eventId: string): EventItem {
+    const event = this.events.get(eventId);
+    if (!event) throw new Error(`No event ${eventId} is stored`);
+    return copy(event);
+  }
+
+  async create(event: Omit<EventItem, "due_shard">): Promise<boolean> {
+    if (this.events.has(event.event_id)) return false;
+    this.events.set(event.event_id, copy(event));
+    return true;
+  }
+
+  async get(eventId: string): Promise<EventItem | undefined> {
+    const event = this.events.get(eventId);
+    return event && copy(event);
+  }
+
+  async due(now: string, limit: number): Promise<EventItem[]> {
+    this.dueLimits.push(limit);
+    return [...this.events.values()]
+      .filter(
+        (event) => event.status === "pending" && event.next_attempt_at !== undefined && event.next_attempt_at <= now,
+      )
+      .sort((a, b) => (a.next_attempt_at ?? "").localeCompare(b.next_attempt_at ?? ""))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async claim(event: EventItem, leaseUntil: string): Promise<boolean> {
+    const stored = this.events.get(event.event_id);
+    if (
+      stored?.status !== "pending" ||
+      stored.next_attempt_at !== event.next_attempt_at ||
+      stored.attempts !== event.attempts
+    ) {
+      return false;
+    }
+    stored.next_attempt_at = leaseUntil;
+    return true;
+  }
+
+  async recordAttempt(event: EventItem, attempt: AttemptRecord, next: AfterAttempt): Promise<void> {
+    const stored = this.events.get(event.event_id);
+    if (!stored || stored.attempts !== event.attempts) {
+      throw new Error(`Attempt ${event.attempts + 1} of ${event.event_id} was recorded already`);
+    }
+    const number = event.attempts + 1;
+    this.attempts.push({
+      ...copy(attempt),
+      pk: event.pk,
+      sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
+      event_id: event.event_id,
+      attempt_app_id: event.app_id,
+      attempt: number,
+      expires_at_epoch: event.expires_at_epoch,
+    });
+    stored.status = next.status;
+    stored.attempts = number;
+    if (next.status === "pending") stored.next_attempt_at = next.nextAttemptAt;
+    else delete stored.next_attempt_at;
+  }
+
+  async markNoDestination(event: EventItem): Promise<void> {
+    const stored = this.events.get(event.event_id);
+    if (!stored) throw new Error(`No event ${event.event_id}`);
+    stored.status = "no_destination";
+    delete stored.next_attempt_at;
+  }
+
+  async requeue(event: EventItem, dueAt: string): Promise<EventItem> {
+    const stored = this.events.get(event.event_id);
+    if (!stored) throw new Error(`No event ${event.event_id}`);
+    stored.status = "pending";
+    stored.attempts = 0;
+    stored.next_attempt_at = dueAt;
+    return copy(stored);
+  }
+
+  async attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]> {
+    return this.attempts
+      .filter((attempt) => attempt.attempt_app_id === appId)
+      .sort((a, b) => b.attempted_at.localeCompare(a.attempted_at) || b.attempt - a.attempt)
+      .slice(0, limit)
+      .map(copy);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+
+interface IdempotencyRecord {
+  request: string;
+  status: "in_progress" | "completed";
+  result?: object;
+}
+
+/**
+ * One record per (app, Idempotency-Key), the request compared as JSON. The port's contract:
+ * a completed record replays, another request under the key is refused, a record in progress
+ * refuses, a `work` that throws frees the key. It does not model the in-progress record's
+ * expiry (the invocation's remaining time) or the kept result's.
+ *
+ * Faults a test asks for, each for the next run only: `failToStart` (the in-progress record
+ * cannot be written: IdempotencyRecordError before `work` runs) and `failToSave` (the result
+ * cannot be saved: IdempotencyRecordError after `work` ran, the in-progress record left holding
+ * the key). `failingReleases` makes that many `release` calls throw first.
+ */
+export class InMemoryIdempotency implements Idempotency {
+  readonly records = new Map<string, IdempotencyRecord>();
+  readonly released: string[] = [];
+  failToStart = false;
+  failToSave = false;
+  failingReleases = 0;
+
+  static key(input: Pick<IdempotentInput, "appId" | "idempotencyKey">): string {
+    return `${input.appId}#${input.idempotencyKey}`;
+  }
+
+  async run<R extends object>(
+    input: IdempotentInput,
+    _invocation: Invocation,
+    work: () => Promise<R>,
+  ): Promise<R & { replayed: boolean }> {
+    const key = InMemoryIdempotency.key(input);
+    const request = JSON.stringify(input.request);
+    const existing = this.records.get(key);
+    if (existing) {
+      if (existing.request !== request) throw new IdempotencyKeyReusedError();
+      if (existing.status === "in_progress") throw new IdempotencyInProgressError();
+      return { ...(copy(existing.result) as R), replayed: true };
+    }
+    if (this.failToStart) {
+      this.failToStart = false;
+      throw new IdempotencyRecordError(new Error("the in-progress record could not be written"));
+    }
+    this.records.set(key, { request, status: "in_progress" });
+    let result: R;
+    try {
+      result = await work();
+    } catch (error) {
+      this.records.delete(key);
+      throw error;
+    }
+    if (this.failToSave) {
+      this.failToSave = false;
+      throw new IdempotencyRecordError(new Error("the result could not be saved"));
+    }
+    this.records.set(key, { request, status: "completed", result: copy(result) });
+    return { ...result, replayed: false };
+  }
+
+  async release(input: IdempotentInput): Promise<void> {
+    if (this.failingReleases > 0) {
+      this.failingReleases -= 1;
+      throw new Error("the record could not be removed");
+    }
+    const key = InMemoryIdempotency.key(input);
+    this.records.delete(key);
+    this.released.push(key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sealer, sender, log, authority, reader
+
+const SEALED = "sealed:";
+
+/** What TaggingSealer makes of `plain`, for arranging an app whose secret it can open. */
+export function tagSealed(plain: string): string {
+  return `${SEALED}${Buffer.from(plain, "utf8").toString("base64")}`;
+}
+
+/**
+ * Reversible tagging: `sealed:` + base64, so the sealed form never contains the secret. Opens
+ * only what has that form: anything else (sealed elsewhere, with another key) throws.
+ */
+export class TaggingSealer implements Sealer {
+  seals = 0;
+  opens = 0;
+
+  async seal(plain: string): Promise<string> {
+    this.seals += 1;
+    return tagSealed(plain);
+  }
+
+  async open(sealed: string): Promise<string> {
+    this.opens += 1;
+    if (!sealed.startsWith(SEALED)) throw new Error("The sealed value does not open");
+    return Buffer.from(sealed.slice(SEALED.length), "base64").toString("utf8");
+  }
+}
+
+export interface Post {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Records every POST and every private-destination lookup; answers as the test says
+ * (`respond`, `privateReason`; a `privateReason` that throws is a name that did not resolve).
+ */
+export class RecordingWebhookSender implements WebhookSender {
+  readonly posts: Post[] = [];
+  readonly lookups: string[] = [];
+  respond: (url: string) => WebhookResponse = () => ({ statusCode: 200, latencyMs: 12.4 });
+  privateReason: (url: string) => string | undefined = () => undefined;
+
+  async privateDestination(url: string): Promise<string | undefined> {
+    this.lookups.push(url);
+    return this.privateReason(url);
+  }
+
+  async post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse> {
+    this.posts.push({ url, headers: { ...headers }, body });
+    return this.respond(url);
+  }
+}
+
+export interface LogLine {
+  level: "error" | "warn";
+  message: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface CountedMetric {
+  metric: ServiceMetric;
+  environment: Environment;
+  message: string;
+  attributes: Record<string, unknown>;
+}
+
+/** Keeps what was logged; a `count` is kept in `counts` (its warning line is not repeated in `lines`). */
+export class RecordingLog implements Log {
+  readonly lines: LogLine[] = [];
+  readonly counts: CountedMetric[] = [];
+
+  error(message: string, attributes: Record<string, unknown>): void {
+    this.lines.push({ level: "error", message, attributes });
+  }
+
+  warn(message: string, attributes: Record<string, unknown>): void {
+    this.lines.push({ level: "warn", message, attributes });
+  }
+
+  count(metric: ServiceMetric, environment: Environment, message: string, attributes: Record<string, unknown>): void {
+    this.counts.push({ metric, environment, message, attributes });
+  }
+}
+
+/** Answers what the test sets in `outcome`, and keeps what it was asked. */
+export class ScriptedAuthority implements Authority {
+  readonly name = "scripted";
+  readonly asked: { verificationId: string; document: Uint8Array }[] = [];
+
+  constructor(public outcome: AuthorityOutcome = "confirmed") {}
+
+  async confirm(verification: VerificationItem, document: Uint8Array): Promise<AuthorityOutcome> {
+    this.asked.push({ verificationId: verification.verification_id, document: Uint8Array.from(document) });
+    return this.outcome;
+  }
+}
+
+/** Refuses with `refusal` when one is set; keeps the file types it was asked to open. */
+export class ScriptedReader implements DocumentReader {
+  readonly opened: FileType[] = [];
+
+  constructor(public refusal?: string) {}
+
+  async unreadableBecause(fileType: FileType, _bytes: Uint8Array): Promise<string | undefined> {
+    this.opened.push(fileType);
+    return this.refusal;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+/** A well-formed id with a number in place of a ULID: `ver_000…0007`. */
+export const verificationId = (n: number) => `ver_${String(n).padStart(26, "0")}`;
+export const appId = (n: number) => `app_${String(n).padStart(26, "0")}`;
+
+/** A verification as stored. By default awaiting the upload of a 1024-byte PDF, due a day after T0 - 1 h. */
+export function aVerification(fields: Partial<VerificationItem> = {}): VerificationItem {
+  const id = fields.verification_id ?? verificationId(1);
+  const status = fields.status ?? "awaiting_upload";
+  const uploadDeadline = fields.upload_deadline ?? "2026-11-23T11:00:00Z";
+  return {
+    verification_id: id,
+    app_id: appId(1),
+    environment: "sandbox",
+    status,
+    document_type: "YOK_STUDENT",
+    process_type: "async",
+    original_filename: "belge.pdf",
+    file_size_bytes: 1024,
+    media_type: "application/pdf",
+    object_key: documentKey(id),
+    upload_deadline: uploadDeadline,
+    ...(status === "awaiting_upload" ? { awaiting_day: uploadDeadline.slice(0, 10) } : {}),
+    checks: [],
+    reasons: [],
+    sequence: 1,
+    created_at: "2026-11-22T11:00:00Z",
+    updated_at: "2026-11-22T11:00:00Z",
+    ...fields,
+  };
+}
+
+/** An app as stored, its signing secret sealed by TaggingSealer; no keys. */
+export function anApp(fields: Partial<AppItem> = {}): AppItem {
+  const id = fields.app_id ?? appId(1);
+  return {
+    pk: appPk(id),
+    kind: "app",
+    app_id: id,
+    name: "Acme Admissions",
+    environment: "sandbox",
+    status: "active",
+    webhook_url: "https://hooks.example.com/verifications",
+    webhook_secret_sealed: tagSealed(WEBHOOK_SECRET),
+    key_pks: [],
+    key_version: 1,
+    created_at: "2026-11-01T09:00:00Z",
+    updated_at: "2026-11-01T09:00:00Z",
+    ...fields,
+  };
+}
+
+/** Signing secrets in the `whsec_` form (32 bytes, base64). */
+export const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+export const PREVIOUS_WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 2).toString("base64")}`;
+
+/** Bytes that sniff as `type` (its magic bytes, then filler), `size` long. */
+export function documentBytes(type: FileType | "gif", size: number): Uint8Array {
+  const magic = {
+    pdf: [0x25, 0x50, 0x44, 0x46, 0x2d],
+    jpeg: [0xff, 0xd8, 0xff],
+    png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    gif: [0x47, 0x49, 0x46, 0x38, 0x39, 0x61],
+  }[type];
+  const bytes = new Uint8Array(size).fill(0x20);
+  bytes.set(magic.slice(0, size));
+  return bytes;
+}

@@ -1,0 +1,260 @@
+import { describe, expect, it } from "vitest";
+import { RefusedError, VerificationNotFoundError } from "#shared/domain/errors";
+import type { VerificationItem } from "#shared/domain/verification";
+import type { TransitionRequest } from "#shared/ports/verification-store";
+import { confirmUpload } from "#shared/use-cases/confirm-upload";
+import {
+  appId,
+  aVerification,
+  documentBytes,
+  InMemoryDocumentStore,
+  InMemoryVerificationStore,
+  RecordingLog,
+  ScriptedAuthority,
+  ScriptedReader,
+  verificationId,
+} from "../../support/fakes.ts";
+import { FixedClock, T0 } from "../../support/fixed-clock.ts";
+
+const CONFIRM_CONDITION =
+  /^app_id = :app AND upload_deadline > :now AND file_size_bytes = :size AND document_type IN \(:type0(, :type\d+)*\)$/;
+const PROCESS_CONDITION = "#sequence = :seen";
+
+/**
+ * This test's reading of the two conditions these use cases send; any other expression fails
+ * the test. `:now` is not among the confirm condition's values: the store's own placeholder for
+ * the request's `now` stands in for it (see DynamoDbVerificationStore.transition).
+ */
+function readCondition(stored: VerificationItem, request: TransitionRequest): boolean {
+  const { expression = "", values = {} } = request.condition ?? {};
+  if (expression === PROCESS_CONDITION) return stored.sequence === values[":seen"];
+  if (!CONFIRM_CONDITION.test(expression)) throw new Error(`No reading for the condition ${expression}`);
+  const types = Object.entries(values)
+    .filter(([name]) => name.startsWith(":type"))
+    .map(([, type]) => type);
+  return (
+    stored.app_id === values[":app"] &&
+    stored.upload_deadline > request.now &&
+    stored.file_size_bytes === values[":size"] &&
+    types.includes(stored.document_type)
+  );
+}
+
+const ID = verificationId(1);
+const KEY = `documents/${ID}`;
+const mine = { appId: appId(1), verificationId: ID };
+
+function setup(item?: VerificationItem, upload?: Uint8Array) {
+  const verifications = new InMemoryVerificationStore(readCondition);
+  if (item) verifications.put(item);
+  const documents = new InMemoryDocumentStore();
+  if (upload) documents.upload(KEY, upload);
+  const reader = new ScriptedReader();
+  const authority = new ScriptedAuthority("confirmed");
+  const clock = new FixedClock(T0);
+  const log = new RecordingLog();
+  return {
+    verifications,
+    documents,
+    reader,
+    authority,
+    clock,
+    log,
+    deps: { verifications, documents, reader, authority, clock, log },
+  };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a refusal");
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe("confirmUpload: the upload is acceptable", () => {
+  it("moves an async verification to processing in one conditional write, and runs no checks", async () => {
+    const { verifications, documents, reader, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+
+    const resource = await confirmUpload(deps, mine);
+
+    expect(resource).toMatchObject({ status: "processing", sequence: 2, updated_at: T0, result: null });
+    expect(resource).not.toHaveProperty("upload");
+    expect(verifications.stored(ID)).toMatchObject({ status: "processing", sequence: 2 });
+    expect(verifications.stored(ID)).not.toHaveProperty("awaiting_day");
+    expect(verifications.transitions).toHaveLength(1);
+    expect(verifications.transitions[0]).toMatchObject({
+      id: ID,
+      from: "awaiting_upload",
+      to: "processing",
+      now: T0,
+      condition: { values: { ":app": appId(1), ":size": 1024, ":type0": "YOK_STUDENT" } },
+    });
+    expect(reader.opened).toEqual([]);
+    expect(documents.deleted).toEqual([]);
+  });
+
+  it("takes a sync verification on through the checks and answers its terminal state", async () => {
+    const { verifications, authority, deps } = setup(
+      aVerification({ process_type: "sync" }),
+      documentBytes("pdf", 1024),
+    );
+    authority.outcome = "not_confirmed";
+
+    const resource = await confirmUpload(deps, mine);
+
+    expect(resource).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      sequence: 3,
+      completed_at: T0,
+      reasons: [{ code: "authority_not_confirmed" }],
+    });
+    expect(resource.checks.map((check) => check.name)).toEqual([
+      "upload_present",
+      "size_matches",
+      "file_type_allowed",
+      "document_readable",
+      "authority_confirmation",
+    ]);
+    expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "rejected", sequence: 3 });
+  });
+
+  it("answers processing when sync processing fails, and logs it for the pipeline to finish", async () => {
+    const { verifications, documents, log, deps } = setup(
+      aVerification({ process_type: "sync" }),
+      documentBytes("pdf", 1024),
+    );
+    const outage = new Error("the bucket is unavailable");
+    documents.read = async () => {
+      throw outage;
+    };
+
+    const resource = await confirmUpload(deps, mine);
+
+    expect(resource).toMatchObject({ status: "processing", sequence: 2 });
+    expect(verifications.stored(ID)).toMatchObject({ status: "processing", sequence: 2 });
+    expect(log.lines).toEqual([
+      {
+        level: "error",
+        message: "sync processing failed; the pipeline will finish it",
+        attributes: { error: outage, verification_id: ID },
+      },
+    ]);
+  });
+
+  it("answers the current state when confirmed twice, changing nothing the second time", async () => {
+    const { verifications, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+    const first = await confirmUpload(deps, mine);
+
+    const second = await confirmUpload(deps, mine);
+
+    expect(second).toEqual(first);
+    expect(verifications.stored(ID).sequence).toBe(2);
+  });
+});
+
+describe("confirmUpload: every refusal row", () => {
+  it.each(["ver_1", "not-an-id", `${ID}/../x`])("reads the malformed id %j as not found", async (malformed) => {
+    const { verifications, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+
+    const error = await refusal(confirmUpload(deps, { ...mine, verificationId: malformed }));
+
+    expect(error).toBeInstanceOf(VerificationNotFoundError);
+    expect(verifications.reads).toEqual([]);
+    expect(verifications.transitions).toEqual([]);
+  });
+
+  it("reads an unknown verification as not found", async () => {
+    const { deps } = setup(undefined, documentBytes("pdf", 1024));
+
+    expect(await refusal(confirmUpload(deps, mine))).toBeInstanceOf(VerificationNotFoundError);
+  });
+
+  it("reads another app's verification as not found, and leaves its upload and state alone", async () => {
+    const { verifications, documents, deps } = setup(aVerification({ app_id: appId(2) }), documentBytes("pdf", 1000));
+
+    expect(await refusal(confirmUpload(deps, mine))).toBeInstanceOf(VerificationNotFoundError);
+    expect(documents.objects.has(KEY)).toBe(true);
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
+  });
+
+  it("refuses a verification stored as expired with verification_expired", async () => {
+    const { deps } = setup(aVerification({ status: "expired", sequence: 2 }), documentBytes("pdf", 1024));
+
+    const error = await refusal(confirmUpload(deps, mine));
+
+    expect(error).toBeInstanceOf(RefusedError);
+    expect(error).toMatchObject({ code: "verification_expired" });
+  });
+
+  it("refuses a good upload confirmed at the deadline as expired, before the tick has written it", async () => {
+    const { verifications, documents, clock, deps } = setup(
+      aVerification({ upload_deadline: "2026-11-22T12:30:00Z" }),
+      documentBytes("pdf", 1024),
+    );
+    clock.set("2026-11-22T12:30:00Z");
+
+    expect(await refusal(confirmUpload(deps, mine))).toMatchObject({ code: "verification_expired" });
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
+    expect(documents.deleted).toEqual([]);
+  });
+
+  it("refuses as expired before it looks at the size: a late upload of the wrong size is kept", async () => {
+    const { documents, clock, deps } = setup(aVerification(), documentBytes("pdf", 1000));
+    clock.set("2026-11-23T11:00:01Z");
+
+    expect(await refusal(confirmUpload(deps, mine))).toMatchObject({ code: "verification_expired" });
+    expect(documents.deleted).toEqual([]);
+  });
+
+  it("refuses a confirm before any upload with upload_not_found, attempting no write", async () => {
+    const { verifications, deps } = setup(aVerification());
+
+    expect(await refusal(confirmUpload(deps, mine))).toMatchObject({ code: "upload_not_found" });
+    expect(verifications.transitions).toEqual([]);
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
+  });
+
+  it("refuses an upload of another size with file_size_mismatch and deletes it, so it can be uploaded again", async () => {
+    const { verifications, documents, deps } = setup(aVerification(), documentBytes("pdf", 1000));
+
+    const error = await refusal(confirmUpload(deps, mine));
+
+    expect(error).toMatchObject({
+      code: "file_size_mismatch",
+      message: "The uploaded file has 1000 bytes, not file_size_bytes (1024); upload it again",
+    });
+    expect(documents.deleted).toEqual([KEY]);
+    expect(documents.objects.has(KEY)).toBe(false);
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
+  });
+
+  it.each([
+    ["a GIF", documentBytes("gif", 1024)],
+    ["bytes of no known type", new Uint8Array(1024).fill(0x41)],
+  ])("refuses %s with unsupported_file_type and deletes it", async (_what, bytes) => {
+    const { verifications, documents, deps } = setup(aVerification(), bytes);
+
+    expect(await refusal(confirmUpload(deps, mine))).toMatchObject({ code: "unsupported_file_type" });
+    expect(documents.deleted).toEqual([KEY]);
+    expect(verifications.transitions).toEqual([]);
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
+  });
+
+  it.each([
+    ["processing", { status: "processing", sequence: 2 }],
+    ["completed", { status: "completed", result: "verified", sequence: 3, completed_at: "2026-11-22T11:45:00Z" }],
+    ["failed", { status: "failed", failure_code: "document_unreadable", sequence: 3 }],
+  ] as const)("answers a %s verification's current state unchanged", async (_status, fields) => {
+    const stored = aVerification({ ...fields, updated_at: "2026-11-22T11:45:00Z" });
+    const { verifications, documents, deps } = setup(stored, documentBytes("pdf", 1024));
+
+    const resource = await confirmUpload(deps, mine);
+
+    expect(resource).toMatchObject({ ...fields, updated_at: "2026-11-22T11:45:00Z" });
+    expect(verifications.stored(ID)).toEqual(stored);
+    expect(documents.deleted).toEqual([]);
+  });
+});

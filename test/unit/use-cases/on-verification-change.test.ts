@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import type { AppItem } from "#shared/domain/apps";
+import type { VerificationItem } from "#shared/domain/verification";
+import { onVerificationChange } from "#shared/use-cases/on-verification-change";
+import {
+  anApp,
+  aVerification,
+  documentBytes,
+  InMemoryAppStore,
+  InMemoryDocumentStore,
+  InMemoryEventStore,
+  InMemoryVerificationStore,
+  RecordingLog,
+  RecordingWebhookSender,
+  ScriptedAuthority,
+  ScriptedReader,
+  TaggingSealer,
+  verificationId,
+} from "../../support/fakes.ts";
+import { FixedClock, T0 } from "../../support/fixed-clock.ts";
+
+const ID = verificationId(1);
+const awaiting = aVerification({ updated_at: "2026-11-22T11:00:00Z" });
+/** The change the confirm made, as the stream shows it. */
+const processing = aVerification({ status: "processing", sequence: 2, updated_at: "2026-11-22T11:59:50Z" });
+
+function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
+  const verifications = new InMemoryVerificationStore().put(options.stored ?? processing);
+  const documents = new InMemoryDocumentStore().upload(`documents/${ID}`, documentBytes("pdf", 1024));
+  const apps = new InMemoryAppStore().put(options.app ?? anApp());
+  const events = new InMemoryEventStore();
+  const sender = new RecordingWebhookSender();
+  const log = new RecordingLog();
+  const clock = new FixedClock(T0);
+  const deps = {
+    verifications,
+    documents,
+    reader: new ScriptedReader(),
+    authority: new ScriptedAuthority("confirmed"),
+    clock,
+    events,
+    apps,
+    sealer: new TaggingSealer(),
+    sender,
+    log,
+    random: () => 0.5,
+  };
+  return { verifications, events, sender, log, deps };
+}
+
+/** What each POST carried: the event's type and the verification's status and sequence in it. */
+function posted(sender: RecordingWebhookSender) {
+  return sender.posts.map((post) => {
+    const body = JSON.parse(post.body);
+    return [body.type, body.data.verification.status, body.data.verification.sequence];
+  });
+}
+
+describe("onVerificationChange", () => {
+  it("on a move to processing, runs the checks first, then records and delivers the processing event", async () => {
+    const { verifications, events, sender, deps } = setup();
+    let statusWhenPosted: string | undefined;
+    sender.respond = () => {
+      statusWhenPosted = verifications.stored(ID).status;
+      return { statusCode: 200, latencyMs: 3 };
+    };
+
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "verified", sequence: 3 });
+    expect(statusWhenPosted).toBe("completed");
+    expect(posted(sender)).toEqual([["verification.processing", "processing", 2]]);
+    expect([...events.events.values()].map((event) => [event.type, event.status])).toEqual([
+      ["verification.processing", "delivered"],
+    ]);
+  });
+
+  it("when the checks cannot run, fails the change (the stream retries it) before recording its event", async () => {
+    const { events, sender, deps } = setup();
+    const outage = new Error("the bucket is unavailable");
+    deps.documents.read = async () => {
+      throw outage;
+    };
+
+    await expect(onVerificationChange(deps, { before: awaiting, after: processing })).rejects.toBe(outage);
+    expect(events.events.size).toBe(0);
+    expect(sender.posts).toEqual([]);
+  });
+
+  it("on the move to a terminal state, records and delivers its event and runs no checks", async () => {
+    const completed = aVerification({
+      status: "completed",
+      result: "verified",
+      sequence: 3,
+      updated_at: "2026-11-22T11:59:55Z",
+    });
+    const { verifications, sender, deps } = setup({ stored: completed });
+
+    await onVerificationChange(deps, { before: processing, after: completed });
+
+    expect(posted(sender)).toEqual([["verification.completed", "completed", 3]]);
+    expect(verifications.transitions).toEqual([]);
+  });
+
+  it("on an expiry, records and delivers verification.expired", async () => {
+    const expired = aVerification({ status: "expired", sequence: 2, updated_at: awaiting.upload_deadline });
+    const { sender, deps } = setup({ stored: expired });
+
+    await onVerificationChange(deps, { before: awaiting, after: expired });
+
+    expect(posted(sender)).toEqual([["verification.expired", "expired", 2]]);
+  });
+
+  it("does nothing twice for a change seen twice", async () => {
+    const { verifications, events, sender, deps } = setup();
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    expect(sender.posts).toHaveLength(1);
+    expect(events.events.size).toBe(1);
+    expect(verifications.stored(ID).sequence).toBe(3);
+  });
+
+  it.each([
+    ["a new verification", undefined, awaiting],
+    ["a removal", awaiting, undefined],
+    ["a change that keeps the status", processing, { ...processing, checks: [] }],
+  ])("does nothing for %s", async (_what, before, after) => {
+    const { verifications, events, sender, deps } = setup();
+
+    await onVerificationChange(deps, { before, after });
+
+    expect(events.events.size).toBe(0);
+    expect(sender.posts).toEqual([]);
+    expect(verifications.stored(ID)).toEqual(processing);
+  });
+
+  it("when the first attempt cannot be made, logs it and leaves the event pending for the tick", async () => {
+    const { events, sender, log, deps } = setup({
+      app: anApp({ webhook_secret_sealed: "sealed-with-another-key" }),
+    });
+
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    const [event] = [...events.events.values()];
+    expect(event).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: "2026-11-22T12:00:30Z" });
+    expect(sender.posts).toEqual([]);
+    expect(log.lines).toEqual([
+      {
+        level: "error",
+        message: "first webhook attempt failed",
+        attributes: { error: expect.any(Error), event_id: event?.event_id },
+      },
+    ]);
+  });
+
+  it("marks the event when the app has no webhook destination", async () => {
+    const { events, sender, deps } = setup({ app: anApp({ webhook_url: undefined }) });
+
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    expect([...events.events.values()].map((event) => event.status)).toEqual(["no_destination"]);
+    expect(sender.posts).toEqual([]);
+  });
+});
