@@ -12,7 +12,7 @@ import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
-import { processClients } from "#shared/wiring";
+import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
@@ -85,8 +85,8 @@ export async function startBenchApi(): Promise<BenchApi> {
     const roundTrips = new RoundTrips();
     // The document client sends through its raw client's stack; Powertools uses the raw client.
     const counter = { step: "deserialize", name: "benchRoundTripCounter" } as const;
-    processClients().dynamo.raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
-    processClients().s3.middlewareStack.add(roundTrips.middleware("S3"), counter);
+    dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
+    s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
 
     const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
     // A load tool stops at its deadline with requests still in the handlers: let them finish
@@ -127,6 +127,6 @@ export async function startBenchApi(): Promise<BenchApi> {
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
   for (const stop of stops.reverse()) await stop().catch(() => undefined);
-  processClients().dynamo.raw.destroy();
-  processClients().s3.destroy();
+  dynamoClients().raw.destroy();
+  s3Client().destroy();
 }

@@ -12,7 +12,7 @@ import { SNIFF_BYTES } from "#shared/domain/document-types";
 import { newId } from "#shared/domain/ids";
 import { IDEMPOTENCY_SECONDS } from "#shared/domain/new-verification";
 import { documentKey } from "#shared/domain/verification";
-import { processClients } from "#shared/wiring";
+import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { BenchCustomer, expectResource, type Reply } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { type Percentiles, percentiles, round, timed } from "./stats.ts";
@@ -92,8 +92,8 @@ export async function measureWarm(
   api: BenchApi,
   options: { samples: number; authorizerSamples: number; warmup: number },
 ): Promise<{ warm: WarmRow[]; httpHop: Percentiles; roundTrips: RoundTripRow[] }> {
-  const { dynamo, s3 } = processClients();
-  const db = dynamo.doc;
+  const db = dynamoClients().doc;
+  const s3 = s3Client();
   const app = await api.newApp();
   const customer = new BenchCustomer(api.baseUrl, app.api_key);
 

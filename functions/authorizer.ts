@@ -7,10 +7,11 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { AUTHORIZER } from "#shared/declarations/routes";
 import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/authorize";
-import { wire } from "#shared/wiring";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { appStore } from "#shared/wiring/stores";
 
-const wired = wire("authorizer");
-const deps = { apps: wired.apps(), environment: wired.environment(), clock: wired.clock };
+const config = functionConfig("authorizer");
+const deps = { apps: appStore(config), environment: config.environment(), clock };
 
 /** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
 function everyRouteOf(methodArn: string): string {

@@ -5,12 +5,13 @@
  */
 import { routeHandler } from "#shared/http/responses";
 import { confirmUpload } from "#shared/use-cases/confirm-upload";
-import { wire } from "#shared/wiring";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { processing } from "#shared/wiring/processing";
 
-const wired = wire("confirm-upload");
-const deps = wired.processing();
+const deps = processing(functionConfig("confirm-upload"));
 
-export const handler = routeHandler(wired.log, async (event, caller) => ({
+export const handler = routeHandler(log, async (event, caller) => ({
   status: 200,
   body: await confirmUpload(deps, {
     appId: caller.appId,

@@ -6,17 +6,20 @@
 import { assertBodySize, assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
 import { bodyText, header, routeHandler } from "#shared/http/responses";
 import { idempotentCreateVerification } from "#shared/use-cases/create-idempotently";
-import { wire } from "#shared/wiring";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { idempotency } from "#shared/wiring/idempotency";
+import { log } from "#shared/wiring/log";
+import { documentStore, verificationStore } from "#shared/wiring/stores";
 
-const wired = wire("create-verification");
+const config = functionConfig("create-verification");
 const deps = {
-  verifications: wired.verifications(),
-  documents: wired.documents(),
-  idempotency: wired.idempotency(),
-  clock: wired.clock,
+  verifications: verificationStore(config),
+  documents: documentStore(config),
+  idempotency: idempotency(config),
+  clock,
 };
 
-export const handler = routeHandler(wired.log, async (event, caller, context) => {
+export const handler = routeHandler(log, async (event, caller, context) => {
   // Every check runs before the idempotent section, so a refused request is never stored.
   assertJsonContentType(header(event, "Content-Type"));
   const text = bodyText(event);

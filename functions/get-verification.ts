@@ -4,12 +4,14 @@
  */
 import { routeHandler } from "#shared/http/responses";
 import { getVerification } from "#shared/use-cases/get-verification";
-import { wire } from "#shared/wiring";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { documentStore, verificationStore } from "#shared/wiring/stores";
 
-const wired = wire("get-verification");
-const deps = { verifications: wired.verifications(), documents: wired.documents(), clock: wired.clock };
+const config = functionConfig("get-verification");
+const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };
 
-export const handler = routeHandler(wired.log, async (event, caller) => ({
+export const handler = routeHandler(log, async (event, caller) => ({
   status: 200,
   body: await getVerification(deps, {
     appId: caller.appId,

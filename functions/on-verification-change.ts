@@ -9,10 +9,12 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/on-verification-change";
-import { wire } from "#shared/wiring";
+import { functionConfig } from "#shared/wiring/config";
+import { processing } from "#shared/wiring/processing";
+import { webhooks } from "#shared/wiring/webhooks";
 
-const wired = wire("on-verification-change");
-const deps = { ...wired.processing(), ...wired.webhooks() };
+const config = functionConfig("on-verification-change");
+const deps = { ...processing(config), ...webhooks(config) };
 
 type StreamImage = NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"];
 
@@ -28,7 +30,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
         after: image(record.dynamodb?.NewImage),
       });
     } catch (error) {
-      wired.log.error("change stream record failed", { error, sequence: record.dynamodb?.SequenceNumber });
+      deps.log.error("change stream record failed", { error, sequence: record.dynamodb?.SequenceNumber });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? "" }] };
     }
   }

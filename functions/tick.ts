@@ -4,13 +4,15 @@
  */
 import { expireOverdue } from "#shared/use-cases/expire-overdue";
 import { deliverDue } from "#shared/use-cases/webhook-delivery";
-import { wire } from "#shared/wiring";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { verificationStore } from "#shared/wiring/stores";
+import { webhooks } from "#shared/wiring/webhooks";
 
-const wired = wire("tick");
-const expiry = { verifications: wired.verifications(), clock: wired.clock };
-const webhooks = wired.webhooks();
+const config = functionConfig("tick");
+const expiry = { verifications: verificationStore(config), clock };
+const delivery = webhooks(config);
 
 export const handler = async (): Promise<{ expired: number; attempted: number }> => ({
   expired: await expireOverdue(expiry),
-  attempted: await deliverDue(webhooks),
+  attempted: await deliverDue(delivery),
 });

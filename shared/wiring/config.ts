@@ -1,0 +1,33 @@
+/**
+ * The wiring: which adapter stands behind which port, built from a function's declared
+ * settings. Each module here builds one kind of adapter, so a function's bundle holds only
+ * the adapters its handler asks for. This one reads and checks the settings.
+ */
+import { systemClock } from "../adapters/system-clock.ts";
+import { FUNCTIONS, type FunctionName } from "../declarations/functions.ts";
+import { readSettings, type SettingName } from "../declarations/settings.ts";
+import type { Environment } from "../domain/environments.ts";
+import type { Clock } from "../ports/clock.ts";
+
+export interface FunctionConfig {
+  name: FunctionName;
+  /** A declared setting; throws for one the function does not declare. */
+  setting(key: SettingName): string;
+  environment(): Environment;
+}
+
+/** Function `name`'s settings, read and checked now, so a missing one fails the cold start. */
+export function functionConfig(name: FunctionName): FunctionConfig {
+  const declared: readonly SettingName[] = FUNCTIONS[name].settings;
+  const settings: Partial<Record<SettingName, string>> = readSettings(declared);
+  const setting = (key: SettingName): string => {
+    const value = settings[key];
+    if (!declared.includes(key) || value === undefined) throw new Error(`Function ${name} does not declare ${key}`);
+    return value;
+  };
+  // Checked against the environments when the settings were read.
+  return { name, setting, environment: () => setting("ENVIRONMENT") as Environment };
+}
+
+/** Every function's clock. */
+export const clock: Clock = systemClock;

@@ -1,0 +1,23 @@
+import { DynamoDbAppStore } from "../adapters/dynamodb-app-store.ts";
+import { DynamoDbEventStore } from "../adapters/dynamodb-event-store.ts";
+import { DynamoDbVerificationStore } from "../adapters/dynamodb-verification-store.ts";
+import { S3DocumentStore } from "../adapters/s3-document-store.ts";
+import type { AppStore } from "../ports/app-store.ts";
+import type { DocumentStore } from "../ports/document-store.ts";
+import type { EventStore } from "../ports/event-store.ts";
+import type { VerificationStore } from "../ports/verification-store.ts";
+import { dynamoClients, s3Client } from "./clients.ts";
+import type { FunctionConfig } from "./config.ts";
+
+/** The tables and the bucket, named by the function's settings. */
+export const appStore = (config: FunctionConfig): AppStore =>
+  new DynamoDbAppStore(dynamoClients().doc, config.setting("APPS_TABLE"));
+
+export const verificationStore = (config: FunctionConfig): VerificationStore =>
+  new DynamoDbVerificationStore(dynamoClients().doc, config.setting("VERIFICATIONS_TABLE"));
+
+export const eventStore = (config: FunctionConfig): EventStore =>
+  new DynamoDbEventStore(dynamoClients().doc, config.setting("EVENTS_TABLE"));
+
+export const documentStore = (config: FunctionConfig): DocumentStore =>
+  new S3DocumentStore(s3Client(), config.setting("UPLOADS_BUCKET"));
