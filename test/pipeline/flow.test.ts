@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/verification";
 import { type WebhookEvent, webhookEventSchema } from "#shared/domain/webhook-events";
 import { expectVerification, upload } from "../support/client.ts";
-import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngImage } from "../support/documents.ts";
+import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngBomb, pngImage } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
@@ -92,6 +92,7 @@ describe("the asynchronous flow in the sandbox", () => {
   it.each([
     ["an encrypted PDF", encryptedPdf, "belge.pdf", "The PDF is encrypted"],
     ["a PDF that does not parse", async () => brokenPdf(), "belge.pdf", "The PDF could not be read"],
+    ["a PNG decompression bomb", () => pngBomb(), "scan.png", "The image needs more than 128 MiB to decode"],
   ])("%s fails with document_unreadable", async (_name, make, filename, detail) => {
     const confirmed = await submitted(await make(), { original_filename: filename });
     const final = await settled(confirmed.verification_id);
