@@ -140,7 +140,10 @@ describe("the change stream consumer", () => {
     const stored = (await fx.api.scan(fx.api.tables.verifications)).find(
       (i) => i.verification_id === final.verification_id,
     );
-    const processing = { ...stored, status: "processing", sequence: 2, result: undefined };
+    // The processing change as the stream carried it: its own updated_at, which names its event.
+    const processingAt = before.find((event) => event.sequence === 2)?.created_at;
+    expect(processingAt).toEqual(expect.any(String));
+    const processing = { ...stored, status: "processing", sequence: 2, result: undefined, updated_at: processingAt };
     const records = [
       { before: { ...processing, status: "awaiting_upload", sequence: 1 }, after: processing },
       { before: processing, after: stored },
