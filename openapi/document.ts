@@ -124,6 +124,7 @@ const EXAMPLE_CREATED = verificationResourceSchema.parse({
   created_at: "2026-11-22T12:00:00Z",
   updated_at: "2026-11-22T12:00:00Z",
   completed_at: null,
+  metadata: { customer_id: "cus_8812" },
 } satisfies VerificationResource);
 const { upload: _upload, ...withoutUpload } = EXAMPLE_CREATED;
 const EXAMPLE_PROCESSING = verificationResourceSchema.parse({
@@ -363,6 +364,8 @@ function operation(route: (typeof ROUTES)[number]): Json {
                       external_reference_id: "student-4711",
                       original_filename: "ogrenci-belgesi.pdf",
                       file_size_bytes: 183422,
+                      metadata: { customer_id: "cus_8812" },
+                      expected_subject: { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" },
                     }),
                   },
                 },

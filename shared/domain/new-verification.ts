@@ -15,6 +15,29 @@ export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 const NO_CONTROL_CHARACTERS = /^[^\p{C}]*$/u;
 const SAFE_FILENAME = /^[^/\\\p{C}]*$/u;
 
+/** `metadata`: the customer's own labels, echoed in the resource and every webhook. */
+export const METADATA_LIMITS = { keys: 20, keyPattern: /^[A-Za-z0-9_.-]{1,40}$/, valueLength: 500 } as const;
+
+const metadataSchema = z
+  .record(z.string(), z.string().max(METADATA_LIMITS.valueLength))
+  .describe(
+    `Your own labels, echoed in the verification and every webhook: at most ${METADATA_LIMITS.keys} keys of 1 to 40 characters of \`A-Z a-z 0-9 _ . -\`, each value a string of at most ${METADATA_LIMITS.valueLength} characters`,
+  );
+
+const expectedSubjectSchema = z
+  .strictObject({
+    full_name: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(NO_CONTROL_CHARACTERS, { error: "expected_subject.full_name must not contain control characters" })
+      .optional(),
+    birth_date: z.iso.date().optional().describe("`YYYY-MM-DD`"),
+  })
+  .describe(
+    "Who you expect the document to be about: compared with the fields read from the issuer's copy, never echoed back",
+  );
+
 /** What a new verification is made of, with the rules its document type sets. */
 export const newVerificationSchema = z
   .strictObject({
@@ -41,8 +64,37 @@ export const newVerificationSchema = z
       .min(1)
       .max(MAX_FILE_SIZE_BYTES)
       .describe("The exact size of the file you will upload: the upload URL accepts only this size"),
+    metadata: metadataSchema.optional(),
+    expected_subject: expectedSubjectSchema.optional(),
   })
   .superRefine((body, ctx) => {
+    if (body.metadata) {
+      const keys = Object.keys(body.metadata);
+      if (keys.length > METADATA_LIMITS.keys) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["metadata"],
+          params: { code: "too_many_keys" },
+          message: `metadata has at most ${METADATA_LIMITS.keys} keys`,
+        });
+      }
+      if (keys.some((key) => !METADATA_LIMITS.keyPattern.test(key))) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["metadata"],
+          params: { code: "invalid_key" },
+          message: "metadata keys are 1 to 40 characters of A-Z a-z 0-9 _ . -",
+        });
+      }
+    }
+    if (body.expected_subject && Object.keys(body.expected_subject).length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["expected_subject"],
+        params: { code: "empty" },
+        message: "expected_subject names full_name, birth_date or both",
+      });
+    }
     // Zod runs this also when some fields already failed: check only what is still in question.
     const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
     if (!definition) return;

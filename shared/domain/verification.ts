@@ -68,6 +68,7 @@ export const verificationResourceSchema = z
     created_at: timestamp,
     updated_at: timestamp,
     completed_at: timestamp.nullable().describe("When processing ended (`completed` or `failed`); null otherwise"),
+    metadata: z.record(z.string(), z.string()).describe("Your labels, as sent on create, or `{}`"),
   })
   .describe("A verification of one document");
 export type VerificationResource = z.infer<typeof verificationResourceSchema>;
@@ -96,6 +97,10 @@ export interface VerificationItem {
   created_at: string;
   updated_at: string;
   completed_at?: string;
+  /** As sent on create. */
+  metadata?: Record<string, string>;
+  /** Who the customer expects the document to be about; never shown back. */
+  expected_subject?: { full_name?: string; birth_date?: string };
 }
 
 /**
@@ -124,5 +129,6 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     created_at: item.created_at,
     updated_at: lazilyExpired ? item.upload_deadline : item.updated_at,
     completed_at: item.completed_at ?? null,
+    metadata: item.metadata ?? {},
   };
 }

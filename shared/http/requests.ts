@@ -11,11 +11,10 @@ function fieldErrors(error: z.ZodError, sent: object): FieldError[] {
     const field = issue.path.join(".") || "(body)";
     switch (issue.code) {
       case "unrecognized_keys":
-        return issue.keys.map((key) => ({
-          field: key,
-          code: "unknown_field",
-          message: `${key} is not a field of this request`,
-        }));
+        return issue.keys.map((key) => {
+          const name = [...issue.path, key].join(".");
+          return { field: name, code: "unknown_field", message: `${name} is not a field of this request` };
+        });
       case "invalid_type":
         return [
           !(String(issue.path[0]) in sent) || (sent as Record<string, unknown>)[String(issue.path[0])] === undefined

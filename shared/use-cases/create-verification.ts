@@ -41,6 +41,8 @@ export async function createVerification(
     document_type: input.request.document_type,
     process_type: input.request.process_type,
     external_reference_id: input.request.external_reference_id,
+    metadata: input.request.metadata,
+    expected_subject: input.request.expected_subject,
     original_filename: input.request.original_filename,
     file_size_bytes: input.request.file_size_bytes,
     media_type: FILE_TYPES[fileType].mediaType,

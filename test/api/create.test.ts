@@ -31,6 +31,7 @@ describe("POST /v1/verifications", () => {
       failure_code: null,
       sequence: 1,
       completed_at: null,
+      metadata: {},
     });
     expect(verification.upload).toMatchObject({
       method: "PUT",
@@ -50,6 +51,24 @@ describe("POST /v1/verifications", () => {
     const verification = expectVerification(reply);
     expect(verification).toMatchObject({ process_type: "sync", external_reference_id: null });
     expect(verification.upload?.headers["Content-Type"]).toBe("image/jpeg");
+  });
+
+  it("echoes metadata on create and on every fetch, and keeps expected_subject without showing it", async () => {
+    const metadata = { customer_id: "cus_8812", "plan.tier": "gold-2" };
+    const expected_subject = { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" };
+    const reply = await fx.customer.create(validBody({ metadata, expected_subject }));
+    const created = expectVerification(reply);
+    const fetched = await fx.customer.get(created.verification_id);
+
+    expect(created.metadata).toEqual(metadata);
+    expect(expectVerification(fetched).metadata).toEqual(metadata);
+    for (const text of [reply.text, fetched.text]) {
+      expect(text).not.toContain("expected_subject");
+      expect(text).not.toContain("Yılmaz");
+      expect(text).not.toContain("2004-03-17");
+    }
+    const stored = (await storedFor(fx.app.app_id)).find((item) => item.verification_id === created.verification_id);
+    expect(stored).toMatchObject({ metadata, expected_subject });
   });
 
   describe("idempotency", () => {
@@ -81,6 +100,23 @@ describe("POST /v1/verifications", () => {
       const reply = await fx.customer.create(validBody({ file_size_bytes: 2048 }), key);
       expectProblem(reply, 422, "idempotency_key_reused");
       expect((await storedFor(fx.app.app_id)).length).toBe(before);
+    });
+
+    it("counts metadata and expected_subject as part of the body a retry must repeat", async () => {
+      const key = crypto.randomUUID();
+      await fx.customer.create(validBody({ metadata: { order: "1" } }), key);
+      expectProblem(
+        await fx.customer.create(validBody({ metadata: { order: "2" } }), key),
+        422,
+        "idempotency_key_reused",
+      );
+      const other = crypto.randomUUID();
+      await fx.customer.create(validBody({ expected_subject: { birth_date: "2004-03-17" } }), other);
+      expectProblem(
+        await fx.customer.create(validBody({ expected_subject: { birth_date: "2004-03-18" } }), other),
+        422,
+        "idempotency_key_reused",
+      );
     });
 
     it("makes exactly one verification from 20 concurrent creates with one key", async () => {

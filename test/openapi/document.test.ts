@@ -120,6 +120,7 @@ describe("the conformance check the HTTP tests run", () => {
     created_at: "2026-11-22T12:00:00Z",
     updated_at: "2026-11-22T12:00:00Z",
     completed_at: null,
+    metadata: {},
   };
   const reply = (overrides: Partial<ObservedReply> & { body?: unknown; headerValues?: Record<string, string> }) => ({
     method: "GET",

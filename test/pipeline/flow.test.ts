@@ -81,6 +81,13 @@ describe("the asynchronous flow in the sandbox", () => {
     expect(events.every((e) => e.environment === "sandbox" && e.api_version === "v1")).toBe(true);
   });
 
+  it("echoes the metadata sent on create in every webhook", async () => {
+    const metadata = { customer_id: "cus_8812" };
+    const confirmed = await submitted(await pdfDocument(), { metadata });
+    const events = await eventsAbout(confirmed.verification_id, 2);
+    expect(events.map((e) => e.data.verification.metadata)).toEqual([metadata, metadata]);
+  });
+
   it("a reference with test_failed_ ends failed with authority_error", async () => {
     const confirmed = await submitted(await pdfDocument(), { external_reference_id: "test_failed_1" });
     const final = await settled(confirmed.verification_id);

@@ -51,6 +51,45 @@ describe("the create body", () => {
     ]);
   });
 
+  it("keeps metadata and expected_subject as sent", () => {
+    const metadata = { customer_id: "cus_8812", "plan.tier": "gold-2" };
+    const expected_subject = { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" };
+    expect(parseCreateBody(body({ metadata, expected_subject }))).toMatchObject({ metadata, expected_subject });
+    expect(parseCreateBody(body({ metadata: {} }))).toMatchObject({ metadata: {} });
+  });
+
+  it("holds metadata to 20 keys of 1 to 40 safe characters and values of at most 500", () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: keys(20) })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: keys(21) })))).toEqual(["metadata:too_many_keys"]);
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: { ["k".repeat(40)]: "v" } })))).toEqual([]);
+    for (const key of ["k".repeat(41), "", "with space", "ümlaut", "a/b"]) {
+      expect(fieldCodes(() => parseCreateBody(body({ metadata: { [key]: "v" } })))).toEqual(["metadata:invalid_key"]);
+    }
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: { k: "v".repeat(500) } })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: { k: "v".repeat(501) } })))).toEqual([
+      "metadata.k:too_long",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: { k: 5 } })))).toEqual(["metadata.k:invalid_type"]);
+    expect(fieldCodes(() => parseCreateBody(body({ metadata: ["v"] })))).toEqual(["metadata:invalid_type"]);
+  });
+
+  it("refuses an expected_subject that is empty, malformed or has fields of its own", () => {
+    expect(fieldCodes(() => parseCreateBody(body({ expected_subject: {} })))).toEqual(["expected_subject:empty"]);
+    expect(fieldCodes(() => parseCreateBody(body({ expected_subject: { birth_date: "17.03.2004" } })))).toEqual([
+      "expected_subject.birth_date:invalid_format",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ expected_subject: { birth_date: "2004-02-30" } })))).toEqual([
+      "expected_subject.birth_date:invalid_format",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ expected_subject: { full_name: "" } })))).toEqual([
+      "expected_subject.full_name:too_short",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ expected_subject: { full_name: "A", tckn: "1" } })))).toEqual([
+      "expected_subject.tckn:unknown_field",
+    ]);
+  });
+
   it("tells a missing field from one of the wrong type", () => {
     expect(fieldCodes(() => parseCreateBody(body({ original_filename: 5 })))).toEqual([
       "original_filename:invalid_type",
