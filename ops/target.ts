@@ -7,15 +7,17 @@ import path from "node:path";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
+import { documentClientOf } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
+import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
+import type { Clock } from "#shared/ports/clock";
 import type { EventStore } from "#shared/ports/event-store";
 import type { Sealer } from "#shared/ports/sealer";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
@@ -37,6 +39,7 @@ export interface Target {
   label: string;
   environment: Environment;
   apps: AppStore;
+  clock: Clock;
   /** The webhook events and their attempts; found only by the commands that need them. */
   events(): Promise<EventStore>;
   /** Seals webhook secrets; its key is read on first use, so only by the commands that seal. */
@@ -60,10 +63,6 @@ const runtimeFile = z.object({
   tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
 });
 
-function documentClient(raw: DynamoDBClient): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-}
-
 function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   const dataDir = path.resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? ".local");
   const file = path.join(dataDir, "runtime.json");
@@ -84,11 +83,12 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
-    apps: new DynamoDbAppStore(documentClient(raw), runtime.tables.APPS_TABLE),
+    apps: new DynamoDbAppStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
+    clock: systemClock,
     async events() {
       const name = runtime.tables.EVENTS_TABLE;
       if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
-      return new DynamoDbEventStore(documentClient(raw), name);
+      return new DynamoDbEventStore(documentClientOf(raw), name);
     },
     sealer: sealerWithKey(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
@@ -139,10 +139,11 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
-    apps: new DynamoDbAppStore(documentClient(raw), table),
+    apps: new DynamoDbAppStore(documentClientOf(raw), table),
+    clock: systemClock,
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
-      return new DynamoDbEventStore(documentClient(raw), name);
+      return new DynamoDbEventStore(documentClientOf(raw), name);
     },
     sealer: sealerWithKey(async () => {
       const arn = options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));

@@ -1,6 +1,5 @@
 /** `ops apps`: create, list, show, disable and enable client apps. */
 import { type Command, Option } from "commander";
-import { systemClock } from "#shared/adapters/system-clock";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import { type AppView, createApp, listApps, setAppStatus, showApp } from "#shared/use-cases/apps";
 import { appId } from "../arguments.ts";
@@ -38,10 +37,11 @@ export function addAppsCommands(program: Command, run: Run): void {
     .action((options: { name: string; env?: Environment; webhookUrl?: string }, command: Command) =>
       run(command, async (target) => {
         // createApp checks the input before it reads the sealing key (a Secrets Manager call when deployed).
-        const app = await createApp(
-          { apps: target.apps, sealer: target.sealer, clock: systemClock, environment: target.environment },
-          { name: options.name, environment: options.env ?? target.environment, webhookUrl: options.webhookUrl },
-        );
+        const app = await createApp(target, {
+          name: options.name,
+          environment: options.env ?? target.environment,
+          webhookUrl: options.webhookUrl,
+        });
         return {
           json: { ...app, status: "active" },
           text: [
@@ -69,7 +69,7 @@ export function addAppsCommands(program: Command, run: Run): void {
     .description("every app of the environment")
     .action((_options: object, command: Command) =>
       run(command, async (target) => {
-        const all = await listApps({ apps: target.apps, clock: systemClock });
+        const all = await listApps(target);
         return {
           json: { apps: all },
           text:
@@ -96,7 +96,7 @@ export function addAppsCommands(program: Command, run: Run): void {
     .argument("<app-id>", "the app", appId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const app = await showApp({ apps: target.apps, clock: systemClock }, id);
+        const app = await showApp(target, id);
         return { json: app, text: [fields(appFields(app)), "", "Keys", keysTable(app.keys)].join("\n") };
       }),
     );
@@ -111,7 +111,7 @@ export function addAppsCommands(program: Command, run: Run): void {
       .argument("<app-id>", "the app", appId)
       .action((id: string, _options: object, command: Command) =>
         run(command, async (target) => {
-          const app = await setAppStatus({ apps: target.apps, clock: systemClock }, { appId: id, status });
+          const app = await setAppStatus(target, { appId: id, status });
           return { json: app, text: `${app.app_id} is ${app.status}. ${CACHE_NOTE}` };
         }),
       );

@@ -1,6 +1,5 @@
 /** `ops keys`: rotate, revoke and list an app's API keys. */
 import { type Command, Option } from "commander";
-import { systemClock } from "#shared/adapters/system-clock";
 import { AUTHORIZER } from "#shared/declarations/routes";
 import {
   DEFAULT_GRACE_SECONDS,
@@ -44,10 +43,7 @@ export function addKeysCommands(program: Command, run: Run): void {
     )
     .action((id: string, options: { grace?: number }, command: Command) =>
       run(command, async (target) => {
-        const rotated = await rotateKey(
-          { apps: target.apps, clock: systemClock },
-          { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS },
-        );
+        const rotated = await rotateKey(target, { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS });
         const previous = rotated.expiring.length > 0 ? ["", "Previous keys", keysTable(rotated.expiring)] : [];
         return {
           json: rotated,
@@ -72,10 +68,10 @@ export function addKeysCommands(program: Command, run: Run): void {
     .action((id: string, options: { key?: string; all?: boolean }, command: Command) =>
       run(command, async (target) => {
         if (!options.key && !options.all) command.error("give --key <prefix> or --all", { exitCode: EXIT.usage });
-        const result = await revokeKeys(
-          { apps: target.apps, clock: systemClock },
-          { appId: id, keys: options.all ? "all" : { prefix: options.key ?? "" } },
-        );
+        const result = await revokeKeys(target, {
+          appId: id,
+          keys: options.all ? "all" : { prefix: options.key ?? "" },
+        });
         return {
           json: result,
           text:
@@ -95,7 +91,7 @@ export function addKeysCommands(program: Command, run: Run): void {
     .argument("<app-id>", "the app", appId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const list = await listAppKeys({ apps: target.apps, clock: systemClock }, id);
+        const list = await listAppKeys(target, id);
         return { json: { app_id: id, keys: list }, text: keysTable(list) };
       }),
     );

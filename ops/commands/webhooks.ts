@@ -1,6 +1,5 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
 import { type Command, Option } from "commander";
-import { systemClock } from "#shared/adapters/system-clock";
 import { rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhook-destination";
 import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhook-replay";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
@@ -17,10 +16,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .requiredOption("--url <url>", "https, or http to a loopback address in sandbox")
     .action((id: string, options: { url: string }, command: Command) =>
       run(command, async (target) => {
-        const result = await setWebhookDestination(
-          { apps: target.apps, clock: systemClock },
-          { appId: id, url: options.url },
-        );
+        const result = await setWebhookDestination(target, { appId: id, url: options.url });
         return { json: result, text: `Events of ${result.app_id} go to ${result.webhook_url}` };
       }),
     );
@@ -31,10 +27,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .argument("<app-id>", "the app", appId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const rotated = await rotateWebhookSecret(
-          { apps: target.apps, sealer: target.sealer, clock: systemClock },
-          { appId: id },
-        );
+        const rotated = await rotateWebhookSecret(target, { appId: id });
         return {
           json: rotated,
           text: [
@@ -78,7 +71,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .argument("<event-id>", "the event", eventId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const event = await replayEvent({ events: await target.events(), clock: systemClock }, id);
+        const event = await replayEvent({ events: await target.events(), clock: target.clock }, id);
         const view = { event_id: event.event_id, status: event.status, next_attempt_at: event.next_attempt_at ?? null };
         return { json: view, text: `Event ${view.event_id} is due again now; the tick sends it within a minute.` };
       }),

@@ -2,10 +2,15 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
+/** The document client the stores expect on `raw`: attributes left undefined are not written. */
+export function documentClientOf(raw: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+}
+
 /** A DynamoDB client and its document client; `endpoint` names a local engine, none in AWS. */
 export function createDynamoClients(endpoint?: string): { raw: DynamoDBClient; doc: DynamoDBDocumentClient } {
   const raw = new DynamoDBClient(endpoint ? { endpoint } : {});
-  return { raw, doc: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } }) };
+  return { raw, doc: documentClientOf(raw) };
 }
 
 /** An S3 client; `endpoint` names a local engine, none in AWS. */

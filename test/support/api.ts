@@ -6,8 +6,9 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
-import { DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
+import { documentClientOf } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
@@ -74,7 +75,7 @@ export async function startApi(
   const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
   const raw = new DynamoDBClient({ ...clientConfig, endpoint: engines.dynamoEndpoint });
   await ensureTables(raw, prefix);
-  const db = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const db = documentClientOf(raw);
   const s3 = new S3Client({
     ...clientConfig,
     endpoint: engines.s3Endpoint,
