@@ -8,9 +8,10 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type BuildOptions, build, type Metafile } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
-import { BUNDLING, PROJECT_ROOT } from "../infra/api-function.ts";
+import { PROJECT_ROOT } from "../infra/api-function.ts";
+import { esbuildOptions } from "../infra/esbuild-options.ts";
 import { median, round } from "./stats.ts";
 
 const run = promisify(execFile);
@@ -21,28 +22,6 @@ const NODE_FLAGS = ["--enable-source-maps"];
 /** Times `require` of the bundle named by the first argument; prints milliseconds. */
 const PROBE =
   "const t=process.hrtime.bigint();require(process.argv[1]);process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))";
-
-/** The stack's bundling options as esbuild's own: a bundling option nobody maps fails to compile. */
-function esbuildOptions(): BuildOptions {
-  const { minify, sourceMap, sourcesContent, target, format, bundleAwsSDK, forceDockerBundling, ...unmapped } =
-    BUNDLING;
-  const none: Record<string, never> = unmapped;
-  if (forceDockerBundling || Object.keys(none).length > 0)
-    throw new Error("The bench bundles locally, as the stack does");
-  return {
-    bundle: true,
-    platform: "node",
-    minify,
-    sourcemap: sourceMap,
-    sourcesContent,
-    target,
-    format: format === "cjs" ? "cjs" : "esm",
-    // Bundling the SDK means nothing is external; otherwise NodejsFunction leaves out @aws-sdk/*.
-    external: bundleAwsSDK ? [] : ["@aws-sdk/*"],
-    absWorkingDir: PROJECT_ROOT,
-    logLevel: "error",
-  };
-}
 
 /** Source that constructs only the clients `name` declares, configured as `shared/adapters/aws-clients.ts` does. */
 export function baselineSource(name: FunctionName): { source: string; clients: string[] } {

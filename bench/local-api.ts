@@ -63,6 +63,8 @@ export async function startBenchApi(): Promise<BenchApi> {
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey,
+      // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
+      authority: { documents: [], secret: SecretBox.generateKey() },
     }),
   );
   const stops: (() => Promise<void>)[] = [];

@@ -1,7 +1,8 @@
 /**
  * The scheduled tick (every minute): primary adapter (schedule event) -> use cases
- * `expireOverdue` and `deliverDue` -> DynamoDB and webhook destinations.
+ * `expireOverdue`, `closeOverdueReviews` and `deliverDue` -> DynamoDB and webhook destinations.
  */
+import { closeOverdueReviews } from "#shared/use-cases/close-overdue-reviews";
 import { expireOverdue } from "#shared/use-cases/expire-overdue";
 import { deliverDue } from "#shared/use-cases/webhook-delivery";
 import { clock, functionConfig } from "#shared/wiring/config";
@@ -12,7 +13,8 @@ const config = functionConfig("tick");
 const expiry = { verifications: verificationStore(config), clock };
 const delivery = webhooks(config);
 
-export const handler = async (): Promise<{ expired: number; attempted: number }> => ({
+export const handler = async (): Promise<{ expired: number; reviewsClosed: number; attempted: number }> => ({
   expired: await expireOverdue(expiry),
+  reviewsClosed: await closeOverdueReviews(expiry),
   attempted: await deliverDue(delivery),
 });

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Duration, Stack, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
@@ -15,6 +16,8 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
+import { QR_DECODER_WASM_FILE, QR_DECODER_WASM_PACKAGE_PATH } from "#shared/adapters/documents/qr";
+import { READER_THREAD_FILE } from "#shared/adapters/documents/reader";
 import type { FunctionDefinition } from "#shared/declarations/functions";
 import type { SettingName } from "#shared/declarations/settings";
 import type { TableDefinition } from "#shared/declarations/tables";
@@ -41,6 +44,66 @@ export const BUNDLING = {
 } as const satisfies BundlingOptions;
 
 export const SERVICE_NAME = "verification-api";
+
+/** The published test certificates the sandbox's own authority service holds, copied into its bundle. */
+const AUTHORITY_DOCUMENTS_SOURCE = "docs/test-documents/issuer";
+const AUTHORITY_DOCUMENTS_FOLDER = "issuer";
+const AUTHORITY_SERVICE_BUNDLING = {
+  ...BUNDLING,
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      `cp -R "${path.join(inputDir, AUTHORITY_DOCUMENTS_SOURCE)}" "${path.join(outputDir, AUTHORITY_DOCUMENTS_FOLDER)}"`,
+    ],
+  },
+} as const satisfies BundlingOptions;
+
+/**
+ * The commands that put beside a bundle what its document reader needs: the reader's thread,
+ * bundled with the functions' own options (it runs in a worker thread, so its code is a file of
+ * its own; see shared/adapters/documents/reader.ts), and the QR decoder's WebAssembly binary,
+ * which the thread reads from beside its code. A file rather than bytes inside the bundle:
+ * unbundled (tsx, the tests, the local runtime) the same code reads it from its package. A
+ * bundle names the thread's file exactly when it holds the reader; the others get nothing.
+ */
+export function documentReaderFiles(inputDir: string, outputDir: string): string[] {
+  const resolve = createRequire(__filename).resolve;
+  const inInput = (file: string) => path.join(inputDir, path.relative(PROJECT_ROOT, file));
+  const esbuild = inInput(path.join(PROJECT_ROOT, "node_modules", ".bin", "esbuild"));
+  const entry = inInput(resolve("#shared/adapters/documents/thread"));
+  const wasm = inInput(resolve(QR_DECODER_WASM_PACKAGE_PATH));
+  const options = [
+    "--bundle",
+    "--platform=node",
+    `--format=${BUNDLING.format}`,
+    `--target=${BUNDLING.target}`,
+    ...(BUNDLING.minify ? ["--minify"] : []),
+    ...(BUNDLING.sourceMap ? ["--sourcemap"] : []),
+    `--sources-content=${BUNDLING.sourcesContent}`,
+    "--log-level=warning",
+    `--outfile="${path.join(outputDir, READER_THREAD_FILE)}"`,
+  ];
+  const build = `"${esbuild}" "${entry}" ${options.join(" ")}`;
+  const copy = `cp "${wasm}" "${path.join(outputDir, QR_DECODER_WASM_FILE)}"`;
+  return [`if grep -q "${READER_THREAD_FILE}" "${path.join(outputDir, "index.js")}"; then ${build} && ${copy}; fi`];
+}
+
+/** `bundling` with the document reader's files added after bundling. */
+function withDocumentReaderFiles(bundling: BundlingOptions): BundlingOptions {
+  const hooks = bundling.commandHooks;
+  return {
+    ...bundling,
+    commandHooks: {
+      beforeBundling: (inputDir, outputDir) => hooks?.beforeBundling(inputDir, outputDir) ?? [],
+      beforeInstall: (inputDir, outputDir) => hooks?.beforeInstall(inputDir, outputDir) ?? [],
+      afterBundling: (inputDir, outputDir) => [
+        ...(hooks?.afterBundling(inputDir, outputDir) ?? []),
+        ...documentReaderFiles(inputDir, outputDir),
+      ],
+    },
+  };
+}
 
 /** Actions that may read a table's indexes as well as the table. */
 const INDEX_ACTIONS = new Set(["dynamodb:Query", "dynamodb:Scan"]);
@@ -124,6 +187,7 @@ export class ApiFunction extends Construct {
 
     const values: Partial<Record<SettingName, string>> = {
       ENVIRONMENT: environment.environment,
+      AUTHORITY_DOCUMENTS: `/var/task/${AUTHORITY_DOCUMENTS_FOLDER}`,
       UPLOADS_BUCKET: uploads.bucketName,
       SECRETS_KEY_ARN: secretsKey.secretArn,
       ...Object.fromEntries([...tables].map(([setting, entry]) => [setting, entry.table.tableName])),
@@ -153,7 +217,9 @@ export class ApiFunction extends Construct {
         // Stack traces point at the TypeScript sources through the bundled source map.
         NODE_OPTIONS: "--enable-source-maps",
       },
-      bundling: BUNDLING,
+      bundling: withDocumentReaderFiles(
+        definition.access.authority === "service" ? AUTHORITY_SERVICE_BUNDLING : BUNDLING,
+      ),
     });
 
     if (definition.access.uploads.length > 0) {

@@ -5,6 +5,20 @@ import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext } from ".
 import { VerificationApiStack } from "./verification-api-stack.ts";
 
 /**
+ * The issuer integration an operator points the stack at: `-c authorityUrl=https://…
+ * -c authoritySecretArn=arn:aws:secretsmanager:…` (both, or neither).
+ */
+function issuerFromContext(app: App): { issuer?: { url: string; secretArn: string } } {
+  const url: unknown = app.node.tryGetContext("authorityUrl");
+  const secretArn: unknown = app.node.tryGetContext("authoritySecretArn");
+  if (url === undefined && secretArn === undefined) return {};
+  if (typeof url !== "string" || !url.startsWith("https://") || typeof secretArn !== "string") {
+    throw new Error("Set both -c authorityUrl=https://… and -c authoritySecretArn=arn:…, or neither");
+  }
+  return { issuer: { url, secretArn } };
+}
+
+/**
  * The stack of the environment chosen with `-c env=sandbox|production`, checked by cdk-nag's
  * AwsSolutions pack: an unacknowledged finding fails the synth.
  */
@@ -16,6 +30,7 @@ export function defineApp(app: App, variables: NodeJS.ProcessEnv = process.env):
   );
   const stack = new VerificationApiStack(app, stackName(environment), {
     config: ENVIRONMENT_CONFIGS[environment],
+    ...issuerFromContext(app),
     description: `Document verification API, ${environment}`,
     ...(target.account || target.region ? { env: target } : {}),
   });

@@ -12,10 +12,11 @@ import {
   RestApi,
 } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
+import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
-import { Secret } from "aws-cdk-lib/aws-secretsmanager";
+import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
@@ -30,6 +31,12 @@ import { Pipeline } from "./pipeline.ts";
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
+  /**
+   * The issuer-lookup integration an operator runs (production): its URL and the secret that
+   * holds its bearer token. Without one, the sandbox runs its own authority service and
+   * production sends every verification that needs the issuer to review.
+   */
+  issuer?: { url: string; secretArn: string };
 }
 
 /** Characters of key material that seal webhook signing secrets (`SecretBox`). */
@@ -82,10 +89,22 @@ export class VerificationApiStack extends Stack {
     });
 
     const resources = { environment: config, tables, uploads, secretsKey };
-    const entries = Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][];
+    const entries = (Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][]).filter(
+      ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
+    );
     for (const [name, definition] of entries) {
       const fn = new ApiFunction(this, `${constructId(name)}Function`, name, definition, resources);
       this.functions.set(name, fn.function);
+    }
+    const issuer = props.issuer
+      ? { url: props.issuer.url, secret: Secret.fromSecretCompleteArn(this, "IssuerSecret", props.issuer.secretArn) }
+      : this.ownAuthority(config);
+    for (const [name, definition] of entries) {
+      if (definition.access.authority !== "client" || !issuer) continue;
+      const fn = this.functionNamed(name);
+      fn.addEnvironment("AUTHORITY_URL", issuer.url);
+      fn.addEnvironment("AUTHORITY_SECRET_ARN", issuer.secret.secretArn);
+      issuer.secret.grantRead(fn);
     }
     const authorizerFunction = this.functionNamed(AUTHORIZER.function);
 
@@ -178,6 +197,29 @@ export class VerificationApiStack extends Stack {
       description: `Base URL of the ${environment} API`,
     });
     new CfnOutput(this, "AlarmTopicArn", { value: alarms.topic.topicArn, description: "Subscribe operators here" });
+  }
+
+  /**
+   * The sandbox's own authority service behind a function URL, with a generated bearer secret;
+   * none in production, where only an operator's integration may answer.
+   */
+  private ownAuthority(config: EnvironmentConfig): { url: string; secret: ISecret } | undefined {
+    if (!this.functions.has("authority")) return undefined;
+    const service = this.functionNamed("authority");
+    const secret = new Secret(this, "AuthoritySecret", {
+      description: `Bearer token of the issuer-lookup contract (${config.environment})`,
+      generateSecretString: { passwordLength: SECRETS_KEY_LENGTH, excludePunctuation: true, includeSpace: false },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(secret).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason: "A sandbox-only token shared by the service and its callers; replacing it is one redeploy",
+    });
+    secret.grantRead(service);
+    service.addEnvironment("AUTHORITY_SECRET_ARN", secret.secretArn);
+    // The handler checks the bearer token itself, as the contract says an issuer does.
+    const url = service.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+    return { url: url.url, secret };
   }
 
   private functionNamed(name: string): NodejsFunction {

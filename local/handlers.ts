@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
+import type { AuthorityHandler } from "./authority.ts";
 import type { AuthorizerHandler, ProxyHandler } from "./gateway.ts";
 
 /** Every function's handler, typed by the event its AWS trigger sends. */
@@ -11,6 +12,7 @@ export interface Handlers extends Record<FunctionName, unknown> {
   "get-verification": ProxyHandler;
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   tick: () => Promise<unknown>;
+  authority: AuthorityHandler;
 }
 
 /**

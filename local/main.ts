@@ -3,6 +3,8 @@
  * tables and bucket are created, a dev app is seeded on first run, and the gateway serves
  * the deployed handler modules. Ctrl-C or SIGTERM stops every engine.
  */
+
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -16,12 +18,13 @@ import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import { startAuthority } from "./authority.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
 import { startPipeline } from "./pipeline.ts";
-import { ensureTables, localSettings } from "./resources.ts";
+import { ensureTables, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
 
 const started = Date.now();
 
@@ -36,6 +39,9 @@ const settings = z
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** How often the tick (expiry, webhook retries) runs; every minute in AWS. */
     LOCAL_TICK_SECONDS: z.coerce.number().min(1).default(10),
+    /** The project's own authority service; `off` runs as a production stack with no issuer integration. */
+    LOCAL_AUTHORITY: z.enum(["on", "off"]).default("on"),
+    AUTHORITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
     LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
@@ -45,6 +51,10 @@ const inMemory = process.argv.includes("--in-memory") || ["true", "1"].includes(
 const dataDir = path.resolve(settings.LOCAL_DATA_DIR);
 const dynamoPort = settings.DYNAMODB_PORT ?? settings.PORT + 1;
 const s3Port = settings.S3_PORT ?? settings.PORT + 2;
+const authorityPort = settings.AUTHORITY_PORT ?? settings.PORT + 3;
+const authorityUrl = settings.LOCAL_AUTHORITY === "on" ? `http://127.0.0.1:${authorityPort}` : undefined;
+/** Certificates added here while the runtime runs are served at the next lookup. */
+const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
 const runtimeFile = path.join(dataDir, "runtime.json");
 
@@ -76,7 +86,7 @@ process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
 async function main(): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(localCertificates, { recursive: true });
   const sealingKey = secretsKey();
   Object.assign(
     process.env,
@@ -86,6 +96,11 @@ async function main(): Promise<void> {
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey: sealingKey,
+      authority: {
+        documents: [PUBLISHED_CERTIFICATES, localCertificates],
+        secret: randomBytes(32).toString("base64url"),
+        url: authorityUrl,
+      },
     }),
   );
   const storage = inMemory ? undefined : dataDir;
@@ -95,6 +110,7 @@ async function main(): Promise<void> {
   await ensureTables(dynamo.raw, "local-");
 
   const handlers = await loadHandlers();
+  if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
   gateway = createGateway({
     handlers,
     region: LOCAL_REGION,
@@ -149,6 +165,9 @@ async function main(): Promise<void> {
     `  API key         ${devApp.api_key}`,
     `  webhook secret  ${devApp.webhook_secret}`,
     `  saved to        ${path.relative(process.cwd(), path.join(dataDir, "dev-app.json"))}`,
+    authorityUrl
+      ? `  issuer          ${authorityUrl} (test certificates in docs/test-documents/, and ${path.relative(process.cwd(), localCertificates)}/<TYPE>/<barcode>.pdf)`
+      : "  issuer          none (LOCAL_AUTHORITY=off): verifications that need the issuer go to review",
     "Ctrl-C stops the API and its engines.",
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -1,4 +1,6 @@
 /** Tables and process settings for the local engines, from the shared definitions. */
+
+import path from "node:path";
 import {
   CreateTableCommand,
   type DynamoDBClient,
@@ -67,6 +69,9 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
   }
 }
 
+/** The published test certificates, which the local authority service always holds. */
+export const PUBLISHED_CERTIFICATES = path.resolve(__dirname, "../docs/test-documents/issuer");
+
 /** The process environment the functions read, pointed at the local engines. */
 export function localSettings(options: {
   environment: Environment;
@@ -74,6 +79,8 @@ export function localSettings(options: {
   dynamoEndpoint: string;
   s3Endpoint: string;
   secretsKey: string;
+  /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
+  authority: { documents: string[]; secret: string; url?: string };
 }): Record<string, string> {
   const tables = Object.fromEntries(TABLES.map((table) => [table.setting, tableName(options.tablePrefix, table)]));
   const settings: Partial<Record<SettingName, string>> = {
@@ -81,6 +88,9 @@ export function localSettings(options: {
     ENVIRONMENT: options.environment,
     UPLOADS_BUCKET: LOCAL_BUCKET,
     SECRETS_KEY: options.secretsKey,
+    AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
+    AUTHORITY_SECRET: options.authority.secret,
+    ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),
     DYNAMODB_ENDPOINT: options.dynamoEndpoint,
     S3_ENDPOINT: options.s3Endpoint,
   };

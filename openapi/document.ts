@@ -17,6 +17,7 @@ import {
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { ID_PATTERNS } from "#shared/domain/ids";
 import { newVerificationSchema } from "#shared/domain/new-verification";
+import { reasonMessage } from "#shared/domain/reasons";
 import {
   checkSchema,
   reasonSchema,
@@ -125,26 +126,63 @@ const EXAMPLE_CREATED = verificationResourceSchema.parse({
   updated_at: "2026-11-22T12:00:00Z",
   completed_at: null,
   metadata: { customer_id: "cus_8812" },
+  reason_code: "awaiting_upload",
+  message: reasonMessage("awaiting_upload"),
+  extracted: null,
+  fraud_signals: [],
+  review: null,
 } satisfies VerificationResource);
 const { upload: _upload, ...withoutUpload } = EXAMPLE_CREATED;
 const EXAMPLE_PROCESSING = verificationResourceSchema.parse({
   ...withoutUpload,
   status: "processing",
+  reason_code: "processing",
+  message: reasonMessage("processing"),
   sequence: 2,
   updated_at: "2026-11-22T12:03:10Z",
 });
 const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
   ...EXAMPLE_PROCESSING,
   status: "completed",
-  result: "inconclusive",
+  result: "verified",
+  reason_code: "verified",
+  message: reasonMessage("verified"),
   checks: [
-    { name: "upload_present", outcome: "passed", detail: "The document was uploaded" },
+    { name: "upload_present", outcome: "passed", detail: "The document is stored" },
     { name: "size_matches", outcome: "passed", detail: "183422 bytes, as declared" },
-    { name: "file_type_allowed", outcome: "passed", detail: "A PDF, by its first bytes" },
-    { name: "document_readable", outcome: "passed", detail: "The PDF parses and is not encrypted" },
-    { name: "authority_confirmation", outcome: "skipped", detail: "No authority service is configured" },
+    { name: "file_type_allowed", outcome: "passed", detail: "The content is PDF" },
+    { name: "document_readable", outcome: "passed", detail: "The PDF opens" },
+    {
+      name: "barcode_found",
+      outcome: "passed",
+      detail: "Barcode YOK-7Q4M-2K9D-81XA and the identity number were read",
+    },
+    { name: "authority_match", outcome: "passed", detail: "The document is byte for byte the issuer's copy" },
+    { name: "fields_extracted", outcome: "passed", detail: "Read the yok_student.v1 fields from the issuer's copy" },
+    { name: "student_active", outcome: "passed", detail: "The certificate shows an active student" },
   ],
-  reasons: [{ code: "authority_check_unavailable", message: "The issuer could not be asked to confirm the document" }],
+  extracted: {
+    schema: "yok_student.v1",
+    source: "issuer_copy",
+    fields: {
+      full_name: "AYŞE DENEME",
+      mother_name: "FATMA",
+      father_name: "MEHMET",
+      birth_date: "2004-03-17",
+      nationality: "T.C.",
+      registered_at: "2022-09-12",
+      education_type: "Örgün Öğretim",
+      education_duration_years: 4,
+      student_status: "Aktif",
+      is_active: true,
+      class_year: 3,
+      university_name: "ÖRNEK ÜNİVERSİTESİ",
+      faculty_name: "Mühendislik Fakültesi",
+      department_name: "Bilgisayar Mühendisliği",
+      program_name: "Bilgisayar Mühendisliği",
+      barcode: "YOK-7Q4M-2K9D-81XA",
+    },
+  },
   sequence: 3,
   updated_at: "2026-11-22T12:03:14Z",
   completed_at: "2026-11-22T12:03:14Z",
@@ -388,6 +426,8 @@ function paths(): Json {
 
 const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   "verification.processing": "The upload was confirmed and processing started",
+  "verification.in_review":
+    "A person must decide: see `reason_code`. A decision, or the review window closing, follows as `verification.completed`",
   "verification.completed": "Processing finished: `result` is `verified`, `rejected` or `inconclusive`",
   "verification.failed": "The file could not be processed: see `failure_code`",
   "verification.expired": "The upload deadline passed before the upload was confirmed",

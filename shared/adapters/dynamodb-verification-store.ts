@@ -80,7 +80,9 @@ export class DynamoDbVerificationStore implements VerificationStore {
       values[`:s${index}`] = value;
       sets.push(`#s${index} = :s${index}`);
     }
-    const remove = request.from === "awaiting_upload" ? " REMOVE awaiting_day" : "";
+    // Leaving a state takes the item out of that state's sparse index.
+    const sparseKey = { awaiting_upload: "awaiting_day", in_review: "review_day" }[request.from as string];
+    const remove = sparseKey ? ` REMOVE ${sparseKey}` : "";
     const condition = `#status = :from${request.condition ? ` AND (${request.condition.expression})` : ""}`;
     try {
       const { Attributes } = await this.db.send(
@@ -106,13 +108,24 @@ export class DynamoDbVerificationStore implements VerificationStore {
   }
 
   /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
-  async *awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
+  awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
+    return this.pastDeadline(0, day, now);
+  }
+
+  /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
+  inReviewPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
+    return this.pastDeadline(1, day, now);
+  }
+
+  private async *pastDeadline(index: 0 | 1, day: string, now: string): AsyncGenerator<VerificationItem> {
+    const { indexName, partitionKey, sortKey } = VERIFICATIONS_TABLE.globalIndexes[index];
     const pages = paginateQuery(
       { client: this.db },
       {
         TableName: this.table,
-        IndexName: VERIFICATIONS_TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: "awaiting_day = :day AND upload_deadline <= :now",
+        IndexName: indexName,
+        KeyConditionExpression: "#day = :day AND #deadline <= :now",
+        ExpressionAttributeNames: { "#day": partitionKey.name, "#deadline": sortKey.name },
         ExpressionAttributeValues: { ":day": day, ":now": now },
       },
     );

@@ -1,3 +1,4 @@
+import type { Environment } from "../domain/environments.ts";
 import type { SettingName } from "./settings.ts";
 
 /**
@@ -23,7 +24,14 @@ export interface FunctionDefinition {
     uploads: readonly `s3:${string}`[];
     /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
     secretsKey?: boolean;
+    /**
+     * The issuer-lookup contract: a `client` asks the issuer (`AUTHORITY_URL` and the bearer
+     * secret, when the environment has an integration); the `service` answers it.
+     */
+    authority?: "client" | "service";
   };
+  /** The environments whose stacks deploy it; all when absent. */
+  deployedIn?: readonly Environment[];
 }
 
 export const FUNCTIONS = {
@@ -53,8 +61,10 @@ export const FUNCTIONS = {
     timeoutSeconds: 29,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
-      // HeadObject and ranged GetObject both need s3:GetObject.
-      uploads: ["s3:GetObject", "s3:DeleteObject"],
+      // HeadObject and ranged GetObject both need s3:GetObject; a sync confirm processes, and
+      // keeps the issuer's copy beside the upload (PutObject).
+      uploads: ["s3:GetObject", "s3:DeleteObject", "s3:PutObject"],
+      authority: "client",
     },
   },
   "on-verification-change": {
@@ -68,8 +78,9 @@ export const FUNCTIONS = {
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
       },
-      uploads: ["s3:GetObject"],
+      uploads: ["s3:GetObject", "s3:PutObject"],
       secretsKey: true,
+      authority: "client",
     },
   },
   tick: {
@@ -91,6 +102,15 @@ export const FUNCTIONS = {
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
+  },
+  authority: {
+    entry: "functions/authority.ts",
+    settings: ["AUTHORITY_DOCUMENTS"],
+    // Three attempts of the client's 5 s each must fit in the processing function's limit.
+    timeoutSeconds: 5,
+    access: { tables: {}, uploads: [], authority: "service" },
+    // The project's own issuer, holding the published test certificates: sandbox only.
+    deployedIn: ["sandbox"],
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

@@ -17,6 +17,14 @@ const settings = {
   SECRETS_KEY: z.string().min(32).optional(),
   /** In AWS: the Secrets Manager secret that holds that key material, read at first use. */
   SECRETS_KEY_ARN: z.string().min(1).optional(),
+  /** The issuer-lookup integration's base URL; none means the authority check cannot run. */
+  AUTHORITY_URL: z.url().optional(),
+  /** The bearer secret of the issuer-lookup contract (the local runtime)... */
+  AUTHORITY_SECRET: z.string().min(16).optional(),
+  /** ...or, in AWS, the Secrets Manager secret that holds it, read at first use. */
+  AUTHORITY_SECRET_ARN: z.string().min(1).optional(),
+  /** The authority service's certificate folders, separated by the platform's path delimiter; empty for none. */
+  AUTHORITY_DOCUMENTS: z.string(),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

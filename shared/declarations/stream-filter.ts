@@ -4,7 +4,7 @@
  */
 export const CHANGE_STREAM_FILTER = {
   eventName: ["MODIFY"],
-  dynamodb: { NewImage: { status: { S: ["processing", "completed", "failed", "expired"] } } },
+  dynamodb: { NewImage: { status: { S: ["processing", "in_review", "completed", "failed", "expired"] } } },
 } as const;
 
 type Pattern = { readonly [key: string]: Pattern | readonly string[] };

@@ -55,6 +55,13 @@ export const VERIFICATIONS_TABLE = {
       partitionKey: { name: "awaiting_day", type: "S" },
       sortKey: { name: "upload_deadline", type: "S" },
     },
+    // Sparse: only in_review items carry review_day (the review deadline's UTC date), so the
+    // tick closes reviews nobody decided in time without scanning.
+    {
+      indexName: "in_review_by_deadline",
+      partitionKey: { name: "review_day", type: "S" },
+      sortKey: { name: "review_deadline", type: "S" },
+    },
   ],
   stream: "NEW_AND_OLD_IMAGES",
 } as const satisfies TableDefinition;

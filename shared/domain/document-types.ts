@@ -1,7 +1,12 @@
+import { createHash } from "node:crypto";
 /**
  * The document-type registry. A new document type is one entry here: the file types it
- * accepts, its size cap and the checks of its own that the pipeline runs.
+ * accepts, its size cap, and its layout (the labels it reads, the extracted schema, the type rule).
  */
+import { z } from "zod";
+import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
+import type { CertificateLayout, CertificateSchema } from "./certificates/layout.ts";
+import { yokStudentLayout } from "./certificates/yok-student.ts";
 
 export const MiB = 1024 * 1024;
 
@@ -21,25 +26,26 @@ export type FileType = keyof typeof FILE_TYPES;
 /** How many leading bytes `sniffFileType` needs to see. */
 export const SNIFF_BYTES = Math.max(...Object.values(FILE_TYPES).flatMap((t) => t.magic.map((m) => m.length)));
 
-/** Checks a document type may add to the ones every verification runs. */
-export const TYPE_CHECKS = ["authority_confirmation"] as const;
-export type TypeCheck = (typeof TYPE_CHECKS)[number];
-
 export interface DocumentTypeDefinition {
   description: string;
+  /** The original is a PDF; a photo (JPG/PNG) is accepted and goes to review. */
   fileTypes: readonly FileType[];
   maxFileSizeBytes: number;
-  /** The type's own checks, run after the common ones. */
-  checks: readonly TypeCheck[];
+  layout: CertificateLayout<CertificateSchema, Record<string, unknown>>;
 }
 
 export const DOCUMENT_TYPES = {
   YOK_STUDENT: {
-    description: "Turkish higher-education (YÖK) student certificate",
+    description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10 * MiB,
-    // The issuer's barcode service confirms the certificate.
-    checks: ["authority_confirmation"],
+    layout: yokStudentLayout,
+  },
+  GSB_KYK_DORM: {
+    description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
+    fileTypes: ["pdf", "jpeg", "png"],
+    maxFileSizeBytes: 10 * MiB,
+    layout: gsbKykDormLayout,
   },
 } as const satisfies Record<string, DocumentTypeDefinition>;
 
@@ -48,6 +54,25 @@ export const DOCUMENT_TYPE_CODES = Object.keys(DOCUMENT_TYPES) as [DocumentType,
 
 /** The largest file any document type accepts. */
 export const MAX_FILE_SIZE_BYTES = Math.max(...Object.values(DOCUMENT_TYPES).map((d) => d.maxFileSizeBytes));
+
+/** `extracted`: the fields read from the issuer's copy, in the schema of the document's type. */
+export const extractedSchema = z.discriminatedUnion("schema", [
+  z.strictObject({
+    schema: z.literal(yokStudentLayout.schema),
+    source: z.literal("issuer_copy"),
+    fields: yokStudentLayout.fieldsSchema,
+  }),
+  z.strictObject({
+    schema: z.literal(gsbKykDormLayout.schema),
+    source: z.literal("issuer_copy"),
+    fields: gsbKykDormLayout.fieldsSchema,
+  }),
+]);
+
+/** The layout of `documentType`, seen as any layout: the pipeline reads every type the same way. */
+export function layoutOf(documentType: DocumentType): DocumentTypeDefinition["layout"] {
+  return DOCUMENT_TYPES[documentType].layout;
+}
 
 export function fileTypeOfName(filename: string): FileType | undefined {
   const dot = filename.lastIndexOf(".");
@@ -67,6 +92,12 @@ export function sniffFileType(head: Uint8Array): FileType | undefined {
   return (Object.keys(FILE_TYPES) as FileType[]).find((type) =>
     FILE_TYPES[type].magic.some((magic) => magic.every((byte, i) => head[i] === byte)),
   );
+}
+
+/** Whether two documents are the same bytes, judged as the contract says: by their SHA-256. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  return a.byteLength === b.byteLength && digest(a) === digest(b);
 }
 
 export function acceptsFileType(documentType: DocumentType, fileType: FileType): boolean {

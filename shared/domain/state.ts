@@ -1,11 +1,14 @@
+import type { Environment } from "./environments.ts";
+
 /**
  * The verification state machine: only the transitions the contract draws.
  *
- *   awaiting_upload --upload-complete--> processing --> completed | failed
+ *   awaiting_upload --upload-complete--> processing --> completed | failed | in_review
  *   awaiting_upload --deadline---------> expired
+ *   in_review --a decision, or the review window passing--> completed
  */
 
-export const STATUSES = ["awaiting_upload", "processing", "completed", "failed", "expired"] as const;
+export const STATUSES = ["awaiting_upload", "processing", "in_review", "completed", "failed", "expired"] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const RESULTS = ["verified", "rejected", "inconclusive"] as const;
@@ -13,7 +16,8 @@ export type Result = (typeof RESULTS)[number];
 
 const TRANSITIONS: Record<Status, readonly Status[]> = {
   awaiting_upload: ["processing", "expired"],
-  processing: ["completed", "failed"],
+  processing: ["completed", "failed", "in_review"],
+  in_review: ["completed"],
   completed: [],
   failed: [],
   expired: [],
@@ -32,6 +36,12 @@ export function isTerminal(status: Status): boolean {
 /** Upload window after creation, and the lifetime of one presigned upload URL. */
 export const UPLOAD_DEADLINE_SECONDS = 24 * 60 * 60;
 export const UPLOAD_URL_SECONDS = 15 * 60;
+
+/** How long a verification waits in review for a person before it ends `inconclusive`. */
+export const REVIEW_WINDOW_SECONDS = { sandbox: 72 * 60 * 60, production: 72 * 60 * 60 } as const satisfies Record<
+  Environment,
+  number
+>;
 
 /**
  * The status a client sees: an upload still awaited past its deadline reads `expired`,

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
+import { DOCUMENT_TYPE_CODES, type DocumentType, extractedSchema } from "./document-types.ts";
 import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
+import { type ReviewReason, reasonMessage } from "./reasons.ts";
 import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./state.ts";
 
 /** `sync`: upload-complete waits for the result; `async`: it answers at once. */
@@ -47,7 +48,7 @@ export const verificationResourceSchema = z
     status: z
       .enum(STATUSES)
       .describe(
-        "`awaiting_upload` -> `processing` -> `completed` or `failed`; `awaiting_upload` -> `expired` after the upload deadline. `completed`, `failed` and `expired` never change",
+        "`awaiting_upload` -> `processing` -> `completed`, `failed` or `in_review`; `in_review` -> `completed` when a person decides or the review window passes; `awaiting_upload` -> `expired` after the upload deadline. `completed`, `failed` and `expired` never change",
       ),
     result: z.enum(RESULTS).nullable().describe("Set when `status` is `completed`, otherwise null"),
     document_type: z.enum(DOCUMENT_TYPE_CODES),
@@ -69,6 +70,23 @@ export const verificationResourceSchema = z
     updated_at: timestamp,
     completed_at: timestamp.nullable().describe("When processing ended (`completed` or `failed`); null otherwise"),
     metadata: z.record(z.string(), z.string()).describe("Your labels, as sent on create, or `{}`"),
+    reason_code: z
+      .string()
+      .describe(
+        "One stable code for the current state: `awaiting_upload`, `processing`, why it is `in_review`, the decision, the failure code, or `expired`",
+      ),
+    message: z.string().describe("The reason in one sentence a person can read"),
+    extracted: extractedSchema
+      .nullable()
+      .describe("The fields read from the issuer's copy; null unless the issuer confirmed the document"),
+    fraud_signals: z.array(z.string()).describe("Signs of forgery, such as `document_altered`; empty otherwise"),
+    review: z
+      .strictObject({
+        required_at: timestamp.describe("When the verification went to review"),
+        decided_at: timestamp.nullable().describe("When it left review: a decision, or the review window passing"),
+      })
+      .nullable()
+      .describe("Set when the verification needed a person; no reviewer is named"),
   })
   .describe("A verification of one document");
 export type VerificationResource = z.infer<typeof verificationResourceSchema>;
@@ -101,6 +119,42 @@ export interface VerificationItem {
   metadata?: Record<string, string>;
   /** Who the customer expects the document to be about; never shown back. */
   expected_subject?: { full_name?: string; birth_date?: string };
+  /** Fields read from the issuer's copy, once the issuer confirmed the document. */
+  extracted?: Extracted;
+  fraud_signals?: string[];
+  /** Where the issuer's copy is kept for review, beside the upload. */
+  issuer_copy_key?: string;
+  /** Why a person must decide, while (and after) the verification is in review. */
+  review_reason?: ReviewReason;
+  review_required_at?: string;
+  /** When the review window closes. */
+  review_deadline?: string;
+  /** Present only while in_review: the sparse key of the review-timeout index (the deadline's UTC date). */
+  review_day?: string;
+  review_decided_at?: string;
+}
+
+export type Extracted = z.infer<typeof extractedSchema>;
+
+/** Where the issuer's copy of a verification's document is kept. */
+export function issuerCopyKey(verificationId: string): string {
+  return `${documentKey(verificationId)}.issuer-copy`;
+}
+
+/** The one code that names where a verification stands. */
+function reasonCode(item: VerificationItem, status: Status): string {
+  switch (status) {
+    case "awaiting_upload":
+    case "processing":
+    case "expired":
+      return status;
+    case "in_review":
+      return item.review_reason ?? "issuer_unavailable";
+    case "failed":
+      return item.failure_code ?? "document_unreadable";
+    case "completed":
+      return item.reasons[0]?.code ?? "verified";
+  }
 }
 
 /**
@@ -110,6 +164,7 @@ export interface VerificationItem {
 export function toResource(item: VerificationItem, now: string, upload?: UploadInstructions): VerificationResource {
   const status = visibleStatus(item.status, item.upload_deadline, now);
   const lazilyExpired = status !== item.status;
+  const code = reasonCode(item, status);
   return {
     verification_id: item.verification_id,
     status,
@@ -130,5 +185,12 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     updated_at: lazilyExpired ? item.upload_deadline : item.updated_at,
     completed_at: item.completed_at ?? null,
     metadata: item.metadata ?? {},
+    reason_code: code,
+    message: reasonMessage(code),
+    extracted: item.extracted ?? null,
+    fraud_signals: item.fraud_signals ?? [],
+    review: item.review_required_at
+      ? { required_at: item.review_required_at, decided_at: item.review_decided_at ?? null }
+      : null,
   };
 }

@@ -6,6 +6,7 @@ import { verificationResourceSchema } from "./verification.ts";
 /** The webhook event types, one per state a verification can reach after creation. */
 export const EVENT_TYPES = [
   "verification.processing",
+  "verification.in_review",
   "verification.completed",
   "verification.failed",
   "verification.expired",

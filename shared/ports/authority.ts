@@ -1,14 +1,22 @@
-import type { VerificationItem } from "../domain/verification.ts";
+import type { DocumentType } from "../domain/document-types.ts";
 
-/** What the issuing authority says of a document. */
-export type AuthorityOutcome = "confirmed" | "not_confirmed" | "inconclusive" | "error";
+export interface IssuerLookup {
+  documentType: DocumentType;
+  barcode: string;
+  /** The holder's identity number, as the issuer asks for it; never stored or logged. */
+  identityNumber: string;
+}
+
+/** What the issuer says of a barcode: its copy of the document, that it has none, or nothing. */
+export type IssuerAnswer =
+  | { kind: "found"; document: Uint8Array; issuedAt?: string }
+  | { kind: "not_found" }
+  | { kind: "unavailable" };
 
 /**
- * The issuing authority: whether it confirms the document (for YOK_STUDENT, the issuer's
- * barcode service). Where none is configured the check cannot run, and the result can only
- * be inconclusive: never invent a `verified`.
+ * The issuing authority: the issuer's own copy of a document, by barcode and identity number.
+ * Where none is configured the check cannot run, and a person decides.
  */
 export interface Authority {
-  readonly name: string;
-  confirm(verification: VerificationItem, document: Uint8Array): Promise<AuthorityOutcome>;
+  lookup(request: IssuerLookup): Promise<IssuerAnswer>;
 }

@@ -1,7 +1,17 @@
 import type { FileType } from "../domain/document-types.ts";
 
+/** What a verification reads from a document. */
+export interface DocumentContent {
+  /** The text layer, one string per printed line, top to bottom; empty for a photo. */
+  lines: string[];
+  /** The text of every QR code found: in the PDF's images, or in the photo. */
+  qrCodes: string[];
+}
+
+export type ReadResult = { readable: true; content: DocumentContent } | { readable: false; reason: string };
+
 /** Opens documents, inside a budget: a decompression bomb is cheap to send. */
 export interface DocumentReader {
-  /** Undefined when the document opens; otherwise why it does not, in a sentence. */
-  unreadableBecause(fileType: FileType, bytes: Uint8Array): Promise<string | undefined>;
+  /** The document's content, or why it cannot be read, in a sentence. */
+  read(fileType: FileType, bytes: Uint8Array): Promise<ReadResult>;
 }

@@ -19,5 +19,7 @@ export interface DocumentStore {
   firstBytes(key: string, count: number): Promise<Uint8Array>;
   /** The whole stored object, or undefined when there is none. */
   read(key: string): Promise<Uint8Array | undefined>;
+  /** Keeps `bytes` at `key` (the issuer's copy, beside the upload). */
+  write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
 }

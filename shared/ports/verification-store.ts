@@ -35,4 +35,6 @@ export interface VerificationStore {
   transition(request: TransitionRequest): Promise<TransitionOutcome>;
   /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
   awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
+  /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
+  inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
 }

@@ -7,7 +7,7 @@ import {
 } from "../domain/document-types.ts";
 import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
 import { isId } from "../domain/ids.ts";
-import { isTerminal, visibleStatus } from "../domain/state.ts";
+import { visibleStatus } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
 import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
@@ -64,10 +64,13 @@ async function judge(
   return { kind: "acceptable" };
 }
 
-/** A sync confirm waits this long for the terminal state before it answers `processing`. */
+/** A sync confirm waits this long for the decision (a terminal state, or review) before it answers `processing`. */
 export const SYNC_WAIT_SECONDS = 25;
 
-/** The terminal verification when processing ends within the wait; else undefined (the pipeline finishes it). */
+/**
+ * The verification once processing decides within the wait (a terminal state, or `in_review`,
+ * which waits for a person rather than for processing); else undefined (the pipeline finishes it).
+ */
 async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -83,7 +86,7 @@ async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise
       return undefined;
     });
     const finished = await Promise.race([processing, timeout]);
-    return finished && isTerminal(finished.status) ? finished : undefined;
+    return finished && finished.status !== "processing" ? finished : undefined;
   } finally {
     clearTimeout(timer);
   }

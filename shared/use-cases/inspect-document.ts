@@ -2,15 +2,14 @@
  * The checks every verification runs on its document, in order. A failed check stops the
  * ones after it (they read `skipped`), and names why the file could not be processed.
  */
-import { acceptsFileType, sniffFileType } from "../domain/document-types.ts";
+import { acceptsFileType, type FileType, sniffFileType } from "../domain/document-types.ts";
 import type { Check, VerificationItem } from "../domain/verification.ts";
-import type { DocumentReader } from "../ports/document-reader.ts";
+import type { DocumentContent, DocumentReader } from "../ports/document-reader.ts";
 
-export interface Inspection {
-  checks: Check[];
-  /** Set when the file could not be processed: the verification fails with this code. */
-  failureCode?: string;
-}
+export type Inspection =
+  | { checks: Check[]; fileType: FileType; content: DocumentContent; failureCode?: undefined }
+  /** The file could not be processed: the verification fails with this code. */
+  | { checks: Check[]; failureCode: string };
 
 export async function inspectDocument(
   reader: DocumentReader,
@@ -50,8 +49,8 @@ export async function inspectDocument(
   }
   checks.push({ name: "file_type_allowed", outcome: "passed", detail: `The content is ${fileType.toUpperCase()}` });
 
-  const unreadable = await reader.unreadableBecause(fileType, bytes);
-  if (unreadable) return fail("document_readable", unreadable, "document_unreadable");
+  const read = await reader.read(fileType, bytes);
+  if (!read.readable) return fail("document_readable", read.reason, "document_unreadable");
   checks.push({ name: "document_readable", outcome: "passed", detail: `The ${fileType.toUpperCase()} opens` });
-  return { checks };
+  return { checks, fileType, content: read.content };
 }

@@ -1,4 +1,6 @@
 import type { VerificationItem } from "../domain/verification.ts";
+import type { EventItem } from "../domain/webhook-events.ts";
+import { settleSandboxReview } from "./complete-review.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delivery.ts";
 
@@ -9,7 +11,7 @@ import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delive
  * only moves a verification that is still processing.
  */
 export async function onVerificationChange(
-  deps: ProcessDeps & WebhookDeps,
+  deps: ProcessDeps & WebhookDeps & { sleep: (ms: number) => Promise<void> },
   change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
 ): Promise<void> {
   const { before, after } = change;
@@ -18,7 +20,12 @@ export async function onVerificationChange(
   // (completed or failed) arrives as a later record, so its event still follows this one.
   if (after.status === "processing") await processVerification(deps, after.verification_id);
   const event = await recordEvent(deps, after);
-  if (!event) return;
+  if (event) await deliverFirst(deps, event);
+  // After its in_review event, so the decision's event follows it.
+  await settleSandboxReview(deps, after);
+}
+
+async function deliverFirst(deps: WebhookDeps, event: EventItem): Promise<void> {
   // The event is recorded: if this first attempt cannot even be made, the tick makes it once
   // the lease passes, and the stream moves on rather than retrying a change that is done.
   await attemptDelivery(deps, event, deps.clock.now()).catch((error: unknown) =>

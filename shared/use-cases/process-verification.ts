@@ -1,110 +1,231 @@
-import { DOCUMENT_TYPES, type TypeCheck } from "../domain/document-types.ts";
+/**
+ * The decision table (verification-engine.md): integrity, then authenticity first (the barcode,
+ * the issuer's copy byte for byte), then the fields from the issuer's copy, the type's rule and
+ * the expected subject. What cannot be decided automatically waits in review for a person.
+ */
+
+import { documentKeys } from "../domain/certificates/keys.ts";
+import { sameSubject } from "../domain/certificates/subject.ts";
+import { layoutOf, sameBytes } from "../domain/document-types.ts";
+import type { ReasonCode, ReviewReason } from "../domain/reasons.ts";
+import { reasonMessage } from "../domain/reasons.ts";
+import { forcedOutcome } from "../domain/sandbox.ts";
 import type { Result } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import type { Check, Reason, VerificationItem } from "../domain/verification.ts";
+import { type Check, type Extracted, issuerCopyKey, type VerificationItem } from "../domain/verification.ts";
 import type { Authority } from "../ports/authority.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentReader } from "../ports/document-reader.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
+import { reviewDeadline } from "./complete-review.ts";
 import { inspectDocument } from "./inspect-document.ts";
 
 export interface ProcessDeps {
   verifications: Pick<VerificationStore, "get" | "transition">;
-  documents: Pick<DocumentStore, "read">;
+  documents: Pick<DocumentStore, "read" | "write">;
   reader: DocumentReader;
-  /** The environment's issuing authority; none means the authority check cannot run. */
+  /** The environment's issuer; none means the authority check cannot run and a person decides. */
   authority: Authority | undefined;
   clock: Clock;
 }
 
-type Outcome =
-  | { to: "completed"; checks: Check[]; result: Result; reasons: Reason[] }
-  | { to: "failed"; checks: Check[]; failureCode: string };
+/** What the checks decided, with what the resource shows of it. */
+type Decision = { checks: Check[]; extracted?: Extracted; issuerCopy?: boolean } & (
+  | { to: "completed"; result: Result; reasonCode: ReasonCode; fraudSignals?: string[] }
+  | { to: "failed"; failureCode: string }
+  | { to: "in_review"; reason: ReviewReason }
+);
 
-async function typeCheck(
-  check: TypeCheck,
-  item: VerificationItem,
-  document: Uint8Array,
-  authority: Authority | undefined,
-): Promise<{ check: Check; result: Result; reason?: Reason } | { check: Check; failureCode: string }> {
-  const name = check;
-  if (!authority) {
-    return {
-      check: { name, outcome: "skipped", detail: "No authority integration is configured" },
-      result: "inconclusive",
-      reason: {
-        code: "authority_check_unavailable",
-        message: "The issuing authority could not be asked to confirm the document",
-      },
-    };
-  }
-  switch (await authority.confirm(item, document)) {
-    case "confirmed":
-      return {
-        check: { name, outcome: "passed", detail: "The issuing authority confirmed the document" },
-        result: "verified",
-      };
-    case "not_confirmed":
-      return {
-        check: { name, outcome: "failed", detail: "The issuing authority did not confirm the document" },
-        result: "rejected",
-        reason: { code: "authority_not_confirmed", message: "The issuing authority did not confirm this document" },
-      };
-    case "inconclusive":
-      return {
-        check: { name, outcome: "skipped", detail: "The issuing authority gave no answer" },
-        result: "inconclusive",
-        reason: { code: "authority_inconclusive", message: "The issuing authority could neither confirm nor deny" },
-      };
-    case "error":
-      return {
-        check: { name, outcome: "failed", detail: "The issuing authority could not process the document" },
-        failureCode: "authority_error",
-      };
-  }
+/**
+ * The checks after integrity, in order; each step passes, fails or is skipped, and a step that
+ * decides marks the ones after it skipped.
+ */
+function checklist(done: Check[], names: string[]) {
+  const checks = [...done];
+  const record = (name: string, outcome: Check["outcome"], detail: string) => {
+    checks.push({ name, outcome, detail });
+    names.splice(names.indexOf(name), 1);
+  };
+  return {
+    checks,
+    pass: (name: string, detail: string) => record(name, "passed", detail),
+    fail: (name: string, detail: string) => record(name, "failed", detail),
+    skip: (name: string, detail: string) => record(name, "skipped", detail),
+    /** Marks every step not yet run as skipped. */
+    rest: (detail = "Not run: an earlier check decided the outcome") => {
+      for (const name of [...names]) record(name, "skipped", detail);
+      return checks;
+    },
+  };
 }
 
-const RESULT_RANK: Record<Result, number> = { verified: 0, inconclusive: 1, rejected: 2 };
-
-/** Runs every check and decides the terminal state: the worst result of the type's checks. */
-async function decide(item: VerificationItem, document: Uint8Array | undefined, deps: ProcessDeps): Promise<Outcome> {
-  const inspection = await inspectDocument(deps.reader, item, document);
-  if (inspection.failureCode || !document) {
+async function decide(item: VerificationItem, upload: Uint8Array | undefined, deps: ProcessDeps): Promise<Decision> {
+  const inspection = await inspectDocument(deps.reader, item, upload);
+  if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
-  const checks = [...inspection.checks];
-  const reasons: Reason[] = [];
-  let result: Result = "verified";
-  for (const check of DOCUMENT_TYPES[item.document_type].checks) {
-    const outcome = await typeCheck(check, item, document, deps.authority);
-    checks.push(outcome.check);
-    if ("failureCode" in outcome) return { to: "failed", checks, failureCode: outcome.failureCode };
-    if (outcome.reason) reasons.push(outcome.reason);
-    if (RESULT_RANK[outcome.result] > RESULT_RANK[result]) result = outcome.result;
+  const layout = layoutOf(item.document_type);
+  const steps = checklist(inspection.checks, [
+    "barcode_found",
+    "authority_match",
+    "fields_extracted",
+    layout.rule.check,
+    ...(item.expected_subject ? ["subject_match"] : []),
+  ]);
+
+  const forced = forcedOutcome(item.environment, item.external_reference_id);
+  if (forced) {
+    const checks = steps.rest(`Not run: the sandbox reference prefix ${forced.prefix} chose the outcome`);
+    const { outcome } = forced;
+    if (outcome.kind === "failed") return { to: "failed", checks, failureCode: outcome.reasonCode };
+    if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested" };
+    return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode };
   }
-  return { to: "completed", checks, result, reasons };
+
+  const photo = inspection.fileType !== "pdf";
+  const keys = documentKeys(inspection.content);
+  if (!keys.barcode || !keys.identityNumber) {
+    steps.fail(
+      "barcode_found",
+      photo
+        ? "The photo holds no QR code with the barcode number and identity number"
+        : "The PDF carries no barcode number and identity number, in its text or its QR code",
+    );
+    const checks = steps.rest();
+    return photo
+      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
+      : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
+  }
+  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
+
+  const unavailable = (detail: string): Decision => {
+    steps.skip("authority_match", detail);
+    return {
+      to: "in_review",
+      checks: steps.rest(),
+      reason: photo ? "original_pdf_not_provided" : "issuer_unavailable",
+    };
+  };
+  if (!deps.authority) return unavailable("No issuer integration is configured");
+  const answer = await deps.authority.lookup({
+    documentType: item.document_type,
+    barcode: keys.barcode,
+    identityNumber: keys.identityNumber,
+  });
+  if (answer.kind === "unavailable") return unavailable("The issuer did not answer");
+  if (answer.kind === "not_found") {
+    steps.fail("authority_match", "The issuer has no document with this barcode for this identity number");
+    const checks = steps.rest();
+    return photo
+      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
+      : { to: "completed", checks, result: "rejected", reasonCode: "document_not_found_at_issuer" };
+  }
+
+  // Kept beside the upload whatever follows: the evidence of an alteration, or what a reviewer compares.
+  await deps.documents.write(issuerCopyKey(item.verification_id), answer.document, "application/pdf");
+  if (photo) {
+    steps.skip("authority_match", "A photo cannot be compared byte for byte; the issuer's copy is kept for review");
+    return { to: "in_review", checks: steps.rest(), reason: "original_pdf_not_provided", issuerCopy: true };
+  }
+  if (!sameBytes(upload, answer.document)) {
+    steps.fail("authority_match", "The document differs from the issuer's copy");
+    return {
+      to: "completed",
+      checks: steps.rest(),
+      result: "rejected",
+      reasonCode: "document_altered",
+      fraudSignals: ["document_altered"],
+      issuerCopy: true,
+    };
+  }
+  steps.pass("authority_match", "The document is byte for byte the issuer's copy");
+
+  // The upload is the issuer's copy, so its text is the copy's text.
+  const { fields, incomplete } = layout.read(inspection.content.lines, keys.barcode);
+  const extracted = { schema: layout.schema, source: "issuer_copy", fields } as Extracted;
+  if (incomplete.length > 0) {
+    steps.fail("fields_extracted", `Missing or malformed: ${incomplete.join(", ")}`);
+    return { to: "in_review", checks: steps.rest(), reason: "fields_incomplete", extracted, issuerCopy: true };
+  }
+  steps.pass("fields_extracted", `Read the ${layout.schema} fields from the issuer's copy`);
+
+  // From here the issuer confirmed the document: every decision shows the fields and keeps the copy.
+  const decided = (result: Result, reasonCode: ReasonCode): Decision => ({
+    to: "completed",
+    checks: steps.rest(),
+    result,
+    reasonCode,
+    extracted,
+    issuerCopy: true,
+  });
+  if (!layout.rule.passes(fields)) {
+    steps.fail(layout.rule.check, layout.rule.failedDetail);
+    return decided("rejected", layout.rule.reasonCode);
+  }
+  steps.pass(layout.rule.check, layout.rule.passedDetail);
+
+  if (item.expected_subject) {
+    if (!sameSubject(item.expected_subject, layout.subject(fields))) {
+      steps.fail("subject_match", "The document is about someone other than the expected subject");
+      return decided("rejected", "subject_mismatch");
+    }
+    steps.pass("subject_match", "The expected subject is the one the document names");
+  }
+  return decided("verified", "verified");
+}
+
+/** The attributes a decision writes with its change of state. */
+function written(item: VerificationItem, decision: Decision, now: Date): Record<string, unknown> {
+  const at = isoSeconds(now);
+  const shared = {
+    checks: decision.checks,
+    ...(decision.extracted ? { extracted: decision.extracted } : {}),
+    ...(decision.issuerCopy ? { issuer_copy_key: issuerCopyKey(item.verification_id) } : {}),
+  };
+  switch (decision.to) {
+    case "completed":
+      return {
+        ...shared,
+        result: decision.result,
+        reasons:
+          decision.result === "verified"
+            ? []
+            : [{ code: decision.reasonCode, message: reasonMessage(decision.reasonCode) }],
+        ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
+        completed_at: at,
+      };
+    case "failed":
+      return { ...shared, failure_code: decision.failureCode, completed_at: at };
+    case "in_review": {
+      const deadline = reviewDeadline(item, now);
+      return {
+        ...shared,
+        review_reason: decision.reason,
+        review_required_at: at,
+        review_deadline: deadline,
+        review_day: deadline.slice(0, 10),
+      };
+    }
+  }
 }
 
 /**
- * Takes a verification in `processing` to its terminal state. Safe to run twice: it does
- * nothing unless the verification is still processing, and writes only if nobody else has.
+ * Takes a verification in `processing` to its decision (or to review). Safe to run twice: it
+ * does nothing unless the verification is still processing, and writes only if nobody else has.
  */
 export async function processVerification(deps: ProcessDeps, id: string): Promise<VerificationItem | undefined> {
   const item = await deps.verifications.get(id);
   if (item?.status !== "processing") return item;
-  const outcome = await decide(item, await deps.documents.read(item.object_key), deps);
-  const now = isoSeconds(deps.clock.now());
-  const written = await deps.verifications.transition({
+  const decision = await decide(item, await deps.documents.read(item.object_key), deps);
+  const now = deps.clock.now();
+  const outcome = await deps.verifications.transition({
     id,
     from: "processing",
-    to: outcome.to,
-    now,
-    set:
-      outcome.to === "completed"
-        ? { result: outcome.result, checks: outcome.checks, reasons: outcome.reasons, completed_at: now }
-        : { failure_code: outcome.failureCode, checks: outcome.checks, completed_at: now },
+    to: decision.to,
+    now: isoSeconds(now),
+    set: written(item, decision, now),
     condition: { expression: "#sequence = :seen", values: { ":seen": item.sequence } },
   });
-  return written.item;
+  return outcome.item;
 }

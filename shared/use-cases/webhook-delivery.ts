@@ -37,6 +37,7 @@ const KEEP_EVENTS_DAYS = 30;
 
 const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], EventType>> = {
   processing: "verification.processing",
+  in_review: "verification.in_review",
   completed: "verification.completed",
   failed: "verification.failed",
   expired: "verification.expired",

@@ -3,12 +3,13 @@
  * real `npm start`, the guide's signature check against the public Standard Webhooks library,
  * and its error catalogue against the problem codes the API answers.
  *
- * The blocks read `.local/dev-app.json` and write under `.local/`, relative to where they run:
- * the runtime's LOCAL_DATA_DIR is `<temp>/.local` and the blocks run in `<temp>`, so the only
- * change made to them is the base URL (the runtime listens on a free port, not 3000).
+ * The blocks read `.local/dev-app.json` and `docs/test-documents/`, and write under `.local/`,
+ * relative to where they run: the runtime's LOCAL_DATA_DIR is `<temp>/.local`, the published
+ * documents are linked into `<temp>/docs`, and the blocks run in `<temp>`, so the only change
+ * made to them is the base URL (the runtime listens on a free port, not 3000).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -43,6 +44,9 @@ let runtime: RunningRuntime | undefined;
 let baseUrl = "";
 
 beforeAll(async () => {
+  // The blocks name the published test documents relative to the project root, as a reader runs them.
+  mkdirSync(path.join(workDir, "docs"));
+  symlinkSync(path.join(root, "docs/test-documents"), path.join(workDir, "docs/test-documents"));
   runtime = await startRuntime({ LOCAL_DATA_DIR: path.join(workDir, ".local") }, ["--in-memory"]);
   baseUrl = runtime.baseUrl;
 }, 60_000);

@@ -48,7 +48,7 @@ const built = Object.fromEntries(ENVIRONMENTS.map((environment) => [environment,
 >;
 
 type Json = Record<string, unknown>;
-const entries = Object.entries(FUNCTIONS) as [string, FunctionDefinition][];
+const allEntries = Object.entries(FUNCTIONS) as [string, FunctionDefinition][];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnResource);
@@ -69,16 +69,17 @@ function tableId(template: Template, setting: SettingName): string {
   return ids[0] as string;
 }
 
-/** Statements as sets: every action and resource as an array, sorted, so the order does not matter. */
+/**
+ * Statements as sets: one entry per resource, with its actions sorted, so neither the order nor
+ * CDK's merging of statements with the same actions (two secrets read alike) matters.
+ */
 function normalizeStatements(statements: Json[]): string[] {
   const list = (value: unknown) => [value].flat().map((item) => JSON.stringify(item));
   return statements
-    .map((statement) =>
-      JSON.stringify({
-        effect: statement.Effect,
-        actions: list(statement.Action).sort(),
-        resources: list(statement.Resource).sort(),
-      }),
+    .flatMap((statement) =>
+      list(statement.Resource).map((resource) =>
+        JSON.stringify({ effect: statement.Effect, actions: list(statement.Action).sort(), resource }),
+      ),
     )
     .sort();
 }
@@ -109,6 +110,10 @@ function wiredRoutes(template: Template): Map<string, Json> {
 describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
   const { stack, template } = built[environment];
   const retained = environment === "production";
+  // The functions this environment deploys; the authority service is the sandbox's own.
+  const entries = allEntries.filter(([, definition]) => definition.deployedIn?.includes(environment) ?? true);
+  // Only the sandbox has an issuer when no integration is configured: its own authority service.
+  const hasIssuer = environment === "sandbox";
 
   it("is named after its environment and passes cdk-nag's AwsSolutions pack with every finding acknowledged", () => {
     expect(stack.stackName).toBe(`VerificationApi-${environment}`);
@@ -182,9 +187,28 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         LoggingConfig: { LogFormat: "JSON" },
       });
       const variables = fn.Environment.Variables as Json;
+      const issuerSettings: string[] = {
+        client: hasIssuer ? ["AUTHORITY_URL", "AUTHORITY_SECRET_ARN"] : [],
+        service: ["AUTHORITY_SECRET_ARN"],
+        none: [],
+      }[definition.access.authority ?? "none"];
       expect(Object.keys(variables).sort()).toEqual(
-        [...definition.settings, "NODE_OPTIONS", "POWERTOOLS_LOG_LEVEL", "POWERTOOLS_SERVICE_NAME"].sort(),
+        [
+          ...definition.settings,
+          ...issuerSettings,
+          "NODE_OPTIONS",
+          "POWERTOOLS_LOG_LEVEL",
+          "POWERTOOLS_SERVICE_NAME",
+        ].sort(),
       );
+      if (issuerSettings.includes("AUTHORITY_SECRET_ARN")) {
+        expect(variables.AUTHORITY_SECRET_ARN).toEqual({ Ref: authoritySecretId(template) });
+      }
+      if (issuerSettings.includes("AUTHORITY_URL")) {
+        expect(variables.AUTHORITY_URL).toEqual({
+          "Fn::GetAtt": [expect.stringMatching(/^AuthorityFunction.*Url/), "FunctionUrl"],
+        });
+      }
       expect(variables).toMatchObject({
         NODE_OPTIONS: "--enable-source-maps",
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
@@ -239,6 +263,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Effect: "Allow",
           Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
           Resource: { Ref: secretId(template) },
+        });
+      }
+      if (definition.access.authority === "service" || (definition.access.authority === "client" && hasIssuer)) {
+        expected.push({
+          Effect: "Allow",
+          Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+          Resource: { Ref: authoritySecretId(template) },
         });
       }
       if (name === "on-verification-change") {
@@ -527,7 +558,15 @@ function bucket(stack: VerificationApiStack) {
 }
 
 function secretId(template: Template): string {
-  return Object.keys(template.findResources("AWS::SecretsManager::Secret"))[0] as string;
+  return Object.keys(template.findResources("AWS::SecretsManager::Secret")).find((id) =>
+    id.startsWith("SecretsKey"),
+  ) as string;
+}
+
+function authoritySecretId(template: Template): string {
+  return Object.keys(template.findResources("AWS::SecretsManager::Secret")).find((id) =>
+    id.startsWith("AuthoritySecret"),
+  ) as string;
 }
 
 /** Asset hashes change with every edit of a function; the snapshot is about the template. */
@@ -559,6 +598,37 @@ describe("the environment", () => {
     expect(agnostic.environment).toBe("aws://unknown-account/unknown-region");
   });
 
+  it("points production at an operator's issuer integration only when both its URL and secret are given", () => {
+    const secretArn = `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:issuer-token-AbCdEf`;
+    const app = new App({
+      context: {
+        ...cdkJson.context,
+        env: "production",
+        account: ACCOUNT,
+        region: REGION,
+        authorityUrl: "https://issuer.example.com",
+        authoritySecretArn: secretArn,
+        "aws:cdk:bundling-stacks": [],
+      },
+    });
+    const stack = defineApp(app, {});
+    const template = Template.fromStack(stack);
+    const clients = allEntries.filter(([, definition]) => definition.access.authority === "client");
+    expect(clients.length).toBeGreaterThan(0);
+    for (const [name] of clients) {
+      const fn = template.findResources("AWS::Lambda::Function")[functionId(stack, name)]?.Properties;
+      expect(fn.Environment.Variables).toMatchObject({
+        AUTHORITY_URL: "https://issuer.example.com",
+        AUTHORITY_SECRET_ARN: secretArn,
+      });
+    }
+    expect(stack.functions.has("authority")).toBe(false);
+    const half = new App({
+      context: { ...cdkJson.context, env: "production", authorityUrl: "https://issuer.example.com" },
+    });
+    expect(() => defineApp(half, {})).toThrow(/authoritySecretArn/);
+  });
+
   it("refuses to deploy a function that reads a setting with no value in AWS", () => {
     expect(functionEnvironment(["ENVIRONMENT"], { ENVIRONMENT: "sandbox" })).toEqual({ ENVIRONMENT: "sandbox" });
     expect(() => functionEnvironment(["ENVIRONMENT", "DYNAMODB_ENDPOINT"], { ENVIRONMENT: "sandbox" })).toThrow(
@@ -579,7 +649,7 @@ describe("the bundles", () => {
     const { stack, template, app } = synth("sandbox", { bundle: true });
     const outdir = app.outdir;
     const functions = template.findResources("AWS::Lambda::Function");
-    for (const [name, definition] of entries) {
+    for (const [name, definition] of allEntries) {
       const key = functions[functionId(stack, name)]?.Properties.Code.S3Key as string;
       const folder = path.join(outdir, `asset.${key.replace(/\.zip$/, "")}`);
       const bundle = path.join(folder, "index.js");
@@ -588,6 +658,10 @@ describe("the bundles", () => {
       // Minified: an unminified bundle has a line every few dozen bytes, this one every few kilobytes.
       const lines = readFileSync(bundle, "utf8").split("\n").length;
       expect(lines, name).toBeLessThan(statSync(bundle).size / 2000);
+      if (definition.access.authority === "service") {
+        // The authority service ships the published test certificates it answers from.
+        expect(existsSync(path.join(folder, "issuer/YOK_STUDENT/TESTYOK-0001-AKTIF.pdf")), name).toBe(true);
+      }
 
       Object.assign(
         process.env,

@@ -121,6 +121,11 @@ describe("the conformance check the HTTP tests run", () => {
     updated_at: "2026-11-22T12:00:00Z",
     completed_at: null,
     metadata: {},
+    reason_code: "processing",
+    message: "The document is being checked",
+    extracted: null,
+    fraud_signals: [],
+    review: null,
   };
   const reply = (overrides: Partial<ObservedReply> & { body?: unknown; headerValues?: Record<string, string> }) => ({
     method: "GET",

@@ -248,7 +248,8 @@ describe("a delivery that cannot even be attempted", () => {
     ]);
     expect(expectVerification(await customer.get(verification.verification_id))).toMatchObject({
       status: "completed",
-      result: "verified",
+      result: "rejected",
+      reason_code: "barcode_missing",
     });
   });
 });

@@ -20,11 +20,11 @@ async function submitted(document: Uint8Array, fields: Record<string, unknown>):
   return expectVerification(confirmed);
 }
 
-async function settled(id: string): Promise<VerificationResource> {
+async function settled(id: string, stops: string[] = []): Promise<VerificationResource> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const verification = expectVerification(await fx.customer.get(id));
-    if (["completed", "failed", "expired"].includes(verification.status)) return verification;
+    if (["completed", "failed", "expired", ...stops].includes(verification.status)) return verification;
     if (Date.now() > deadline) throw new Error(`${id} is still ${verification.status}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -51,26 +51,24 @@ const PASSED_BASICS = ["upload_present", "size_matches", "file_type_allowed", "d
   outcome: "passed",
 }));
 
+const PIPELINE = ["barcode_found", "authority_match", "fields_extracted", "student_active"];
+
 describe("the asynchronous flow in the sandbox", () => {
   it.each([
-    ["test_verified_1", "completed", "verified", undefined],
-    ["student-4711", "completed", "verified", undefined],
-    ["test_rejected_1", "completed", "rejected", "authority_not_confirmed"],
-    ["test_inconclusive_1", "completed", "inconclusive", "authority_inconclusive"],
-  ])("a PDF with reference %s ends %s / %s", async (reference, status, result, reason) => {
+    ["test_verified_1", "completed", "verified", "verified"],
+    ["test_rejected_1", "completed", "rejected", "document_not_found_at_issuer"],
+    ["test_inconclusive_1", "completed", "inconclusive", "review_timeout"],
+  ])("any readable PDF with reference %s ends %s / %s", async (reference, status, result, reason) => {
     const confirmed = await submitted(await pdfDocument(), { external_reference_id: reference });
     expect(confirmed.status).toBe("processing");
     const final = await settled(confirmed.verification_id);
-    expect(final).toMatchObject({ status, result, sequence: 3, failure_code: null });
+    expect(final).toMatchObject({ status, result, sequence: 3, failure_code: null, reason_code: reason });
     expect(final.completed_at).not.toBeNull();
     expect(final.checks).toEqual([
       ...PASSED_BASICS.map((check) => expect.objectContaining(check)),
-      expect.objectContaining({
-        name: "authority_confirmation",
-        outcome: result === "verified" ? "passed" : result === "rejected" ? "failed" : "skipped",
-      }),
+      ...PIPELINE.map((name) => expect.objectContaining({ name, outcome: "skipped" })),
     ]);
-    expect(final.reasons.map((r) => r.code)).toEqual(reason ? [reason] : []);
+    expect(final.reasons.map((r) => r.code)).toEqual(result === "verified" ? [] : [reason]);
 
     const events = await eventsAbout(confirmed.verification_id, 2);
     expect(events.map((e) => [e.type, e.data.verification.sequence])).toEqual([
@@ -81,6 +79,35 @@ describe("the asynchronous flow in the sandbox", () => {
     expect(events.every((e) => e.environment === "sandbox" && e.api_version === "v1")).toBe(true);
   });
 
+  it("a PDF with no barcode and no reference prefix is rejected barcode_missing: no outcome is invented", async () => {
+    const confirmed = await submitted(await pdfDocument(), { external_reference_id: "student-4711" });
+    const final = await settled(confirmed.verification_id);
+    expect(final).toMatchObject({ status: "completed", result: "rejected", reason_code: "barcode_missing" });
+  });
+
+  it.each([
+    ["test_review_verified_1", "verified", "verified"],
+    ["test_review_rejected_1", "rejected", "not_genuine"],
+  ])(
+    "%s waits in review, then is decided %s a few seconds later, with an event at each step",
+    async (reference, result, reason) => {
+      const confirmed = await submitted(await pdfDocument(), { external_reference_id: reference });
+      const inReview = await settled(confirmed.verification_id, ["in_review"]);
+      expect(inReview).toMatchObject({ status: "in_review", result: null, reason_code: "review_requested" });
+      expect(inReview.review).toEqual({ required_at: expect.any(String), decided_at: null });
+
+      const events = await eventsAbout(confirmed.verification_id, 3);
+      expect(events.map((e) => [e.type, e.data.verification.sequence])).toEqual([
+        ["verification.processing", 2],
+        ["verification.in_review", 3],
+        ["verification.completed", 4],
+      ]);
+      const final = expectVerification(await fx.customer.get(confirmed.verification_id));
+      expect(final).toMatchObject({ status: "completed", result, reason_code: reason, sequence: 4 });
+      expect(final.review?.decided_at).toEqual(final.completed_at);
+    },
+  );
+
   it("echoes the metadata sent on create in every webhook", async () => {
     const metadata = { customer_id: "cus_8812" };
     const confirmed = await submitted(await pdfDocument(), { metadata });
@@ -88,10 +115,10 @@ describe("the asynchronous flow in the sandbox", () => {
     expect(events.map((e) => e.data.verification.metadata)).toEqual([metadata, metadata]);
   });
 
-  it("a reference with test_failed_ ends failed with authority_error", async () => {
+  it("a reference with test_failed_ ends failed with document_unreadable", async () => {
     const confirmed = await submitted(await pdfDocument(), { external_reference_id: "test_failed_1" });
     const final = await settled(confirmed.verification_id);
-    expect(final).toMatchObject({ status: "failed", result: null, failure_code: "authority_error" });
+    expect(final).toMatchObject({ status: "failed", result: null, failure_code: "document_unreadable" });
     const events = await eventsAbout(confirmed.verification_id, 2);
     expect(events.map((e) => e.type)).toEqual(["verification.processing", "verification.failed"]);
   });
@@ -99,7 +126,12 @@ describe("the asynchronous flow in the sandbox", () => {
   it.each([
     ["an encrypted PDF", encryptedPdf, "belge.pdf", "The PDF is encrypted"],
     ["a PDF that does not parse", async () => brokenPdf(), "belge.pdf", "The PDF could not be read"],
-    ["a PNG decompression bomb", () => pngBomb(), "scan.png", "The image needs more than 128 MiB to decode"],
+    [
+      "a PNG decompression bomb",
+      () => pngBomb(),
+      "scan.png",
+      "The image (7000 x 7000) needs more than 160 MiB to decode",
+    ],
   ])("%s fails with document_unreadable", async (_name, make, filename, detail) => {
     const confirmed = await submitted(await make(), { original_filename: filename });
     const final = await settled(confirmed.verification_id);
@@ -114,9 +146,12 @@ describe("the asynchronous flow in the sandbox", () => {
   it.each([
     ["PNG", pngImage, "scan.png"],
     ["JPEG", jpegImage, "scan.jpg"],
-  ])("a %s image that decodes is verified", async (_name, make, filename) => {
+  ])("a %s photo that decodes goes to review: only the original PDF can be matched", async (_name, make, filename) => {
     const confirmed = await submitted(make(), { original_filename: filename });
-    expect(await settled(confirmed.verification_id)).toMatchObject({ status: "completed", result: "verified" });
+    expect(await settled(confirmed.verification_id, ["in_review"])).toMatchObject({
+      status: "in_review",
+      reason_code: "original_pdf_not_provided",
+    });
   });
 });
 

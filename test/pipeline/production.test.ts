@@ -1,11 +1,15 @@
 /** The production pipeline: no sandbox outcomes, no authority integration, no inward webhooks. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
-const fx = useApiFixture({ environment: "production", pipeline: true });
+const fx = useApiFixture({ environment: "production", pipeline: true, authority: false });
+/** A published test certificate: its barcode and identity number are readable, so only the issuer is missing. */
+const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 let receiver: Receiver;
 
 beforeAll(async () => {
@@ -21,19 +25,26 @@ afterAll(() => receiver.stop());
 
 describe("production", () => {
   it.each(["test_verified_1", "test_rejected_1", "student-4711"])(
-    "ignores the sandbox prefix of %s and, with no authority integration, ends inconclusive",
+    "ignores the sandbox prefix of %s and, with no issuer integration, sends the verification to review",
     async (reference) => {
-      const document = await pdfDocument();
       const verification = await fx.customer.created({
-        file_size_bytes: document.length,
+        file_size_bytes: certificate.length,
         process_type: "sync",
         external_reference_id: reference,
       });
-      await upload(verification, document);
+      await upload(verification, certificate);
       const final = expectVerification(await fx.customer.confirm(verification.verification_id));
-      expect(final).toMatchObject({ status: "completed", result: "inconclusive", environment: "production" });
-      expect(final.reasons).toEqual([{ code: "authority_check_unavailable", message: expect.any(String) }]);
-      expect(final.checks.at(-1)).toMatchObject({ name: "authority_confirmation", outcome: "skipped" });
+      expect(final).toMatchObject({
+        status: "in_review",
+        result: null,
+        reason_code: "issuer_unavailable",
+        environment: "production",
+        extracted: null,
+      });
+      expect(final.checks.find((check) => check.name === "authority_match")).toMatchObject({
+        outcome: "skipped",
+        detail: "No issuer integration is configured",
+      });
     },
   );
 

@@ -19,11 +19,12 @@ import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { type AuthorityHandler, startAuthority } from "../../local/authority.ts";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
-import { ensureTables, localSettings, tableName } from "../../local/resources.ts";
+import { ensureTables, localSettings, PUBLISHED_CERTIFICATES, tableName } from "../../local/resources.ts";
 
 export interface TestApi {
   baseUrl: string;
@@ -46,6 +47,13 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
+/** The loaded authority handler, once the handlers load; the service's server starts before them. */
+let authorityHandler: AuthorityHandler | undefined;
+const lazyAuthority: AuthorityHandler = (event) => {
+  if (!authorityHandler) throw new Error("The handlers have not loaded yet");
+  return authorityHandler(event);
+};
+
 export async function startApi(
   options: {
     environment?: Environment;
@@ -53,6 +61,8 @@ export async function startApi(
     /** The S3 endpoint the functions call and sign upload URLs for (a fault proxy); the shared engine by default. */
     s3Endpoint?: string;
     pipeline?: boolean;
+    /** The authority service's certificate folders; `false` runs with no issuer. The published set by default. */
+    authority?: string[] | false;
     /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
     throttle?: GatewayOptions["throttle"];
   } = {},
@@ -62,6 +72,10 @@ export async function startApi(
   const prefix = `t${randomUUID().slice(0, 8)}-`;
   const secretsKey = SecretBox.generateKey();
   const sealer = sealerWithKey(async () => secretsKey);
+  // The authority service listens before the handlers load: processing reads its URL at cold start.
+  const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
+  const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
+  delete process.env.AUTHORITY_URL;
   Object.assign(
     process.env,
     localSettings({
@@ -70,6 +84,7 @@ export async function startApi(
       dynamoEndpoint: options.dynamoEndpoint ?? engines.dynamoEndpoint,
       s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
       secretsKey,
+      authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
     }),
   );
   const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
@@ -91,6 +106,7 @@ export async function startApi(
   const apps = new DynamoDbAppStore(db, tables.apps);
 
   const handlers = await loadHandlers();
+  authorityHandler = handlers.authority;
   const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -133,6 +149,7 @@ export async function startApi(
     },
     async stop() {
       await pipeline?.stop();
+      await authority?.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       raw.destroy();

@@ -19,8 +19,8 @@ import { addSeconds, isoSeconds } from "#shared/domain/time";
 import { documentKey, type UploadInstructions, type VerificationItem } from "#shared/domain/verification";
 import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
 import type { AppStore } from "#shared/ports/app-store";
-import type { Authority, AuthorityOutcome } from "#shared/ports/authority";
-import type { DocumentReader } from "#shared/ports/document-reader";
+import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
+import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
@@ -104,6 +104,7 @@ export class InMemoryVerificationStore implements VerificationStore {
       updated_at: request.now,
     };
     if (request.from === "awaiting_upload") delete next.awaiting_day;
+    if (request.from === "in_review") delete next.review_day;
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -112,6 +113,17 @@ export class InMemoryVerificationStore implements VerificationStore {
     // Read as a query reads a page: what matched when it ran.
     const matching = [...this.items.values()].filter(
       (item) => item.status === "awaiting_upload" && item.awaiting_day === day && item.upload_deadline <= now,
+    );
+    for (const item of matching) yield copy(item);
+  }
+
+  async *inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem> {
+    const matching = [...this.items.values()].filter(
+      (item) =>
+        item.status === "in_review" &&
+        item.review_day === day &&
+        item.review_deadline !== undefined &&
+        item.review_deadline <= now,
     );
     for (const item of matching) yield copy(item);
   }
@@ -133,6 +145,7 @@ export class InMemoryDocumentStore implements DocumentStore {
   readonly objects = new Map<string, Uint8Array>();
   readonly presigned: PresignRequest[] = [];
   readonly deleted: string[] = [];
+  readonly written: { key: string; contentType: string }[] = [];
 
   /** Arranges an uploaded object. */
   upload(key: string, bytes: Uint8Array): this {
@@ -169,6 +182,11 @@ export class InMemoryDocumentStore implements DocumentStore {
   async read(key: string): Promise<Uint8Array | undefined> {
     const bytes = this.objects.get(key);
     return bytes && Uint8Array.from(bytes);
+  }
+
+  async write(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    this.written.push({ key, contentType });
+    this.objects.set(key, Uint8Array.from(bytes));
   }
 
   async delete(key: string): Promise<void> {
@@ -636,28 +654,33 @@ export class RecordingLog implements Log {
   }
 }
 
-/** Answers what the test sets in `outcome`, and keeps what it was asked. */
+/** Answers what the test sets in `answer`, and keeps what it was asked. */
 export class ScriptedAuthority implements Authority {
-  readonly name = "scripted";
-  readonly asked: { verificationId: string; document: Uint8Array }[] = [];
+  readonly asked: IssuerLookup[] = [];
 
-  constructor(public outcome: AuthorityOutcome = "confirmed") {}
+  constructor(public answer: IssuerAnswer = { kind: "not_found" }) {}
 
-  async confirm(verification: VerificationItem, document: Uint8Array): Promise<AuthorityOutcome> {
-    this.asked.push({ verificationId: verification.verification_id, document: Uint8Array.from(document) });
-    return this.outcome;
+  async lookup(request: IssuerLookup): Promise<IssuerAnswer> {
+    this.asked.push({ ...request });
+    return this.answer;
   }
 }
 
-/** Refuses with `refusal` when one is set; keeps the file types it was asked to open. */
+/**
+ * Refuses with `refusal` when one is set, else answers `content`; keeps the file types it was
+ * asked to open.
+ */
 export class ScriptedReader implements DocumentReader {
   readonly opened: FileType[] = [];
+  content: DocumentContent = { lines: [], qrCodes: [] };
 
   constructor(public refusal?: string) {}
 
-  async unreadableBecause(fileType: FileType, _bytes: Uint8Array): Promise<string | undefined> {
+  async read(fileType: FileType, _bytes: Uint8Array): Promise<ReadResult> {
     this.opened.push(fileType);
-    return this.refusal;
+    return this.refusal
+      ? { readable: false, reason: this.refusal }
+      : { readable: true, content: { lines: [...this.content.lines], qrCodes: [...this.content.qrCodes] } };
   }
 }
 

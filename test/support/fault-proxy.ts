@@ -8,6 +8,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { seededRandom } from "../../scripts/seeded-random.ts";
 
 export interface DynamoRequest {
   /** The operation, e.g. `PutItem`. */
@@ -49,18 +50,6 @@ export interface FaultProxy {
   /** Drops every rule that has not fired yet. */
   reset(): void;
   stop(): Promise<void>;
-}
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The errors each engine really answers with, in its own wire format. */

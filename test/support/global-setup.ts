@@ -27,6 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       dynamoEndpoint,
       s3Endpoint,
       secretsKey: Buffer.alloc(32).toString("base64"),
+      authority: { documents: [], secret: "global-setup-unused" },
     }),
   );
   const dynamo = await startDynamoDb({ port: Number(new URL(dynamoEndpoint).port) });

@@ -7,7 +7,14 @@ describe("the verification state machine", () => {
       STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`),
     );
     expect(allowed.sort()).toEqual(
-      ["awaiting_upload->expired", "awaiting_upload->processing", "processing->completed", "processing->failed"].sort(),
+      [
+        "awaiting_upload->expired",
+        "awaiting_upload->processing",
+        "processing->completed",
+        "processing->failed",
+        "processing->in_review",
+        "in_review->completed",
+      ].sort(),
     );
   });
 

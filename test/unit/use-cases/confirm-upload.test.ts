@@ -50,7 +50,7 @@ function setup(item?: VerificationItem, upload?: Uint8Array) {
   const documents = new InMemoryDocumentStore();
   if (upload) documents.upload(KEY, upload);
   const reader = new ScriptedReader();
-  const authority = new ScriptedAuthority("confirmed");
+  const authority = new ScriptedAuthority({ kind: "not_found" });
   const clock = new FixedClock(T0);
   const log = new RecordingLog();
   return {
@@ -96,11 +96,11 @@ describe("confirmUpload: the upload is acceptable", () => {
   });
 
   it("takes a sync verification on through the checks and answers its terminal state", async () => {
-    const { verifications, authority, deps } = setup(
+    const { verifications, reader, authority, deps } = setup(
       aVerification({ process_type: "sync" }),
       documentBytes("pdf", 1024),
     );
-    authority.outcome = "not_confirmed";
+    reader.content = { lines: ["Barkod No : YOK-7Q4M-2K9D", "T.C. Kimlik No : 10000000146"], qrCodes: [] };
 
     const resource = await confirmUpload(deps, mine);
 
@@ -109,14 +109,21 @@ describe("confirmUpload: the upload is acceptable", () => {
       result: "rejected",
       sequence: 3,
       completed_at: T0,
-      reasons: [{ code: "authority_not_confirmed" }],
+      reason_code: "document_not_found_at_issuer",
+      reasons: [{ code: "document_not_found_at_issuer" }],
     });
-    expect(resource.checks.map((check) => check.name)).toEqual([
-      "upload_present",
-      "size_matches",
-      "file_type_allowed",
-      "document_readable",
-      "authority_confirmation",
+    expect(authority.asked).toEqual([
+      { documentType: "YOK_STUDENT", barcode: "YOK-7Q4M-2K9D", identityNumber: "10000000146" },
+    ]);
+    expect(resource.checks.map((check) => [check.name, check.outcome])).toEqual([
+      ["upload_present", "passed"],
+      ["size_matches", "passed"],
+      ["file_type_allowed", "passed"],
+      ["document_readable", "passed"],
+      ["barcode_found", "passed"],
+      ["authority_match", "failed"],
+      ["fields_extracted", "skipped"],
+      ["student_active", "skipped"],
     ]);
     expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "rejected", sequence: 3 });
   });

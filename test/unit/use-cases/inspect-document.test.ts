@@ -5,8 +5,9 @@ import { aVerification, documentBytes, ScriptedReader } from "../../support/fake
 const SKIPPED = "Not run: an earlier check failed";
 
 describe("inspectDocument", () => {
-  it("passes the four checks in order for a readable document of the declared size and an allowed type", async () => {
+  it("passes the four checks in order for a readable document of the declared size and an allowed type, and hands on its content", async () => {
     const reader = new ScriptedReader();
+    reader.content = { lines: ["Barkod No : YOK-7Q4M-2K9D"], qrCodes: ["YOK-7Q4M-2K9D"] };
 
     const inspection = await inspectDocument(reader, aVerification(), documentBytes("pdf", 1024));
 
@@ -17,6 +18,8 @@ describe("inspectDocument", () => {
         { name: "file_type_allowed", outcome: "passed", detail: "The content is PDF" },
         { name: "document_readable", outcome: "passed", detail: "The PDF opens" },
       ],
+      fileType: "pdf",
+      content: { lines: ["Barkod No : YOK-7Q4M-2K9D"], qrCodes: ["YOK-7Q4M-2K9D"] },
     });
     expect(reader.opened).toEqual(["pdf"]);
   });

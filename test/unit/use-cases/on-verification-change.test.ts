@@ -22,7 +22,13 @@ import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 const ID = verificationId(1);
 const awaiting = aVerification({ updated_at: "2026-11-22T11:00:00Z" });
 /** The change the confirm made, as the stream shows it. */
-const processing = aVerification({ status: "processing", sequence: 2, updated_at: "2026-11-22T11:59:50Z" });
+const processing = aVerification({
+  status: "processing",
+  sequence: 2,
+  updated_at: "2026-11-22T11:59:50Z",
+  // The sandbox prefix decides, so these tests are about the reaction, not the checks.
+  external_reference_id: "test_verified_1",
+});
 
 function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
   const verifications = new InMemoryVerificationStore().put(options.stored ?? processing);
@@ -36,7 +42,7 @@ function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
     verifications,
     documents,
     reader: new ScriptedReader(),
-    authority: new ScriptedAuthority("confirmed"),
+    authority: new ScriptedAuthority(),
     clock,
     events,
     apps,
@@ -44,6 +50,10 @@ function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
     sender,
     log,
     random: () => 0.5,
+    slept: [] as number[],
+    async sleep(ms: number) {
+      deps.slept.push(ms);
+    },
   };
   return { verifications, events, sender, log, deps };
 }
@@ -162,5 +172,38 @@ describe("onVerificationChange", () => {
 
     expect([...events.events.values()].map((event) => event.status)).toEqual(["no_destination"]);
     expect(sender.posts).toEqual([]);
+  });
+
+  it("a sandbox review reference: delivers the in_review event, then decides a few seconds later", async () => {
+    const inReview = aVerification({
+      status: "in_review",
+      sequence: 3,
+      external_reference_id: "test_review_rejected_1",
+      review_reason: "review_requested",
+      review_required_at: "2026-11-22T11:59:58Z",
+    });
+    const { verifications, sender, deps } = setup({ stored: inReview });
+
+    await onVerificationChange(deps, { before: { ...inReview, status: "processing", sequence: 2 }, after: inReview });
+
+    expect(posted(sender)).toEqual([["verification.in_review", "in_review", 3]]);
+    expect(deps.slept).toEqual([3000]);
+    expect(verifications.stored(ID)).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      sequence: 4,
+      reasons: [{ code: "not_genuine" }],
+      review_decided_at: T0,
+    });
+  });
+
+  it("an in_review change without a sandbox review reference waits for a person", async () => {
+    const inReview = aVerification({ status: "in_review", sequence: 3, review_reason: "issuer_unavailable" });
+    const { verifications, deps } = setup({ stored: inReview });
+
+    await onVerificationChange(deps, { before: { ...inReview, status: "processing", sequence: 2 }, after: inReview });
+
+    expect(deps.slept).toEqual([]);
+    expect(verifications.stored(ID)).toMatchObject({ status: "in_review", sequence: 3 });
   });
 });

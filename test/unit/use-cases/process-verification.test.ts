@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
-import type { AuthorityOutcome } from "#shared/ports/authority";
+import type { IssuerAnswer } from "#shared/ports/authority";
 import { processVerification } from "#shared/use-cases/process-verification";
 import {
   aVerification,
@@ -18,25 +18,57 @@ const KEY = `documents/${ID}`;
 const NOW = "2026-11-22T12:10:00Z";
 const BASICS = ["upload_present", "size_matches", "file_type_allowed", "document_readable"];
 
-/** A verification in processing, as the confirm left it; its 1024-byte PDF stored unless told otherwise. */
+const CERTIFICATE = [
+  "T.C. Kimlik No : 10000000146",
+  "Adı Soyadı : AYŞE DENEME",
+  "Doğum Tarihi : 17.03.2004",
+  "Kayıt Tarihi : 12.09.2022",
+  "Öğrencilik Durumu : Aktif",
+  "Sınıfı : 3",
+  "Birimi : ÖRNEK ÜNİVERSİTESİ / Mühendislik Fakültesi / Bilgisayar Mühendisliği / Bilgisayar Mühendisliği",
+  "Barkod No : YOK-7Q4M-2K9D",
+];
+const PIPELINE = ["barcode_found", "authority_match", "fields_extracted", "student_active"];
+const UPLOAD = documentBytes("pdf", 1024);
+
+/**
+ * A verification in processing, as the confirm left it; its 1024-byte PDF stored unless told
+ * otherwise, its text the certificate above, and an issuer that holds the same bytes.
+ */
 function setup(
-  options: { upload?: Uint8Array | null; authority?: AuthorityOutcome | "none"; item?: VerificationItem } = {},
+  options: {
+    upload?: Uint8Array | null;
+    authority?: IssuerAnswer | "none";
+    item?: VerificationItem;
+    lines?: string[];
+    qrCodes?: string[];
+  } = {},
 ) {
   const item = options.item ?? aVerification({ status: "processing", sequence: 2, updated_at: "2026-11-22T12:00:00Z" });
   const verifications = new InMemoryVerificationStore().put(item);
   const documents = new InMemoryDocumentStore();
-  const upload = options.upload === undefined ? documentBytes("pdf", 1024) : options.upload;
+  const upload = options.upload === undefined ? UPLOAD : options.upload;
   if (upload) documents.upload(KEY, upload);
   const reader = new ScriptedReader();
-  const scripted = new ScriptedAuthority(options.authority === "none" ? "confirmed" : options.authority);
+  reader.content = { lines: options.lines ?? CERTIFICATE, qrCodes: options.qrCodes ?? [] };
+  const answer = options.authority === undefined || options.authority === "none" ? found(UPLOAD) : options.authority;
+  const scripted = new ScriptedAuthority(answer);
   const authority = options.authority === "none" ? undefined : scripted;
   const clock = new FixedClock(NOW);
   return { verifications, documents, reader, scripted, deps: { verifications, documents, reader, authority, clock } };
 }
 
-describe("processVerification: the authority's answer decides the result", () => {
-  it("completes verified when the authority confirms, having asked it with the stored document", async () => {
-    const { verifications, scripted, deps } = setup({ authority: "confirmed" });
+function found(document: Uint8Array): IssuerAnswer {
+  return { kind: "found", document };
+}
+
+const outcomes = (item: VerificationItem | undefined) => item?.checks.map((check) => [check.name, check.outcome]);
+const passed = (names: string[]) => names.map((name) => [name, "passed"]);
+const skipped = (names: string[]) => names.map((name) => [name, "skipped"]);
+
+describe("processVerification: the decision table", () => {
+  it("every step passed: completed verified, the fields from the issuer's copy, the copy kept beside the upload", async () => {
+    const { verifications, documents, scripted, deps } = setup();
 
     const final = await processVerification(deps, ID);
 
@@ -48,61 +80,227 @@ describe("processVerification: the authority's answer decides the result", () =>
       sequence: 3,
       updated_at: NOW,
       completed_at: NOW,
+      issuer_copy_key: `${KEY}.issuer-copy`,
     });
-    expect(final?.checks.map((check) => [check.name, check.outcome])).toEqual([
-      ...BASICS.map((name) => [name, "passed"]),
-      ["authority_confirmation", "passed"],
+    expect(outcomes(final)).toEqual(passed([...BASICS, ...PIPELINE]));
+    expect(scripted.asked).toEqual([
+      { documentType: "YOK_STUDENT", barcode: "YOK-7Q4M-2K9D", identityNumber: "10000000146" },
     ]);
-    expect(scripted.asked).toEqual([{ verificationId: ID, document: documentBytes("pdf", 1024) }]);
+    expect(final?.extracted).toMatchObject({
+      schema: "yok_student.v1",
+      source: "issuer_copy",
+      fields: {
+        full_name: "AYŞE DENEME",
+        birth_date: "2004-03-17",
+        is_active: true,
+        class_year: 3,
+        university_name: "ÖRNEK ÜNİVERSİTESİ",
+        program_name: "Bilgisayar Mühendisliği",
+        barcode: "YOK-7Q4M-2K9D",
+      },
+    });
+    expect(JSON.stringify(final)).not.toContain("10000000146");
+    expect(documents.written).toEqual([{ key: `${KEY}.issuer-copy`, contentType: "application/pdf" }]);
   });
 
-  it.each([
-    ["not_confirmed", "rejected", "failed", "authority_not_confirmed"],
-    ["inconclusive", "inconclusive", "skipped", "authority_inconclusive"],
-  ] as const)("completes a %s answer as %s, the check %s, with reason %s", async (answer, result, outcome, reason) => {
-    const { deps } = setup({ authority: answer });
+  it("no barcode in a PDF: completed rejected barcode_missing, the issuer never asked", async () => {
+    const { scripted, deps } = setup({ lines: CERTIFICATE.filter((line) => !line.startsWith("Barkod")) });
 
     const final = await processVerification(deps, ID);
 
-    expect(final).toMatchObject({ status: "completed", result, sequence: 3, completed_at: NOW });
-    expect(final?.checks.at(-1)).toMatchObject({ name: "authority_confirmation", outcome });
-    expect(final?.reasons.map((r) => r.code)).toEqual([reason]);
-    expect(final).not.toHaveProperty("failure_code");
+    expect(final).toMatchObject({ status: "completed", result: "rejected", reasons: [{ code: "barcode_missing" }] });
+    expect(outcomes(final)).toEqual([...passed(BASICS), ["barcode_found", "failed"], ...skipped(PIPELINE.slice(1))]);
+    expect(final).not.toHaveProperty("extracted");
+    expect(scripted.asked).toEqual([]);
   });
 
-  it("fails with authority_error when the authority cannot process the document", async () => {
-    const { deps } = setup({ authority: "error" });
+  it("the barcode and identity number from the QR code when the text lacks them", async () => {
+    const { scripted, deps } = setup({
+      lines: CERTIFICATE.filter((line) => !/^(Barkod|T\.C\.)/.test(line)),
+      qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"],
+    });
 
     const final = await processVerification(deps, ID);
 
-    expect(final).toMatchObject({ status: "failed", failure_code: "authority_error", sequence: 3, completed_at: NOW });
-    expect(final).not.toHaveProperty("result");
-    expect(final?.checks.map((check) => [check.name, check.outcome])).toEqual([
-      ...BASICS.map((name) => [name, "passed"]),
-      ["authority_confirmation", "failed"],
-    ]);
+    expect(final).toMatchObject({ status: "completed", result: "verified" });
+    expect(scripted.asked).toHaveLength(1);
   });
 
-  it("with no authority configured, completes inconclusive with authority_check_unavailable: never verified", async () => {
-    const { deps } = setup({ authority: "none" });
+  it("the issuer has no such document: completed rejected document_not_found_at_issuer", async () => {
+    const { documents, deps } = setup({ authority: { kind: "not_found" } });
 
     const final = await processVerification(deps, ID);
 
     expect(final).toMatchObject({
       status: "completed",
-      result: "inconclusive",
-      reasons: [
-        {
-          code: "authority_check_unavailable",
-          message: "The issuing authority could not be asked to confirm the document",
-        },
-      ],
+      result: "rejected",
+      reasons: [{ code: "document_not_found_at_issuer" }],
     });
-    expect(final?.checks.at(-1)).toEqual({
-      name: "authority_confirmation",
-      outcome: "skipped",
-      detail: "No authority integration is configured",
+    expect(outcomes(final)).toEqual([
+      ...passed([...BASICS, "barcode_found"]),
+      ["authority_match", "failed"],
+      ...skipped(PIPELINE.slice(2)),
+    ]);
+    expect(documents.written).toEqual([]);
+  });
+
+  it("the issuer's copy differs: completed rejected document_altered, a fraud signal, no fields, the copy kept", async () => {
+    const copy = documentBytes("pdf", 1024);
+    copy[100] = 0x41;
+    const { documents, deps } = setup({ authority: found(copy) });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      reasons: [{ code: "document_altered" }],
+      fraud_signals: ["document_altered"],
     });
+    expect(final).not.toHaveProperty("extracted");
+    expect(outcomes(final)?.at(BASICS.length + 1)).toEqual(["authority_match", "failed"]);
+    expect(await documents.read(`${KEY}.issuer-copy`)).toEqual(copy);
+  });
+
+  it("the type rule fails: completed rejected student_not_active, with the fields", async () => {
+    const lines = CERTIFICATE.map((line) => (line.startsWith("Öğrencilik") ? "Öğrencilik Durumu : Mezun" : line));
+    const { deps } = setup({ lines });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      reasons: [{ code: "student_not_active" }],
+      extracted: { fields: { student_status: "Mezun", is_active: false } },
+    });
+    expect(outcomes(final)?.at(-1)).toEqual(["student_active", "failed"]);
+  });
+
+  it.each([
+    [
+      "matches, ignoring case, Turkish letters and spaces",
+      { full_name: "ayşe  deneme", birth_date: "2004-03-17" },
+      "verified",
+    ],
+    ["differs by name", { full_name: "Ayşe Başka" }, "rejected"],
+    ["differs by birth date", { birth_date: "2004-03-18" }, "rejected"],
+  ] as const)("expected subject %s", async (_what, expected_subject, result) => {
+    const item = aVerification({ status: "processing", sequence: 2, expected_subject });
+    const { deps } = setup({ item });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({ status: "completed", result });
+    expect(outcomes(final)?.at(-1)).toEqual(["subject_match", result === "verified" ? "passed" : "failed"]);
+    if (result === "rejected") expect(final?.reasons).toMatchObject([{ code: "subject_mismatch" }]);
+  });
+
+  it.each([
+    ["the issuer is unavailable", { kind: "unavailable" } as const],
+    ["no issuer is configured", "none" as const],
+  ])("%s: in_review issuer_unavailable, with a 72 h review window; never verified", async (_what, authority) => {
+    const { deps } = setup({ authority });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({
+      status: "in_review",
+      review_reason: "issuer_unavailable",
+      review_required_at: NOW,
+      review_deadline: "2026-11-25T12:10:00Z",
+      review_day: "2026-11-25",
+      sequence: 3,
+    });
+    expect(final).not.toHaveProperty("result");
+    expect(final).not.toHaveProperty("completed_at");
+    expect(outcomes(final)).toEqual([...passed([...BASICS, "barcode_found"]), ...skipped(PIPELINE.slice(1))]);
+  });
+
+  it("fields incomplete on the issuer's copy: in_review fields_incomplete, with what was read", async () => {
+    const { deps } = setup({ lines: CERTIFICATE.filter((line) => !line.startsWith("Sınıfı")) });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({
+      status: "in_review",
+      review_reason: "fields_incomplete",
+      extracted: { fields: { class_year: null, full_name: "AYŞE DENEME" } },
+    });
+    expect(final?.checks.find((check) => check.name === "fields_extracted")).toMatchObject({
+      outcome: "failed",
+      detail: "Missing or malformed: class_year",
+    });
+  });
+
+  it.each(["png", "jpeg"] as const)(
+    "a %s photo: in_review original_pdf_not_provided, the issuer's copy kept for review",
+    async (type) => {
+      const photo = documentBytes(type, 1024);
+      const item = aVerification({ status: "processing", sequence: 2, media_type: `image/${type}` });
+      const { documents, scripted, deps } = setup({
+        item,
+        upload: photo,
+        lines: [],
+        qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"],
+      });
+
+      const final = await processVerification(deps, ID);
+
+      expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
+      expect(final).not.toHaveProperty("extracted");
+      expect(outcomes(final)?.slice(BASICS.length, BASICS.length + 2)).toEqual([
+        ["barcode_found", "passed"],
+        ["authority_match", "skipped"],
+      ]);
+      expect(scripted.asked).toHaveLength(1);
+      expect(documents.written).toHaveLength(1);
+    },
+  );
+
+  it("a photo with no QR code still goes to review, the issuer never asked", async () => {
+    const item = aVerification({ status: "processing", sequence: 2 });
+    const { scripted, deps } = setup({ item, upload: documentBytes("png", 1024), lines: [] });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
+    expect(scripted.asked).toEqual([]);
+  });
+});
+
+describe("processVerification: sandbox reference prefixes force the outcome for any readable file", () => {
+  it.each([
+    ["test_verified_a", { status: "completed", result: "verified", reasons: [] }],
+    [
+      "test_rejected_a",
+      { status: "completed", result: "rejected", reasons: [{ code: "document_not_found_at_issuer" }] },
+    ],
+    ["test_inconclusive_a", { status: "completed", result: "inconclusive", reasons: [{ code: "review_timeout" }] }],
+    ["test_failed_a", { status: "failed", failure_code: "document_unreadable" }],
+    ["test_review_verified_a", { status: "in_review", review_reason: "review_requested" }],
+    ["test_review_rejected_a", { status: "in_review", review_reason: "review_requested" }],
+  ])("%s", async (reference, expected) => {
+    const item = aVerification({ status: "processing", sequence: 2, external_reference_id: reference });
+    const { scripted, deps } = setup({ item, lines: [] });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject(expected);
+    expect(outcomes(final)).toEqual([...passed(BASICS), ...skipped(PIPELINE)]);
+    expect(scripted.asked).toEqual([]);
+  });
+
+  it("production ignores them", async () => {
+    const item = aVerification({
+      status: "processing",
+      sequence: 2,
+      environment: "production",
+      external_reference_id: "test_verified_a",
+    });
+    const { deps } = setup({ item, lines: [] });
+
+    expect(await processVerification(deps, ID)).toMatchObject({ status: "completed", result: "rejected" });
   });
 });
 
@@ -177,10 +375,10 @@ describe("processVerification: safe to run twice", () => {
   });
 
   it("when another run finished first, writes nothing and returns what that run stored", async () => {
-    const { verifications, scripted, deps } = setup({ authority: "not_confirmed" });
-    // While this run waits on the authority, another run completes the verification.
-    const confirm = scripted.confirm.bind(scripted);
-    scripted.confirm = async (item, document) => {
+    const { verifications, scripted, deps } = setup({ authority: { kind: "not_found" } });
+    // While this run waits on the issuer, another run completes the verification.
+    const lookup = scripted.lookup.bind(scripted);
+    scripted.lookup = async (request) => {
       await verifications.transition({
         id: ID,
         from: "processing",
@@ -188,7 +386,7 @@ describe("processVerification: safe to run twice", () => {
         now: "2026-11-22T12:09:59Z",
         set: { result: "verified", checks: [], reasons: [], completed_at: "2026-11-22T12:09:59Z" },
       });
-      return confirm(item, document);
+      return lookup(request);
     };
 
     const final = await processVerification(deps, ID);

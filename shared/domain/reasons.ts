@@ -1,0 +1,46 @@
+/**
+ * Every `reason_code` a verification can carry, with the sentence the resource shows beside it.
+ * A client branches on the code; the message is for people and may be reworded.
+ */
+
+export const REASON_MESSAGES = {
+  // While nothing is decided yet.
+  awaiting_upload: "Upload the document, then confirm the upload",
+  processing: "The document is being checked",
+  // In review: why a person must decide.
+  issuer_unavailable: "The issuer could not be asked for its copy of the document; a reviewer will decide",
+  fields_incomplete: "The issuer's copy lacks fields the decision needs; a reviewer will decide",
+  original_pdf_not_provided: "A photo was sent instead of the original PDF; a reviewer will decide",
+  review_requested: "The sandbox reference asked for a review; it is decided in a few seconds",
+  // Decisions.
+  verified: "The issuer confirmed the document and every check passed",
+  barcode_missing: "The PDF carries no barcode number and identity number to ask the issuer about",
+  document_not_found_at_issuer: "The issuer has no document with this barcode for this person",
+  document_altered: "The document differs from the issuer's copy",
+  student_not_active: "The certificate does not show an active student",
+  student_not_accommodated: "The certificate does not show a student staying in the dormitory",
+  subject_mismatch: "The document is about someone other than the expected subject",
+  not_genuine: "A reviewer found the document not genuine",
+  other: "A reviewer rejected the document",
+  review_timeout: "Nobody could decide within the review window",
+  // The file could not be processed (`failed`).
+  document_missing: "No document was stored for this verification",
+  file_size_mismatch: "The stored document's size differs from the declared size",
+  unsupported_file_type: "The document is not a file type this document type accepts",
+  document_unreadable: "The document could not be read: it is damaged, encrypted or too large to decode",
+  // The upload deadline passed.
+  expired: "No document was confirmed before the upload deadline",
+} as const;
+
+export type ReasonCode = keyof typeof REASON_MESSAGES;
+
+/** Why a verification waits for a person. */
+export type ReviewReason =
+  | "issuer_unavailable"
+  | "fields_incomplete"
+  | "original_pdf_not_provided"
+  | "review_requested";
+
+export function reasonMessage(code: string): string {
+  return code in REASON_MESSAGES ? REASON_MESSAGES[code as ReasonCode] : code.replaceAll("_", " ");
+}

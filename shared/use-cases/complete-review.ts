@@ -1,0 +1,60 @@
+/**
+ * Takes a verification out of review to `completed`: a person's decision, the sandbox's
+ * forced one, or the review window closing with nobody having decided (`inconclusive`).
+ */
+import { type ReasonCode, reasonMessage } from "../domain/reasons.ts";
+import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../domain/sandbox.ts";
+import { REVIEW_WINDOW_SECONDS, type Result } from "../domain/state.ts";
+import { isoSeconds } from "../domain/time.ts";
+import type { VerificationItem } from "../domain/verification.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { TransitionOutcome, VerificationStore } from "../ports/verification-store.ts";
+
+export interface ReviewDecision {
+  result: Result;
+  reasonCode: ReasonCode;
+}
+
+/** Completes `item` if it is still in review at the sequence seen. */
+export async function completeReview(
+  deps: { verifications: Pick<VerificationStore, "transition">; clock: Clock },
+  item: VerificationItem,
+  decision: ReviewDecision,
+): Promise<TransitionOutcome> {
+  const now = isoSeconds(deps.clock.now());
+  return deps.verifications.transition({
+    id: item.verification_id,
+    from: "in_review",
+    to: "completed",
+    now,
+    set: {
+      result: decision.result,
+      reasons:
+        decision.result === "verified"
+          ? []
+          : [{ code: decision.reasonCode, message: reasonMessage(decision.reasonCode) }],
+      review_decided_at: now,
+      completed_at: now,
+    },
+    condition: { expression: "#sequence = :seen", values: { ":seen": item.sequence } },
+  });
+}
+
+/**
+ * A sandbox reference that asked for a review (`test_review_verified_`, `test_review_rejected_`)
+ * is decided a few seconds after it went to review, as a reviewer would.
+ */
+export async function settleSandboxReview(
+  deps: { verifications: Pick<VerificationStore, "transition">; clock: Clock; sleep: (ms: number) => Promise<void> },
+  item: VerificationItem,
+): Promise<void> {
+  const forced = forcedOutcome(item.environment, item.external_reference_id);
+  if (item.status !== "in_review" || forced?.outcome.kind !== "review") return;
+  await deps.sleep(SANDBOX_REVIEW_DELAY_MS);
+  await completeReview(deps, item, forced.outcome.decision);
+}
+
+/** The review window of a verification that goes to review at `now`. */
+export function reviewDeadline(item: VerificationItem, now: Date): string {
+  return isoSeconds(new Date(now.getTime() + REVIEW_WINDOW_SECONDS[item.environment] * 1000));
+}
