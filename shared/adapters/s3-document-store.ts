@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -79,6 +80,12 @@ export class S3DocumentStore implements DocumentStore {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    await this.s3.send(
+      new CopyObjectCommand({ Bucket: this.bucket, CopySource: `${this.bucket}/${encodeURI(from)}`, Key: to }),
+    );
   }
 
   async write(key: string, bytes: Uint8Array, contentType: string): Promise<void> {

@@ -136,6 +136,15 @@ export interface VerificationItem {
 
 export type Extracted = z.infer<typeof extractedSchema>;
 
+/**
+ * Where the document that was checked is kept: a copy made when the upload is confirmed, at a
+ * key no upload URL names, so a second PUT with a still-valid URL changes nothing that was or
+ * will be checked or reviewed.
+ */
+export function evidenceKey(verificationId: string): string {
+  return `${documentKey(verificationId)}.evidence`;
+}
+
 /** Where the issuer's copy of a verification's document is kept. */
 export function issuerCopyKey(verificationId: string): string {
   return `${documentKey(verificationId)}.issuer-copy`;

@@ -19,6 +19,8 @@ export interface DocumentStore {
   firstBytes(key: string, count: number): Promise<Uint8Array>;
   /** The whole stored object, or undefined when there is none. */
   read(key: string): Promise<Uint8Array | undefined>;
+  /** Copies the object at `from` to `to`, inside the store (the upload, pinned as evidence). */
+  copy(from: string, to: string): Promise<void>;
   /** Keeps `bytes` at `key` (the issuer's copy, beside the upload). */
   write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;

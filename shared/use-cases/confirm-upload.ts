@@ -12,11 +12,12 @@ import { isoSeconds } from "../domain/time.ts";
 import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { Log } from "../ports/log.ts";
+import { pinEvidence } from "./pin-evidence.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 
 /** What a confirm needs: the upload's first bytes, and for `sync` what processing needs. */
 export type ConfirmDeps = ProcessDeps & {
-  documents: Pick<DocumentStore, "size" | "firstBytes" | "delete">;
+  documents: Pick<DocumentStore, "size" | "firstBytes" | "delete" | "copy">;
   log: Log;
 };
 
@@ -94,9 +95,10 @@ async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise
 
 /**
  * Confirms the upload: the object exists, has the declared size and starts with an allowed
- * type's bytes; then the verification moves to `processing` (and, for `sync`, on through the
- * checks). A confirm of a verification
- * already past `awaiting_upload` answers its current state and changes nothing.
+ * type's bytes; the caller's verification awaits it; then the upload is pinned as the evidence
+ * and the verification moves to `processing` (and, for `sync`, on through the checks). A
+ * confirm of a verification already past `awaiting_upload` answers its current state and
+ * changes nothing.
  */
 export async function confirmUpload(
   deps: ConfirmDeps,
@@ -113,9 +115,19 @@ export async function confirmUpload(
 
   const fileType = upload?.fileType;
   const accepting = fileType ? DOCUMENT_TYPE_CODES.filter((type) => acceptsFileType(type, fileType)) : [];
-  let seen: VerificationItem | undefined;
-  if (upload && accepting.length > 0) {
-    // The happy path makes one write: every rule the item must meet is in its condition.
+  let seen = await deps.verifications.get(input.verificationId);
+  const acceptable =
+    upload !== undefined &&
+    seen !== undefined &&
+    seen.app_id === input.appId &&
+    visibleStatus(seen.status, seen.upload_deadline, now) === "awaiting_upload" &&
+    seen.file_size_bytes === upload.size &&
+    accepting.includes(seen.document_type);
+  if (upload && seen && acceptable) {
+    // Pinned once the owner is known and before processing can start, so the checks never meet
+    // an evidence copy still being made, and a second PUT with the still-valid URL changes nothing.
+    await pinEvidence(deps.documents, seen);
+    // Every rule the item must meet is in the write's condition too: it may have changed since the read.
     const outcome = await deps.verifications.transition({
       id: input.verificationId,
       from: "awaiting_upload",
@@ -135,8 +147,6 @@ export async function confirmUpload(
       return toResource(finished ?? outcome.item, now);
     }
     seen = outcome.item;
-  } else {
-    seen = await deps.verifications.get(input.verificationId);
   }
   const judgement = await judge(deps.documents, input.appId, seen, upload, now);
   if (judgement.kind === "current") return toResource(judgement.item, now);

@@ -2,6 +2,9 @@
  * After upload-complete a verification reaches its terminal state through the change stream,
  * and the customer hears of each change by a signed webhook.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/verification";
@@ -11,6 +14,7 @@ import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngBomb, pngImage } fr
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
+const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
 
 async function submitted(document: Uint8Array, fields: Record<string, unknown>): Promise<VerificationResource> {
   const verification = await fx.customer.created({ file_size_bytes: document.length, ...fields });
@@ -152,6 +156,33 @@ describe("the asynchronous flow in the sandbox", () => {
       status: "in_review",
       reason_code: "original_pdf_not_provided",
     });
+  });
+});
+
+describe("the evidence", () => {
+  it("is pinned at confirm: a second PUT with the still-valid URL changes nothing that was checked", async () => {
+    const certificate = new Uint8Array(readFileSync(path.join(DOCUMENTS, "yok-active.pdf")));
+    const created = await fx.customer.created({
+      file_size_bytes: certificate.length,
+      original_filename: "yok-active.pdf",
+      process_type: "sync",
+    });
+    expect((await upload(created, certificate)).status).toBe(200);
+    const confirmed = expectVerification(await fx.customer.confirm(created.verification_id));
+    expect(confirmed).toMatchObject({ status: "completed", result: "verified" });
+
+    // The same URL, still valid, with a document of the same size that says something else.
+    const tampered = Uint8Array.from(certificate);
+    tampered[tampered.length - 20] = 0x20;
+    expect((await upload(created, tampered)).status).toBe(200);
+
+    expect(expectVerification(await fx.customer.get(created.verification_id))).toEqual(confirmed);
+    const pinned = await fx.api.s3.send(
+      new GetObjectCommand({ Bucket: fx.api.bucket, Key: `documents/${created.verification_id}.evidence` }),
+    );
+    expect(Buffer.from(await (pinned.Body?.transformToByteArray() ?? Promise.resolve(new Uint8Array())))).toEqual(
+      Buffer.from(certificate),
+    );
   });
 });
 

@@ -146,6 +146,7 @@ export class InMemoryDocumentStore implements DocumentStore {
   readonly presigned: PresignRequest[] = [];
   readonly deleted: string[] = [];
   readonly written: { key: string; contentType: string }[] = [];
+  readonly copies: { from: string; to: string }[] = [];
 
   /** Arranges an uploaded object. */
   upload(key: string, bytes: Uint8Array): this {
@@ -182,6 +183,13 @@ export class InMemoryDocumentStore implements DocumentStore {
   async read(key: string): Promise<Uint8Array | undefined> {
     const bytes = this.objects.get(key);
     return bytes && Uint8Array.from(bytes);
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const bytes = this.objects.get(from);
+    if (!bytes) throw new Error(`No object ${from}`);
+    this.copies.push({ from, to });
+    this.objects.set(to, Uint8Array.from(bytes));
   }
 
   async write(key: string, bytes: Uint8Array, contentType: string): Promise<void> {

@@ -93,6 +93,31 @@ describe("confirmUpload: the upload is acceptable", () => {
     });
     expect(reader.opened).toEqual([]);
     expect(documents.deleted).toEqual([]);
+    expect(documents.copies).toEqual([{ from: KEY, to: `${KEY}.evidence` }]);
+  });
+
+  it("pins the upload before the change of state, so processing never starts without its evidence", async () => {
+    const { verifications, documents, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+    const copy = documents.copy.bind(documents);
+    let writesBeforeCopy: number | undefined;
+    documents.copy = async (from, to) => {
+      writesBeforeCopy = verifications.transitions.length;
+      return copy(from, to);
+    };
+
+    await confirmUpload(deps, mine);
+
+    expect(writesBeforeCopy).toBe(0);
+    expect(verifications.transitions).toHaveLength(1);
+  });
+
+  it("pins nothing for another app's verification", async () => {
+    const { documents, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+
+    await expect(confirmUpload(deps, { ...mine, appId: appId(2) })).rejects.toMatchObject({
+      code: "verification_not_found",
+    });
+    expect(documents.copies).toEqual([]);
   });
 
   it("takes a sync verification on through the checks and answers its terminal state", async () => {

@@ -269,6 +269,29 @@ describe("processVerification: the decision table", () => {
   });
 });
 
+describe("processVerification: the evidence", () => {
+  it("pins the upload before reading it when the confirm could not, and reads only the pinned copy", async () => {
+    const { documents, deps } = setup();
+
+    const final = await processVerification(deps, ID);
+
+    expect(documents.copies).toEqual([{ from: KEY, to: `${KEY}.evidence` }]);
+    expect(final).toMatchObject({ status: "completed", result: "verified" });
+  });
+
+  it("keeps the copy pinned at confirm: a later upload to the URL changes nothing it reads", async () => {
+    const { documents, deps } = setup();
+    documents.upload(`${KEY}.evidence`, UPLOAD);
+    // A second PUT with the still-valid URL, of another size: the checks would fail on it.
+    documents.upload(KEY, documentBytes("pdf", 999));
+
+    const final = await processVerification(deps, ID);
+
+    expect(documents.copies).toEqual([]);
+    expect(final).toMatchObject({ status: "completed", result: "verified" });
+  });
+});
+
 describe("processVerification: sandbox reference prefixes force the outcome for any readable file", () => {
   it.each([
     ["test_verified_a", { status: "completed", result: "verified", reasons: [] }],
