@@ -47,4 +47,15 @@ describe("the published test documents, in the sandbox", () => {
     // The identity number is never shown back.
     expect(JSON.stringify(final)).not.toMatch(/\b[1-9]\d{10}\b/);
   });
+
+  it("leaves no identity number in any stored verification or event, after every row ran", async () => {
+    const identityNumbers = [...new Set(CATALOGUE.map((entry) => entry.upload.spec.identityNumber))];
+    expect(identityNumbers.length).toBeGreaterThan(5);
+    const stored = JSON.stringify([
+      ...(await fx.api.scan(fx.api.tables.verifications)),
+      ...(await fx.api.scan(fx.api.tables.events)),
+    ]);
+    expect(stored).toContain("TESTYOK-0001-AKTIF");
+    for (const number of identityNumbers) expect(stored).not.toContain(number);
+  });
 });

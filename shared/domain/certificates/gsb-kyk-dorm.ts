@@ -52,7 +52,7 @@ export const gsbKykDormFieldsSchema = z
       .string()
       .regex(BARCODE_PATTERN)
       .nullable()
-      .describe("The e-Devlet barcode number the certificate was verified with"),
+      .describe("The e-Devlet barcode number the certificate was verified with. Required"),
   })
   .describe("Fields of a KYK dormitory certificate; null where the certificate does not print them");
 

@@ -78,7 +78,7 @@ export const yokStudentFieldsSchema = z
       .string()
       .regex(BARCODE_PATTERN)
       .nullable()
-      .describe("The e-Devlet barcode number the certificate was verified with"),
+      .describe("The e-Devlet barcode number the certificate was verified with. Required"),
   })
   .describe("Fields of a YÖK student certificate; null where the certificate does not print them");
 
