@@ -56,3 +56,19 @@ export const messyQrPayload = fc.oneof(
     )
     .map(([prefix, parameters]) => `${prefix}${parameters.map(([name, value]) => `${name}=${value}`).join("&")}`),
 );
+
+/** Turkish letters and the ASCII letter a keyboard without them types instead. */
+export const LOOK_ALIKES: Record<string, string> = {
+  ç: "c",
+  Ç: "C",
+  ğ: "g",
+  Ğ: "G",
+  ı: "i",
+  İ: "I",
+  ö: "o",
+  Ö: "O",
+  ş: "s",
+  Ş: "S",
+  ü: "u",
+  Ü: "U",
+};

@@ -9,24 +9,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gsbKykDormLayout } from "#shared/domain/certificates/gsb-kyk-dorm";
 import { yokStudentLayout } from "#shared/domain/certificates/yok-student";
-import { messyLines } from "./arbitraries.ts";
+import { LOOK_ALIKES, messyLines } from "./arbitraries.ts";
 
 type Gen = fc.GeneratorValue;
-
-const LOOK_ALIKES: Record<string, string> = {
-  ç: "c",
-  Ç: "C",
-  ğ: "g",
-  Ğ: "G",
-  ı: "i",
-  İ: "I",
-  ö: "o",
-  Ö: "O",
-  ş: "s",
-  Ş: "S",
-  ü: "u",
-  Ü: "U",
-};
 
 /** The labels each field may be printed with, as the model certificates and their variants show them. */
 const YOK = {

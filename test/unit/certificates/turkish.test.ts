@@ -1,23 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collapseWhitespace, foldTurkish, sameName } from "#shared/domain/certificates/turkish";
-import { anyText, messyLine } from "./arbitraries.ts";
+import { anyText, LOOK_ALIKES, messyLine } from "./arbitraries.ts";
 
-/** Turkish letters and the ASCII letter a keyboard without them types instead. */
-const LOOK_ALIKES: Record<string, string> = {
-  ç: "c",
-  Ç: "C",
-  ğ: "g",
-  Ğ: "G",
-  ı: "i",
-  İ: "I",
-  ö: "o",
-  Ö: "O",
-  ş: "s",
-  Ş: "S",
-  ü: "u",
-  Ü: "U",
-};
 const TURKISH_ALPHABET = [..."abcçdefgğhıijklmnoöprsştuüvyzABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ"];
 
 describe("foldTurkish", () => {
