@@ -9,10 +9,15 @@ import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
 import { isId } from "../domain/ids.ts";
 import { visibleStatus } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
+import {
+  documentKey,
+  evidenceKey,
+  toResource,
+  type VerificationItem,
+  type VerificationResource,
+} from "../domain/verification.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { Log } from "../ports/log.ts";
-import { pinEvidence } from "./pin-evidence.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 
 /** What a confirm needs: the upload's first bytes, and for `sync` what processing needs. */
@@ -126,7 +131,8 @@ export async function confirmUpload(
   if (upload && seen && acceptable) {
     // Pinned once the owner is known and before processing can start, so the checks never meet
     // an evidence copy still being made, and a second PUT with the still-valid URL changes nothing.
-    await pinEvidence(deps.documents, seen);
+    // Copied afresh: an earlier confirm whose change of state failed may have left an older copy.
+    await deps.documents.copy(key, evidenceKey(input.verificationId));
     // Every rule the item must meet is in the write's condition too: it may have changed since the read.
     const outcome = await deps.verifications.transition({
       id: input.verificationId,
