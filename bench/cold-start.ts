@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { build, type Metafile } from "esbuild";
-import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
+import { FUNCTIONS, type FunctionDefinition, type FunctionName } from "#shared/declarations/functions";
 import { PROJECT_ROOT } from "../infra/api-function.ts";
 import { esbuildOptions } from "../infra/esbuild-options.ts";
 import { median, round } from "./stats.ts";
@@ -43,7 +43,8 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
       'exports.s3 = new S3Client({ requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });',
     );
   }
-  if ("secretsKey" in access && access.secretsKey) {
+  // The sealing key and the issuer's bearer secret are both read from Secrets Manager.
+  if (("secretsKey" in access && access.secretsKey) || ("authority" in access && access.authority)) {
     clients.push("Secrets Manager");
     lines.push(
       'const { SecretsManagerClient } = require("@aws-sdk/client-secrets-manager");',
@@ -63,10 +64,21 @@ function initEnvironment(name: FunctionName): NodeJS.ProcessEnv {
     EVENTS_TABLE: "bench-events",
     UPLOADS_BUCKET: "bench-uploads",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
+    AUTHORITY_DOCUMENTS: "/var/task/issuer",
   };
+  // As in the sandbox stack, where the processing functions ask the stack's own issuer.
+  const definition: FunctionDefinition = FUNCTIONS[name];
+  const issuer =
+    definition.access.authority === "client"
+      ? {
+          AUTHORITY_URL: "https://issuer.bench.invalid",
+          AUTHORITY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-issuer",
+        }
+      : {};
   return {
     PATH: process.env.PATH,
     ...Object.fromEntries(FUNCTIONS[name].settings.map((setting) => [setting, dummies[setting]])),
+    ...issuer,
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "BENCHDUMMY",
     AWS_SECRET_ACCESS_KEY: "bench-dummy",

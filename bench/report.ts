@@ -1,5 +1,6 @@
 /** BENCHMARKS.md from one run's results: tables, targets, method, machine and command. */
 import { COLD_START_TARGET, type ColdStartRow } from "./cold-start.ts";
+import type { DocumentsResult } from "./documents.ts";
 import type { LoadResult } from "./load.ts";
 import type { Percentiles } from "./stats.ts";
 import { type RoundTripRow, WARM_TARGET, type WarmRow } from "./warm.ts";
@@ -22,6 +23,7 @@ export interface BenchSettings {
   loadConnections: number;
   loadUploads: number;
   loadReplayKeys: number;
+  documentSamples: number;
 }
 
 export interface BenchResults {
@@ -36,7 +38,11 @@ export interface BenchResults {
   httpHop: Percentiles;
   roundTrips: RoundTripRow[];
   load: LoadResult;
+  documents: DocumentsResult;
 }
+
+/** The processing functions' memory (infra/api-function.ts): a read must stay well inside it. */
+export const FUNCTION_MEMORY_MIB = 512;
 
 export interface TargetCheck {
   name: string;
@@ -61,7 +67,8 @@ const ROUTE_WORK: Record<string, string> = {
   "GET /v1/verifications/{id}": "presigning a fresh upload URL (the fetched verification awaits its upload)",
   "POST /v1/verifications":
     "parsing and validating the body, Powertools hashing the key and the body for the idempotency record, and presigning the upload URL",
-  "POST /v1/verifications/{id}/upload-complete": "sniffing the first bytes and building the conditional transition",
+  "POST /v1/verifications/{id}/upload-complete":
+    "sniffing the first bytes, judging the owner's item and building the conditional transition",
 };
 
 /** The three routes: the authorizer rows compare a whole 404 GET and are read as a difference. */
@@ -104,6 +111,14 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     why: `statuses by step: ${Object.entries(results.load.byKind)
       .map(([kind, entry]) => `${kind} ${JSON.stringify(entry.statuses)}`)
       .join("; ")}`,
+  });
+  const large = results.documents.largePdf;
+  checks.push({
+    name: "Documents: peak memory of a 10 MiB PDF",
+    target: `< ${FUNCTION_MEMORY_MIB} MiB (the function's memory)`,
+    result: `${large.peakRssMiB} MiB (${large.rssBeforeMiB} MiB before the read)`,
+    met: large.peakRssMiB < FUNCTION_MEMORY_MIB,
+    why: "the read's thread is stopped past 256 MiB of growth; a larger peak means the process was large before it",
   });
   return checks.map(({ why, ...check }) => (check.met ? check : { ...check, why }));
 }
@@ -160,7 +175,7 @@ Each function bundled exactly as the stack bundles it (esbuild with the stack's 
 options from \`infra/api-function.ts\`: minified, source map, Node 24 target, CommonJS, AWS SDK
 bundled), beside a baseline bundle built with the same options that only constructs the AWS SDK
 clients the function declares in \`shared/declarations/functions.ts\` (DynamoDB document client for table access,
-S3 for bucket access, Secrets Manager for the sealing key), configured as \`shared/adapters/aws-clients.ts\` does.
+S3 for bucket access, Secrets Manager for the sealing key or the issuer's bearer secret), configured as \`shared/adapters/aws-clients.ts\` does.
 Module init is the time \`require()\` of the bundle takes in a fresh \`node --enable-source-maps\`
 process (the deployed functions run with that flag), with every setting the function reads set to a
 dummy value, so nothing reaches the network. Median of ${settings.coldStartRuns} processes per bundle,
@@ -311,6 +326,33 @@ ${table(
     entry.unexpected,
   ]),
 )}
+
+## 5. Reading documents
+
+The processing functions' document reader (\`shared/adapters/documents/\`), in this process: for
+each kind of document, a fresh reader's first read (its thread starts and loads pdf.js and the
+QR decoder, as a cold function's first verification does), then ${settings.documentSamples} warm reads.
+The text PDF and the photos are the published test certificates in \`docs/test-documents/\`; the
+QR-only PDF is one page holding only the QR code's image. Processing's other steps are a
+storage read, one issuer lookup and one conditional write.
+
+${table(
+  ["kind", "file", "bytes", "first read (ms)", "warm p50 / p95 (ms)"],
+  results.documents.kinds.map((row) => [
+    row.kind,
+    row.file,
+    row.bytes,
+    ms(row.firstReadMs),
+    `${ms(row.warm.p50)} / ${ms(row.warm.p95)}`,
+  ]),
+)}
+
+A ${results.documents.largePdf.bytes}-byte PDF (a certificate with photos, the largest upload
+accepted) read in a \`node\` process of its own (\`test/support/decode-peak.ts\`): first read
+${results.documents.largePdf.readMs} ms, resident memory ${results.documents.largePdf.rssBeforeMiB} MiB before
+the read and ${results.documents.largePdf.peakRssMiB} MiB at its peak, against the function's ${FUNCTION_MEMORY_MIB} MB.
+The reader loads nothing at init (its thread starts at the first read), so the processing
+function's init against its baseline is the \`on-verification-change\` row of section 1.
 
 ## Settings of this run
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: cold start, warm cost per request, round trips and load, measured in one run
+ * `npm run bench`: cold start, warm cost per request, round trips, load and reading documents, measured in one run
  * on this machine; writes BENCHMARKS.md and bench-results.json at the project root.
  */
 import { execFileSync } from "node:child_process";
@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measureColdStart } from "./cold-start.ts";
+import { measureDocuments } from "./documents.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
 import { type BenchResults, type BenchSettings, checkTargets, renderReport } from "./report.ts";
@@ -23,6 +24,7 @@ const SETTINGS: BenchSettings = {
   loadConnections: 10,
   loadUploads: 3000,
   loadReplayKeys: 50,
+  documentSamples: 30,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -38,10 +40,10 @@ async function main(): Promise<void> {
     loadAverage: os.loadavg(),
   };
 
-  log(`1/3 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
+  log(`1/4 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
   const coldStart = await measureColdStart(SETTINGS.coldStartRuns);
 
-  log("2/3 warm cost and round trips: starting DynamoDB Local and the S3 engine");
+  log("2/4 warm cost and round trips: starting DynamoDB Local and the S3 engine");
   const api = await startBenchApi();
   // Ctrl-C still stops the engines, the JVM included.
   const interrupted = () => void api.stop().finally(() => process.exit(130));
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
       authorizerSamples: SETTINGS.authorizerSamples,
       warmup: SETTINGS.warmup,
     });
-    log(`3/3 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
+    log(`3/4 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
     load = await runLoad(api, {
       durationSeconds: SETTINGS.loadSeconds,
       connections: SETTINGS.loadConnections,
@@ -68,6 +70,9 @@ async function main(): Promise<void> {
     process.off("SIGTERM", interrupted);
   }
 
+  log(`4/4 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
+  const documents = await measureDocuments(SETTINGS.documentSamples);
+
   const results: BenchResults = {
     command: "npm run bench",
     startedAt,
@@ -79,6 +84,7 @@ async function main(): Promise<void> {
     httpHop: warm.httpHop,
     roundTrips: warm.roundTrips,
     load,
+    documents,
   };
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");
