@@ -1,0 +1,57 @@
+/**
+ * The identity number is read from every certificate, sent to the issuer, and then forgotten:
+ * after every published test document has gone through a real `npm start` with debug logs on,
+ * neither its output (every log line of every function) nor DynamoDB Local's stored data holds
+ * any of the certificates' identity numbers.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CATALOGUE } from "../../scripts/test-documents/catalogue.ts";
+import { Customer, expectVerification, upload } from "../support/client.ts";
+import { startRuntime, stopRuntime } from "../support/runtime.ts";
+
+const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "identity-numbers-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe("identity numbers", () => {
+  it("appear in no log line and no stored item after every test document was verified", async () => {
+    const runtime = await startRuntime({ LOCAL_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: "DEBUG" });
+    try {
+      const { api_key } = JSON.parse(readFileSync(path.join(dataDir, "dev-app.json"), "utf8")) as { api_key: string };
+      const customer = new Customer(runtime.baseUrl, api_key);
+      for (const entry of CATALOGUE) {
+        const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, entry.file)));
+        const created = await customer.created({
+          document_type: entry.documentType,
+          original_filename: entry.file,
+          file_size_bytes: bytes.length,
+          process_type: "sync",
+          ...entry.create,
+        });
+        expect((await upload(created, bytes)).status).toBe(200);
+        const decided = expectVerification(await customer.confirm(created.verification_id));
+        expect(decided.reason_code, entry.file).toBe(entry.expected.reason_code);
+      }
+    } finally {
+      await stopRuntime(runtime);
+    }
+
+    const identityNumbers = [...new Set(CATALOGUE.map((entry) => entry.upload.spec.identityNumber))];
+    const output = runtime.output();
+    // The run did log (every request's access line, and the functions at debug level), so the
+    // output's silence about the numbers means something.
+    expect(output).toContain("upload-complete");
+    const tables = path.join(dataDir, "dynamodb");
+    const stored = readdirSync(tables)
+      .map((file) => readFileSync(path.join(tables, file)).toString("latin1"))
+      .join("");
+    expect(stored).toContain("TESTYOK-0001-AKTIF");
+    for (const number of identityNumbers) {
+      expect(output, "the runtime's output").not.toContain(number);
+      expect(stored, "DynamoDB Local's data").not.toContain(number);
+    }
+  }, 120_000);
+});
