@@ -271,6 +271,14 @@ describe("the budgets, each document read in a process of its own", () => {
     expect(png.peak_rss_mib).toBeLessThan(half);
   });
 
+  it("refuses a 1,000-page PDF from its page count, without reading its pages", async () => {
+    const pages = Array.from({ length: 1000 }, (_, i) => ({ runs: [{ text: `Sayfa ${i + 1}`, x: 50, y: 700 }] }));
+    const read = await readAlone(await textPdf(pages), "pdf", "pdf-1000-pages");
+
+    expect(read.unreadable).toBe("The PDF has more than 10 pages");
+    expect(read.peak_rss_mib).toBeLessThan(half);
+  });
+
   it("skips, undecoded, a 7000 x 7000 image in a PDF", async () => {
     const read = await readAlone(await imagesPdf(1, 7000), "pdf", "pdf-image-7000");
 
