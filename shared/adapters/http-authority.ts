@@ -1,7 +1,7 @@
 /**
  * The issuer over the lookup contract (`../domain/issuer-lookup.ts`): each attempt limited to
  * 5 s, two retries with jitter after a timeout, a connection failure or a 5xx/429, and the
- * bearer secret read once, at first use.
+ * bearer secret asked for at each lookup (its source keeps it).
  */
 import {
   ISSUER_LOOKUP_PATH,
@@ -16,7 +16,7 @@ import type { Authority, IssuerAnswer, IssuerLookup } from "../ports/authority.t
 export interface HttpAuthorityOptions {
   /** The integration's base URL, without the lookup path. */
   url: string;
-  /** The bearer secret; asked once, and again only after a failure to get it. */
+  /** The bearer secret; a failure to get it makes the lookup unavailable. */
   secret: () => Promise<string>;
   timeoutMs?: number;
   /** Milliseconds before retry `n` (1-based); exponential with full jitter by default. */
@@ -90,16 +90,10 @@ async function attempt(options: HttpAuthorityOptions, secret: string, body: stri
 }
 
 export function httpAuthority(options: HttpAuthorityOptions): Authority {
-  let secret: Promise<string> | undefined;
   const backoff = options.backoffMs ?? jitteredBackoff;
   return {
     async lookup(request: IssuerLookup): Promise<IssuerAnswer> {
-      secret ??= options.secret();
-      const bearer = await secret.catch(() => {
-        // Not cached: the next lookup asks again.
-        secret = undefined;
-        return undefined;
-      });
+      const bearer = await options.secret().catch(() => undefined);
       if (bearer === undefined) return { kind: "unavailable" };
       const body = JSON.stringify({
         document_type: request.documentType,

@@ -1,22 +1,18 @@
 import path from "node:path";
-import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { libraryDocumentReader } from "../adapters/documents/reader.ts";
 import { folderCatalogue } from "../adapters/folder-catalogue.ts";
 import { httpAuthority } from "../adapters/http-authority.ts";
-import { secretString } from "../adapters/sealing-key.ts";
 import { readSettings } from "../declarations/settings.ts";
 import type { Authority } from "../ports/authority.ts";
 import type { FunctionConfig } from "./config.ts";
+import { settingOrSecret } from "./secrets.ts";
 
-/** The issuer-lookup bearer secret: `AUTHORITY_SECRET` (local) or the secret `AUTHORITY_SECRET_ARN` names (AWS). */
-export async function authoritySecret(): Promise<string> {
-  const { AUTHORITY_SECRET, AUTHORITY_SECRET_ARN } = readSettings(["AUTHORITY_SECRET", "AUTHORITY_SECRET_ARN"]);
-  if (AUTHORITY_SECRET) return AUTHORITY_SECRET;
-  if (!AUTHORITY_SECRET_ARN) throw new Error("Invalid configuration: set AUTHORITY_SECRET or AUTHORITY_SECRET_ARN");
-  const secret = await secretString(new SecretsManagerClient({}), AUTHORITY_SECRET_ARN);
-  if (!secret) throw new Error("The authority secret has no string value");
-  return secret;
-}
+/**
+ * The issuer-lookup bearer secret: `AUTHORITY_SECRET` (local) or the secret `AUTHORITY_SECRET_ARN`
+ * names (AWS), read once for the process: the client sends it and the service checks it on
+ * every request.
+ */
+const authoritySecret = settingOrSecret("AUTHORITY_SECRET", "AUTHORITY_SECRET_ARN");
 
 /** The environment's issuer, when an integration is configured (`AUTHORITY_URL`); else none. */
 export function issuerAuthority(): Authority | undefined {
