@@ -2,16 +2,18 @@ import { evidenceKey, type VerificationItem } from "../domain/verification.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 
 /**
- * Pins the upload as the evidence: a copy at a key no upload URL names. The first pin wins, so
- * what was checked stays what was checked; with nothing uploaded there is nothing to pin (the
+ * The document that was confirmed: the copy pinned at confirm, at a key no upload URL names. A
+ * verification confirmed before uploads were pinned has none yet: its upload is pinned now, so
+ * what is checked stays what was checked. With nothing uploaded there is nothing to read (the
  * checks then report the document missing).
  */
-export async function pinEvidence(
-  documents: Pick<DocumentStore, "size" | "copy">,
+export async function pinnedDocument(
+  documents: Pick<DocumentStore, "read" | "size" | "copy">,
   item: Pick<VerificationItem, "verification_id" | "object_key">,
-): Promise<void> {
+): Promise<Uint8Array | undefined> {
   const pinned = evidenceKey(item.verification_id);
-  if ((await documents.size(pinned)) !== undefined) return;
-  if ((await documents.size(item.object_key)) === undefined) return;
+  const document = await documents.read(pinned);
+  if (document || (await documents.size(item.object_key)) === undefined) return document;
   await documents.copy(item.object_key, pinned);
+  return documents.read(pinned);
 }

@@ -12,13 +12,7 @@ import { reasonMessage } from "../domain/reasons.ts";
 import { forcedOutcome } from "../domain/sandbox.ts";
 import type { Result } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import {
-  type Check,
-  type Extracted,
-  evidenceKey,
-  issuerCopyKey,
-  type VerificationItem,
-} from "../domain/verification.ts";
+import { type Check, type Extracted, issuerCopyKey, type VerificationItem } from "../domain/verification.ts";
 import type { Authority } from "../ports/authority.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentReader } from "../ports/document-reader.ts";
@@ -26,7 +20,7 @@ import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
 import { reviewDeadline } from "./complete-review.ts";
 import { inspectDocument } from "./inspect-document.ts";
-import { pinEvidence } from "./pin-evidence.ts";
+import { pinnedDocument } from "./pinned-document.ts";
 
 export interface ProcessDeps {
   verifications: Pick<VerificationStore, "get" | "transition">;
@@ -224,9 +218,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Record<
 export async function processVerification(deps: ProcessDeps, id: string): Promise<VerificationItem | undefined> {
   const item = await deps.verifications.get(id);
   if (item?.status !== "processing") return item;
-  // Pinned at confirm; a verification confirmed before uploads were pinned is pinned here.
-  await pinEvidence(deps.documents, item);
-  const decision = await decide(item, await deps.documents.read(evidenceKey(id)), deps);
+  const decision = await decide(item, await pinnedDocument(deps.documents, item), deps);
   const now = deps.clock.now();
   const outcome = await deps.verifications.transition({
     id,
