@@ -5,11 +5,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { readBody, requestTarget } from "./gateway/events.ts";
 
 export type AuthorityHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
-
-/** A lookup carries a few identifiers: the server stops reading well past the handler's own limit. */
-const MAX_READ_BYTES = 64 * 1024;
 
 function functionUrlEvent(
   method: string,
@@ -33,36 +31,27 @@ export async function startAuthority(
   handler: AuthorityHandler,
   port: number,
 ): Promise<{ url: string; stop(): Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_READ_BYTES) chunks.push(chunk);
-    });
-    request.on("end", () => {
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).map(([name, value]) => [
-          name,
-          Array.isArray(value) ? value.join(",") : (value ?? ""),
-        ]),
-      );
-      const event = functionUrlEvent(
-        request.method ?? "GET",
-        new URL(request.url ?? "/", "http://authority"),
-        headers,
-        Buffer.concat(chunks),
-      );
-      handler(event).then(
-        (result) => {
-          response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-          response.end(result.body);
-        },
-        () => {
-          response.writeHead(500).end();
-        },
-      );
-    });
+  const server: Server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    // Past its payload limit a function URL answers itself; the handler never sees the request.
+    if (body === undefined) {
+      response.writeHead(413).end();
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(",") : (value ?? ""),
+      ]),
+    );
+    const { method, url } = requestTarget(request);
+    try {
+      const result = await handler(functionUrlEvent(method, url, headers, body));
+      response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+      response.end(result.body);
+    } catch {
+      response.writeHead(500).end();
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
