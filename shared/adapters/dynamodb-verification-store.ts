@@ -5,13 +5,19 @@ import {
   GetCommand,
   PutCommand,
   paginateQuery,
+  QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
 import { canTransition } from "../domain/state.ts";
 import type { VerificationItem } from "../domain/verification.ts";
-import type { TransitionOutcome, TransitionRequest, VerificationStore } from "../ports/verification-store.ts";
+import type {
+  ReviewPosition,
+  TransitionOutcome,
+  TransitionRequest,
+  VerificationStore,
+} from "../ports/verification-store.ts";
 
 /** The verifications table. Every change of state goes through `transition`. */
 export class DynamoDbVerificationStore implements VerificationStore {
@@ -84,19 +90,24 @@ export class DynamoDbVerificationStore implements VerificationStore {
     const sparseKey = { awaiting_upload: "awaiting_day", in_review: "review_day" }[request.from as string];
     const remove = sparseKey ? ` REMOVE ${sparseKey}` : "";
     const condition = `#status = :from${request.condition ? ` AND (${request.condition.expression})` : ""}`;
+    return this.conditionalUpdate(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: `SET ${sets.join(", ")}${remove}`,
+        ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  }
+
+  /** One conditional write: the new item, or the item as it stood when the condition failed. */
+  private async conditionalUpdate(command: UpdateCommand): Promise<TransitionOutcome> {
     try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { verification_id: request.id },
-          UpdateExpression: `SET ${sets.join(", ")}${remove}`,
-          ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: "ALL_NEW",
-          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-        }),
-      );
+      const { Attributes } = await this.db.send(command);
       return { applied: true, item: Attributes as VerificationItem };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
@@ -105,6 +116,63 @@ export class DynamoDbVerificationStore implements VerificationStore {
       }
       throw error;
     }
+  }
+
+  /** The claim is a lease: free, lapsed, or the caller's own (a renewal). */
+  claimReview(request: {
+    id: string;
+    holder: { sub: string; username: string };
+    now: string;
+    expiresAt: string;
+  }): Promise<TransitionOutcome> {
+    return this.conditionalUpdate(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: "SET claimed_by_sub = :sub, claimed_by = :username, claim_expires_at = :until",
+        ConditionExpression:
+          "attribute_exists(verification_id) AND #status = :in_review AND (attribute_not_exists(claim_expires_at) OR claim_expires_at <= :now OR claimed_by_sub = :sub)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":sub": request.holder.sub,
+          ":username": request.holder.username,
+          ":until": request.expiresAt,
+          ":now": request.now,
+          ":in_review": "in_review",
+        },
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  }
+
+  async inReviewOn(
+    day: string,
+    limit: number,
+    after?: ReviewPosition,
+  ): Promise<{ items: VerificationItem[]; more: boolean }> {
+    const { indexName, partitionKey, sortKey } = VERIFICATIONS_TABLE.globalIndexes[1];
+    // One more than asked, so the answer knows whether another page follows.
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: indexName,
+        KeyConditionExpression: "#day = :day",
+        ExpressionAttributeNames: { "#day": partitionKey.name },
+        ExpressionAttributeValues: { ":day": day },
+        Limit: limit + 1,
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                verification_id: after.id,
+                [partitionKey.name]: day,
+                [sortKey.name]: after.deadline,
+              },
+            }
+          : {}),
+      }),
+    );
+    return { items: Items.slice(0, limit) as VerificationItem[], more: Items.length > limit };
   }
 
   /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */

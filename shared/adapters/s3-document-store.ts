@@ -53,6 +53,14 @@ export class S3DocumentStore implements DocumentStore {
     return upload;
   }
 
+  /** A presigned GET; the signature is the only credential, so it lives a minute at most where staff use it. */
+  presignGet(key: string, now: Date, lifetimeSeconds: number): Promise<string> {
+    return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: lifetimeSeconds,
+      signingDate: now,
+    });
+  }
+
   /** The stored object's size, or undefined when nothing has been uploaded. */
   async size(key: string): Promise<number | undefined> {
     try {

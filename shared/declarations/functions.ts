@@ -6,7 +6,7 @@ import type { SettingName } from "./settings.ts";
  * these with exactly these grants, the local runtime loads exactly these entry files.
  */
 
-export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE" | "EVENTS_TABLE";
+export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE" | "EVENTS_TABLE" | "AUDIT_TABLE";
 
 export interface FunctionDefinition {
   /** Entry file, relative to the project root. */
@@ -22,6 +22,8 @@ export interface FunctionDefinition {
   access: {
     tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
     uploads: readonly `s3:${string}`[];
+    /** Asks the staff user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
+    staffPool?: boolean;
     /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
     secretsKey?: boolean;
     /**
@@ -111,6 +113,69 @@ export const FUNCTIONS = {
     access: { tables: {}, uploads: [], authority: "service" },
     // The project's own issuer, holding the published test certificates: sandbox only.
     deployedIn: ["sandbox"],
+  },
+  // The backoffice: staff review what could not be decided automatically.
+  "staff-authorizer": {
+    entry: "functions/staff-authorizer.ts",
+    settings: ["STAFF_USER_POOL_ID", "STAFF_CLIENT_ID", "IDENTITY_ENDPOINT"],
+    timeoutSeconds: 10,
+    access: { tables: {}, uploads: [], staffPool: true },
+  },
+  "backoffice-console": {
+    entry: "functions/backoffice-console.ts",
+    settings: ["WEB_ASSETS", "STAFF_CLIENT_ID", "IDENTITY_ENDPOINT", "UPLOADS_BUCKET", "S3_ENDPOINT"],
+    timeoutSeconds: 10,
+    access: { tables: {}, uploads: [] },
+  },
+  "list-reviews": {
+    entry: "functions/list-reviews.ts",
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  "claim-review": {
+    entry: "functions/claim-review.ts",
+    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+    },
+  },
+  "decide-review": {
+    entry: "functions/decide-review.ts",
+    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      // Which copies exist, for the answer.
+      uploads: ["s3:GetObject"],
+    },
+  },
+  "inspect-verification": {
+    entry: "functions/inspect-verification.ts",
+    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: ["s3:GetObject"],
+    },
+  },
+  "view-document": {
+    entry: "functions/view-document.ts",
+    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      // HeadObject to know the copy exists; the presigned GET is signed with these credentials.
+      uploads: ["s3:GetObject"],
+    },
+  },
+  "read-audit": {
+    entry: "functions/read-audit.ts",
+    settings: ["AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { AUDIT_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

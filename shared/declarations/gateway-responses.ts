@@ -35,3 +35,18 @@ export const GATEWAY_RESPONSES = {
 } as const satisfies Record<string, GatewayResponseDefinition>;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
+
+/** The backoffice API's: the same, but its credential is a staff access token. */
+export const BACKOFFICE_GATEWAY_RESPONSES = {
+  ...GATEWAY_RESPONSES,
+  UNAUTHORIZED: {
+    code: "invalid_token",
+    detail: "Send a valid staff access token of this environment as Authorization: Bearer <token>",
+  },
+  ACCESS_DENIED: { code: "forbidden", detail: "Your staff groups do not allow this route" },
+  AUTHORIZER_FAILURE: {
+    code: "service_unavailable",
+    detail: "The access token could not be checked right now; retry after the time in Retry-After",
+    headers: { "Retry-After": "1" },
+  },
+} as const satisfies Record<GatewayResponseType, GatewayResponseDefinition>;

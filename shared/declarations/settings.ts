@@ -12,6 +12,7 @@ const settings = {
   VERIFICATIONS_TABLE: z.string().min(1),
   IDEMPOTENCY_TABLE: z.string().min(1),
   EVENTS_TABLE: z.string().min(1),
+  AUDIT_TABLE: z.string().min(1),
   UPLOADS_BUCKET: z.string().min(1),
   /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
   SECRETS_KEY: z.string().min(32).optional(),
@@ -25,12 +26,24 @@ const settings = {
   AUTHORITY_SECRET_ARN: z.string().min(1).optional(),
   /** The authority service's certificate folders, separated by the platform's path delimiter; empty for none. */
   AUTHORITY_DOCUMENTS: z.string(),
+  /** The staff user pool and the review console's client of it. */
+  STAFF_USER_POOL_ID: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/),
+  STAFF_CLIENT_ID: z.string().min(1),
+  /** Local runtime only: where the user pools' API and keys are served instead of Cognito's. */
+  IDENTITY_ENDPOINT: z.url().optional(),
+  /** The built web pages (the review console), beside the function's bundle. */
+  WEB_ASSETS: z.string().min(1),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),
 };
 
 export type SettingName = keyof typeof settings;
+
+/** Whether a function may start without `name` (a local engine's endpoint, absent in AWS). */
+export function isOptionalSetting(name: SettingName): boolean {
+  return settings[name].safeParse(undefined).success;
+}
 export type Settings<K extends SettingName> = z.infer<z.ZodObject<Pick<typeof settings, K>>>;
 
 export function readSettings<K extends SettingName>(

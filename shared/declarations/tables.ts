@@ -26,6 +26,8 @@ export interface TableDefinition {
   globalIndexes: IndexDefinition[];
   ttlAttribute?: string;
   stream?: "NEW_AND_OLD_IMAGES";
+  /** Records are only ever added: the deployed table denies updates and deletes to every principal. */
+  appendOnly?: true;
 }
 
 export const APPS_TABLE = {
@@ -101,4 +103,37 @@ export const EVENTS_TABLE = {
   ttlAttribute: "expires_at_epoch",
 } as const satisfies TableDefinition;
 
-export const TABLES: readonly TableDefinition[] = [APPS_TABLE, VERIFICATIONS_TABLE, IDEMPOTENCY_TABLE, EVENTS_TABLE];
+/**
+ * What staff (and later portal users) did: one record per claim, decision and view of personal
+ * data, partitioned by month so a month reads in order, kept two years (TTL). Append only: the
+ * functions may only put, with a condition that no record is replaced.
+ */
+export const AUDIT_TABLE = {
+  id: "Audit",
+  setting: "AUDIT_TABLE",
+  partitionKey: { name: "month", type: "S" },
+  // `aud_` and a ULID: time order within the month.
+  sortKey: { name: "audit_id", type: "S" },
+  globalIndexes: [
+    {
+      indexName: "audit_by_verification",
+      partitionKey: { name: "verification_id", type: "S" },
+      sortKey: { name: "audit_id", type: "S" },
+    },
+    {
+      indexName: "audit_by_actor",
+      partitionKey: { name: "actor_sub", type: "S" },
+      sortKey: { name: "audit_id", type: "S" },
+    },
+  ],
+  ttlAttribute: "expires_at_epoch",
+  appendOnly: true,
+} as const satisfies TableDefinition;
+
+export const TABLES: readonly TableDefinition[] = [
+  APPS_TABLE,
+  VERIFICATIONS_TABLE,
+  IDEMPOTENCY_TABLE,
+  EVENTS_TABLE,
+  AUDIT_TABLE,
+];

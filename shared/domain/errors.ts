@@ -30,7 +30,9 @@ export type InvalidInputCode =
   | "idempotency_key_missing"
   | "idempotency_key_invalid"
   | "unsupported_media_type"
-  | "payload_too_large";
+  | "payload_too_large"
+  | "invalid_cursor"
+  | "precondition_required";
 
 /** A request that is not well formed: a body, a header, a name, a URL. */
 export class InvalidInputError extends ServiceError<InvalidInputCode> {}
@@ -49,7 +51,13 @@ export class ValidationError extends InvalidInputError {
   }
 }
 
-export type NotFoundCode = "verification_not_found" | "app_not_found" | "key_not_found" | "event_not_found";
+export type NotFoundCode =
+  | "verification_not_found"
+  | "app_not_found"
+  | "key_not_found"
+  | "event_not_found"
+  | "document_not_found"
+  | "staff_user_not_found";
 
 /** Nothing with this id exists for the caller: unknown, malformed and another's read the same. */
 export class NotFoundError extends ServiceError<NotFoundCode> {}
@@ -74,7 +82,13 @@ export type RefusalCode =
   | "webhook_url_not_allowed"
   | "environment_mismatch"
   | "ambiguous_key_prefix"
-  | "concurrent_change";
+  | "concurrent_change"
+  // Staff and reviews
+  | "staff_user_exists"
+  | "review_claimed"
+  | "review_not_claimed"
+  | "verification_not_in_review"
+  | "sequence_mismatch";
 
 /** A well-formed request that a rule refuses in the current state. */
 export class RefusedError extends ServiceError<RefusalCode> {}

@@ -132,6 +132,13 @@ export interface VerificationItem {
   /** Present only while in_review: the sparse key of the review-timeout index (the deadline's UTC date). */
   review_day?: string;
   review_decided_at?: string;
+  /** The staff member holding the review's claim, until `claim_expires_at`. */
+  claimed_by_sub?: string;
+  claimed_by?: string;
+  claim_expires_at?: string;
+  /** Who decided the review, and their note; staff only. */
+  decided_by?: string;
+  decision_note?: string;
 }
 
 export type Extracted = z.infer<typeof extractedSchema>;

@@ -57,8 +57,13 @@ function fieldErrors(error: z.ZodError, sent: object): FieldError[] {
   });
 }
 
-/** A JSON body, parsed and checked, or the error the contract prescribes. */
+/** A create body, parsed and checked, or the error the contract prescribes. */
 export function parseCreateBody(text: string): NewVerification {
+  return parseJsonBody(text, newVerificationSchema);
+}
+
+/** A JSON object body, parsed and checked against `schema`, or the error the contract prescribes. */
+export function parseJsonBody<T>(text: string, schema: z.ZodType<T>): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -68,8 +73,16 @@ export function parseCreateBody(text: string): NewVerification {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InvalidInputError("malformed_json", "The request body must be a JSON object");
   }
-  const parsed = newVerificationSchema.safeParse(value);
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, value));
+  return parsed.data;
+}
+
+/** The query parameters, checked against `schema`: an unknown or invalid one is `validation_failed`. */
+export function parseQuery<T>(parameters: Record<string, string | undefined> | null, schema: z.ZodType<T>): T {
+  const sent = parameters ?? {};
+  const parsed = schema.safeParse(sent);
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, sent));
   return parsed.data;
 }
 

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import type { AuditContext } from "../domain/audit.ts";
 import type { Environment } from "../domain/environments.ts";
 import { ServiceError, UnavailableError, ValidationError } from "../domain/errors.ts";
 import type { Log } from "../ports/log.ts";
@@ -103,29 +104,57 @@ function callerOf(event: APIGatewayProxyEvent): Caller {
   return { appId: context.appId, environment: context.environment as Environment };
 }
 
+/** A staff member, as the staff authorizer put them in the request context, with where the request came from. */
+function staffCallerOf(event: APIGatewayProxyEvent): AuditContext {
+  const context = event.requestContext.authorizer;
+  if (typeof context?.sub !== "string" || typeof context.username !== "string") {
+    throw new Error("The request reached a handler without a staff authorizer context");
+  }
+  return {
+    actor: { pool: "staff", sub: context.sub, username: context.username },
+    requestId: event.requestContext.requestId,
+    sourceIp: event.requestContext.identity.sourceIp,
+  };
+}
+
+/** What a route's work answers: a status, a JSON body (none for a redirect), extra headers. */
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type RouteWork<C> = (event: APIGatewayProxyEvent, caller: C, context: Context) => Promise<RouteResult>;
+
 /**
  * The adapter every route handler is: the caller from the authorizer, the use case, and
  * any error as problem+json, each response carrying the gateway's request id.
  */
-export function routeHandler(
+function handlerFor<C>(
+  callerFrom: (event: APIGatewayProxyEvent) => C,
   log: Log,
-  run: (
-    event: APIGatewayProxyEvent,
-    caller: Caller,
-    context: Context,
-  ) => Promise<{
-    status: number;
-    body: unknown;
-    headers?: Record<string, string>;
-  }>,
+  run: RouteWork<C>,
 ): (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult> {
   return async (event, context) => {
     const requestId = event.requestContext.requestId;
     try {
-      const result = await run(event, callerOf(event), context);
+      const result = await run(event, callerFrom(event), context);
+      if (result.body === undefined) {
+        return { statusCode: result.status, headers: { [REQUEST_ID_HEADER]: requestId, ...result.headers }, body: "" };
+      }
       return jsonResponse(result.status, result.body, requestId, result.headers);
     } catch (error) {
       return errorResponse(error, requestId, log);
     }
   };
+}
+
+/** A public route: the caller is the client app of the API key. */
+export function routeHandler(log: Log, run: RouteWork<Caller>) {
+  return handlerFor(callerOf, log, run);
+}
+
+/** A backoffice route: the caller is a staff member, and what they do is audited under that name. */
+export function staffRouteHandler(log: Log, run: RouteWork<AuditContext>) {
+  return handlerFor(staffCallerOf, log, run);
 }

@@ -13,6 +13,8 @@ export interface DocumentStore {
     now: Date,
     lifetimeSeconds: number,
   ): Promise<UploadInstructions>;
+  /** A URL that reads the object at `key`, valid for `lifetimeSeconds` from `now`. */
+  presignGet(key: string, now: Date, lifetimeSeconds: number): Promise<string>;
   /** The stored object's size, or undefined when nothing has been uploaded. */
   size(key: string): Promise<number | undefined>;
   /** The object's first `count` bytes (fewer when it is shorter). */

@@ -17,6 +17,12 @@ export interface TransitionRequest {
   condition?: { expression: string; values: Record<string, unknown> };
 }
 
+/** Where a page of a listing ends: the last item's review deadline and id. */
+export interface ReviewPosition {
+  deadline: string;
+  id: string;
+}
+
 /** Where verifications are kept. Every change of state goes through `transition`. */
 export interface VerificationStore {
   /** Stores a new verification; refuses an id that exists. */
@@ -37,4 +43,19 @@ export interface VerificationStore {
   awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
+  /**
+   * Up to `limit` verifications in review whose window closes on UTC day `day`, earliest
+   * deadline first, after `after` when given; `more` when others of that day follow.
+   */
+  inReviewOn(day: string, limit: number, after?: ReviewPosition): Promise<{ items: VerificationItem[]; more: boolean }>;
+  /**
+   * Gives the review's claim to `holder` until `expiresAt`, if the verification is in review
+   * and nobody else holds an unexpired claim at `now`. Not a change of state: `sequence` stays.
+   */
+  claimReview(request: {
+    id: string;
+    holder: { sub: string; username: string };
+    now: string;
+    expiresAt: string;
+  }): Promise<TransitionOutcome>;
 }

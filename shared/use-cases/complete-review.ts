@@ -13,15 +13,19 @@ import type { TransitionOutcome, VerificationStore } from "../ports/verification
 export interface ReviewDecision {
   result: Result;
   reasonCode: ReasonCode;
+  /** A person's decision: only while they hold the claim; their name and note stay with the item for staff. */
+  reviewer?: { sub: string; username: string; note?: string };
 }
 
-/** Completes `item` if it is still in review at the sequence seen. */
+/** Completes `item` if it is still in review at the sequence seen (and, for a person, still theirs to decide). */
 export async function completeReview(
   deps: { verifications: Pick<VerificationStore, "transition">; clock: Clock },
   item: VerificationItem,
   decision: ReviewDecision,
 ): Promise<TransitionOutcome> {
   const now = isoSeconds(deps.clock.now());
+  const { reviewer } = decision;
+  const seen = "#sequence = :seen";
   return deps.verifications.transition({
     id: item.verification_id,
     from: "in_review",
@@ -35,8 +39,15 @@ export async function completeReview(
           : [{ code: decision.reasonCode, message: reasonMessage(decision.reasonCode) }],
       review_decided_at: now,
       completed_at: now,
+      ...(reviewer ? { decided_by: reviewer.username } : {}),
+      ...(reviewer?.note ? { decision_note: reviewer.note } : {}),
     },
-    condition: { expression: "#sequence = :seen", values: { ":seen": item.sequence } },
+    condition: reviewer
+      ? {
+          expression: `${seen} AND claimed_by_sub = :reviewer AND claim_expires_at > :now`,
+          values: { ":seen": item.sequence, ":reviewer": reviewer.sub },
+        }
+      : { expression: seen, values: { ":seen": item.sequence } },
   });
 }
 

@@ -1,8 +1,10 @@
 import { DynamoDbAppStore } from "../adapters/dynamodb-app-store.ts";
+import { DynamoDbAuditTrail } from "../adapters/dynamodb-audit-trail.ts";
 import { DynamoDbEventStore } from "../adapters/dynamodb-event-store.ts";
 import { DynamoDbVerificationStore } from "../adapters/dynamodb-verification-store.ts";
 import { S3DocumentStore } from "../adapters/s3-document-store.ts";
 import type { AppStore } from "../ports/app-store.ts";
+import type { AuditTrail } from "../ports/audit-trail.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { EventStore } from "../ports/event-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
@@ -21,3 +23,6 @@ export const eventStore = (config: FunctionConfig): EventStore =>
 
 export const documentStore = (config: FunctionConfig): DocumentStore =>
   new S3DocumentStore(s3Client(), config.setting("UPLOADS_BUCKET"));
+
+export const auditTrail = (config: FunctionConfig): AuditTrail =>
+  new DynamoDbAuditTrail(dynamoClients().doc, config.setting("AUDIT_TABLE"));

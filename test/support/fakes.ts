@@ -26,7 +26,12 @@ import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/even
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
 import type { Log, ServiceMetric } from "#shared/ports/log";
 import type { Sealer } from "#shared/ports/sealer";
-import type { TransitionOutcome, TransitionRequest, VerificationStore } from "#shared/ports/verification-store";
+import type {
+  ReviewPosition,
+  TransitionOutcome,
+  TransitionRequest,
+  VerificationStore,
+} from "#shared/ports/verification-store";
 import type { WebhookResponse, WebhookSender } from "#shared/ports/webhook-sender";
 import { T0 } from "./fixed-clock.ts";
 
@@ -127,6 +132,43 @@ export class InMemoryVerificationStore implements VerificationStore {
     );
     for (const item of matching) yield copy(item);
   }
+
+  async inReviewOn(
+    day: string,
+    limit: number,
+    after?: ReviewPosition,
+  ): Promise<{ items: VerificationItem[]; more: boolean }> {
+    const position = (item: VerificationItem) => `${item.review_deadline ?? ""}|${item.verification_id}`;
+    const matching = [...this.items.values()]
+      .filter((item) => item.status === "in_review" && item.review_day === day)
+      .filter((item) => !after || position(item) > `${after.deadline}|${after.id}`)
+      .sort((a, b) => position(a).localeCompare(position(b)));
+    return { items: matching.slice(0, limit).map(copy), more: matching.length > limit };
+  }
+
+  /** The lease condition the DynamoDB store writes: in review, and free, lapsed or the holder's own. */
+  async claimReview(request: {
+    id: string;
+    holder: { sub: string; username: string };
+    now: string;
+    expiresAt: string;
+  }): Promise<TransitionOutcome> {
+    const stored = this.items.get(request.id);
+    const free =
+      stored?.status === "in_review" &&
+      (stored.claim_expires_at === undefined ||
+        stored.claim_expires_at <= request.now ||
+        stored.claimed_by_sub === request.holder.sub);
+    if (!stored || !free) return { applied: false, item: stored && copy(stored) };
+    const next: VerificationItem = {
+      ...stored,
+      claimed_by_sub: request.holder.sub,
+      claimed_by: request.holder.username,
+      claim_expires_at: request.expiresAt,
+    };
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +210,10 @@ export class InMemoryDocumentStore implements DocumentStore {
       headers: { "Content-Type": contentType, "Content-Length": String(size) },
       expires_at: isoSeconds(addSeconds(now, lifetimeSeconds)),
     };
+  }
+
+  async presignGet(key: string, now: Date, lifetimeSeconds: number): Promise<string> {
+    return `https://uploads.example.test/${key}?get&signed=${isoSeconds(now)}&lifetime=${lifetimeSeconds}`;
   }
 
   async size(key: string): Promise<number | undefined> {

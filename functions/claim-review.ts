@@ -1,0 +1,17 @@
+/**
+ * POST /backoffice/v1/reviews/{verification_id}/claim: primary adapter -> use case
+ * `claimReview` -> secondary adapters (the verifications table, the audit trail).
+ */
+import { staffRouteHandler } from "#shared/http/responses";
+import { claimReview } from "#shared/use-cases/review/claim";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { auditTrail, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("claim-review");
+const deps = { verifications: verificationStore(config), audit: auditTrail(config), clock };
+
+export const handler = staffRouteHandler(log, async (event, staff) => ({
+  status: 200,
+  body: await claimReview(deps, staff, event.pathParameters?.verification_id ?? ""),
+}));

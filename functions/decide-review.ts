@@ -1,0 +1,33 @@
+/**
+ * POST /backoffice/v1/reviews/{verification_id}/decision: primary adapter -> use case
+ * `decideReview` -> secondary adapters (the verifications table, the uploads bucket, the audit
+ * trail). The change stream sends the webhook, as for every completion.
+ */
+import { reviewDecisionSchema } from "#shared/domain/review";
+import { assertBodySize, assertJsonContentType, parseJsonBody } from "#shared/http/requests";
+import { bodyText, header, staffRouteHandler } from "#shared/http/responses";
+import { decideReview } from "#shared/use-cases/review/decide";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { auditTrail, documentStore, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("decide-review");
+const deps = {
+  verifications: verificationStore(config),
+  documents: documentStore(config),
+  audit: auditTrail(config),
+  clock,
+};
+
+export const handler = staffRouteHandler(log, async (event, staff) => {
+  assertJsonContentType(header(event, "Content-Type"));
+  const text = bodyText(event);
+  assertBodySize(text);
+  const decision = parseJsonBody(text, reviewDecisionSchema);
+  const verification = await decideReview(deps, staff, {
+    verificationId: event.pathParameters?.verification_id ?? "",
+    ifMatch: header(event, "If-Match"),
+    decision,
+  });
+  return { status: 200, body: verification, headers: { ETag: `"${verification.sequence}"` } };
+});

@@ -1,0 +1,19 @@
+/**
+ * GET /backoffice/v1/reviews: primary adapter -> use case `reviewQueue` -> secondary adapter
+ * (the verifications table's review-deadline index).
+ */
+import { reviewsQuerySchema } from "#shared/domain/review";
+import { parseQuery } from "#shared/http/requests";
+import { staffRouteHandler } from "#shared/http/responses";
+import { reviewQueue } from "#shared/use-cases/review/queue";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-reviews");
+const deps = { verifications: verificationStore(config), clock, environment: config.environment() };
+
+export const handler = staffRouteHandler(log, async (event) => ({
+  status: 200,
+  body: await reviewQueue(deps, parseQuery(event.queryStringParameters, reviewsQuerySchema)),
+}));

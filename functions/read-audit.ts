@@ -1,0 +1,27 @@
+/**
+ * GET /backoffice/v1/audit (admins): primary adapter -> use case `readAudit` -> secondary
+ * adapter (the audit table and its indexes).
+ */
+import { auditQuerySchema } from "#shared/domain/review";
+import { parseQuery } from "#shared/http/requests";
+import { staffRouteHandler } from "#shared/http/responses";
+import { readAudit } from "#shared/use-cases/review/audit";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { auditTrail } from "#shared/wiring/stores";
+
+const config = functionConfig("read-audit");
+const deps = { audit: auditTrail(config) };
+
+export const handler = staffRouteHandler(log, async (event) => {
+  const query = parseQuery(event.queryStringParameters, auditQuerySchema);
+  return {
+    status: 200,
+    body: await readAudit(deps, {
+      verificationId: query.verification_id,
+      actor: query.actor,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+  };
+});

@@ -1,0 +1,34 @@
+/**
+ * GET /backoffice/v1/verifications/{verification_id}/document?copy=upload|issuer: primary
+ * adapter -> use case `viewDocument` -> secondary adapters (the verifications table, the
+ * uploads bucket's presigner, the audit trail).
+ */
+
+import { documentQuerySchema } from "#shared/domain/review";
+import { parseQuery } from "#shared/http/requests";
+import { header, staffRouteHandler } from "#shared/http/responses";
+import { viewDocument } from "#shared/use-cases/review/document";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { auditTrail, documentStore, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("view-document");
+const deps = {
+  verifications: verificationStore(config),
+  documents: documentStore(config),
+  audit: auditTrail(config),
+  clock,
+};
+
+/** A browser cannot read where a cross-origin redirect points, so a JSON caller gets the link itself. */
+function wantsJson(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((type) => type.split(";")[0]?.trim().toLowerCase() === "application/json");
+}
+
+export const handler = staffRouteHandler(log, async (event, staff) => {
+  const { copy } = parseQuery(event.queryStringParameters, documentQuerySchema);
+  const link = await viewDocument(deps, staff, { verificationId: event.pathParameters?.verification_id ?? "", copy });
+  const noStore = { "Cache-Control": "no-store" };
+  if (wantsJson(header(event, "Accept"))) return { status: 200, body: link, headers: noStore };
+  return { status: 303, headers: { ...noStore, Location: link.url } };
+});

@@ -1,0 +1,30 @@
+import { currentClaim, type DocumentCopy, type StaffVerification } from "../../domain/review.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { evidenceKey, toResource, type VerificationItem } from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
+
+/** The key of each copy a reviewer can look at, when the verification has one. */
+export function copyKey(item: VerificationItem, copy: DocumentCopy): string | undefined {
+  return copy === "upload" ? evidenceKey(item.verification_id) : item.issuer_copy_key;
+}
+
+/** What staff see of `item`: the customer's resource, its app, its claim, its decision and which copies exist. */
+export async function staffView(
+  deps: { documents: Pick<DocumentStore, "size">; clock: Clock },
+  item: VerificationItem,
+): Promise<StaffVerification> {
+  const now = isoSeconds(deps.clock.now());
+  const exists = async (copy: DocumentCopy) => {
+    const key = copyKey(item, copy);
+    return key !== undefined && (await deps.documents.size(key)) !== undefined;
+  };
+  const [upload, issuer] = await Promise.all([exists("upload"), exists("issuer")]);
+  return {
+    ...toResource(item, now),
+    app_id: item.app_id,
+    copies: { upload, issuer },
+    claim: currentClaim(item, now),
+    decision: item.decided_by ? { decided_by: item.decided_by, note: item.decision_note ?? null } : null,
+  };
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import type { AuditRecord } from "#shared/domain/audit";
+import type { VerificationItem } from "#shared/domain/verification";
+import type { AuditTrail } from "#shared/ports/audit-trail";
+import type { TransitionRequest } from "#shared/ports/verification-store";
+import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
+import { claimReview } from "#shared/use-cases/review/claim";
+import { decideReview } from "#shared/use-cases/review/decide";
+import { reviewQueue } from "#shared/use-cases/review/queue";
+import {
+  aVerification,
+  InMemoryDocumentStore,
+  InMemoryVerificationStore,
+  verificationId,
+} from "../../support/fakes.ts";
+import { FixedClock } from "../../support/fixed-clock.ts";
+
+const NOW = "2026-11-30T12:00:00Z";
+
+function inReview(n: number, deadline: string, extra: Partial<VerificationItem> = {}): VerificationItem {
+  return aVerification({
+    verification_id: verificationId(n),
+    status: "in_review",
+    sequence: 3,
+    review_reason: "issuer_unavailable",
+    review_required_at: new Date(Date.parse(deadline) - 72 * 3600 * 1000).toISOString().replace(".000", ""),
+    review_deadline: deadline,
+    review_day: deadline.slice(0, 10),
+    ...extra,
+  });
+}
+
+/** Reads the decision's condition as DynamoDB would: the sequence seen, the claim still the reviewer's. */
+const decisionCondition = (stored: VerificationItem, request: TransitionRequest) => {
+  const values = request.condition?.values ?? {};
+  const reviewer = values[":reviewer"];
+  return (
+    stored.sequence === values[":seen"] &&
+    (reviewer === undefined || (stored.claimed_by_sub === reviewer && (stored.claim_expires_at ?? "") > request.now))
+  );
+};
+
+class RecordingTrail implements Pick<AuditTrail, "append"> {
+  readonly records: AuditRecord[] = [];
+  async append(record: AuditRecord): Promise<void> {
+    this.records.push(record);
+  }
+}
+
+const context = (sub: string) => ({
+  actor: { pool: "staff" as const, sub, username: `user-${sub}` },
+  requestId: `req-${sub}`,
+  sourceIp: "192.0.2.1",
+});
+
+describe("reviewQueue", () => {
+  it("reads the deadline index day by day, earliest first, and pages across days without repeating", async () => {
+    const verifications = new InMemoryVerificationStore().put(
+      inReview(1, "2026-12-02T09:00:00Z"),
+      inReview(2, "2026-11-30T13:00:00Z"),
+      inReview(3, "2026-12-01T10:00:00Z"),
+      inReview(4, "2026-11-29T23:00:00Z"),
+      inReview(5, "2026-12-03T11:59:00Z"),
+    );
+    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await reviewQueue(deps, { limit: 2, cursor });
+      seen.push(...page.data.map((entry) => entry.verification_id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([4, 2, 3, 1, 5].map(verificationId));
+  });
+
+  it("shows a claim only while it holds", async () => {
+    const verifications = new InMemoryVerificationStore().put(
+      inReview(1, "2026-12-01T10:00:00Z", {
+        claimed_by: "ada",
+        claimed_by_sub: "a",
+        claim_expires_at: "2026-11-30T12:10:00Z",
+      }),
+      inReview(2, "2026-12-01T11:00:00Z", { claimed_by: "bo", claimed_by_sub: "b", claim_expires_at: NOW }),
+    );
+    const page = await reviewQueue(
+      { verifications, clock: new FixedClock(NOW), environment: "sandbox" },
+      { limit: 20 },
+    );
+    expect(page.data.map((entry) => entry.claim)).toEqual([
+      { claimed_by: "ada", expires_at: "2026-11-30T12:10:00Z" },
+      null,
+    ]);
+  });
+});
+
+describe("claimReview", () => {
+  it("takes over a lapsed claim, refuses a live one naming its holder, and renews the holder's own", async () => {
+    const clock = new FixedClock(NOW);
+    const verifications = new InMemoryVerificationStore().put(
+      inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
+    );
+    const audit = new RecordingTrail();
+    const deps = { verifications, audit, clock };
+    const id = verificationId(1);
+
+    await expect(claimReview(deps, context("b"), id)).resolves.toMatchObject({ claimed_by: "user-b" });
+    await expect(claimReview(deps, context("a"), id)).rejects.toMatchObject({
+      code: "review_claimed",
+      message: "user-b holds the claim until 2026-11-30T12:15:00Z",
+    });
+    clock.advance(60);
+    await expect(claimReview(deps, context("b"), id)).resolves.toMatchObject({ expires_at: "2026-11-30T12:16:00Z" });
+    expect(audit.records.map((record) => [record.action, record.actor.sub, record.request_id])).toEqual([
+      ["review.claimed", "b", "req-b"],
+      ["review.claimed", "b", "req-b"],
+    ]);
+  });
+});
+
+describe("decideReview", () => {
+  const decision = { result: "rejected" as const, reason_code: "not_genuine" as const, note: "seal differs" };
+
+  it("refuses a lapsed claim at the write, so a claim that ran out mid-decision decides nothing", async () => {
+    const clock = new FixedClock(NOW);
+    const verifications = new InMemoryVerificationStore(decisionCondition).put(
+      inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
+    );
+    const audit = new RecordingTrail();
+    const deps = { verifications, documents: new InMemoryDocumentStore(), audit, clock };
+    await expect(
+      decideReview(deps, context("a"), { verificationId: verificationId(1), ifMatch: '"3"', decision }),
+    ).rejects.toMatchObject({ code: "review_not_claimed" });
+    expect(verifications.stored(verificationId(1)).status).toBe("in_review");
+    expect(audit.records).toEqual([]);
+  });
+
+  it("completes with the reviewer's decision, keeps their name and note for staff, and records it", async () => {
+    const clock = new FixedClock(NOW);
+    const verifications = new InMemoryVerificationStore(decisionCondition).put(
+      inReview(1, "2026-12-01T10:00:00Z", {
+        claimed_by: "user-a",
+        claimed_by_sub: "a",
+        claim_expires_at: "2026-11-30T12:05:00Z",
+      }),
+    );
+    const audit = new RecordingTrail();
+    const deps = { verifications, documents: new InMemoryDocumentStore(), audit, clock };
+    const view = await decideReview(deps, context("a"), {
+      verificationId: verificationId(1),
+      ifMatch: '"3"',
+      decision,
+    });
+    expect(view).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      reason_code: "not_genuine",
+      sequence: 4,
+      decision: { decided_by: "user-a", note: "seal differs" },
+      claim: null,
+    });
+    expect(verifications.stored(verificationId(1))).toMatchObject({ review_decided_at: NOW, completed_at: NOW });
+    expect(audit.records).toMatchObject([
+      { action: "review.decided", detail: { result: "rejected", reason_code: "not_genuine" }, source_ip: "192.0.2.1" },
+    ]);
+  });
+});
+
+describe("authorizeStaff", () => {
+  const routes = [
+    { method: "GET", path: "/backoffice/v1/reviews", groups: ["reviewers", "admins"] },
+    { method: "GET", path: "/backoffice/v1/audit", groups: ["admins"] },
+  ];
+  const tokens = (groups: string[]) => ({
+    verify: async (token: string) =>
+      token === "a.b.c" ? { pool: "staff" as const, sub: "s", username: "u", groups } : undefined,
+  });
+
+  it("allows exactly the routes of the token's groups, and nothing for a token that is not a bearer token", async () => {
+    const reviewer = await authorizeStaff({ tokens: tokens(["reviewers"]) }, "Bearer a.b.c", routes);
+    expect(reviewer).toMatchObject({ outcome: "allow", routes: [routes[0]] });
+    const nobody = await authorizeStaff({ tokens: tokens([]) }, "bearer a.b.c", routes);
+    expect(nobody).toMatchObject({ outcome: "allow", routes: [] });
+    for (const header of [undefined, "", "a.b.c", "Basic a.b.c", "Bearer a.b.d", "Bearer a.b.c extra"]) {
+      expect(await authorizeStaff({ tokens: tokens(["admins"]) }, header, routes)).toEqual({ outcome: "unauthorized" });
+    }
+  });
+});
