@@ -1,0 +1,56 @@
+/**
+ * The local identity endpoint: the user pools' API as Cognito serves it (the part this service
+ * uses), so the production verifier, the SDK and the review console work against it unchanged.
+ * A small issuer rather than cognito-local, which enforces neither password policy, disabled
+ * users nor auth flows, and brings the v2 AWS SDK (about 150 MB) along.
+ */
+import type { AddressInfo } from "node:net";
+import type { IdentityContext, PoolConfig } from "./identity/context.ts";
+import { identityServer } from "./identity/server.ts";
+import { IdentityStore } from "./identity/store.ts";
+import { loadSigner } from "./identity/tokens.ts";
+
+export type { PoolConfig } from "./identity/context.ts";
+
+export interface IdentityOptions {
+  /** 0 for any free port. */
+  port: number;
+  /** Where users, sign-ins and the signing key are kept; in memory without one. */
+  dataFile?: string;
+  pools: readonly PoolConfig[];
+  /** Epoch milliseconds; a test moves it to issue tokens in the past. */
+  now?: () => number;
+}
+
+/** Cognito's pool ids name their region first; the issuer, and so the verifier, depend on it. */
+const POOL_ID = /^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/;
+
+export async function startIdentity(options: IdentityOptions): Promise<{ url: string; stop(): Promise<void> }> {
+  const clientIds = options.pools.flatMap((pool) => pool.clientIds);
+  for (const pool of options.pools) {
+    if (!POOL_ID.test(pool.id)) throw new Error(`Pool id ${pool.id} is not region-style, as Cognito's are`);
+  }
+  if (new Set(clientIds).size !== clientIds.length) throw new Error("A client id belongs to one pool only");
+  const store = IdentityStore.load(options.dataFile);
+  const context: IdentityContext = {
+    pools: new Map(options.pools.map((pool) => [pool.id, pool])),
+    store,
+    signer: await loadSigner(store),
+    sessions: new Map(),
+    now: options.now ?? Date.now,
+  };
+  const server = identityServer(context);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
