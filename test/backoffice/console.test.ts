@@ -1,0 +1,405 @@
+/**
+ * The review console in a real browser: Debian's headless chromium driven by playwright-core,
+ * against the local runtime, its identity endpoint and the uploads engine. A reviewer signs
+ * in, works the queue with the mouse and with the keyboard alone, and decides; the customer
+ * sees the decision and receives its signed webhook.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import {
+  type claimResponseSchema,
+  MAX_NOTE_LENGTH,
+  REJECTION_CODES,
+  type ReviewDecisionBody,
+  type ReviewEntry,
+  type StaffVerification,
+} from "#shared/domain/review";
+import type { VerificationResource } from "#shared/domain/verification";
+import { webhookEventSchema } from "#shared/domain/webhook-events";
+import { problemSchema } from "#shared/http/problems";
+import { fillPage } from "#shared/http/web-assets";
+import type { viewDocument } from "#shared/use-cases/review/document";
+import type * as wire from "../../web/backoffice/wire.ts";
+import {
+  MAX_NOTE_LENGTH as CONSOLE_NOTE_LENGTH,
+  REJECTION_CODES as CONSOLE_REJECTION_CODES,
+} from "../../web/backoffice/wire.ts";
+import type { StaffUser } from "../support/api.ts";
+import { expectVerification, upload } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
+import type { Delivery } from "../support/receiver.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** Without these, chromium on a machine with no internet waits on network services it cannot reach. */
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
+
+// The published issuer: one certificate waits in review with both copies, the others without the issuer's.
+const fx = useApiFixture({ pipeline: true, receiver: true });
+
+/** A published test certificate, uploaded and processed at confirm, waiting in review. */
+async function inReview(file: string, reason: string): Promise<VerificationResource> {
+  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
+  const created = await fx.customer.created({
+    document_type: "GSB_KYK_DORM",
+    original_filename: file,
+    file_size_bytes: bytes.length,
+    process_type: "sync",
+  });
+  expect((await upload(created, bytes)).status).toBe(200);
+  const confirmed = expectVerification(await fx.customer.confirm(created.verification_id));
+  expect(confirmed).toMatchObject({ status: "in_review", reason_code: reason });
+  return confirmed;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The `verification.completed` delivery about `id`, once it arrives. */
+async function completedDelivery(id: string): Promise<Delivery> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const delivery = fx.receiver.deliveries.find(
+      (candidate) => candidate.body.includes(id) && candidate.body.includes('"verification.completed"'),
+    );
+    if (delivery) return delivery;
+    if (Date.now() > deadline) throw new Error(`No verification.completed event about ${id} arrived`);
+    await pause(25);
+  }
+}
+
+let reviewer: StaffUser;
+let otherReviewer: StaffUser;
+/** Oldest first: both copies; then two with no issuer's copy. */
+let waiting: VerificationResource[];
+let consoleUrl: string;
+let documentsOrigin: string;
+
+beforeAll(async () => {
+  [reviewer, otherReviewer] = await Promise.all([fx.api.staffUser(["reviewers"]), fx.api.staffUser(["reviewers"])]);
+  waiting = [];
+  for (const [file, reason] of [
+    ["gsb-fields-incomplete.pdf", "fields_incomplete"],
+    ["gsb-issuer-unavailable.pdf", "issuer_unavailable"],
+    ["gsb-issuer-unavailable.pdf", "issuer_unavailable"],
+  ] as const) {
+    waiting.push(await inReview(file, reason));
+    // The queue orders by the second each went to review: one apiece, so "oldest" is this order.
+    await pause(1_100);
+  }
+  consoleUrl = `${fx.api.backofficeUrl}/backoffice/`;
+  documentsOrigin = new URL(process.env.S3_ENDPOINT ?? "").origin;
+}, 60_000);
+
+describe("the console's wire types", () => {
+  it("read and write what the API's schemas define", () => {
+    expectTypeOf<ReviewEntry>().toExtend<wire.ReviewEntry>();
+    expectTypeOf<StaffVerification>().toExtend<wire.StaffVerification>();
+    expectTypeOf<(typeof claimResponseSchema)["_output"]>().toExtend<wire.ClaimResponse>();
+    expectTypeOf<Awaited<ReturnType<typeof viewDocument>>>().toExtend<wire.DocumentLink>();
+    expectTypeOf<wire.DecisionBody>().toExtend<ReviewDecisionBody>();
+    expectTypeOf<wire.RejectionCode>().toEqualTypeOf<(typeof REJECTION_CODES)[number]>();
+    expect(CONSOLE_REJECTION_CODES).toEqual(REJECTION_CODES);
+    expect(CONSOLE_NOTE_LENGTH).toBe(MAX_NOTE_LENGTH);
+  });
+});
+
+describe("the console's files", () => {
+  const policyOf = (response: Response) =>
+    Object.fromEntries(
+      (response.headers.get("content-security-policy") ?? "").split(";").map((directive) => {
+        const [name = "", ...values] = directive.trim().split(/\s+/);
+        return [name, values.join(" ")];
+      }),
+    );
+
+  async function expectRouteNotFound(response: Response) {
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const problem = problemSchema.parse(await response.json());
+    expect(problem.code).toBe("route_not_found");
+    expect(problem.request_id).toBe(response.headers.get("request-id"));
+  }
+
+  it("writes its settings into the page as text, never as markup, and refuses a page with nowhere to write them", () => {
+    const page =
+      '<meta name="identity-endpoint" content="%IDENTITY_ENDPOINT%"><meta name="client-id" content="%CLIENT_ID%">';
+    expect(fillPage(page, { identityEndpoint: 'https://idp.test/?a=1&b="2"', clientId: "<script>'x'" })).toBe(
+      '<meta name="identity-endpoint" content="https://idp.test/?a=1&amp;b=&quot;2&quot;">' +
+        '<meta name="client-id" content="&lt;script&gt;&#39;x&#39;">',
+    );
+    expect(() => fillPage("<html></html>", { identityEndpoint: "https://idp.test/", clientId: "c" })).toThrow(
+      /%IDENTITY_ENDPOINT%/,
+    );
+  });
+
+  it("redirects /backoffice to /backoffice/, so the page's relative paths resolve", async () => {
+    const response = await fetch(`${fx.api.backofficeUrl}/backoffice`, { redirect: "manual" });
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe("backoffice/");
+    expect(new URL("backoffice/", `${fx.api.backofficeUrl}/backoffice`).href).toBe(consoleUrl);
+  });
+
+  it("serves the page with its settings filled in, under a strict policy, with no token", async () => {
+    const response = await fetch(consoleUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const html = await response.text();
+    const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1];
+    expect(meta("identity-endpoint")).toBe(process.env.IDENTITY_ENDPOINT);
+    expect(meta("client-id")).toBe(process.env.STAFF_CLIENT_ID);
+    expect([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      "assets/console.css",
+      "assets/console.js",
+    ]);
+    expect(html).not.toMatch(/<script>|<style|style="|\son[a-z]+="/i);
+    expect(policyOf(response)).toEqual({
+      "default-src": "'none'",
+      "script-src": "'self'",
+      "style-src": "'self'",
+      "connect-src": `'self' ${new URL(process.env.IDENTITY_ENDPOINT ?? "").origin}`,
+      "frame-src": documentsOrigin,
+      "img-src": "'self'",
+      "base-uri": "'none'",
+      "form-action": "'none'",
+      "frame-ancestors": "'none'",
+    });
+  });
+
+  it("serves the script and the styles by exact name, revalidated by entity tag, and nothing else", async () => {
+    for (const [file, type] of [
+      ["console.js", "text/javascript; charset=utf-8"],
+      ["console.css", "text/css; charset=utf-8"],
+    ]) {
+      const response = await fetch(`${consoleUrl}assets/${file}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe(type);
+      expect((await response.text()).length).toBeGreaterThan(1_000);
+      const etag = response.headers.get("etag") ?? "";
+      const again = await fetch(`${consoleUrl}assets/${file}`, { headers: { "If-None-Match": etag } });
+      expect(again.status).toBe(304);
+    }
+    // The bundle stays small: the console loads fast on any connection.
+    expect((await (await fetch(`${consoleUrl}assets/console.js`)).text()).length).toBeLessThan(60_000);
+    for (const name of ["index.html", "console.ts", "..%2Fbackoffice%2Findex.html", "..%2F..%2Fpackage.json"]) {
+      await expectRouteNotFound(await fetch(`${consoleUrl}assets/${name}`));
+    }
+  });
+});
+
+describe("the console in headless chromium", () => {
+  let browser: BrowserContext;
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "verification-console-chromium-"));
+  beforeAll(async () => {
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1440, height: 1000 },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  /** A new tab on the console, collecting script errors and policy violations. */
+  async function openConsole(): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+    });
+    const response = await page.goto(consoleUrl);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+    return { page, problems };
+  }
+
+  async function signIn(page: Page, user: StaffUser): Promise<void> {
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Review queue" }).waitFor();
+  }
+
+  /** Runs `expression` in the page (a string: this project type-checks tests without the DOM's types). */
+  const inPage = <T>(page: Page, expression: string) => page.evaluate<T>(expression);
+
+  /** What the page could have kept: nothing, the tokens live in memory only. */
+  async function expectNothingStored(page: Page): Promise<void> {
+    const stored = await inPage(
+      page,
+      "({ local: Object.keys(localStorage), session: Object.keys(sessionStorage), cookies: document.cookie })",
+    );
+    expect(stored).toEqual({ local: [], session: [], cookies: "" });
+    expect(await browser.cookies()).toEqual([]);
+  }
+
+  const rowLink = (page: Page, id: string) => page.getByRole("link", { name: id, exact: true });
+  // By id: an empty message region is hidden, and a role query would wait for it to show.
+  const status = (page: Page) => page.locator("#status[role=status]");
+  const alert = (page: Page) => page.locator("#alert[role=alert]");
+
+  it("signs in, opens the oldest item with both copies, claims it and rejects it", async () => {
+    const { page, problems } = await openConsole();
+    // Chromium's PDF viewer may fetch a document more than once: count each link once.
+    const documentsLoaded = new Set<string>();
+    page.on("response", (response) => {
+      if (response.url().startsWith(documentsOrigin) && response.status() === 200) documentsLoaded.add(response.url());
+    });
+    await signIn(page, reviewer);
+    await expectNothingStored(page);
+
+    const [oldest] = waiting;
+    if (!oldest) throw new Error("Nothing waits");
+    const rows = page.locator("table.queue tbody tr");
+    await expect.poll(() => rows.count()).toBe(waiting.length);
+    await expect.poll(() => rows.first().innerText()).toContain(oldest.verification_id);
+    expect(await rows.first().innerText()).toMatch(/Fields incomplete[\s\S]*Free/);
+
+    await rowLink(page, oldest.verification_id).click();
+    await page.getByRole("heading", { name: oldest.verification_id }).waitFor();
+    // Both copies load in their frames, straight from the uploads bucket.
+    const frames = ["upload", "issuer"].map((copy) => page.locator(`iframe[data-copy="${copy}"]`));
+    const sourcesOf = () => Promise.all(frames.map(async (frame) => (await frame.getAttribute("src")) ?? ""));
+    await expect
+      .poll(async () => (await sourcesOf()).every((source) => source.startsWith(`${documentsOrigin}/`)))
+      .toBe(true);
+    const sources = await sourcesOf();
+    expect(new Set(sources).size).toBe(2);
+    await expect.poll(() => sources.every((source) => documentsLoaded.has(source)), { timeout: 15_000 }).toBe(true);
+    const item = page.locator("article.item");
+    await expect.poll(() => item.innerText()).toContain("EKSİKOĞLU");
+    expect(await item.innerText()).toMatch(/Authority match\s+Passed/);
+    expect(await item.innerText()).toMatch(/Fields extracted\s+Failed/);
+
+    await page.getByRole("button", { name: /^Claim/ }).click();
+    await expect.poll(() => status(page).innerText()).toMatch(/^You hold the claim until/);
+    await expect.poll(() => page.locator("#claim-status").innerText()).toMatch(/^You hold the claim until/);
+
+    const note = "Seal differs from the issuer's template";
+    await page.getByLabel("Rejected").check();
+    await page.getByLabel("Rejection reason").selectOption("not_genuine");
+    await page.getByLabel("Note (optional)").fill(note);
+    await page.getByRole("button", { name: "Record decision" }).click();
+    await expect
+      .poll(() => status(page).innerText())
+      .toBe(`Decision recorded for ${oldest.verification_id}: Rejected.`);
+    await page.getByRole("heading", { name: "Review queue" }).waitFor();
+    await expect.poll(() => rows.count()).toBe(waiting.length - 1);
+
+    // The customer sees the decision, and hears of it by a signed webhook that names no reviewer and no note.
+    const final = expectVerification(await fx.customer.get(oldest.verification_id));
+    expect(final).toMatchObject({ status: "completed", result: "rejected", reason_code: "not_genuine" });
+    const completed = await completedDelivery(oldest.verification_id);
+    const event = webhookEventSchema.parse(
+      new Webhook(fx.app.webhook_secret).verify(completed.body, completed.headers),
+    );
+    expect(event.data.verification).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      reason_code: "not_genuine",
+    });
+    expect(completed.body).not.toContain(note);
+    expect(completed.body).not.toContain(reviewer.username);
+
+    await expectNothingStored(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("works by keyboard alone: move, open, claim, choose, back, and the shortcuts list", async () => {
+    const { page, problems } = await openConsole();
+    // A new tab starts signed out: nothing of the last session was kept.
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.keyboard.type(reviewer.username);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(reviewer.password);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Review queue" }).waitFor();
+
+    const [, first, second] = waiting.map((verification) => verification.verification_id);
+    const focused = () => inPage<string>(page, 'document.activeElement?.textContent ?? ""');
+    await expect.poll(focused).toBe(first);
+    await page.keyboard.press("j");
+    await expect.poll(focused).toBe(second);
+    await page.keyboard.press("k");
+    await expect.poll(focused).toBe(first);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(focused).toBe(first);
+
+    await page.keyboard.press("?");
+    await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: first }).waitFor();
+    await expect.poll(() => page.locator("article.item").innerText()).toContain("There is no issuer's copy");
+    expect(await page.locator('iframe[data-copy="issuer"]').count()).toBe(0);
+
+    await page.keyboard.press("c");
+    await expect.poll(() => page.locator("#claim-status").innerText()).toMatch(/^You hold the claim until/);
+    await page.keyboard.press("v");
+    expect(await page.getByLabel("Verified").isChecked()).toBe(true);
+    expect(await page.getByLabel("Rejection reason").isDisabled()).toBe(true);
+    await page.keyboard.press("r");
+    expect(await page.getByLabel("Rejected").isChecked()).toBe(true);
+    expect(await page.getByLabel("Rejection reason").isDisabled()).toBe(false);
+
+    await page.keyboard.press("Escape");
+    await page.getByRole("heading", { name: "Review queue" }).waitFor();
+    await expect.poll(focused).toBe(first);
+    await expect.poll(() => page.locator("table.queue tbody tr.selected").innerText()).toMatch(/You until/);
+    // Focus is drawn where it is: the focused row's link has an outline.
+    expect(await inPage(page, "getComputedStyle(document.activeElement).outlineStyle")).toBe("solid");
+
+    await expectNothingStored(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("shows another reviewer's claim by name, and a refusal by its detail", async () => {
+    const { page, problems } = await openConsole();
+    await signIn(page, otherReviewer);
+    const [, claimed] = waiting;
+    if (!claimed) throw new Error("Nothing waits");
+    const row = page.locator("table.queue tbody tr", { has: rowLink(page, claimed.verification_id) });
+    await expect.poll(() => row.innerText()).toContain(`${reviewer.username} until`);
+
+    await rowLink(page, claimed.verification_id).click();
+    await page.getByRole("heading", { name: claimed.verification_id }).waitFor();
+    await page.getByRole("button", { name: /^Claim/ }).click();
+    await expect.poll(() => alert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+
+    await page.getByLabel("Verified").check();
+    await page.getByRole("button", { name: "Record decision" }).click();
+    await expect.poll(() => alert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+    expect(expectVerification(await fx.customer.get(claimed.verification_id)).status).toBe("in_review");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(await page.locator("table.queue").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

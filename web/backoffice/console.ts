@@ -1,0 +1,127 @@
+/**
+ * The review console: sign in, the queue, one item at a time. The page carries no data of its
+ * own: everything comes from the backoffice API with the session's token, which lives in
+ * memory only. The address names the open item (`#/reviews/<id>`), so Back returns to the queue.
+ */
+import { BackofficeApi } from "./api.ts";
+import { announcer, byId, typingIn } from "./dom.ts";
+import { showItem } from "./item.ts";
+import { newQueuePosition, showQueue } from "./queue.ts";
+import type { ConsoleContext, Screen } from "./screen.ts";
+import { Session } from "./session.ts";
+import { showSignIn } from "./sign-in.ts";
+
+const ITEM_ADDRESS = /^#\/reviews\/([^/]+)$/;
+
+function meta(name: string): string {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.trim() ?? "";
+}
+
+const identity = { endpoint: meta("identity-endpoint"), clientId: meta("client-id") };
+const view = byId<HTMLElement>("view");
+const say = announcer(byId("status"), byId("alert"));
+const account = byId<HTMLElement>("account");
+const shortcuts = byId<HTMLDialogElement>("shortcuts");
+
+let screen: Screen | undefined;
+let showing: "queue" | "item" | undefined;
+let position = newQueuePosition();
+/** True when the open item was opened from the queue, so Back is the browser's own Back. */
+let fromQueue = false;
+
+const session = new Session(identity, (message) => signedOut(message));
+const api = new BackofficeApi(session, () => signedOut("Your session has ended. Sign in again."));
+
+const context: ConsoleContext = {
+  api,
+  say,
+  view,
+  username: () => session.username,
+  open(verificationId) {
+    location.hash = `#/reviews/${encodeURIComponent(verificationId)}`;
+  },
+  back(message) {
+    say.clear();
+    if (message) say.info(message);
+    if (fromQueue) {
+      history.back();
+      return;
+    }
+    history.replaceState(null, "", location.pathname + location.search);
+    route();
+  },
+};
+
+/** Draws the screen the address names (a row's link, `open`, Back and Forward all change it). */
+function route(): void {
+  if (!session.signedIn) return;
+  screen?.leave();
+  const item = ITEM_ADDRESS.exec(location.hash);
+  if (item) {
+    const id = decodeURIComponent(item[1] ?? "");
+    fromQueue = showing === "queue";
+    position.selected = id;
+    // The queue's messages are about the queue.
+    say.clear();
+    showing = "item";
+    screen = showItem(context, id);
+  } else {
+    showing = "queue";
+    screen = showQueue(context, position);
+  }
+}
+
+function signIn(): void {
+  showSignIn({
+    view,
+    identity,
+    say,
+    done(result) {
+      session.begin(result);
+      byId("who").textContent = `Signed in as ${session.username}`;
+      account.hidden = false;
+      say.info(`Signed in as ${session.username}.`);
+      route();
+    },
+  });
+}
+
+/** Back to the sign-in screen with nothing of the last session left on the page. */
+function signedOut(message?: string): void {
+  if (!session.signedIn && screen === undefined) return;
+  session.end();
+  screen?.leave();
+  screen = undefined;
+  showing = undefined;
+  position = newQueuePosition();
+  account.hidden = true;
+  byId("who").textContent = "";
+  signIn();
+  if (message) say.error(message);
+}
+
+byId("sign-out").addEventListener("click", () => {
+  signedOut();
+  say.info("Signed out.");
+});
+byId("shortcuts-open").addEventListener("click", () => shortcuts.showModal());
+byId("shortcuts-close").addEventListener("click", () => shortcuts.close());
+window.addEventListener("hashchange", route);
+
+document.addEventListener("keydown", (event) => {
+  if (!session.signedIn || shortcuts.open || event.defaultPrevented) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+  if (event.key === "?") {
+    shortcuts.showModal();
+    event.preventDefault();
+    return;
+  }
+  if (screen?.key(event)) event.preventDefault();
+});
+
+if (!/^https?:\/\//.test(identity.endpoint) || !identity.clientId || identity.clientId.startsWith("%")) {
+  view.textContent =
+    "The console is not configured: it has no identity endpoint or client. Open it through the backoffice API.";
+} else {
+  signIn();
+}

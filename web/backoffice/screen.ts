@@ -1,0 +1,23 @@
+/** What every screen of the signed-in console gets, and what it gives back to the keyboard. */
+import type { BackofficeApi } from "./api.ts";
+import type { Announcer } from "./dom.ts";
+
+export interface ConsoleContext {
+  api: BackofficeApi;
+  say: Announcer;
+  /** Where the screen draws. */
+  view: HTMLElement;
+  /** The signed-in user's name: a claim held by this name is "you". */
+  username(): string;
+  /** Opens a verification; the address changes, so the browser's Back returns to the queue. */
+  open(verificationId: string): void;
+  /** Back to the queue, with what to say there (the last screen's messages are cleared). */
+  back(message?: string): void;
+}
+
+export interface Screen {
+  /** Handles a shortcut key; true when it did. */
+  key(event: KeyboardEvent): boolean;
+  /** Stops the screen's timers when another takes its place. */
+  leave(): void;
+}
