@@ -12,6 +12,7 @@ import { build, type Metafile } from "esbuild";
 import { FUNCTIONS, type FunctionDefinition, type FunctionName } from "#shared/declarations/functions";
 import { PROJECT_ROOT } from "../infra/api-function.ts";
 import { esbuildOptions } from "../infra/esbuild-options.ts";
+import { buildWeb } from "../web/build.ts";
 import { median, round } from "./stats.ts";
 
 const run = promisify(execFile);
@@ -51,11 +52,18 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
       "exports.secrets = new SecretsManagerClient({});",
     );
   }
+  if ("staffPool" in access && access.staffPool) {
+    clients.push("Cognito");
+    lines.push(
+      'const { CognitoIdentityProviderClient } = require("@aws-sdk/client-cognito-identity-provider");',
+      "exports.cognito = new CognitoIdentityProviderClient({});",
+    );
+  }
   return { source: lines.join("\n"), clients };
 }
 
 /** Dummy values for every setting the function reads at init: nothing at init reaches the network. */
-function initEnvironment(name: FunctionName): NodeJS.ProcessEnv {
+function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessEnv {
   const dummies: Record<string, string> = {
     ENVIRONMENT: "sandbox",
     APPS_TABLE: "bench-apps",
@@ -65,6 +73,11 @@ function initEnvironment(name: FunctionName): NodeJS.ProcessEnv {
     UPLOADS_BUCKET: "bench-uploads",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
     AUTHORITY_DOCUMENTS: "/var/task/issuer",
+    AUDIT_TABLE: "bench-audit",
+    STAFF_USER_POOL_ID: "us-east-1_BenchStaff",
+    STAFF_CLIENT_ID: "benchconsole",
+    // The console reads its built files at init, so they are real.
+    WEB_ASSETS: webAssets,
   };
   // As in the sandbox stack, where the processing functions ask the stack's own issuer.
   const definition: FunctionDefinition = FUNCTIONS[name];
@@ -77,7 +90,9 @@ function initEnvironment(name: FunctionName): NodeJS.ProcessEnv {
       : {};
   return {
     PATH: process.env.PATH,
-    ...Object.fromEntries(FUNCTIONS[name].settings.map((setting) => [setting, dummies[setting]])),
+    ...Object.fromEntries(
+      FUNCTIONS[name].settings.flatMap((setting) => (dummies[setting] ? [[setting, dummies[setting]]] : [])),
+    ),
     ...issuer,
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "BENCHDUMMY",
@@ -137,6 +152,8 @@ export async function measureColdStart(runs: number): Promise<ColdStartRow[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "verification-api-bench-"));
   const options = esbuildOptions();
   const rows: ColdStartRow[] = [];
+  const webAssets = path.join(dir, "web");
+  await buildWeb(webAssets);
   try {
     for (const name of Object.keys(FUNCTIONS) as FunctionName[]) {
       const outfile = path.join(dir, name, "index.js");
@@ -154,7 +171,7 @@ export async function measureColdStart(runs: number): Promise<ColdStartRow[]> {
         stdin: { contents: baseline.source, resolveDir: PROJECT_ROOT, loader: "js", sourcefile: "baseline.js" },
         outfile: baselineFile,
       });
-      const env = initEnvironment(name);
+      const env = initEnvironment(name, webAssets);
       const fn: number[] = [];
       const base: number[] = [];
       // Alternating keeps a burst of load on the shared machine from landing on one side only.

@@ -3,7 +3,10 @@
  * memory on loopback ports, fresh tables, the deployed handler modules behind the local
  * gateway, and a counter of every SDK request the shared clients send.
  */
+import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
@@ -17,6 +20,7 @@ import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb,
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { ensureTables, localSettings, tableName } from "../local/resources.ts";
+import { buildWeb } from "../web/build.ts";
 
 const PREFIX = "bench-";
 
@@ -55,6 +59,9 @@ export async function startBenchApi(): Promise<BenchApi> {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
   const secretsKey = SecretBox.generateKey();
+  // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
+  const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
+  await buildWeb(webAssets);
   Object.assign(
     process.env,
     localSettings({
@@ -65,6 +72,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       secretsKey,
       // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
       authority: { documents: [], secret: SecretBox.generateKey() },
+      backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
   const stops: (() => Promise<void>)[] = [];

@@ -1,30 +1,43 @@
 /**
- * API Gateway on one machine: the shared route table, the REQUEST authorizer with its
- * cache, the same proxy events and the same gateway responses as the deployed stack.
+ * API Gateway on one machine, one REST API per server: the API's shared route table, its
+ * authorizer (REQUEST or TOKEN) with its cache, the same proxy events and the same gateway
+ * responses as the deployed stack.
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
-import type { RouteDefinition } from "#shared/declarations/routes";
+import { APIS, type ApiDefinition, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
 import { referenceResponse } from "../openapi/reference.ts";
-import { type Authorize, type AuthorizerHandler, cachedAuthorizer, identitySource } from "./gateway/authorizer.ts";
+import {
+  type Authorization,
+  type AuthorizerHandler,
+  cachedAuthorizer,
+  identitySource,
+  type TokenAuthorizerHandler,
+} from "./gateway/authorizer.ts";
 import {
   authorizerEvent,
   lambdaContext,
   proxyEvent,
+  type RequestFields,
   readBody,
   requestFields,
   requestTarget,
 } from "./gateway/events.ts";
 import { gatewayResponse, writeAccessLog, writeResponse } from "./gateway/responses.ts";
-import { matchRoute } from "./gateway/routes.ts";
+import { compileRoutes, matchRoute, type RouteTable } from "./gateway/routes.ts";
 
-export type { AuthorizerHandler } from "./gateway/authorizer.ts";
+export type { AuthorizerHandler, TokenAuthorizerHandler } from "./gateway/authorizer.ts";
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export interface GatewayOptions {
-  handlers: Record<RouteDefinition["function"], ProxyHandler> & { authorizer: AuthorizerHandler };
+  /** Which REST API this server is; the public one by default. */
+  api?: ApiName;
+  handlers: Record<RouteDefinition["function"], ProxyHandler> & {
+    authorizer: AuthorizerHandler;
+    "staff-authorizer": TokenAuthorizerHandler;
+  };
   region: string;
   /** Print one JSON access-log line per request. */
   accessLog?: boolean;
@@ -35,11 +48,33 @@ export interface GatewayOptions {
 /** What the gateway answers a request with: the function's result, or one of its own gateway responses. */
 type Answer = APIGatewayProxyResult | GatewayResponseType;
 
-/** What one gateway keeps across requests: its options, the stage's token bucket and the cached authorizer. */
+/** What one gateway keeps across requests: its options, its API, the stage's token bucket and the cached authorizer. */
 interface Gateway {
   options: GatewayOptions;
+  api: ApiDefinition;
+  routes: RouteTable;
   admit: () => boolean;
-  authorize: Authorize;
+  /** Runs the API's authorizer (through its cache) for a request's fields and identity source. */
+  authorize: (fields: RequestFields, identity: string | undefined) => Promise<Authorization>;
+}
+
+/** The API's authorizer as the stage runs it: a REQUEST event with every request field, or a TOKEN event with the token. */
+function apiAuthorizer(api: ApiDefinition, options: GatewayOptions): Gateway["authorize"] {
+  const { authorizer } = api;
+  if (authorizer.type === "TOKEN") {
+    const authorize = cachedAuthorizer(options.handlers["staff-authorizer"], authorizer.cacheTtlSeconds);
+    return (fields, identity) =>
+      authorize(
+        {
+          type: "TOKEN",
+          authorizationToken: identity ?? "",
+          methodArn: authorizerEvent(fields, options.region).methodArn,
+        },
+        identity,
+      );
+  }
+  const authorize = cachedAuthorizer(options.handlers.authorizer, authorizer.cacheTtlSeconds);
+  return (fields, identity) => authorize(authorizerEvent(fields, options.region), identity);
 }
 
 /** A token bucket: `burstLimit` tokens, refilled at `rateLimit` a second. */
@@ -58,14 +93,17 @@ function tokenBucket(limits: { rateLimit: number; burstLimit: number }): () => b
 
 /** An HTTP server that answers the API as the deployed stage does, with the API reference beside it. */
 export function createGateway(options: GatewayOptions): http.Server {
+  const api: ApiDefinition = APIS[options.api ?? "public"];
   const gateway: Gateway = {
     options,
+    api,
+    routes: compileRoutes(api.routes),
     admit: options.throttle ? tokenBucket(options.throttle) : () => true,
-    authorize: cachedAuthorizer(options.handlers.authorizer),
+    authorize: apiAuthorizer(api, options),
   };
   return http.createServer((req, res) => {
-    // The API reference (/openapi.json, /docs) is served only here, beside the API, not through it.
-    const reference = referenceResponse(req.method, req.url);
+    // The API reference (/openapi.json, /docs) is served only here, beside the public API, not through it.
+    const reference = api === APIS.public ? referenceResponse(req.method, req.url) : undefined;
     if (reference) {
       writeResponse(res, { statusCode: 200, ...reference });
       return;
@@ -81,7 +119,7 @@ function serveApiRequest(gateway: Gateway, req: http.IncomingMessage, res: http.
   answerRequest(gateway, req, requestId)
     .catch((): Answer => "DEFAULT_5XX")
     .then((answer) => {
-      const result = typeof answer === "string" ? gatewayResponse(answer, requestId) : answer;
+      const result = typeof answer === "string" ? gatewayResponse(gateway.api, answer, requestId) : answer;
       writeResponse(res, result);
       if (gateway.options.accessLog) writeAccessLog(req, requestId, result.statusCode, started);
     });
@@ -94,7 +132,7 @@ async function answerRequest(gateway: Gateway, req: http.IncomingMessage, reques
     return "THROTTLED";
   }
   const target = requestTarget(req);
-  const matched = matchRoute(target.method, target.url.pathname);
+  const matched = matchRoute(gateway.routes, target.method, target.url.pathname);
   if (!matched) {
     req.resume();
     return "MISSING_AUTHENTICATION_TOKEN";
@@ -103,7 +141,11 @@ async function answerRequest(gateway: Gateway, req: http.IncomingMessage, reques
   if (body === undefined) return "REQUEST_TOO_LARGE";
 
   const fields = requestFields(req, target, matched, requestId);
-  const authorization = await gateway.authorize(authorizerEvent(fields, gateway.options.region), identitySource(req));
+  if (matched.route.authorization === "none") {
+    return invoke(gateway.options.handlers, matched.route.function, proxyEvent(fields, body));
+  }
+  const identity = identitySource(req, gateway.api.authorizer.identityHeader);
+  const authorization = await gateway.authorize(fields, identity);
   if (typeof authorization === "string") return authorization;
   return invoke(gateway.options.handlers, matched.route.function, proxyEvent(fields, body, authorization));
 }

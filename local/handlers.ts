@@ -2,14 +2,22 @@ import path from "node:path";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
 import type { AuthorityHandler } from "./authority.ts";
-import type { AuthorizerHandler, ProxyHandler } from "./gateway.ts";
+import type { AuthorizerHandler, ProxyHandler, TokenAuthorizerHandler } from "./gateway.ts";
 
 /** Every function's handler, typed by the event its AWS trigger sends. */
 export interface Handlers extends Record<FunctionName, unknown> {
   authorizer: AuthorizerHandler;
+  "staff-authorizer": TokenAuthorizerHandler;
   "create-verification": ProxyHandler;
   "confirm-upload": ProxyHandler;
   "get-verification": ProxyHandler;
+  "backoffice-console": ProxyHandler;
+  "list-reviews": ProxyHandler;
+  "claim-review": ProxyHandler;
+  "decide-review": ProxyHandler;
+  "inspect-verification": ProxyHandler;
+  "view-document": ProxyHandler;
+  "read-audit": ProxyHandler;
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   tick: () => Promise<unknown>;
   authority: AuthorityHandler;

@@ -5,9 +5,11 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import os from "node:os";
 import path from "node:path";
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { z } from "zod";
 import { createDynamoClients } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
@@ -18,13 +20,16 @@ import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import { buildWeb } from "../web/build.ts";
 import { startAuthority } from "./authority.ts";
 import { ensureDevApp } from "./dev-app.ts";
-import { LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
+import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
+import { startIdentity } from "./identity.ts";
 import { startPipeline } from "./pipeline.ts";
-import { ensureTables, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
+import { ensureTables, LOCAL_STAFF_POOL, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
 
 const started = Date.now();
 
@@ -42,6 +47,9 @@ const settings = z
     /** The project's own authority service; `off` runs as a production stack with no issuer integration. */
     LOCAL_AUTHORITY: z.enum(["on", "off"]).default("on"),
     AUTHORITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The backoffice API (review console and staff API) and the identity endpoint its users sign in at. */
+    BACKOFFICE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    IDENTITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
     LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
@@ -53,6 +61,10 @@ const dynamoPort = settings.DYNAMODB_PORT ?? settings.PORT + 1;
 const s3Port = settings.S3_PORT ?? settings.PORT + 2;
 const authorityPort = settings.AUTHORITY_PORT ?? settings.PORT + 3;
 const authorityUrl = settings.LOCAL_AUTHORITY === "on" ? `http://127.0.0.1:${authorityPort}` : undefined;
+const backofficePort = settings.BACKOFFICE_PORT ?? settings.PORT + 4;
+const identityPort = settings.IDENTITY_PORT ?? settings.PORT + 5;
+const identityEndpoint = `http://127.0.0.1:${identityPort}`;
+const backofficeUrl = `http://127.0.0.1:${backofficePort}`;
 /** Certificates added here while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
@@ -68,14 +80,16 @@ function secretsKey(): string {
 
 /** What has started, stopped in reverse order. */
 const running: { stop(): Promise<void> }[] = [];
-let gateway: Server | undefined;
+const gateways: Server[] = [];
 let stopping = false;
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    gateway?.closeAllConnections();
-    await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
+    for (const gateway of gateways) {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
     for (const part of running.reverse()) await part.stop().catch(() => undefined);
     rmSync(runtimeFile, { force: true });
   }
@@ -85,9 +99,21 @@ async function stop(code: number): Promise<never> {
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 
+/** Listens on `port` of the loopback interface. */
+async function listen(server: Server, port: number): Promise<void> {
+  gateways.push(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+}
+
 async function main(): Promise<void> {
   mkdirSync(localCertificates, { recursive: true });
   const sealingKey = secretsKey();
+  // The review console, built from its sources at each start: always the code in the tree.
+  const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
+  await buildWeb(webAssets);
   Object.assign(
     process.env,
     localSettings({
@@ -101,6 +127,7 @@ async function main(): Promise<void> {
         secret: randomBytes(32).toString("base64url"),
         url: authorityUrl,
       },
+      backoffice: { identityEndpoint, webAssets },
     }),
   );
   const storage = inMemory ? undefined : dataDir;
@@ -109,19 +136,29 @@ async function main(): Promise<void> {
   const dynamo = createDynamoClients(process.env.DYNAMODB_ENDPOINT);
   await ensureTables(dynamo.raw, "local-");
 
+  running.push(
+    await startIdentity({
+      port: identityPort,
+      dataFile: inMemory ? undefined : path.join(dataDir, "identity.json"),
+      pools: [
+        {
+          id: LOCAL_STAFF_POOL.id,
+          clientIds: [LOCAL_STAFF_POOL.clientId],
+          groups: LOCAL_STAFF_POOL.groups,
+          mfa: LOCAL_STAFF_POOL.mfa,
+        },
+      ],
+    }),
+  );
+
   const handlers = await loadHandlers();
   if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
-  gateway = createGateway({
-    handlers,
-    region: LOCAL_REGION,
-    accessLog: true,
-    throttle: settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined,
-  });
-  const server = gateway;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.PORT, "127.0.0.1", resolve);
-  });
+  const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
+  await listen(createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle }), settings.PORT);
+  await listen(
+    createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, accessLog: true, throttle }),
+    backofficePort,
+  );
 
   const pipeline = await startPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
@@ -144,6 +181,7 @@ async function main(): Promise<void> {
         base_url: baseUrl,
         dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
         tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
+        identity: { endpoint: identityEndpoint, staff_user_pool_id: LOCAL_STAFF_POOL.id },
       },
       null,
       2,
@@ -158,6 +196,21 @@ async function main(): Promise<void> {
     },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );
+  const cognito = new CognitoIdentityProviderClient({
+    region: LOCAL_REGION,
+    endpoint: identityEndpoint,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const logins = await ensureDevLogins(cognito, {
+    dataDir,
+    identityEndpoint,
+    region: LOCAL_REGION,
+    staff: { userPoolId: LOCAL_STAFF_POOL.id, clientId: LOCAL_STAFF_POOL.clientId, apiUrl: backofficeUrl },
+  });
+  cognito.destroy();
+  const staffLogins = logins.staff.users.map(
+    (user) => `${user.username} / ${user.password} (${user.groups.join(", ")})`,
+  );
   const lines = [
     `Verification API (${settings.LOCAL_ENV}${inMemory ? ", in memory" : ""}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  base URL        ${baseUrl}`,
@@ -168,6 +221,10 @@ async function main(): Promise<void> {
     authorityUrl
       ? `  issuer          ${authorityUrl} (test certificates in docs/test-documents/, and ${path.relative(process.cwd(), localCertificates)}/<TYPE>/<barcode>.pdf)`
       : "  issuer          none (LOCAL_AUTHORITY=off): verifications that need the issuer go to review",
+    `  backoffice API  ${backofficeUrl}`,
+    `  review console  ${backofficeUrl}/backoffice/`,
+    `  staff logins    ${staffLogins.join("; ")}`,
+    `  saved to        ${path.relative(process.cwd(), devLoginsPath(dataDir))}`,
     "Ctrl-C stops the API and its engines.",
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -11,6 +11,7 @@ import {
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
+import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
@@ -72,6 +73,15 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
 /** The published test certificates, which the local authority service always holds. */
 export const PUBLISHED_CERTIFICATES = path.resolve(__dirname, "../docs/test-documents/issuer");
 
+/** The local staff pool and the console's client of it, as the identity endpoint serves them. */
+export const LOCAL_STAFF_POOL = {
+  id: `${LOCAL_REGION}_LocalStaff`,
+  clientId: "localstaffconsole",
+  groups: [...STAFF_GROUPS],
+  // Seeded logins sign in with a password; a user who sets up TOTP is asked for a code, as in AWS.
+  mfa: "optional",
+} as const;
+
 /** The process environment the functions read, pointed at the local engines. */
 export function localSettings(options: {
   environment: Environment;
@@ -81,6 +91,11 @@ export function localSettings(options: {
   secretsKey: string;
   /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
   authority: { documents: string[]; secret: string; url?: string };
+  /**
+   * The local identity endpoint that serves the staff pool, and the built web pages; absent in
+   * a process that loads no backoffice function (the test engines' global setup).
+   */
+  backoffice?: { identityEndpoint: string; webAssets: string };
 }): Record<string, string> {
   const tables = Object.fromEntries(TABLES.map((table) => [table.setting, tableName(options.tablePrefix, table)]));
   const settings: Partial<Record<SettingName, string>> = {
@@ -91,6 +106,11 @@ export function localSettings(options: {
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
     AUTHORITY_SECRET: options.authority.secret,
     ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),
+    STAFF_USER_POOL_ID: LOCAL_STAFF_POOL.id,
+    STAFF_CLIENT_ID: LOCAL_STAFF_POOL.clientId,
+    ...(options.backoffice
+      ? { IDENTITY_ENDPOINT: options.backoffice.identityEndpoint, WEB_ASSETS: options.backoffice.webAssets }
+      : {}),
     DYNAMODB_ENDPOINT: options.dynamoEndpoint,
     S3_ENDPOINT: options.s3Endpoint,
   };

@@ -1,26 +1,33 @@
 /**
- * The REQUEST authorizer as API Gateway runs it: the identity source, the result cache,
+ * An authorizer (REQUEST or TOKEN) as API Gateway runs it: the identity source, the result cache,
  * the policy evaluation, and the gateway response for a request it does not let through.
  */
 import type http from "node:http";
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayRequestAuthorizerEvent,
+  APIGatewayTokenAuthorizerEvent,
+} from "aws-lambda";
 import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
-import { AUTHORIZER } from "#shared/declarations/routes";
 
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+export type TokenAuthorizerHandler = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 /** The authorizer's result for a request let through, or the gateway response for one that is not. */
 export type Authorization = APIGatewayAuthorizerResult | GatewayResponseType;
 
+/** What an authorizer is called with: a REQUEST event, or a TOKEN event. */
+type AuthorizerEvent = APIGatewayRequestAuthorizerEvent | APIGatewayTokenAuthorizerEvent;
+
 /** The authorizer step: an event and its identity source in, an authorization out. */
-export type Authorize = (
-  event: APIGatewayRequestAuthorizerEvent,
+export type Authorize<Event extends AuthorizerEvent> = (
+  event: Event,
   identity: string | undefined,
 ) => Promise<Authorization>;
 
-/** The identity source the authorizer is cached on: the API key header, undefined when absent or empty. */
-export function identitySource(req: http.IncomingMessage): string | undefined {
-  const identity = req.headers[AUTHORIZER.identityHeader.toLowerCase()];
+/** The identity source the authorizer is cached on: its header, undefined when absent or empty. */
+export function identitySource(req: http.IncomingMessage, header: string): string | undefined {
+  const identity = req.headers[header.toLowerCase()];
   return typeof identity === "string" && identity !== "" ? identity : undefined;
 }
 
@@ -51,18 +58,18 @@ function authorizerFailure(error: unknown): GatewayResponseType {
  * The authorizer step over `authorizer`, with a result cache per identity source that lasts
  * the authorizer's TTL; only results are cached, never a throw.
  */
-export function cachedAuthorizer(authorizer: AuthorizerHandler): Authorize {
+export function cachedAuthorizer<Event extends AuthorizerEvent>(
+  authorizer: (event: Event) => Promise<APIGatewayAuthorizerResult>,
+  cacheTtlSeconds: number,
+): Authorize<Event> {
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
 
   /** The cached result while it is fresh, else the authorizer's, which is then cached. */
-  async function resultFor(
-    event: APIGatewayRequestAuthorizerEvent,
-    identity: string,
-  ): Promise<APIGatewayAuthorizerResult> {
+  async function resultFor(event: Event, identity: string): Promise<APIGatewayAuthorizerResult> {
     const cached = cache.get(identity);
     if (cached && cached.expires > Date.now()) return cached.result;
     const result = await authorizer(event);
-    cache.set(identity, { result, expires: Date.now() + AUTHORIZER.cacheTtlSeconds * 1000 });
+    cache.set(identity, { result, expires: Date.now() + cacheTtlSeconds * 1000 });
     return result;
   }
 

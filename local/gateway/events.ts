@@ -57,15 +57,16 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer | unde
 
 /** Headers as API Gateway passes them: the client's spelling, last value and every value. */
 function requestHeaders(req: http.IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // A Map, so a header named like an Object method (`toString`) is a header like any other.
+  const values = new Map<string, string[]>();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
-    const value = req.rawHeaders[i + 1] as string;
-    headers[name] = value;
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+    values.set(name, [...(values.get(name) ?? []), req.rawHeaders[i + 1] as string]);
   }
-  return { headers, multiValueHeaders };
+  return {
+    headers: Object.fromEntries([...values].map(([name, all]) => [name, all.at(-1) ?? ""])),
+    multiValueHeaders: Object.fromEntries(values),
+  };
 }
 
 /** Query parameters as API Gateway passes them: last value and every value, or null for none. */
@@ -73,13 +74,12 @@ function queryParameters(url: URL) {
   if ([...url.searchParams.keys()].length === 0) {
     return { queryStringParameters: null, multiValueQueryStringParameters: null };
   }
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) multi[name] = [...(multi[name] ?? []), value];
+  // A Map, so a parameter named like an Object method (`toString`) is a parameter like any other.
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams) multi.set(name, [...(multi.get(name) ?? []), value]);
   return {
-    queryStringParameters: Object.fromEntries(
-      Object.entries(multi).map(([name, values]) => [name, values.at(-1) ?? ""]),
-    ),
-    multiValueQueryStringParameters: multi,
+    queryStringParameters: Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) ?? ""])),
+    multiValueQueryStringParameters: Object.fromEntries(multi),
   };
 }
 
@@ -134,11 +134,11 @@ export function authorizerEvent(fields: RequestFields, region: string): APIGatew
   };
 }
 
-/** The proxy event the route's function receives, carrying the authorizer's principal and context. */
+/** The proxy event the route's function receives, carrying the authorizer's principal and context when it has one. */
 export function proxyEvent(
   fields: RequestFields,
   body: Buffer,
-  authorization: APIGatewayAuthorizerResult,
+  authorization?: APIGatewayAuthorizerResult,
 ): APIGatewayProxyEvent {
   return {
     ...fields,
@@ -146,7 +146,7 @@ export function proxyEvent(
     isBase64Encoded: false,
     requestContext: {
       ...fields.requestContext,
-      authorizer: { ...authorization.context, principalId: authorization.principalId },
+      authorizer: authorization ? { ...authorization.context, principalId: authorization.principalId } : null,
     },
   };
 }

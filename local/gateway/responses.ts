@@ -1,20 +1,26 @@
 /** What goes back to the client: the gateway's own problem responses, the written response, the access log. */
 import type http from "node:http";
 import type { APIGatewayProxyResult } from "aws-lambda";
-import { GATEWAY_RESPONSES, type GatewayResponseType } from "#shared/declarations/gateway-responses";
+import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
+import type { ApiDefinition } from "#shared/declarations/routes";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 
-/** The problem+json response the gateway answers with by itself, as the stack's gateway responses define it. */
-export function gatewayResponse(type: GatewayResponseType, requestId: string): APIGatewayProxyResult {
-  const definition = GATEWAY_RESPONSES[type];
+/** The problem+json response the API answers with by itself, as the stack's gateway responses define it. */
+export function gatewayResponse(
+  api: ApiDefinition,
+  type: GatewayResponseType,
+  requestId: string,
+): APIGatewayProxyResult {
+  const definition = api.gatewayResponses[type];
+  if (!definition) throw new Error(`The API defines no ${type} gateway response`);
   const body = problemBody(definition.code, definition.detail, requestId);
   return {
     statusCode: body.status,
     headers: {
       "Content-Type": PROBLEM_CONTENT_TYPE,
       [REQUEST_ID_HEADER]: requestId,
-      ...("headers" in definition ? definition.headers : {}),
+      ...definition.headers,
     },
     body: JSON.stringify(body),
   };

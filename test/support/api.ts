@@ -3,7 +3,19 @@
  * handler modules behind the local gateway, on a port of its own, called over HTTP.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+} from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
@@ -13,8 +25,15 @@ import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
-import { APPS_TABLE, EVENTS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import {
+  APPS_TABLE,
+  AUDIT_TABLE,
+  EVENTS_TABLE,
+  IDEMPOTENCY_TABLE,
+  VERIFICATIONS_TABLE,
+} from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
+import { type StaffGroup, staffPassword } from "#shared/domain/staff";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
@@ -23,13 +42,36 @@ import { type AuthorityHandler, startAuthority } from "../../local/authority.ts"
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
+import { startIdentity } from "../../local/identity.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
-import { ensureTables, localSettings, PUBLISHED_CERTIFICATES, tableName } from "../../local/resources.ts";
+import {
+  ensureTables,
+  LOCAL_STAFF_POOL,
+  localSettings,
+  PUBLISHED_CERTIFICATES,
+  tableName,
+} from "../../local/resources.ts";
+import { buildWeb } from "../../web/build.ts";
+
+/** A confirmed staff user of the test's staff pool, signed in. */
+export interface StaffUser {
+  username: string;
+  password: string;
+  sub: string;
+  accessToken: string;
+  idToken: string;
+}
 
 export interface TestApi {
   baseUrl: string;
+  /** The backoffice API's base URL: the console at `/backoffice/`, the staff API at `/backoffice/v1/...`. */
+  backofficeUrl: string;
+  /** The local identity endpoint serving the staff pool. */
+  identity: { endpoint: string; userPoolId: string; clientId: string; cognito: CognitoIdentityProviderClient };
+  /** A new staff user in `groups` (none for a user in no group), signed in with a password. */
+  staffUser(groups: readonly StaffGroup[]): Promise<StaffUser>;
   environment: Environment;
-  tables: { apps: string; verifications: string; idempotency: string; events: string };
+  tables: { apps: string; verifications: string; idempotency: string; events: string; audit: string };
   bucket: string;
   /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
   db: DynamoDBDocumentClient;
@@ -75,6 +117,18 @@ export async function startApi(
   // The authority service listens before the handlers load: processing reads its URL at cold start.
   const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
   const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
+  const identity = await startIdentity({
+    port: 0,
+    pools: [
+      {
+        id: LOCAL_STAFF_POOL.id,
+        clientIds: [LOCAL_STAFF_POOL.clientId],
+        groups: LOCAL_STAFF_POOL.groups,
+        mfa: LOCAL_STAFF_POOL.mfa,
+      },
+    ],
+  });
+  const webAssets = await builtWeb();
   delete process.env.AUTHORITY_URL;
   Object.assign(
     process.env,
@@ -85,9 +139,11 @@ export async function startApi(
       s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
       secretsKey,
       authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
+      backoffice: { identityEndpoint: identity.url, webAssets },
     }),
   );
-  const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const cognito = new CognitoIdentityProviderClient({ ...clientConfigOf(), endpoint: identity.url });
+  const clientConfig = clientConfigOf();
   const raw = new DynamoDBClient({ ...clientConfig, endpoint: engines.dynamoEndpoint });
   await ensureTables(raw, prefix);
   const db = documentClientOf(raw);
@@ -102,14 +158,16 @@ export async function startApi(
     verifications: tableName(prefix, VERIFICATIONS_TABLE),
     idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
     events: tableName(prefix, EVENTS_TABLE),
+    audit: tableName(prefix, AUDIT_TABLE),
   };
   const apps = new DynamoDbAppStore(db, tables.apps);
 
   const handlers = await loadHandlers();
   authorityHandler = handlers.authority;
   const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const backoffice = createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, throttle: options.throttle });
+  const port = await listen(server);
+  const backofficePort = await listen(backoffice);
   const pipeline = options.pipeline
     ? await startPipeline({
         endpoint: engines.dynamoEndpoint,
@@ -125,6 +183,14 @@ export async function startApi(
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    backofficeUrl: `http://127.0.0.1:${backofficePort}`,
+    identity: {
+      endpoint: identity.url,
+      userPoolId: LOCAL_STAFF_POOL.id,
+      clientId: LOCAL_STAFF_POOL.clientId,
+      cognito,
+    },
+    staffUser: (groups) => signedInStaffUser(cognito, groups),
     environment,
     tables,
     bucket: LOCAL_BUCKET,
@@ -150,10 +216,71 @@ export async function startApi(
     async stop() {
       await pipeline?.stop();
       await authority?.stop();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const gateway of [server, backoffice]) {
+        gateway.closeAllConnections();
+        await new Promise((resolve) => gateway.close(resolve));
+      }
+      await identity.stop();
+      cognito.destroy();
       raw.destroy();
       s3.destroy();
     },
+  };
+}
+
+function clientConfigOf() {
+  return { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+}
+
+/** Listens on a free port of the loopback interface; answers the port. */
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** The review console, built once per test file. */
+let web: Promise<string> | undefined;
+function builtWeb(): Promise<string> {
+  web ??= (async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "verification-web-"));
+    await buildWeb(folder);
+    return folder;
+  })();
+  return web;
+}
+
+/** Creates a confirmed staff user through the pool's admin API and signs them in with a password. */
+async function signedInStaffUser(
+  cognito: CognitoIdentityProviderClient,
+  groups: readonly StaffGroup[],
+): Promise<StaffUser> {
+  const UserPoolId = LOCAL_STAFF_POOL.id;
+  const username = `staff-${randomUUID().slice(0, 8)}`;
+  const password = staffPassword();
+  await cognito.send(new AdminCreateUserCommand({ UserPoolId, Username: username, MessageAction: "SUPPRESS" }));
+  await cognito.send(
+    new AdminSetUserPasswordCommand({ UserPoolId, Username: username, Password: password, Permanent: true }),
+  );
+  for (const GroupName of groups) {
+    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: username, GroupName }));
+  }
+  const { AuthenticationResult } = await cognito.send(
+    new InitiateAuthCommand({
+      ClientId: LOCAL_STAFF_POOL.clientId,
+      AuthFlow: "USER_PASSWORD_AUTH",
+      AuthParameters: { USERNAME: username, PASSWORD: password },
+    }),
+  );
+  if (!AuthenticationResult?.AccessToken || !AuthenticationResult.IdToken)
+    throw new Error("No tokens for a new staff user");
+  const { UserAttributes = [] } = await cognito.send(new AdminGetUserCommand({ UserPoolId, Username: username }));
+  const sub = UserAttributes.find((attribute) => attribute.Name === "sub")?.Value;
+  if (!sub) throw new Error("A new staff user has no sub");
+  return {
+    username,
+    password,
+    sub,
+    accessToken: AuthenticationResult.AccessToken,
+    idToken: AuthenticationResult.IdToken,
   };
 }
