@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { z } from "zod";
-import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
+import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
 import {
   allowedExtensions,
@@ -71,7 +71,7 @@ responseSchemas.add(webhookEventSchema.shape.data.shape.verification, { id: "Web
 /** Zod's names for string checks that JSON Schema already expresses as `pattern`. */
 const ZOD_ONLY_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
 
-function jsonSchemaOf(io: "input" | "output") {
+export function jsonSchemaOf(io: "input" | "output") {
   return {
     target: "draft-2020-12" as const,
     io,
@@ -81,6 +81,17 @@ function jsonSchemaOf(io: "input" | "output") {
       if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
     },
   };
+}
+
+/**
+ * The shared Problem schema names the codes of every API; a document lists only those its own
+ * operations answer.
+ */
+export function limitProblemCodes(schemas: Record<string, Json>, codes: readonly ProblemCode[]): void {
+  const problem = schemas.Problem as { properties: { code: { enum: string[] } } } | undefined;
+  if (!problem) throw new Error("The document has no Problem schema");
+  const answered = new Set<string>(codes);
+  problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
 }
 
 function componentSchemas(): Record<string, Json> {
@@ -96,6 +107,10 @@ function componentSchemas(): Record<string, Json> {
     delete schema.$schema;
     delete schema.$id;
   }
+  limitProblemCodes(byName, [
+    ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
+    ...GATEWAY_CODES,
+  ]);
   return byName;
 }
 
@@ -295,8 +310,8 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
   },
 };
 
-function problemExample(code: ProblemCode): Json {
-  const gateway = Object.values(GATEWAY_RESPONSES).find((response) => response.code === code);
+function problemExample(code: ProblemCode, gatewayResponses: Record<string, GatewayResponseDefinition>): Json {
+  const gateway = Object.values(gatewayResponses).find((response) => response.code === code);
   const errors =
     code === "validation_failed"
       ? [
@@ -312,7 +327,10 @@ function problemExample(code: ProblemCode): Json {
 }
 
 /** One response per status: the problem+json body, with `code` limited to what this status may carry here. */
-function problemResponse(codes: ProblemCode[]): Json {
+export function problemResponse(
+  codes: ProblemCode[],
+  gatewayResponses: Record<string, GatewayResponseDefinition> = GATEWAY_RESPONSES,
+): Json {
   const status = PROBLEMS[codes[0] as ProblemCode].status;
   const retryAfter = codes.filter((code) => RETRY_AFTER_CODES.has(code));
   return {
@@ -338,7 +356,7 @@ function problemResponse(codes: ProblemCode[]): Json {
           ],
         },
         examples: Object.fromEntries(
-          codes.map((code) => [code, { summary: PROBLEMS[code].title, value: problemExample(code) }]),
+          codes.map((code) => [code, { summary: PROBLEMS[code].title, value: problemExample(code, gatewayResponses) }]),
         ),
       },
     },
@@ -587,14 +605,19 @@ export function buildDocument(): Json {
 }
 
 /**
- * The document as `openapi.json` holds it: formatted by the project's own formatter, so the
- * committed file passes `biome ci` and a fresh build compares equal byte for byte.
+ * A document as its committed file holds it: formatted by the project's own formatter, so the
+ * file passes `biome ci` and a fresh build compares equal byte for byte.
  */
-export function renderDocument(): string {
+export function renderJson(document: Json, fileName: string): string {
   const root = path.resolve(__dirname, "..");
-  return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", "--stdin-file-path=openapi.json"], {
+  return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", `--stdin-file-path=${fileName}`], {
     cwd: root,
-    input: JSON.stringify(buildDocument(), null, 2),
+    input: JSON.stringify(document, null, 2),
     encoding: "utf8",
   });
+}
+
+/** `openapi.json`. */
+export function renderDocument(): string {
+  return renderJson(buildDocument(), "openapi.json");
 }

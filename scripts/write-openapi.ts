@@ -1,9 +1,14 @@
-/** `npm run openapi`: writes the generated document to `openapi.json` at the project root. */
+/** `npm run openapi`: writes the generated documents, `openapi.json` and `openapi-backoffice.json`, at the project root. */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { renderBackofficeDocument } from "../openapi/backoffice.ts";
 import { renderDocument } from "../openapi/document.ts";
 
-const target = path.resolve(__dirname, "..", "openapi.json");
-const text = renderDocument();
-writeFileSync(target, text);
-process.stdout.write(`Wrote ${path.relative(process.cwd(), target)} (${Buffer.byteLength(text)} bytes)\n`);
+for (const [file, text] of [
+  ["openapi.json", renderDocument()],
+  ["openapi-backoffice.json", renderBackofficeDocument()],
+] as const) {
+  const target = path.resolve(__dirname, "..", file);
+  writeFileSync(target, text);
+  process.stdout.write(`Wrote ${path.relative(process.cwd(), target)} (${Buffer.byteLength(text)} bytes)\n`);
+}

@@ -125,7 +125,10 @@ export class Conformance {
 
     const mediaType = reply.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
     const content = (response.content as Json | undefined) ?? {};
-    if (!(mediaType in content)) {
+    if (response.content === undefined) {
+      // A response documented with no body (a redirect) must have none.
+      if (reply.text !== "") found.push(`${where}: a body where the document lists none`);
+    } else if (!(mediaType in content)) {
       found.push(`${where}: content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`);
     } else {
       let body: unknown;

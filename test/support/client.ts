@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
 import { problemSchema } from "#shared/http/problems";
+import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
 import { Conformance } from "../openapi/conformance.ts";
 
 export interface Reply {
@@ -12,12 +13,18 @@ export interface Reply {
 }
 
 let conformance: Conformance | undefined;
+let backofficeConformance: Conformance | undefined;
 
-/** Every reply the tests receive must be one the OpenAPI document describes. */
+/** Every reply the tests receive must be one the OpenAPI document of its API describes. */
 function expectConforms(method: string, path: string, reply: Reply): void {
-  conformance ??= new Conformance();
-  const problems = conformance.problems({ method, path, ...reply });
-  expect(problems, `${method} ${path} departs from openapi.json`).toEqual([]);
+  const backoffice = path.startsWith("/backoffice");
+  if (backoffice) backofficeConformance ??= new Conformance(buildBackofficeDocument());
+  else conformance ??= new Conformance();
+  const checker = (backoffice ? backofficeConformance : conformance) as Conformance;
+  const problems = checker.problems({ method, path, ...reply });
+  expect(problems, `${method} ${path} departs from ${backoffice ? "openapi-backoffice.json" : "openapi.json"}`).toEqual(
+    [],
+  );
 }
 
 export async function call(

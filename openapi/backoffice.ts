@@ -1,0 +1,534 @@
+/**
+ * The backoffice API's OpenAPI 3.1 document, built like the public one from the shared route
+ * table and the zod schemas its handlers use. `npm run openapi` writes it to
+ * `openapi-backoffice.json`; a test fails when that file differs from a fresh build, and the
+ * HTTP tests validate every backoffice response against it.
+ */
+import { z } from "zod";
+import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
+import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { auditRecordSchema } from "#shared/domain/audit";
+import { ENVIRONMENTS } from "#shared/domain/environments";
+import { listPageSchema } from "#shared/domain/lists";
+import { reasonMessage } from "#shared/domain/reasons";
+import {
+  auditQuerySchema,
+  CLAIM_SECONDS,
+  claimResponseSchema,
+  DOCUMENT_COPIES,
+  documentQuerySchema,
+  reviewDecisionSchema,
+  reviewEntrySchema,
+  reviewsQuerySchema,
+  type StaffVerification,
+  staffVerificationSchema,
+} from "#shared/domain/review";
+import { API_VERSION } from "#shared/domain/webhook-events";
+import {
+  fieldErrorSchema,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  type ProblemCode,
+  problemSchema,
+} from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
+import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
+import { type Json, jsonSchemaOf, limitProblemCodes, problemResponse, renderJson } from "./document.ts";
+
+type BackofficeFunction = (typeof BACKOFFICE_ROUTES)[number]["function"];
+type ApiFunction = Exclude<BackofficeFunction, "backoffice-console">;
+
+const JSON_CONTENT_TYPE = "application/json";
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+const documentLinkSchema = z
+  .strictObject({
+    copy: z.enum(DOCUMENT_COPIES),
+    url: z.url().describe(`A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`),
+    expires_at: z.iso.datetime(),
+    media_type: z.string().describe("The copy's media type, e.g. `application/pdf`"),
+  })
+  .describe("A short-lived link to one copy of a verification's document");
+
+/** Every schema a response carries, under its component name. */
+const responseSchemas = z.registry<{ id: string }>();
+responseSchemas.add(staffVerificationSchema, { id: "StaffVerification" });
+responseSchemas.add(listPageSchema(reviewEntrySchema).describe("One page of the review queue"), { id: "ReviewPage" });
+responseSchemas.add(reviewEntrySchema, { id: "ReviewEntry" });
+responseSchemas.add(claimResponseSchema, { id: "Claim" });
+responseSchemas.add(documentLinkSchema, { id: "DocumentLink" });
+responseSchemas.add(listPageSchema(auditRecordSchema).describe("One page of the audit trail"), { id: "AuditPage" });
+responseSchemas.add(auditRecordSchema, { id: "AuditRecord" });
+responseSchemas.add(problemSchema, { id: "Problem" });
+responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
+
+/** Problems the gateway itself may answer on every staff API route. */
+const GATEWAY_CODES: ProblemCode[] = Object.values(BACKOFFICE_GATEWAY_RESPONSES).map((response) => response.code);
+
+const EXAMPLE_ID = "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0";
+const EXAMPLE_APP = "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1";
+const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
+  verification_id: EXAMPLE_ID,
+  status: "in_review",
+  result: null,
+  document_type: "YOK_STUDENT",
+  process_type: "async",
+  external_reference_id: "student-4711",
+  original_filename: "ogrenci-belgesi.pdf",
+  file_size_bytes: 183422,
+  environment: "production",
+  upload_deadline: "2026-11-23T12:00:00Z",
+  checks: [
+    { name: "document_readable", outcome: "passed", detail: "The PDF opened within the decode budget" },
+    { name: "authority_match", outcome: "skipped", detail: "The issuer could not be asked" },
+  ],
+  reasons: [],
+  failure_code: null,
+  sequence: 3,
+  created_at: "2026-11-22T12:00:00Z",
+  updated_at: "2026-11-22T12:03:14Z",
+  completed_at: null,
+  metadata: {},
+  reason_code: "issuer_unavailable",
+  message: reasonMessage("issuer_unavailable"),
+  extracted: null,
+  fraud_signals: [],
+  review: { required_at: "2026-11-22T12:03:14Z", decided_at: null },
+  app_id: EXAMPLE_APP,
+  copies: { upload: true, issuer: false },
+  claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
+  decision: null,
+});
+const EXAMPLE_DECIDED = staffVerificationSchema.parse({
+  ...EXAMPLE_IN_REVIEW,
+  status: "completed",
+  result: "rejected",
+  reasons: [{ code: "not_genuine", message: reasonMessage("not_genuine") }],
+  sequence: 4,
+  updated_at: "2026-11-22T12:09:40Z",
+  completed_at: "2026-11-22T12:09:40Z",
+  reason_code: "not_genuine",
+  message: reasonMessage("not_genuine"),
+  review: { required_at: "2026-11-22T12:03:14Z", decided_at: "2026-11-22T12:09:40Z" },
+  claim: null,
+  decision: { decided_by: "ayse.yilmaz", note: "The seal differs from the issuer's template" },
+});
+
+interface OperationDefinition {
+  operationId: string;
+  summary: string;
+  description: string;
+  query?: z.ZodObject;
+  success: { status: 200 | 303; description: string; schema?: string; example?: Json; etag?: true };
+  /** The problems the function itself may answer, beside the gateway's. */
+  problems: ProblemCode[];
+}
+
+const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
+  "list-reviews": {
+    operationId: "listReviews",
+    summary: "The review queue",
+    description: "Verifications waiting in review, oldest first, with who holds each claim.",
+    query: reviewsQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of the queue",
+      schema: "ReviewPage",
+      example: {
+        data: [
+          {
+            verification_id: EXAMPLE_ID,
+            app_id: EXAMPLE_APP,
+            document_type: "YOK_STUDENT",
+            reason_code: "issuer_unavailable",
+            message: reasonMessage("issuer_unavailable"),
+            waiting_since: "2026-11-22T12:03:14Z",
+            review_deadline: "2026-11-25T12:03:14Z",
+            claim: null,
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+    problems: ["validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "claim-review": {
+    operationId: "claimReview",
+    summary: "Claim a review",
+    description: `A ${CLAIM_SECONDS / 60}-minute claim for the caller: only the holder may decide. The holder claiming again renews it; while another holds it, \`409 review_claimed\` names who and until when.`,
+    success: {
+      status: 200,
+      description: "The caller holds the claim",
+      schema: "Claim",
+      example: { verification_id: EXAMPLE_ID, claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
+    },
+    problems: ["verification_not_found", "review_claimed", "verification_not_in_review", "internal_error"],
+  },
+  "decide-review": {
+    operationId: "decideReview",
+    summary: "Decide a review",
+    description:
+      'The claim holder\'s decision, sent with `If-Match: "<sequence>"` (the `ETag` of the verification they read). It completes the verification through the same state machine as every other change, and its `verification.completed` webhook is sent. The customer sees the result and the reason, never the reviewer or the note.',
+    success: {
+      status: 200,
+      description: "The verification, completed",
+      schema: "StaffVerification",
+      example: EXAMPLE_DECIDED,
+      etag: true,
+    },
+    problems: [
+      "malformed_json",
+      "precondition_required",
+      "unsupported_media_type",
+      "payload_too_large",
+      "validation_failed",
+      "verification_not_found",
+      "review_claimed",
+      "review_not_claimed",
+      "verification_not_in_review",
+      "sequence_mismatch",
+      "internal_error",
+    ],
+  },
+  "inspect-verification": {
+    operationId: "getStaffVerification",
+    summary: "Read a verification",
+    description:
+      "The verification as its customer sees it, plus its app, its claim, its decision and which copies of the document exist. The read is recorded in the audit trail.",
+    success: {
+      status: 200,
+      description: "The verification",
+      schema: "StaffVerification",
+      example: EXAMPLE_IN_REVIEW,
+      etag: true,
+    },
+    problems: ["verification_not_found", "internal_error"],
+  },
+  "view-document": {
+    operationId: "viewDocument",
+    summary: "Open a copy of the document",
+    description: `\`303\` to a presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds: \`upload\` is the document as confirmed, \`issuer\` the issuer's copy the checks fetched. With \`Accept: application/json\` the answer is the link itself (a browser cannot read where a cross-origin redirect points). Each view is recorded in the audit trail.`,
+    query: documentQuerySchema,
+    success: {
+      status: 303,
+      description: "See `Location`; with `Accept: application/json`, a 200 with the link instead",
+    },
+    problems: ["validation_failed", "verification_not_found", "document_not_found", "internal_error"],
+  },
+  "read-audit": {
+    operationId: "readAudit",
+    summary: "Read the audit trail",
+    description:
+      "Records newest first: one verification's (`verification_id`), one actor's (`actor`, their `sub`), or everyone's. Admins only.",
+    query: auditQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of the trail",
+      schema: "AuditPage",
+      example: {
+        data: [
+          {
+            audit_id: "aud_01JDQ9A1B2C3D4E5F6G7H8J9K0",
+            at: "2026-11-22T12:09:40Z",
+            actor: { pool: "staff", sub: "8a1f5c2e-0b7d-4e8a-9c3f-6d2b1a0e9f87", username: "ayse.yilmaz" },
+            action: "review.decided",
+            verification_id: EXAMPLE_ID,
+            app_id: EXAMPLE_APP,
+            detail: { result: "rejected", reason_code: "not_genuine" },
+            request_id: "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60",
+            source_ip: "203.0.113.7",
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+    problems: ["validation_failed", "invalid_cursor", "internal_error"],
+  },
+};
+
+/** Query parameters from a handler's query schema: each field, its description, whether it is required. */
+function queryParameters(schema: z.ZodObject): Json[] {
+  const json = z.toJSONSchema(schema, jsonSchemaOf("input")) as {
+    properties: Record<string, Json>;
+    required?: string[];
+  };
+  return Object.entries(json.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: "query",
+      required: json.required?.includes(name) === true && !("default" in rest),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function responsesFor(definition: OperationDefinition): Json {
+  const codes = [...new Set([...definition.problems, ...GATEWAY_CODES])];
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  const { success } = definition;
+  const successResponse =
+    success.status === 303
+      ? {
+          description: success.description,
+          headers: {
+            [REQUEST_ID_HEADER]: headerRef("RequestId"),
+            Location: headerRef("DocumentLocation"),
+            "Cache-Control": headerRef("NoStore"),
+          },
+        }
+      : {
+          description: success.description,
+          headers: {
+            [REQUEST_ID_HEADER]: headerRef("RequestId"),
+            ...(success.etag ? { ETag: headerRef("ETag") } : {}),
+          },
+          content: {
+            [JSON_CONTENT_TYPE]: {
+              schema: schemaRef(success.schema ?? ""),
+              ...(success.example ? { example: success.example } : {}),
+            },
+          },
+        };
+  const extra =
+    success.status === 303
+      ? {
+          "200": {
+            description: "The link itself, for a request with `Accept: application/json`",
+            headers: { [REQUEST_ID_HEADER]: headerRef("RequestId"), "Cache-Control": headerRef("NoStore") },
+            content: { [JSON_CONTENT_TYPE]: { schema: schemaRef("DocumentLink") } },
+          },
+        }
+      : {};
+  return {
+    [success.status]: successResponse,
+    ...extra,
+    ...Object.fromEntries(
+      [...byStatus.keys()]
+        .sort((a, b) => a - b)
+        .map((status) => {
+          const here = byStatus.get(status) ?? [];
+          const onlyRouteNotFound = here.length === 1 && here[0] === "route_not_found";
+          return [
+            String(status),
+            onlyRouteNotFound
+              ? { $ref: "#/components/responses/RouteNotFound" }
+              : problemResponse(here, BACKOFFICE_GATEWAY_RESPONSES),
+          ];
+        }),
+    ),
+  };
+}
+
+function apiOperation(route: (typeof BACKOFFICE_ROUTES)[number], definition: OperationDefinition): Json {
+  const groups = "groups" in route ? route.groups : [];
+  return {
+    operationId: definition.operationId,
+    summary: definition.summary,
+    description: `${definition.description}\n\n**Groups**: ${groups.map((group) => `\`${group}\``).join(", ")}.`,
+    tags: [route.function === "read-audit" ? "Audit" : "Reviews"],
+    parameters: [
+      ...(route.path.includes("{verification_id}") ? [parameterRef("VerificationId")] : []),
+      ...(route.function === "decide-review" ? [parameterRef("IfMatch")] : []),
+      ...(definition.query ? queryParameters(definition.query) : []),
+    ],
+    ...(route.function === "decide-review"
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [JSON_CONTENT_TYPE]: {
+                schema: schemaRef("ReviewDecision"),
+                examples: {
+                  rejected: {
+                    summary: "Rejected, with a reason and a note",
+                    value: reviewDecisionSchema.parse({
+                      result: "rejected",
+                      reason_code: "not_genuine",
+                      note: "The seal differs from the issuer's template",
+                    }),
+                  },
+                  verified: { summary: "Verified", value: reviewDecisionSchema.parse({ result: "verified" }) },
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: responsesFor(definition),
+  };
+}
+
+/** The console's page and files: served with no credential, documented so the route table is whole. */
+function consoleOperation(route: (typeof BACKOFFICE_ROUTES)[number]): Json {
+  const page = route.path === "/backoffice";
+  return {
+    operationId: page ? "consolePage" : "consoleAsset",
+    summary: page ? "The review console" : "A file of the review console",
+    description: page
+      ? "The review console, for a browser: open `/backoffice/` (a request without the trailing slash is redirected there). It signs in against the staff user pool and calls this API with the access token."
+      : "`console.js` or `console.css`; any other name is 404.",
+    tags: ["Console"],
+    security: [],
+    ...(page
+      ? {}
+      : {
+          parameters: [
+            {
+              name: "file",
+              in: "path",
+              required: true,
+              schema: { type: "string", enum: ["console.js", "console.css"] },
+            },
+          ],
+        }),
+    responses: {
+      "200": {
+        description: page ? "The page" : "The file",
+        headers: { [REQUEST_ID_HEADER]: headerRef("RequestId") },
+        content: page
+          ? { "text/html": { schema: { type: "string" } } }
+          : { "text/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } } },
+      },
+      ...(page ? { "308": { description: "To `backoffice/`, so the page's relative links resolve" } } : {}),
+      "304": { description: "Not modified since the `ETag` sent in `If-None-Match`" },
+      "404": { $ref: "#/components/responses/RouteNotFound" },
+    },
+  };
+}
+
+function paths(): Json {
+  const byPath: Record<string, Json> = {};
+  for (const route of BACKOFFICE_ROUTES) {
+    const operation =
+      route.function === "backoffice-console"
+        ? consoleOperation(route)
+        : apiOperation(route, OPERATIONS[route.function]);
+    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation };
+  }
+  return byPath;
+}
+
+function componentSchemas(): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(responseSchemas, {
+    ...jsonSchemaOf("output"),
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const decision = z.toJSONSchema(reviewDecisionSchema, jsonSchemaOf("input")) as Json;
+  const byName: Record<string, Json> = { ReviewDecision: decision, ...(schemas as Record<string, Json>) };
+  for (const schema of Object.values(byName)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  limitProblemCodes(byName, [
+    ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
+    ...GATEWAY_CODES,
+  ]);
+  return byName;
+}
+
+const INFO_DESCRIPTION = `The service's own staff decide here what could not be decided automatically: the review
+queue, a verification with both copies of its document, a claim, a decision; and, for admins, the audit trail.
+The review console at \`/backoffice/\` is built on exactly these routes.
+
+**Authentication**: \`${STAFF_AUTHORIZER.identityHeader}: Bearer <access token>\` of the environment's staff user pool
+(Amazon Cognito; an id token, another pool's or another client's token is refused with 401). Each operation names the
+groups that may call it; another group is 403. An API key is never accepted here, nor a staff token on the public API.
+
+**Errors** are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) with a stable \`code\`, as on the public API.
+Every response carries \`${REQUEST_ID_HEADER}\`, which the audit trail records.`;
+
+/** The whole document. Pure: the same code always builds the same document. */
+export function buildBackofficeDocument(): Json {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Verification backoffice API", version: API_VERSION, description: INFO_DESCRIPTION },
+    servers: [
+      ...ENVIRONMENTS.map((environment) => ({
+        url: "https://{apiId}.execute-api.{region}.amazonaws.com/{stage}",
+        description: `${environment[0]?.toUpperCase()}${environment.slice(1)}: the stack output BackofficeApiUrl`,
+        variables: {
+          apiId: {
+            default: `${environment}-backoffice-api-id`,
+            description: `The backoffice REST API id of the ${environment} stack`,
+          },
+          region: { default: "eu-central-1", description: `The AWS region of the ${environment} stack` },
+          stage: { default: environment, enum: [environment], description: "The stage is named after the environment" },
+        },
+      })),
+      { url: "http://127.0.0.1:3004", description: "Local: `npm start`" },
+    ],
+    security: [{ StaffToken: [] }],
+    tags: [
+      { name: "Reviews", description: "The queue, a verification and its documents, the claim and the decision" },
+      { name: "Audit", description: "Who did what, when and from where" },
+      { name: "Console", description: "The review console's page and files" },
+    ],
+    paths: paths(),
+    components: {
+      securitySchemes: {
+        StaffToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "An access token of the environment's staff user pool, for the console's client.",
+        },
+      },
+      parameters: {
+        VerificationId: {
+          name: "verification_id",
+          in: "path",
+          required: true,
+          description: "A verification's id. An unknown one answers 404.",
+          schema: { type: "string" },
+          example: EXAMPLE_ID,
+        },
+        IfMatch: {
+          name: "If-Match",
+          in: "header",
+          required: true,
+          description:
+            'The `ETag` of the verification the decision is about: `"<sequence>"`. Missing, 428; no longer current, 409 `sequence_mismatch`.',
+          schema: { type: "string", pattern: '^"\\d+"$' },
+          example: '"3"',
+        },
+      },
+      headers: {
+        RequestId: {
+          description:
+            "Identifies this request: the same value as `request_id` in an error body and in the audit trail.",
+          required: true,
+          schema: { type: "string", minLength: 1 },
+        },
+        ETag: {
+          description: "The verification's `sequence` as an entity tag: send it back as `If-Match` to decide",
+          required: true,
+          schema: { type: "string", pattern: '^"\\d+"$' },
+        },
+        DocumentLocation: {
+          description: `A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`,
+          required: true,
+          schema: { type: "string", format: "uri" },
+        },
+        NoStore: {
+          description: "A document link is a credential: never cached",
+          required: true,
+          schema: { type: "string", const: "no-store" },
+        },
+      },
+      responses: {
+        RouteNotFound: problemResponse(["route_not_found"], BACKOFFICE_GATEWAY_RESPONSES),
+      },
+      schemas: componentSchemas(),
+    },
+  };
+}
+
+/** `openapi-backoffice.json`. */
+export function renderBackofficeDocument(): string {
+  return renderJson(buildBackofficeDocument(), "openapi-backoffice.json");
+}
