@@ -13,18 +13,29 @@ import { constructId, type EnvironmentConfig } from "./config.ts";
 
 const PERIOD = Duration.minutes(5);
 
-export interface ApiAlarmsProps {
-  environment: EnvironmentConfig;
+/** A REST API the alarms watch, and how its alarms are named. */
+export interface WatchedApi {
   stage: Stage;
   /** The stage's JSON access log: gateway-side failures are counted from it. */
   accessLogs: ILogGroup;
+  /** Prefix of its alarm ids and of the metrics counted from its access log. */
+  idPrefix: string;
+  /** Appended to its alarm descriptions. */
+  subject: string;
+  /** Its authorizer, as the alarm names it. */
+  authorizerTitle: string;
+}
+
+export interface ApiAlarmsProps {
+  environment: EnvironmentConfig;
+  apis: readonly WatchedApi[];
   /** Every function by name. Route handlers answer every known error, so their Errors are crashes and timeouts. */
   functions: ReadonlyMap<string, NodejsFunction>;
   /**
-   * The authorizer's Errors metric counts every refused key (it throws "Unauthorized" by API
-   * Gateway's convention), so its failures are counted from the access log instead.
+   * The authorizers' Errors metric counts every refused key or token (they throw "Unauthorized"
+   * by API Gateway's convention), so their failures are counted from the access logs instead.
    */
-  authorizerName: string;
+  authorizerNames: ReadonlySet<string>;
 }
 
 /** Alarms an operator must hear about, all sent to one encrypted SNS topic. */
@@ -36,7 +47,7 @@ export class ApiAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiAlarmsProps) {
     super(scope, id);
-    const { environment, stage, accessLogs } = props;
+    const { environment } = props;
 
     // CloudWatch can publish to an encrypted topic only with a key whose policy lets it.
     const key = new Key(this, "TopicKey", {
@@ -48,21 +59,48 @@ export class ApiAlarms extends Construct {
     this.topic = new Topic(this, "Topic", { masterKey: key, enforceSSL: true });
     this.action = new SnsAction(this.topic);
     this.environmentName = environment.environment;
-    const add = this.add.bind(this);
 
+    for (const api of props.apis) this.watchApi(api, environment);
+
+    for (const [name, fn] of props.functions) {
+      if (props.authorizerNames.has(name)) continue;
+      this.add(`${constructId(name)}Errors`, `${name} crashed or timed out`, {
+        metric: fn.metricErrors({ period: PERIOD, statistic: "Sum" }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+    for (const [name, fn] of props.functions) {
+      this.add(`${constructId(name)}Throttles`, `${name} invocations throttled by Lambda concurrency`, {
+        metric: fn.metricThrottles({ period: PERIOD, statistic: "Sum" }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    }
+  }
+
+  /** The API's 5xx rate, its authorizer's failures and its stage throttling. */
+  private watchApi(api: WatchedApi, environment: EnvironmentConfig): void {
+    const { stage, accessLogs, idPrefix, subject } = api;
     const requests = stage.metricCount({ period: PERIOD, statistic: "Sum" });
     const serverErrors = stage.metricServerError({ period: PERIOD, statistic: "Sum" });
-    add("ServerErrorRate", `more than ${environment.alarms.serverErrorPercent}% of requests answered 5xx`, {
-      metric: new MathExpression({
-        expression: `IF(requests >= ${environment.alarms.serverErrorMinRequests}, 100 * errors / requests, 0)`,
-        usingMetrics: { requests, errors: serverErrors },
-        period: PERIOD,
-        label: "5xx rate (%)",
-      }),
-      threshold: environment.alarms.serverErrorPercent,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-    });
+    this.add(
+      `${idPrefix}ServerErrorRate`,
+      `more than ${environment.alarms.serverErrorPercent}% of requests answered 5xx${subject}`,
+      {
+        metric: new MathExpression({
+          expression: `IF(requests >= ${environment.alarms.serverErrorMinRequests}, 100 * errors / requests, 0)`,
+          usingMetrics: { requests, errors: serverErrors },
+          period: PERIOD,
+          label: "5xx rate (%)",
+        }),
+        threshold: environment.alarms.serverErrorPercent,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
 
     const namespace = metricsNamespace(environment.environment);
     const countFromAccessLog = (metricName: string, responseTypes: string[]) => {
@@ -79,36 +117,29 @@ export class ApiAlarms extends Construct {
       return new Metric({ namespace, metricName, period: PERIOD, statistic: "Sum" });
     };
 
-    add("AuthorizerFailures", "the API key authorizer failed or timed out (callers got 503/500)", {
-      metric: countFromAccessLog("AuthorizerFailures", ["AUTHORIZER_FAILURE", "AUTHORIZER_CONFIGURATION_ERROR"]),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
-    add("StageThrottles", `more than ${environment.alarms.throttledRequests} requests refused by stage throttling`, {
-      metric: countFromAccessLog("ThrottledRequests", ["THROTTLED"]),
-      threshold: environment.alarms.throttledRequests,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-    });
-
-    for (const [name, fn] of props.functions) {
-      if (name === props.authorizerName) continue;
-      add(`${constructId(name)}Errors`, `${name} crashed or timed out`, {
-        metric: fn.metricErrors({ period: PERIOD, statistic: "Sum" }),
+    this.add(
+      `${idPrefix}AuthorizerFailures`,
+      `the ${api.authorizerTitle} failed or timed out (callers got 503/500)${subject}`,
+      {
+        metric: countFromAccessLog(`${idPrefix}AuthorizerFailures`, [
+          "AUTHORIZER_FAILURE",
+          "AUTHORIZER_CONFIGURATION_ERROR",
+        ]),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      });
-    }
-    for (const [name, fn] of props.functions) {
-      add(`${constructId(name)}Throttles`, `${name} invocations throttled by Lambda concurrency`, {
-        metric: fn.metricThrottles({ period: PERIOD, statistic: "Sum" }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
+    );
+    this.add(
+      `${idPrefix}StageThrottles`,
+      `more than ${environment.alarms.throttledRequests} requests refused by stage throttling${subject}`,
+      {
+        metric: countFromAccessLog(`${idPrefix}ThrottledRequests`, ["THROTTLED"]),
+        threshold: environment.alarms.throttledRequests,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
-      });
-    }
+      },
+    );
   }
 
   /** An alarm that notifies the topic when it fires and when it clears. */

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Duration, Stack, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
@@ -19,7 +20,7 @@ import { Construct } from "constructs";
 import { QR_DECODER_WASM_FILE, QR_DECODER_WASM_PACKAGE_PATH } from "#shared/adapters/documents/qr";
 import { READER_THREAD_FILE } from "#shared/adapters/documents/reader";
 import type { FunctionDefinition } from "#shared/declarations/functions";
-import type { SettingName } from "#shared/declarations/settings";
+import { isOptionalSetting, type SettingName } from "#shared/declarations/settings";
 import type { TableDefinition } from "#shared/declarations/tables";
 import { documentKey } from "#shared/domain/verification";
 import type { EnvironmentConfig } from "./config.ts";
@@ -48,16 +49,30 @@ export const SERVICE_NAME = "verification-api";
 /** The published test certificates the sandbox's own authority service holds, copied into its bundle. */
 const AUTHORITY_DOCUMENTS_SOURCE = "docs/test-documents/issuer";
 const AUTHORITY_DOCUMENTS_FOLDER = "issuer";
-const AUTHORITY_SERVICE_BUNDLING = {
-  ...BUNDLING,
-  commandHooks: {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) => [
-      `cp -R "${path.join(inputDir, AUTHORITY_DOCUMENTS_SOURCE)}" "${path.join(outputDir, AUTHORITY_DOCUMENTS_FOLDER)}"`,
-    ],
-  },
-} as const satisfies BundlingOptions;
+
+/** The command that copies the authority service's certificates beside its bundle. */
+function authorityDocumentFiles(inputDir: string, outputDir: string): string[] {
+  return [
+    `cp -R "${path.join(inputDir, AUTHORITY_DOCUMENTS_SOURCE)}" "${path.join(outputDir, AUTHORITY_DOCUMENTS_FOLDER)}"`,
+  ];
+}
+
+/** The web pages' build script: `buildWeb(outDir)`, also run as `web/build.ts <outDir>`. */
+const WEB_BUILD_SCRIPT = "web/build.ts";
+/** Where a bundle holds the built pages, so where its function reads them (`WEB_ASSETS`). */
+const WEB_ASSETS_FOLDER = "web";
+
+/**
+ * The command that builds the web pages into a bundle's folder, for a function that serves
+ * them. The build script is TypeScript, so Node runs it with the project's own tsx loader,
+ * named by path as the reader's esbuild is: the command runs in a shell, not in this process.
+ */
+function webAssetFiles(inputDir: string, outputDir: string): string[] {
+  const inInput = (file: string) => path.join(inputDir, path.relative(PROJECT_ROOT, file));
+  const loader = pathToFileURL(inInput(createRequire(__filename).resolve("tsx"))).href;
+  const script = path.join(inputDir, WEB_BUILD_SCRIPT);
+  return [`node --import "${loader}" "${script}" "${path.join(outputDir, WEB_ASSETS_FOLDER)}"`];
+}
 
 /**
  * The commands that put beside a bundle what its document reader needs: the reader's thread,
@@ -89,16 +104,20 @@ export function documentReaderFiles(inputDir: string, outputDir: string): string
   return [`if grep -q "${READER_THREAD_FILE}" "${path.join(outputDir, "index.js")}"; then ${build} && ${copy}; fi`];
 }
 
-/** `bundling` with the document reader's files added after bundling. */
-function withDocumentReaderFiles(bundling: BundlingOptions): BundlingOptions {
-  const hooks = bundling.commandHooks;
+/**
+ * How a function is bundled: the shared options and, after bundling, the files its bundle
+ * needs beside it: the authority service's certificates, the web pages of a function that
+ * serves them (it reads `WEB_ASSETS`), and the document reader's when the bundle holds it.
+ */
+function bundlingOf(definition: FunctionDefinition): BundlingOptions {
   return {
-    ...bundling,
+    ...BUNDLING,
     commandHooks: {
-      beforeBundling: (inputDir, outputDir) => hooks?.beforeBundling(inputDir, outputDir) ?? [],
-      beforeInstall: (inputDir, outputDir) => hooks?.beforeInstall(inputDir, outputDir) ?? [],
+      beforeBundling: () => [],
+      beforeInstall: () => [],
       afterBundling: (inputDir, outputDir) => [
-        ...(hooks?.afterBundling(inputDir, outputDir) ?? []),
+        ...(definition.access.authority === "service" ? authorityDocumentFiles(inputDir, outputDir) : []),
+        ...(definition.settings.includes("WEB_ASSETS") ? webAssetFiles(inputDir, outputDir) : []),
         ...documentReaderFiles(inputDir, outputDir),
       ],
     },
@@ -115,23 +134,26 @@ export interface FunctionResources {
   uploads: IBucket;
   /** The key material that seals webhook secrets; read only by functions that declare it. */
   secretsKey: ISecret;
+  /** The staff user pool and the review console's client of it. */
+  staffPool: { userPoolId: string; clientId: string };
 }
 
 /**
- * The environment a function reads: exactly the settings it declares, each mapped to its
- * physical value. A setting with no value in AWS (a local engine endpoint, or key material
- * no function is wired to yet) stops the synth instead of deploying a function that fails
- * at cold start.
+ * The environment a function reads: the settings it declares, each mapped to its physical
+ * value. An optional setting with no value in AWS is left unset (a local engine's endpoint:
+ * in AWS the SDK finds the regional one). A required one with no value stops the synth
+ * instead of deploying a function that fails at cold start.
  */
 export function functionEnvironment(
   settings: readonly SettingName[],
   values: Partial<Record<SettingName, string>>,
 ): Record<string, string> {
   return Object.fromEntries(
-    settings.map((setting) => {
+    settings.flatMap((setting) => {
       const value = values[setting];
-      if (value === undefined) throw new Error(`Setting ${setting} has no value in the deployed stack`);
-      return [setting, value];
+      if (value !== undefined) return [[setting, value]];
+      if (isOptionalSetting(setting)) return [];
+      throw new Error(`Setting ${setting} has no value in the deployed stack`);
     }),
   );
 }
@@ -153,7 +175,7 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey } = resources;
+    const { environment, tables, uploads, secretsKey, staffPool } = resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -190,6 +212,9 @@ export class ApiFunction extends Construct {
       AUTHORITY_DOCUMENTS: `/var/task/${AUTHORITY_DOCUMENTS_FOLDER}`,
       UPLOADS_BUCKET: uploads.bucketName,
       SECRETS_KEY_ARN: secretsKey.secretArn,
+      STAFF_USER_POOL_ID: staffPool.userPoolId,
+      STAFF_CLIENT_ID: staffPool.clientId,
+      WEB_ASSETS: `/var/task/${WEB_ASSETS_FOLDER}`,
       ...Object.fromEntries([...tables].map(([setting, entry]) => [setting, entry.table.tableName])),
     };
 
@@ -217,9 +242,7 @@ export class ApiFunction extends Construct {
         // Stack traces point at the TypeScript sources through the bundled source map.
         NODE_OPTIONS: "--enable-source-maps",
       },
-      bundling: withDocumentReaderFiles(
-        definition.access.authority === "service" ? AUTHORITY_SERVICE_BUNDLING : BUNDLING,
-      ),
+      bundling: bundlingOf(definition),
     });
 
     if (definition.access.uploads.length > 0) {

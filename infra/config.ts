@@ -1,6 +1,6 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { AUTHORIZER, STAGE_THROTTLING } from "#shared/declarations/routes";
+import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 
 /** Everything that differs between the sandbox and the production stack. */
@@ -12,7 +12,6 @@ export interface EnvironmentConfig {
   logLevel: "DEBUG" | "INFO" | "WARN" | "ERROR";
   /** Function, access and execution logs. */
   logRetention: RetentionDays;
-  authorizerCacheTtlSeconds: number;
   /** Days an uploaded document is kept before the bucket's lifecycle deletes it. */
   uploadRetentionDays: number;
   /** Tables, bucket, secret and log groups: kept or deleted with the stack. */
@@ -34,7 +33,6 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     throttling: STAGE_THROTTLING.sandbox,
     logLevel: "DEBUG",
     logRetention: RetentionDays.TWO_WEEKS,
-    authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,
     uploadRetentionDays: 7,
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
@@ -45,7 +43,6 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     throttling: STAGE_THROTTLING.production,
     logLevel: "INFO",
     logRetention: RetentionDays.ONE_YEAR,
-    authorizerCacheTtlSeconds: AUTHORIZER.cacheTtlSeconds,
     uploadRetentionDays: 30,
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,

@@ -1,33 +1,23 @@
 import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
-import {
-  AccessLogField,
-  AccessLogFormat,
-  AuthorizationType,
-  EndpointType,
-  IdentitySource,
-  LambdaIntegration,
-  LogGroupLogDestination,
-  MethodLoggingLevel,
-  RequestAuthorizer,
-  RestApi,
-} from "aws-cdk-lib/aws-apigateway";
+import type { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
+import { AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
-import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
-import type { Construct } from "constructs";
+import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
-import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import { APIS, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
 import { documentKey } from "#shared/domain/verification";
-import { ApiAlarms } from "./alarms.ts";
+import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
-import { addGatewayResponses } from "./gateway-responses.ts";
 import { Pipeline } from "./pipeline.ts";
+import { API_PARTS, declaredApi } from "./rest-api.ts";
+import { StaffIdentity } from "./staff-identity.ts";
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
@@ -43,13 +33,27 @@ export interface VerificationApiStackProps extends StackProps {
 const SECRETS_KEY_LENGTH = 64;
 
 /**
- * One environment of the verification API: the REST API with its REQUEST authorizer, one
- * function per shared route, the shared tables, the uploads bucket, the sealing key and the
- * alarms. Functions, routes and tables come from `shared/`, so the local runtime serves the
- * same ones.
+ * Actions no principal may take on an append-only table: anything that changes or removes an
+ * item. A PartiQL INSERT is a put, so it is refused too: the one way in is PutItem, whose
+ * condition (the adapter's) keeps it from replacing a record.
+ */
+const APPEND_ONLY_DENIED_ACTIONS = [
+  "dynamodb:UpdateItem",
+  "dynamodb:DeleteItem",
+  "dynamodb:BatchWriteItem",
+  "dynamodb:PartiQLInsert",
+  "dynamodb:PartiQLUpdate",
+  "dynamodb:PartiQLDelete",
+];
+
+/**
+ * One environment of the verification API: each REST API of the shared declarations with its
+ * authorizer, one function per shared declaration, the shared tables, the uploads bucket, the
+ * sealing key, the staff user pool and the alarms. Functions, routes and tables come from
+ * `shared/`, so the local runtime serves the same ones.
  */
 export class VerificationApiStack extends Stack {
-  readonly api: RestApi;
+  readonly apis = new Map<ApiName, RestApi>();
   readonly functions = new Map<string, NodejsFunction>();
 
   constructor(scope: Construct, id: string, props: VerificationApiStackProps) {
@@ -88,7 +92,23 @@ export class VerificationApiStack extends Stack {
       description: "Sealing key for webhook secrets",
     });
 
-    const resources = { environment: config, tables, uploads, secretsKey };
+    const staff = new StaffIdentity(this, "Staff", config);
+    new CfnOutput(this, "StaffUserPoolId", {
+      value: staff.userPool.userPoolId,
+      description: `The staff user pool of ${environment}: ops staff add|disable|list`,
+    });
+    new CfnOutput(this, "StaffClientId", {
+      value: staff.consoleClient.userPoolClientId,
+      description: "The review console's client of the staff user pool",
+    });
+
+    const resources = {
+      environment: config,
+      tables,
+      uploads,
+      secretsKey,
+      staffPool: { userPoolId: staff.userPool.userPoolId, clientId: staff.consoleClient.userPoolClientId },
+    };
     const entries = (Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][]).filter(
       ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
     );
@@ -106,79 +126,37 @@ export class VerificationApiStack extends Stack {
       fn.addEnvironment("AUTHORITY_SECRET_ARN", issuer.secret.secretArn);
       issuer.secret.grantRead(fn);
     }
-    const authorizerFunction = this.functionNamed(AUTHORIZER.function);
 
-    const accessLogs = new LogGroup(this, "AccessLogs", {
-      retention: config.logRetention,
-      removalPolicy: config.removalPolicy,
-    });
-    this.api = new RestApi(this, "Api", {
-      restApiName: this.stackName,
-      description: `Document verification API (${environment})`,
-      endpointTypes: [EndpointType.REGIONAL],
-      // Execution logging needs the account's API Gateway CloudWatch role.
-      cloudWatchRole: true,
-      deployOptions: {
-        stageName: environment,
-        throttlingRateLimit: config.throttling.rateLimit,
-        throttlingBurstLimit: config.throttling.burstLimit,
-        tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        // Never log bodies or headers: they carry API keys and customer data.
-        dataTraceEnabled: false,
-        accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: accessLogFormat(),
-      },
-    });
-    // ApiUrl below is the one base URL output; the generated one ends in a slash.
-    this.api.node.tryRemoveChild("Endpoint");
-    // API Gateway creates the execution log group itself, kept forever; creating it first sets its retention.
-    const executionLogs = new LogGroup(this, "ExecutionLogs", {
-      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${environment}`,
-      retention: config.logRetention,
-      removalPolicy: config.removalPolicy,
-    });
-    this.api.deploymentStage.node.addDependency(executionLogs);
-    Validations.of(this.api).acknowledge({
-      id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]",
-      reason: "The account-level role API Gateway uses to write execution logs; AWS maintains its policy",
-    });
-    Validations.of(this.api).acknowledge({
-      id: "AwsSolutions-APIG2",
-      reason:
-        "The handlers validate every request, so refusals carry the contract's problem+json codes (validation_failed, malformed_json, unsupported_media_type)",
-    });
-    Validations.of(this.api).acknowledge({
-      id: "AwsSolutions-APIG3",
-      reason:
-        "Abuse is bounded by the API key authorizer and stage throttling; a WAF web ACL is an account-level decision",
-    });
-    Validations.of(this.api).acknowledge({
-      id: "AwsSolutions-COG4",
-      reason: "Callers are customer backends with API keys, checked by the REQUEST authorizer, not Cognito users",
-    });
-
-    const authorizer = new RequestAuthorizer(this, "ApiKeyAuthorizer", {
-      handler: authorizerFunction,
-      identitySources: [IdentitySource.header(AUTHORIZER.identityHeader)],
-      resultsCacheTtl: Duration.seconds(config.authorizerCacheTtlSeconds),
-    });
-    for (const route of ROUTES) {
-      const integration = new LambdaIntegration(this.functionNamed(route.function), { allowTestInvoke: false });
-      this.api.root.resourceForPath(route.path).addMethod(route.method, integration, {
-        authorizer,
-        authorizationType: AuthorizationType.CUSTOM,
+    const watched: WatchedApi[] = [];
+    let accountLogging: IDependable | undefined;
+    for (const name of Object.keys(APIS) as ApiName[]) {
+      const built = declaredApi(this, name, {
+        config,
+        functionNamed: (functionName) => this.functionNamed(functionName),
+        accountLogging,
+      });
+      accountLogging ??= built.accountLogging;
+      this.apis.set(name, built.api);
+      const parts = API_PARTS[name];
+      watched.push({
+        stage: built.api.deploymentStage,
+        accessLogs: built.accessLogs,
+        idPrefix: parts.alarmPrefix,
+        subject: parts.alarmSubject,
+        authorizerTitle: parts.authorizerTitle,
+      });
+      new CfnOutput(this, `${APIS[name].id}Url`, {
+        // The base URL the contract's paths (/v1/..., /backoffice/...) are appended to: no trailing slash.
+        value: `https://${built.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${environment}`,
+        description: `Base URL of the ${environment} ${parts.title}`,
       });
     }
-    addGatewayResponses(this.api);
 
     const alarms = new ApiAlarms(this, "Alarms", {
       environment: config,
-      stage: this.api.deploymentStage,
-      accessLogs,
+      apis: watched,
       functions: this.functions,
-      authorizerName: AUTHORIZER.function,
+      authorizerNames: new Set(Object.values(APIS).map((api) => api.authorizer.function)),
     });
 
     const verifications = tables.get("VERIFICATIONS_TABLE");
@@ -191,11 +169,6 @@ export class VerificationApiStack extends Stack {
       alarms,
     });
 
-    new CfnOutput(this, "ApiUrl", {
-      // The base URL the contract's paths (/v1/...) are appended to: no trailing slash.
-      value: `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${environment}`,
-      description: `Base URL of the ${environment} API`,
-    });
     new CfnOutput(this, "AlarmTopicArn", { value: alarms.topic.topicArn, description: "Subscribe operators here" });
   }
 
@@ -243,6 +216,22 @@ export class VerificationApiStack extends Stack {
       removalPolicy: config.removalPolicy,
       ...(definition.ttlAttribute ? { timeToLiveAttribute: definition.ttlAttribute } : {}),
       ...(definition.stream ? { stream: StreamViewType[definition.stream] } : {}),
+      ...(definition.appendOnly
+        ? {
+            // Whatever a role's policy allows, no principal changes or removes a record.
+            resourcePolicy: new PolicyDocument({
+              statements: [
+                new PolicyStatement({
+                  effect: Effect.DENY,
+                  principals: [new AnyPrincipal()],
+                  actions: APPEND_ONLY_DENIED_ACTIONS,
+                  // A table's policy cannot name the table's own ARN (a circular reference): * is the table.
+                  resources: ["*"],
+                }),
+              ],
+            }),
+          }
+        : {}),
     });
     for (const index of definition.globalIndexes) {
       table.addGlobalSecondaryIndex({
@@ -279,32 +268,4 @@ export class VerificationApiStack extends Stack {
       ],
     });
   }
-}
-
-/** One JSON line per request; no header is logged, so no API key ever reaches the log. */
-function accessLogFormat(): AccessLogFormat {
-  return AccessLogFormat.custom(
-    JSON.stringify({
-      requestId: AccessLogField.contextRequestId(),
-      extendedRequestId: AccessLogField.contextExtendedRequestId(),
-      requestTime: AccessLogField.contextRequestTime(),
-      ip: AccessLogField.contextIdentitySourceIp(),
-      userAgent: AccessLogField.contextIdentityUserAgent(),
-      method: AccessLogField.contextHttpMethod(),
-      resourcePath: AccessLogField.contextResourcePath(),
-      path: AccessLogField.contextPath(),
-      protocol: AccessLogField.contextProtocol(),
-      status: AccessLogField.contextStatus(),
-      responseLength: AccessLogField.contextResponseLength(),
-      responseLatency: AccessLogField.contextResponseLatency(),
-      integrationStatus: AccessLogField.contextIntegrationStatus(),
-      integrationLatency: AccessLogField.contextIntegrationLatency(),
-      appId: AccessLogField.contextAuthorizerPrincipalId(),
-      authorizerStatus: AccessLogField.contextAuthorizerStatus(),
-      authorizerLatency: AccessLogField.contextAuthorizerLatency(),
-      errorType: AccessLogField.contextErrorResponseType(),
-      errorMessage: AccessLogField.contextErrorMessage(),
-      xrayTraceId: AccessLogField.contextXrayTraceId(),
-    }),
-  );
 }

@@ -12,17 +12,18 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
-import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import { APIS, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
-import { TABLES } from "#shared/declarations/tables";
+import { AUDIT_TABLE, TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { STAFF_GROUPS } from "#shared/domain/staff";
 import { PROBLEMS, problemSchema } from "#shared/http/problems";
 import cdkJson from "../../cdk.json";
 import { functionEnvironment, SERVICE_NAME } from "../../infra/api-function.ts";
 import { deploymentTarget, environmentFromContext } from "../../infra/config.ts";
 import { defineApp } from "../../infra/define-app.ts";
-import { DEPLOYED_GATEWAY_RESPONSES } from "../../infra/gateway-responses.ts";
+import { deployedGatewayResponses } from "../../infra/gateway-responses.ts";
 import type { VerificationApiStack } from "../../infra/verification-api-stack.ts";
 
 const ACCOUNT = "123456789012";
@@ -49,6 +50,12 @@ const built = Object.fromEntries(ENVIRONMENTS.map((environment) => [environment,
 
 type Json = Record<string, unknown>;
 const allEntries = Object.entries(FUNCTIONS) as [string, FunctionDefinition][];
+const apiNames = Object.keys(APIS) as ApiName[];
+const routesOf = (name: ApiName): readonly RouteDefinition[] => APIS[name].routes;
+const allRoutes = apiNames.flatMap(routesOf);
+const authorizerFunctions = new Set<string>(apiNames.map((name) => APIS[name].authorizer.function));
+/** Settings that name a local engine or endpoint: optional, and with no value in AWS. */
+const LOCAL_ONLY_SETTINGS: readonly SettingName[] = ["DYNAMODB_ENDPOINT", "S3_ENDPOINT", "IDENTITY_ENDPOINT"];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnResource);
@@ -58,6 +65,21 @@ function functionId(stack: VerificationApiStack, name: string): string {
   const fn = stack.functions.get(name);
   if (!fn) throw new Error(`no function ${name}`);
   return logicalId(stack, fn);
+}
+
+function apiId(stack: VerificationApiStack, name: ApiName): string {
+  const api = stack.apis.get(name);
+  if (!api) throw new Error(`no API ${name}`);
+  return logicalId(stack, api);
+}
+
+/** The logical id of the authorizer on `name`'s REST API. */
+function authorizerIdOf(template: Template, stack: VerificationApiStack, name: ApiName): string {
+  const ids = Object.keys(
+    template.findResources("AWS::ApiGateway::Authorizer", { Properties: { RestApiId: { Ref: apiId(stack, name) } } }),
+  );
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
 }
 
 function tableId(template: Template, setting: SettingName): string {
@@ -124,57 +146,89 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(report.success).toBe(true);
   });
 
-  it("wires every route of the shared route table, and nothing else, behind the authorizer", () => {
+  it("builds one REST API per declared API, each with exactly its routes, behind its own authorizer", () => {
+    template.resourceCountIs("AWS::ApiGateway::RestApi", apiNames.length);
     const routes = wiredRoutes(template);
-    expect([...routes.keys()].sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
-    const [authorizerId] = Object.keys(template.findResources("AWS::ApiGateway::Authorizer"));
-    for (const route of ROUTES) {
-      const method = routes.get(`${route.method} ${route.path}`);
-      expect(method).toMatchObject({
-        AuthorizationType: "CUSTOM",
-        AuthorizerId: { Ref: authorizerId },
-        Integration: { Type: "AWS_PROXY", IntegrationHttpMethod: "POST" },
-      });
-      expect(JSON.stringify(method?.Integration)).toContain(`"${functionId(stack, route.function)}"`);
+    expect([...routes.keys()].sort()).toEqual(allRoutes.map((route) => `${route.method} ${route.path}`).sort());
+    for (const name of apiNames) {
+      const authorizerId = authorizerIdOf(template, stack, name);
+      for (const route of routesOf(name)) {
+        const method = routes.get(`${route.method} ${route.path}`);
+        expect(method).toMatchObject({
+          RestApiId: { Ref: apiId(stack, name) },
+          Integration: { Type: "AWS_PROXY", IntegrationHttpMethod: "POST" },
+        });
+        if (route.authorization === "none") {
+          expect(method).toMatchObject({ AuthorizationType: "NONE" });
+          expect(method?.AuthorizerId).toBeUndefined();
+        } else {
+          expect(method).toMatchObject({ AuthorizationType: "CUSTOM", AuthorizerId: { Ref: authorizerId } });
+        }
+        expect(JSON.stringify(method?.Integration)).toContain(`"${functionId(stack, route.function)}"`);
+      }
     }
   });
 
-  it("lets API Gateway invoke each function only for its own route (and the authorizer for its authorizer)", () => {
+  it("keeps the public API's logical ids, so no deployed resource is replaced", () => {
+    expect(apiId(stack, "public")).toBe("ApiF70053CD");
+    expect(authorizerIdOf(template, stack, "public")).toBe("ApiKeyAuthorizerD0BEAC37");
+    const ids = Object.keys(template.toJSON().Resources as Json);
+    expect(ids).toEqual(expect.arrayContaining(["AccessLogs8B620ECA", "ExecutionLogs6FEE23C8", "ApiAccountA18C9B29"]));
+  });
+
+  it("lets API Gateway invoke each function only for its own routes (and each authorizer for its authorizer)", () => {
     const permissions = Object.values(template.findResources("AWS::Lambda::Permission"))
       .map((permission) => permission.Properties)
       .filter((permission) => permission.Principal === "apigateway.amazonaws.com");
-    expect(permissions).toHaveLength(ROUTES.length + 1);
-    const [apiId] = Object.keys(template.findResources("AWS::ApiGateway::RestApi"));
-    const [authorizerId] = Object.keys(template.findResources("AWS::ApiGateway::Authorizer"));
+    expect(permissions).toHaveLength(allRoutes.length + apiNames.length);
     const sourceOf = (name: string) =>
       permissions
         .filter((permission) => permission.FunctionName["Fn::GetAtt"][0] === functionId(stack, name))
         .map((permission) => JSON.stringify(permission.SourceArn));
-    for (const route of ROUTES) {
-      const [source, ...others] = sourceOf(route.function);
-      expect(others).toEqual([]);
-      expect(source).toContain(`{"Ref":"${apiId}"}`);
-      expect(source).toContain(`/${route.method}${route.path.replace(/\{[^}]+\}/g, "*")}"`);
+    for (const name of apiNames) {
+      const routed = new Set(routesOf(name).map((route) => route.function));
+      for (const fn of routed) {
+        const expected = routesOf(name)
+          .filter((route) => route.function === fn)
+          .map((route) => `/${route.method}${route.path.replace(/\{[^}]+\}/g, "*")}"`);
+        const sources = sourceOf(fn);
+        expect(sources, fn).toHaveLength(expected.length);
+        for (const source of sources) expect(source).toContain(`{"Ref":"${apiId(stack, name)}"}`);
+        for (const suffix of expected)
+          expect(
+            sources.filter((source) => source.includes(suffix)),
+            fn,
+          ).toHaveLength(1);
+      }
+      const authorizerId = authorizerIdOf(template, stack, name);
+      expect(sourceOf(APIS[name].authorizer.function)).toEqual([
+        expect.stringContaining(`"/authorizers/",{"Ref":"${authorizerId}"}`),
+      ]);
     }
-    expect(sourceOf(AUTHORIZER.function)).toEqual([
-      expect.stringContaining(`"/authorizers/",{"Ref":"${authorizerId}"}`),
-    ]);
   });
 
-  it("has one REQUEST authorizer on X-API-Key, cached 300 s, backed by the authorizer function", () => {
-    template.resourceCountIs("AWS::ApiGateway::Authorizer", 1);
-    template.hasResourceProperties("AWS::ApiGateway::Authorizer", {
+  it("has the public API's REQUEST authorizer on X-API-Key, cached 300 s, backed by the authorizer function", () => {
+    template.resourceCountIs("AWS::ApiGateway::Authorizer", apiNames.length);
+    const authorizer = template.toJSON().Resources[authorizerIdOf(template, stack, "public")];
+    expect(authorizer.Properties).toMatchObject({
       Type: "REQUEST",
       IdentitySource: "method.request.header.X-API-Key",
       AuthorizerResultTtlInSeconds: 300,
     });
-    const authorizer = Object.values(template.findResources("AWS::ApiGateway::Authorizer"))[0];
-    expect(JSON.stringify(authorizer?.Properties.AuthorizerUri)).toContain(
-      `"${functionId(stack, AUTHORIZER.function)}"`,
-    );
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${functionId(stack, "authorizer")}"`);
   });
 
-  it("builds one function per shared declaration: Node 22 or newer, arm64, traced, its exact settings", () => {
+  it("has the backoffice API's TOKEN authorizer on Authorization, cached 60 s, backed by the staff authorizer", () => {
+    const authorizer = template.toJSON().Resources[authorizerIdOf(template, stack, "backoffice")];
+    expect(authorizer.Properties).toMatchObject({
+      Type: "TOKEN",
+      IdentitySource: "method.request.header.Authorization",
+      AuthorizerResultTtlInSeconds: 60,
+    });
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`"${functionId(stack, "staff-authorizer")}"`);
+  });
+
+  it("builds one function per shared declaration: Node 22 or newer, arm64, traced, its settings that have values in AWS", () => {
     const functions = template.findResources("AWS::Lambda::Function");
     expect(Object.keys(functions)).toHaveLength(entries.length);
     for (const [name, definition] of entries) {
@@ -194,7 +248,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       }[definition.access.authority ?? "none"];
       expect(Object.keys(variables).sort()).toEqual(
         [
-          ...definition.settings,
+          ...definition.settings.filter((setting) => !LOCAL_ONLY_SETTINGS.includes(setting)),
           ...issuerSettings,
           "NODE_OPTIONS",
           "POWERTOOLS_LOG_LEVEL",
@@ -219,6 +273,10 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         if (table) expect(variables[setting]).toEqual({ Ref: tableId(template, setting) });
       }
       if ("ENVIRONMENT" in variables) expect(variables.ENVIRONMENT).toBe(environment);
+      if ("STAFF_USER_POOL_ID" in variables)
+        expect(variables.STAFF_USER_POOL_ID).toEqual({ Ref: staffPoolId(template) });
+      if ("STAFF_CLIENT_ID" in variables) expect(variables.STAFF_CLIENT_ID).toEqual({ Ref: staffClientId(template) });
+      if ("WEB_ASSETS" in variables) expect(variables.WEB_ASSETS).toBe("/var/task/web");
       if ("UPLOADS_BUCKET" in variables)
         expect(variables.UPLOADS_BUCKET).toEqual({ Ref: logicalId(stack, bucket(stack)) });
     }
@@ -316,6 +374,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
             ? { TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true } }
             : {}),
           StreamSpecification: definition.stream ? { StreamViewType: definition.stream } : Match.absent(),
+          ResourcePolicy: definition === AUDIT_TABLE ? Match.anyValue() : Match.absent(),
           GlobalSecondaryIndexes:
             definition.globalIndexes.length > 0
               ? definition.globalIndexes.map((index) =>
@@ -343,6 +402,33 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
       TimeToLiveSpecification: { AttributeName: "expiration", Enabled: true },
     });
+  });
+
+  it("keeps the audit trail append only: no principal may change or delete a record, and records expire after two years", () => {
+    const audit = template.toJSON().Resources[tableId(template, "AUDIT_TABLE")];
+    expect(audit.Properties.TimeToLiveSpecification).toEqual({ AttributeName: "expires_at_epoch", Enabled: true });
+    expect(audit.Properties.ResourcePolicy.PolicyDocument.Statement).toEqual([
+      {
+        Effect: "Deny",
+        Principal: { AWS: "*" },
+        Action: [
+          "dynamodb:BatchWriteItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:PartiQLDelete",
+          "dynamodb:PartiQLInsert",
+          "dynamodb:PartiQLUpdate",
+          "dynamodb:UpdateItem",
+        ],
+        Resource: "*",
+      },
+    ]);
+    // The functions only append (PutItem) and read (Query), as they declare.
+    for (const [name, definition] of entries) {
+      const actions = definition.access.tables.AUDIT_TABLE ?? [];
+      for (const action of actions) expect(["dynamodb:PutItem", "dynamodb:Query"], name).toContain(action);
+    }
+    expect(audit).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
+    expect(audit.Properties.DeletionProtectionEnabled).toBe(retained);
   });
 
   it("keeps uploads private, encrypted, TLS only, without ACLs, and deletes documents after the retention", () => {
@@ -393,8 +479,11 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     }
   });
 
-  it("answers gateway errors with the catalogue's problem+json, status and Request-Id", () => {
-    const responses = template.findResources("AWS::ApiGateway::GatewayResponse");
+  it.each(apiNames)("answers the %s API's gateway errors with its own problem+json, status and Request-Id", (name) => {
+    const responses = template.findResources("AWS::ApiGateway::GatewayResponse", {
+      Properties: { RestApiId: { Ref: apiId(stack, name) } },
+    });
+    const deployed = deployedGatewayResponses(APIS[name].gatewayResponses);
     expect(
       Object.values(responses)
         .map((response) => response.Properties.ResponseType)
@@ -421,6 +510,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       AUTHORIZER_FAILURE: "503",
       DEFAULT_5XX: "500",
     } as Record<string, string>;
+    const codes: Record<string, string> = {};
     for (const response of Object.values(responses)) {
       const { ResponseType, StatusCode, ResponseParameters, ResponseTemplates } = response.Properties;
       expect(StatusCode, ResponseType).toBe(expectedStatus[ResponseType]);
@@ -431,49 +521,70 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       const body = problemSchema.parse(JSON.parse(ResponseTemplates["application/json"]));
       expect(body.request_id).toBe("$context.requestId");
       expect(String(body.status)).toBe(StatusCode);
-      expect(body.code).toBe(DEPLOYED_GATEWAY_RESPONSES[ResponseType]?.code);
+      expect(body.code).toBe(deployed[ResponseType]?.code);
       expect(body.title).toBe(PROBLEMS[body.code].title);
+      codes[ResponseType] = body.code;
+      if (ResponseType === "THROTTLED" || ResponseType === "AUTHORIZER_FAILURE") {
+        expect(ResponseParameters).toMatchObject({ "gatewayresponse.header.Retry-After": "'1'" });
+      }
     }
-    template.hasResourceProperties("AWS::ApiGateway::GatewayResponse", {
-      ResponseType: "MISSING_AUTHENTICATION_TOKEN",
-      ResponseTemplates: { "application/json": Match.stringLikeRegexp('"code":"route_not_found"') },
-    });
-    for (const type of ["THROTTLED", "AUTHORIZER_FAILURE"]) {
-      template.hasResourceProperties("AWS::ApiGateway::GatewayResponse", {
-        ResponseType: type,
-        ResponseParameters: Match.objectLike({ "gatewayresponse.header.Retry-After": "'1'" }),
+    expect(codes).toMatchObject(
+      name === "public"
+        ? {
+            UNAUTHORIZED: "invalid_api_key",
+            ACCESS_DENIED: "app_disabled",
+            MISSING_AUTHENTICATION_TOKEN: "route_not_found",
+          }
+        : {
+            UNAUTHORIZED: "invalid_token",
+            ACCESS_DENIED: "forbidden",
+            MISSING_AUTHENTICATION_TOKEN: "route_not_found",
+          },
+    );
+  });
+
+  it.each(apiNames)(
+    "throttles the %s API's stage as the contract says, traces it and writes JSON access logs without headers",
+    (name) => {
+      const limits = environment === "production" ? { rate: 100, burst: 200 } : { rate: 25, burst: 50 };
+      template.resourceCountIs("AWS::ApiGateway::Stage", apiNames.length);
+      const stages = Object.values(
+        template.findResources("AWS::ApiGateway::Stage", { Properties: { RestApiId: { Ref: apiId(stack, name) } } }),
+      );
+      expect(stages).toHaveLength(1);
+      const stage = stages[0] as Json & {
+        Properties: Json & { AccessLogSetting: { Format: string } };
+        DependsOn: string[];
+      };
+      expect(stage.Properties).toMatchObject({
+        StageName: environment,
+        TracingEnabled: true,
+        MethodSettings: [
+          {
+            HttpMethod: "*",
+            ResourcePath: "/*",
+            ThrottlingRateLimit: limits.rate,
+            ThrottlingBurstLimit: limits.burst,
+            DataTraceEnabled: false,
+            LoggingLevel: "ERROR",
+          },
+        ],
       });
-    }
-  });
+      // Execution logging needs the account's API Gateway role: one for the account, set before every stage.
+      const [accountId] = Object.keys(template.findResources("AWS::ApiGateway::Account"));
+      template.resourceCountIs("AWS::ApiGateway::Account", 1);
+      expect(stage.DependsOn).toContain(accountId);
+      const format = JSON.parse(stage.Properties.AccessLogSetting.Format);
+      expect(format).toMatchObject({
+        requestId: "$context.requestId",
+        status: "$context.status",
+        errorType: "$context.error.responseType",
+      });
+      expect(JSON.stringify(format)).not.toMatch(/header|apiKey|token/i);
+    },
+  );
 
-  it("throttles the stage as the contract says, traces it and writes JSON access logs without headers", () => {
-    const limits = environment === "production" ? { rate: 100, burst: 200 } : { rate: 25, burst: 50 };
-    template.resourceCountIs("AWS::ApiGateway::Stage", 1);
-    template.hasResourceProperties("AWS::ApiGateway::Stage", {
-      StageName: environment,
-      TracingEnabled: true,
-      MethodSettings: [
-        Match.objectLike({
-          HttpMethod: "*",
-          ResourcePath: "/*",
-          ThrottlingRateLimit: limits.rate,
-          ThrottlingBurstLimit: limits.burst,
-          DataTraceEnabled: false,
-          LoggingLevel: "ERROR",
-        }),
-      ],
-    });
-    const stage = Object.values(template.findResources("AWS::ApiGateway::Stage"))[0];
-    const format = JSON.parse(stage?.Properties.AccessLogSetting.Format);
-    expect(format).toMatchObject({
-      requestId: "$context.requestId",
-      status: "$context.status",
-      errorType: "$context.error.responseType",
-    });
-    expect(JSON.stringify(format)).not.toMatch(/header|apiKey/i);
-  });
-
-  it("alarms on the 5xx rate, authorizer failures, throttles and function errors, into the alarm topic", () => {
+  it("alarms on each API's 5xx rate, authorizer failures and throttles, and on function errors, into the alarm topic", () => {
     const topicId = Object.keys(template.findResources("AWS::SNS::Topic"))[0] as string;
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm"));
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
@@ -486,21 +597,33 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           .sort()
           .join("+"),
     );
-    expect(metricNames).toContain("5XXError+Count");
-    expect(metricNames).toContain("AuthorizerFailures");
-    expect(metricNames).toContain("ThrottledRequests");
+    expect(metricNames.filter((metric) => metric === "5XXError+Count")).toHaveLength(apiNames.length);
+    expect(metricNames).toEqual(
+      expect.arrayContaining([
+        "AuthorizerFailures",
+        "ThrottledRequests",
+        "BackofficeAuthorizerFailures",
+        "BackofficeThrottledRequests",
+      ]),
+    );
     for (const [name] of entries) {
       const dimension = { Name: "FunctionName", Value: { Ref: functionId(stack, name) } };
       template.hasResourceProperties("AWS::CloudWatch::Alarm", { MetricName: "Throttles", Dimensions: [dimension] });
-      // The authorizer throws for every refused key; its failures are counted from the access log.
+      // An authorizer throws for every refused key or token; its failures are counted from the access log.
       const errors = template.findResources("AWS::CloudWatch::Alarm", {
         Properties: { MetricName: "Errors", Dimensions: [dimension] },
       });
-      expect(Object.keys(errors)).toHaveLength(name === AUTHORIZER.function ? 0 : 1);
+      expect(Object.keys(errors)).toHaveLength(authorizerFunctions.has(name) ? 0 : 1);
     }
-    template.hasResourceProperties("AWS::Logs::MetricFilter", {
-      FilterPattern: Match.stringLikeRegexp("AUTHORIZER_FAILURE"),
+    const accessLogs = template.findResources("AWS::Logs::MetricFilter", {
+      Properties: { FilterPattern: Match.stringLikeRegexp("AUTHORIZER_FAILURE") },
     });
+    const stageLogs = Object.values(template.findResources("AWS::ApiGateway::Stage")).map(
+      (stage) => stage.Properties.AccessLogSetting.DestinationArn["Fn::Join"][1][1],
+    );
+    expect(Object.values(accessLogs).map((filter) => filter.Properties.LogGroupName)).toEqual(
+      expect.arrayContaining(stageLogs),
+    );
     template.hasResourceProperties("AWS::SNS::Topic", { KmsMasterKeyId: Match.anyValue() });
   });
 
@@ -518,16 +641,71 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(Object.keys(outputs).sort()).toEqual(
       [
         "AlarmTopicArn",
-        "ApiUrl",
         "SecretsKeyArn",
         "UploadsBucketName",
+        "StaffUserPoolId",
+        "StaffClientId",
+        ...apiNames.map((name) => `${APIS[name].id}Url`),
         ...TABLES.map((table) => `${table.id}TableName`),
       ].sort(),
     );
     expect(outputs.AppsTableName?.Value).toEqual({ Ref: tableId(template, "APPS_TABLE") });
     expect(outputs.VerificationsTableName?.Value).toEqual({ Ref: tableId(template, "VERIFICATIONS_TABLE") });
     expect(outputs.IdempotencyTableName?.Value).toEqual({ Ref: tableId(template, "IDEMPOTENCY_TABLE") });
-    expect(JSON.stringify(outputs.ApiUrl?.Value)).toMatch(new RegExp(`/${environment}"\\]\\]\\}$`));
+    expect(outputs.StaffUserPoolId?.Value).toEqual({ Ref: staffPoolId(template) });
+    expect(outputs.StaffClientId?.Value).toEqual({ Ref: staffClientId(template) });
+    for (const name of apiNames) {
+      // A base URL: the stage, no trailing slash.
+      const url = outputs[`${APIS[name].id}Url`]?.Value;
+      expect(JSON.stringify(url)).toContain(`{"Ref":"${apiId(stack, name)}"}`);
+      expect(JSON.stringify(url)).toMatch(new RegExp(`/${environment}"\\]\\]\\}$`));
+    }
+  });
+
+  it("keeps staff in a pool only admins add to: username sign-in, TOTP required, a strong password, email recovery", () => {
+    template.resourceCountIs("AWS::Cognito::UserPool", 1);
+    const pool = template.toJSON().Resources[staffPoolId(template)];
+    expect(pool).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
+    expect(pool.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      MfaConfiguration: "ON",
+      EnabledMfas: ["SOFTWARE_TOKEN_MFA"],
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: 12,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        },
+      },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: "verified_email", Priority: 1 }] },
+      DeletionProtection: retained ? "ACTIVE" : "INACTIVE",
+    });
+    // Sign-in by username: no email or phone alias, and no SMS role.
+    expect(pool.Properties.UsernameAttributes).toBeUndefined();
+    expect(pool.Properties.AliasAttributes).toBeUndefined();
+    expect(pool.Properties.SmsConfiguration).toBeUndefined();
+    const groups = Object.values(template.findResources("AWS::Cognito::UserPoolGroup"));
+    expect(groups.map((group) => group.Properties.GroupName).sort()).toEqual([...STAFF_GROUPS].sort());
+    for (const group of groups) expect(group.Properties.UserPoolId).toEqual({ Ref: staffPoolId(template) });
+  });
+
+  it("gives the review console one client: password sign-in and refresh, no secret, revocable, hour-long tokens", () => {
+    const client = template.toJSON().Resources[staffClientId(template)];
+    expect(client.Properties).toEqual({
+      UserPoolId: { Ref: staffPoolId(template) },
+      ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+      GenerateSecret: false,
+      AllowedOAuthFlowsUserPoolClient: false,
+      SupportedIdentityProviders: ["COGNITO"],
+      PreventUserExistenceErrors: "ENABLED",
+      EnableTokenRevocation: true,
+      AccessTokenValidity: 60,
+      IdTokenValidity: 60,
+      RefreshTokenValidity: 12 * 60,
+      TokenValidityUnits: { AccessToken: "minutes", IdToken: "minutes", RefreshToken: "minutes" },
+    });
   });
 
   it("sets no physical names, so both environments can share an account", () => {
@@ -539,6 +717,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       ["AWS::SNS::Topic", "TopicName"],
       ["AWS::SecretsManager::Secret", "Name"],
       ["AWS::CloudWatch::Alarm", "AlarmName"],
+      ["AWS::Cognito::UserPool", "UserPoolName"],
     ] as const) {
       for (const resource of Object.values(template.findResources(type))) {
         expect(resource.Properties?.[property], type).toBeUndefined();
@@ -561,6 +740,18 @@ function secretId(template: Template): string {
   return Object.keys(template.findResources("AWS::SecretsManager::Secret")).find((id) =>
     id.startsWith("SecretsKey"),
   ) as string;
+}
+
+function staffPoolId(template: Template): string {
+  const ids = Object.keys(template.findResources("AWS::Cognito::UserPool"));
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+function staffClientId(template: Template): string {
+  const ids = Object.keys(template.findResources("AWS::Cognito::UserPoolClient"));
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
 }
 
 function authoritySecretId(template: Template): string {
@@ -629,14 +820,22 @@ describe("the environment", () => {
     expect(() => defineApp(half, {})).toThrow(/authoritySecretArn/);
   });
 
-  it("refuses to deploy a function that reads a setting with no value in AWS", () => {
+  it("refuses to deploy a function whose required setting has no value in AWS, and leaves optional ones unset", () => {
     expect(functionEnvironment(["ENVIRONMENT"], { ENVIRONMENT: "sandbox" })).toEqual({ ENVIRONMENT: "sandbox" });
-    expect(() => functionEnvironment(["ENVIRONMENT", "DYNAMODB_ENDPOINT"], { ENVIRONMENT: "sandbox" })).toThrow(
-      "Setting DYNAMODB_ENDPOINT has no value in the deployed stack",
+    expect(
+      functionEnvironment(["ENVIRONMENT", "DYNAMODB_ENDPOINT", "IDENTITY_ENDPOINT", "S3_ENDPOINT"], {
+        ENVIRONMENT: "sandbox",
+      }),
+    ).toEqual({ ENVIRONMENT: "sandbox" });
+    expect(() => functionEnvironment(["ENVIRONMENT", "WEB_ASSETS"], { ENVIRONMENT: "sandbox" })).toThrow(
+      "Setting WEB_ASSETS has no value in the deployed stack",
     );
-    expect(() => functionEnvironment(["SECRETS_KEY"], {})).toThrow(/SECRETS_KEY/);
+    expect(() => functionEnvironment(["STAFF_USER_POOL_ID"], {})).toThrow(/STAFF_USER_POOL_ID/);
   });
 });
+
+/** Bundling every function (esbuild, the reader's thread, the console's pages) takes a minute or more. */
+const BUNDLING_TIMEOUT_MS = 300_000;
 
 describe("the bundles", () => {
   const saved = { ...process.env };
@@ -645,36 +844,54 @@ describe("the bundles", () => {
     Object.assign(process.env, saved);
   });
 
-  it("are minified with source maps, one per function, and load as the handler module", () => {
-    const { stack, template, app } = synth("sandbox", { bundle: true });
-    const outdir = app.outdir;
-    const functions = template.findResources("AWS::Lambda::Function");
-    for (const [name, definition] of allEntries) {
-      const key = functions[functionId(stack, name)]?.Properties.Code.S3Key as string;
-      const folder = path.join(outdir, `asset.${key.replace(/\.zip$/, "")}`);
-      const bundle = path.join(folder, "index.js");
-      expect(existsSync(bundle), name).toBe(true);
-      expect(existsSync(`${bundle}.map`), name).toBe(true);
-      // Minified: an unminified bundle has a line every few dozen bytes, this one every few kilobytes.
-      const lines = readFileSync(bundle, "utf8").split("\n").length;
-      expect(lines, name).toBeLessThan(statSync(bundle).size / 2000);
-      if (definition.access.authority === "service") {
-        // The authority service ships the published test certificates it answers from.
-        expect(existsSync(path.join(folder, "issuer/YOK_STUDENT/TESTYOK-0001-AKTIF.pdf")), name).toBe(true);
-      }
+  it(
+    "are minified with source maps, one per function, and load as the handler module",
+    () => {
+      const { stack, template, app } = synth("sandbox", { bundle: true });
+      const outdir = app.outdir;
+      const functions = template.findResources("AWS::Lambda::Function");
+      for (const [name, definition] of allEntries) {
+        const key = functions[functionId(stack, name)]?.Properties.Code.S3Key as string;
+        const folder = path.join(outdir, `asset.${key.replace(/\.zip$/, "")}`);
+        const bundle = path.join(folder, "index.js");
+        expect(existsSync(bundle), name).toBe(true);
+        expect(existsSync(`${bundle}.map`), name).toBe(true);
+        // Minified: an unminified bundle has a line every few dozen bytes, this one every few kilobytes.
+        const lines = readFileSync(bundle, "utf8").split("\n").length;
+        expect(lines, name).toBeLessThan(statSync(bundle).size / 2000);
+        if (definition.access.authority === "service") {
+          // The authority service ships the published test certificates it answers from.
+          expect(existsSync(path.join(folder, "issuer/YOK_STUDENT/TESTYOK-0001-AKTIF.pdf")), name).toBe(true);
+        }
+        if (definition.settings.includes("WEB_ASSETS")) {
+          // A function that serves the web pages ships them built.
+          for (const file of ["index.html", "console.js", "console.css"]) {
+            expect(existsSync(path.join(folder, "web/backoffice", file)), `${name}: ${file}`).toBe(true);
+          }
+        }
 
-      Object.assign(
-        process.env,
-        Object.fromEntries(
-          definition.settings.map((setting) => [setting, setting === "ENVIRONMENT" ? "sandbox" : `test-${setting}`]),
-        ),
-        { AWS_REGION: REGION },
-      );
-      // Node itself loads it, as Lambda does: the CommonJS bundle must export `handler`.
-      const module = createRequire(import.meta.url)(bundle) as { handler?: unknown };
-      expect(typeof module.handler, name).toBe("function");
-    }
-  });
+        // What the function finds in AWS: its settings with values there, in their formats.
+        const samples: Partial<Record<SettingName, string>> = {
+          ENVIRONMENT: "sandbox",
+          STAFF_USER_POOL_ID: `${REGION}_TestPool01`,
+          WEB_ASSETS: path.join(folder, "web"),
+        };
+        Object.assign(
+          process.env,
+          Object.fromEntries(
+            definition.settings
+              .filter((setting) => !LOCAL_ONLY_SETTINGS.includes(setting))
+              .map((setting) => [setting, samples[setting] ?? `test-${setting}`]),
+          ),
+          { AWS_REGION: REGION },
+        );
+        // Node itself loads it, as Lambda does: the CommonJS bundle must export `handler`.
+        const module = createRequire(import.meta.url)(bundle) as { handler?: unknown };
+        expect(typeof module.handler, name).toBe("function");
+      }
+    },
+    BUNDLING_TIMEOUT_MS,
+  );
 });
 
 describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {

@@ -1,0 +1,223 @@
+import { Duration, type Stack, Validations } from "aws-cdk-lib";
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  type IAuthorizer,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  RestApi,
+  TokenAuthorizer,
+} from "aws-cdk-lib/aws-apigateway";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import type { IDependable } from "constructs";
+import { APIS, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
+import type { EnvironmentConfig } from "./config.ts";
+import { addGatewayResponses } from "./gateway-responses.ts";
+
+/** What the stack names and says about each API's parts; the declaration says what they do. */
+export interface ApiParts {
+  /** Appended to the stack's name for the REST API's name. */
+  nameSuffix: string;
+  /** Construct ids of the parts that sit beside the REST API in the stack. */
+  accessLogs: string;
+  executionLogs: string;
+  authorizer: string;
+  /** Prefix of the API's alarm ids and of the metrics counted from its access log. */
+  alarmPrefix: string;
+  /** Appended to the API's alarm descriptions. */
+  alarmSubject: string;
+  /** The API, in its base URL's output description. */
+  title: string;
+  /** The authorizer, in alarm descriptions and acknowledgements. */
+  authorizerTitle: string;
+  /** The access log's field for the authorizer's principal: an app id, or a staff user's sub. */
+  principalField: string;
+  /** Why the API's methods do not use a Cognito user pool authorizer (cdk-nag's COG4). */
+  noCognitoAuthorizer: string;
+}
+
+export const API_PARTS: Record<ApiName, ApiParts> = {
+  // Named when it was the only API: a changed logical id would replace a deployed resource.
+  public: {
+    nameSuffix: "",
+    accessLogs: "AccessLogs",
+    executionLogs: "ExecutionLogs",
+    authorizer: "ApiKeyAuthorizer",
+    alarmPrefix: "",
+    alarmSubject: "",
+    title: "API",
+    authorizerTitle: "API key authorizer",
+    principalField: "appId",
+    noCognitoAuthorizer:
+      "Callers are customer backends with API keys, checked by the REQUEST authorizer, not Cognito users",
+  },
+  backoffice: {
+    nameSuffix: "-backoffice",
+    accessLogs: "BackofficeAccessLogs",
+    executionLogs: "BackofficeExecutionLogs",
+    authorizer: "StaffTokenAuthorizer",
+    alarmPrefix: "Backoffice",
+    alarmSubject: " on the backoffice API",
+    title: "backoffice API",
+    authorizerTitle: "staff token authorizer",
+    principalField: "staffSub",
+    noCognitoAuthorizer:
+      "The staff pool's access tokens are checked by the TOKEN authorizer (aws-jwt-verify), which also allows only the routes the caller's groups may call and refuses a disabled or signed-out user; a Cognito user pool authorizer does neither. The console's page and asset routes have no authorizer at all",
+  },
+};
+
+export interface DeclaredApiProps {
+  config: EnvironmentConfig;
+  /** The deployed function of each name. */
+  functionNamed: (name: string) => IFunction;
+  /**
+   * The account's API Gateway logging role, which one API sets up and the others wait for
+   * (one role serves the whole account and region); undefined for the API that sets it up.
+   */
+  accountLogging?: IDependable;
+}
+
+export interface DeclaredApi {
+  api: RestApi;
+  accessLogs: LogGroup;
+  /** The account's logging role, when this API set it up. */
+  accountLogging?: IDependable;
+}
+
+/**
+ * The REST API `name` of `APIS`, built from its declaration, its parts directly in `stack`:
+ * the regional API and its stage (throttled, traced, with access and execution logs), its
+ * authorizer, every declared route on its function, and its gateway responses.
+ */
+export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps): DeclaredApi {
+  const definition = APIS[name];
+  const parts = API_PARTS[name];
+  const { config } = props;
+  const environment = config.environment;
+  const setsUpAccountLogging = props.accountLogging === undefined;
+
+  const accessLogs = new LogGroup(stack, parts.accessLogs, {
+    retention: config.logRetention,
+    removalPolicy: config.removalPolicy,
+  });
+  const api = new RestApi(stack, definition.id, {
+    restApiName: `${stack.stackName}${parts.nameSuffix}`,
+    description: `${definition.description} (${environment})`,
+    endpointTypes: [EndpointType.REGIONAL],
+    // Execution logging needs the account's API Gateway CloudWatch role.
+    cloudWatchRole: setsUpAccountLogging,
+    deployOptions: {
+      stageName: environment,
+      throttlingRateLimit: config.throttling.rateLimit,
+      throttlingBurstLimit: config.throttling.burstLimit,
+      tracingEnabled: true,
+      metricsEnabled: true,
+      loggingLevel: MethodLoggingLevel.ERROR,
+      // Never log bodies or headers: they carry API keys, access tokens and customer data.
+      dataTraceEnabled: false,
+      accessLogDestination: new LogGroupLogDestination(accessLogs),
+      accessLogFormat: accessLogFormat(parts.principalField),
+    },
+  });
+  // The stack's own base URL output replaces this one, which ends in a slash.
+  api.node.tryRemoveChild("Endpoint");
+  // API Gateway creates the execution log group itself, kept forever; creating it first sets its retention.
+  const executionLogs = new LogGroup(stack, parts.executionLogs, {
+    logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${environment}`,
+    retention: config.logRetention,
+    removalPolicy: config.removalPolicy,
+  });
+  api.deploymentStage.node.addDependency(executionLogs);
+  if (props.accountLogging) api.deploymentStage.node.addDependency(props.accountLogging);
+  if (setsUpAccountLogging) {
+    Validations.of(api).acknowledge({
+      id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]",
+      reason: "The account-level role API Gateway uses to write execution logs; AWS maintains its policy",
+    });
+  }
+  Validations.of(api).acknowledge(
+    {
+      id: "AwsSolutions-APIG2",
+      reason:
+        "The handlers validate every request, so refusals carry the contract's problem+json codes (validation_failed, malformed_json, unsupported_media_type)",
+    },
+    {
+      id: "AwsSolutions-APIG3",
+      reason: `Abuse is bounded by the ${parts.authorizerTitle} and stage throttling; a WAF web ACL is an account-level decision`,
+    },
+    { id: "AwsSolutions-COG4", reason: parts.noCognitoAuthorizer },
+  );
+
+  const authorizer = declaredAuthorizer(stack, name, props.functionNamed(definition.authorizer.function));
+  const routes: readonly RouteDefinition[] = definition.routes;
+  for (const route of routes) {
+    const integration = new LambdaIntegration(props.functionNamed(route.function), { allowTestInvoke: false });
+    const resource = api.root.resourceForPath(route.path);
+    if (route.authorization === "none") {
+      const method = resource.addMethod(route.method, integration, { authorizationType: AuthorizationType.NONE });
+      Validations.of(method).acknowledge({
+        id: "AwsSolutions-APIG4",
+        reason:
+          "The review console's page and its script and style are public files holding no data; everything they show comes through the API's bearer-token routes",
+      });
+    } else {
+      resource.addMethod(route.method, integration, { authorizer, authorizationType: AuthorizationType.CUSTOM });
+    }
+  }
+  addGatewayResponses(api, definition.gatewayResponses);
+
+  return { api, accessLogs, ...(setsUpAccountLogging ? { accountLogging: api.node.findChild("Account") } : {}) };
+}
+
+/** The API's authorizer as declared: REQUEST on a header, or TOKEN on one, cached as long as it says. */
+function declaredAuthorizer(stack: Stack, name: ApiName, handler: IFunction): IAuthorizer {
+  const declared = APIS[name].authorizer;
+  const id = API_PARTS[name].authorizer;
+  const resultsCacheTtl = Duration.seconds(declared.cacheTtlSeconds);
+  if (declared.type === "REQUEST") {
+    return new RequestAuthorizer(stack, id, {
+      handler,
+      identitySources: [IdentitySource.header(declared.identityHeader)],
+      resultsCacheTtl,
+    });
+  }
+  return new TokenAuthorizer(stack, id, {
+    handler,
+    identitySource: IdentitySource.header(declared.identityHeader),
+    resultsCacheTtl,
+  });
+}
+
+/** One JSON line per request; no header is logged, so no API key or token ever reaches the log. */
+function accessLogFormat(principalField: string): AccessLogFormat {
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: AccessLogField.contextRequestId(),
+      extendedRequestId: AccessLogField.contextExtendedRequestId(),
+      requestTime: AccessLogField.contextRequestTime(),
+      ip: AccessLogField.contextIdentitySourceIp(),
+      userAgent: AccessLogField.contextIdentityUserAgent(),
+      method: AccessLogField.contextHttpMethod(),
+      resourcePath: AccessLogField.contextResourcePath(),
+      path: AccessLogField.contextPath(),
+      protocol: AccessLogField.contextProtocol(),
+      status: AccessLogField.contextStatus(),
+      responseLength: AccessLogField.contextResponseLength(),
+      responseLatency: AccessLogField.contextResponseLatency(),
+      integrationStatus: AccessLogField.contextIntegrationStatus(),
+      integrationLatency: AccessLogField.contextIntegrationLatency(),
+      [principalField]: AccessLogField.contextAuthorizerPrincipalId(),
+      authorizerStatus: AccessLogField.contextAuthorizerStatus(),
+      authorizerLatency: AccessLogField.contextAuthorizerLatency(),
+      errorType: AccessLogField.contextErrorResponseType(),
+      errorMessage: AccessLogField.contextErrorMessage(),
+      xrayTraceId: AccessLogField.contextXrayTraceId(),
+    }),
+  );
+}
