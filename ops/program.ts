@@ -1,6 +1,7 @@
 /**
  * The ops command: a thin adapter from the command line to the app, key and webhook use
- * cases in `shared/use-cases/`, aimed at the local runtime or a deployed environment. This
+ * cases in `shared/use-cases/` and to the staff directory, aimed at the local runtime or a
+ * deployed environment. This
  * file holds the program, its global options and how an answer or a failure is written; each
  * command group is in `commands/`.
  */
@@ -8,6 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { addAppsCommands } from "./commands/apps.ts";
 import { addKeysCommands } from "./commands/keys.ts";
+import { addStaffCommands } from "./commands/staff.ts";
 import { addWebhooksCommands } from "./commands/webhooks.ts";
 import { describeFailure, EXIT } from "./failures.ts";
 import type { Output } from "./output.ts";
@@ -29,6 +31,7 @@ const TARGET_FLAGS = [
   "--apps-table",
   "--events-table",
   "--secrets-key-arn",
+  "--staff-user-pool-id",
   "--data-dir",
 ];
 
@@ -45,7 +48,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   let json = argv.includes("--json");
 
   const program = new Command("ops")
-    .description("Operate client apps, API keys and webhook destinations of one environment")
+    .description("Operate client apps, API keys, webhook destinations and staff of one environment")
     // Target options go before the command, so `apps create --env` is the app's environment.
     .enablePositionalOptions()
     .exitOverride()
@@ -63,6 +66,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .option("--apps-table <name>", "apps table name, instead of the stack output AppsTableName")
     .option("--events-table <name>", "events table name, instead of the stack output EventsTableName")
     .option("--secrets-key-arn <arn>", "sealing key secret, instead of the stack output SecretsKeyArn")
+    .option("--staff-user-pool-id <id>", "staff user pool, instead of the stack output StaffUserPoolId")
     .option("--data-dir <path>", "the local runtime's data folder (default: LOCAL_DATA_DIR or .local)")
     .addOption(jsonOption());
 
@@ -71,11 +75,17 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     json = Boolean(global.json || command.opts<{ json?: boolean }>().json);
     if (
       !global.env &&
-      (global.region || global.stack || global.appsTable || global.eventsTable || global.secretsKeyArn)
+      (global.region ||
+        global.stack ||
+        global.appsTable ||
+        global.eventsTable ||
+        global.secretsKeyArn ||
+        global.staffUserPoolId)
     ) {
-      command.error("--region, --stack, --apps-table, --events-table and --secrets-key-arn need --env", {
-        exitCode: EXIT.usage,
-      });
+      command.error(
+        "--region, --stack, --apps-table, --events-table, --secrets-key-arn and --staff-user-pool-id need --env",
+        { exitCode: EXIT.usage },
+      );
     }
     const target = await resolveTarget(global, io.env);
     try {
@@ -88,6 +98,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   addAppsCommands(program, run);
   addKeysCommands(program, run);
   addWebhooksCommands(program, run);
+  addStaffCommands(program, run);
   // Positional options keep the program's --json before the command; each command takes it after too.
   for (const command of leaves(program)) command.addOption(jsonOption());
 

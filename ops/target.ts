@@ -1,14 +1,16 @@
 /**
  * Where the ops command points: the local runtime that `npm start` runs (by default), or a
- * deployed environment's stack, whose outputs name its apps table and sealing key.
+ * deployed environment's stack, whose outputs name its apps table, sealing key and staff pool.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { documentClientOf } from "#shared/adapters/aws-clients";
+import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
@@ -19,6 +21,7 @@ import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { EventStore } from "#shared/ports/event-store";
+import type { StaffDirectory } from "#shared/ports/identity";
 import type { Sealer } from "#shared/ports/sealer";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
 
@@ -30,6 +33,7 @@ export interface TargetOptions {
   appsTable?: string;
   eventsTable?: string;
   secretsKeyArn?: string;
+  staffUserPoolId?: string;
   /** The local runtime's data folder. */
   dataDir?: string;
 }
@@ -44,6 +48,8 @@ export interface Target {
   events(): Promise<EventStore>;
   /** Seals webhook secrets; its key is read on first use, so only by the commands that seal. */
   sealer: Sealer;
+  /** The staff user pool's users; found only by the commands that manage them. */
+  staff(): Promise<StaffDirectory>;
   close(): void;
 }
 
@@ -61,7 +67,16 @@ const runtimeFile = z.object({
   base_url: z.string(),
   dynamodb_endpoint: z.url(),
   tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
+  /** The local identity endpoint and its staff pool; absent from a runtime that predates them. */
+  identity: z.object({ endpoint: z.url(), staff_user_pool_id: z.string().min(1) }).optional(),
 });
+
+/** A user pool id starts with its region: `eu-central-1_AbC123`. */
+function regionOfPool(userPoolId: string): string {
+  const region = userPoolId.split("_")[0];
+  if (!region || region === userPoolId) throw new TargetUnavailableError(`${userPoolId} is not a user pool id`);
+  return region;
+}
 
 function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   const dataDir = path.resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? ".local");
@@ -80,6 +95,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     credentials: LOCAL_CREDENTIALS,
     maxAttempts: 2,
   });
+  let cognito: CognitoIdentityProviderClient | undefined;
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
@@ -95,7 +111,25 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
       return readFileSync(keyFile, "utf8").trim();
     }),
-    close: () => raw.destroy(),
+    async staff() {
+      const identity = runtime.identity;
+      if (!identity) {
+        throw new TargetUnavailableError(
+          `${file} names no identity endpoint (a runtime started before the staff pool existed): restart npm start`,
+        );
+      }
+      cognito = new CognitoIdentityProviderClient({
+        endpoint: identity.endpoint,
+        region: regionOfPool(identity.staff_user_pool_id),
+        credentials: LOCAL_CREDENTIALS,
+        maxAttempts: 2,
+      });
+      return cognitoStaffDirectory(cognito, identity.staff_user_pool_id);
+    },
+    close() {
+      raw.destroy();
+      cognito?.destroy();
+    },
   };
 }
 
@@ -136,6 +170,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const table = options.appsTable ?? (await requiredOutput(outputs, "AppsTableName", stack, "--apps-table"));
   const raw = new DynamoDBClient(clientConfig);
   let secretsManager: SecretsManagerClient | undefined;
+  let cognito: CognitoIdentityProviderClient | undefined;
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
@@ -152,10 +187,18 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       if (!material) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
       return material;
     }),
+    async staff() {
+      const userPoolId =
+        options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id"));
+      // The pool lives in the region its id names, whatever the default region is.
+      cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
+      return cognitoStaffDirectory(cognito, userPoolId);
+    },
     close() {
       raw.destroy();
       cloudFormation.destroy();
       secretsManager?.destroy();
+      cognito?.destroy();
     },
   };
 }

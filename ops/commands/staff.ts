@@ -1,0 +1,99 @@
+/** `ops staff`: add, disable and list the people of the staff user pool (reviewers, admins). */
+import { type Command, InvalidArgumentError } from "commander";
+import { z } from "zod";
+import { STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { isStaffGroup, STAFF_GROUPS, type StaffGroup } from "#shared/domain/staff";
+import type { StaffMember } from "#shared/ports/identity";
+import { fields, table } from "../output.ts";
+import type { Run } from "../program.ts";
+
+/** `--group` may be given more than once; each must be a staff group, each counts once. */
+function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] {
+  if (!isStaffGroup(value)) throw new InvalidArgumentError(`expected one of ${STAFF_GROUPS.join(", ")}`);
+  return previous.includes(value) ? previous : [...previous, value];
+}
+
+function emailAddress(value: string): string {
+  if (!z.email().safeParse(value).success) throw new InvalidArgumentError("expected an email address");
+  return value;
+}
+
+const staffTable = (members: StaffMember[]) =>
+  table<StaffMember>(
+    [
+      ["USERNAME", (member) => member.username],
+      ["GROUPS", (member) => member.groups.join(",") || null],
+      ["ENABLED", (member) => (member.enabled ? "yes" : "no")],
+      ["STATUS", (member) => member.status],
+      ["CREATED", (member) => member.created_at],
+    ],
+    members,
+  );
+
+export function addStaffCommands(program: Command, run: Run): void {
+  const staff = program.command("staff").description("staff of the backoffice: reviewers and admins");
+
+  staff
+    .command("add")
+    .description("create a staff user in one or more groups; prints the temporary password once")
+    .argument("<username>", "how they sign in")
+    .requiredOption("--group <group>", `a group (${STAFF_GROUPS.join(" or ")}); repeat for more than one`, collectGroup)
+    .option("--email <address>", "where the pool sends a forgotten-password code", emailAddress)
+    .action((username: string, options: { group: StaffGroup[]; email?: string }, command: Command) =>
+      run(command, async (target) => {
+        const directory = await target.staff();
+        const { member, temporaryPassword } = await directory.add({
+          username,
+          groups: options.group,
+          ...(options.email ? { email: options.email } : {}),
+        });
+        return {
+          json: { ...member, temporary_password: temporaryPassword },
+          text: [
+            `Added ${member.username} to ${member.groups.join(", ")} in ${target.label}`,
+            fields([
+              ["username", member.username],
+              ["groups", member.groups.join(", ")],
+              ["status", member.status],
+              ["email", options.email],
+            ]),
+            "",
+            "Shown once: hand it over now, it cannot be read back.",
+            fields([["temporary password", temporaryPassword]]),
+            "The first sign-in sets a new password, then sets up TOTP (an authenticator app); every sign-in after asks for its code.",
+          ].join("\n"),
+        };
+      }),
+    );
+
+  staff
+    .command("disable")
+    .description("disable a staff user and sign them out everywhere")
+    .argument("<username>", "the staff user")
+    .action((username: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        const directory = await target.staff();
+        await directory.disable(username);
+        return {
+          json: { username, enabled: false },
+          text: [
+            `${username} is disabled and signed out everywhere: they cannot sign in, and their sessions cannot refresh.`,
+            `Decisions already cached by the staff authorizer stand for up to ${STAFF_AUTHORIZER.cacheTtlSeconds} s.`,
+          ].join(" "),
+        };
+      }),
+    );
+
+  staff
+    .command("list")
+    .description("every staff user: groups, enabled, status")
+    .action((_options: object, command: Command) =>
+      run(command, async (target) => {
+        const members = await (await target.staff()).list();
+        return {
+          json: { staff: members },
+          text: members.length === 0 ? `No staff in ${target.label}` : staffTable(members),
+        };
+      }),
+    );
+}
