@@ -29,7 +29,7 @@ import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
 import { startIdentity } from "./identity.ts";
 import { startPipeline } from "./pipeline.ts";
-import { ensureTables, LOCAL_STAFF_POOL, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
+import { ensureTables, LOCAL_POOLS, LOCAL_STAFF_POOL, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
 
 const started = Date.now();
 
@@ -140,14 +140,7 @@ async function main(): Promise<void> {
     await startIdentity({
       port: identityPort,
       dataFile: inMemory ? undefined : path.join(dataDir, "identity.json"),
-      pools: [
-        {
-          id: LOCAL_STAFF_POOL.id,
-          clientIds: [LOCAL_STAFF_POOL.clientId],
-          groups: LOCAL_STAFF_POOL.groups,
-          mfa: LOCAL_STAFF_POOL.mfa,
-        },
-      ],
+      pools: LOCAL_POOLS,
     }),
   );
 

@@ -13,6 +13,7 @@ import { TABLES, type TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
+import type { PoolConfig } from "./identity.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
   return `${prefix}${table.id}`;
@@ -73,14 +74,19 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
 /** The published test certificates, which the local authority service always holds. */
 export const PUBLISHED_CERTIFICATES = path.resolve(__dirname, "../docs/test-documents/issuer");
 
-/** The local staff pool and the console's client of it, as the identity endpoint serves them. */
-export const LOCAL_STAFF_POOL = {
-  id: `${LOCAL_REGION}_LocalStaff`,
-  clientId: "localstaffconsole",
-  groups: [...STAFF_GROUPS],
-  // Seeded logins sign in with a password; a user who sets up TOTP is asked for a code, as in AWS.
-  mfa: "optional",
-} as const;
+/** The local staff pool and the console's client of it. */
+export const LOCAL_STAFF_POOL = { id: `${LOCAL_REGION}_LocalStaff`, clientId: "localstaffconsole" } as const;
+
+/** The pools the local identity endpoint serves. */
+export const LOCAL_POOLS: readonly PoolConfig[] = [
+  {
+    id: LOCAL_STAFF_POOL.id,
+    clientIds: [LOCAL_STAFF_POOL.clientId],
+    groups: STAFF_GROUPS,
+    // Seeded logins sign in with a password; a user who sets up TOTP is asked for a code, as in AWS.
+    mfa: "optional",
+  },
+];
 
 /** The process environment the functions read, pointed at the local engines. */
 export function localSettings(options: {

@@ -33,7 +33,7 @@ import {
 } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
-import { type Json, jsonSchemaOf, limitProblemCodes, problemResponse, renderJson } from "./document.ts";
+import { componentSchemasOf, type Json, jsonSchemaOf, problemResponse, renderJson } from "./document.ts";
 
 type BackofficeFunction = (typeof BACKOFFICE_ROUTES)[number]["function"];
 type ApiFunction = Exclude<BackofficeFunction, "backoffice-console">;
@@ -414,21 +414,10 @@ function paths(): Json {
 }
 
 function componentSchemas(): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(responseSchemas, {
-    ...jsonSchemaOf("output"),
-    uri: (id) => `#/components/schemas/${id}`,
-  });
-  const decision = z.toJSONSchema(reviewDecisionSchema, jsonSchemaOf("input")) as Json;
-  const byName: Record<string, Json> = { ReviewDecision: decision, ...(schemas as Record<string, Json>) };
-  for (const schema of Object.values(byName)) {
-    delete schema.$schema;
-    delete schema.$id;
-  }
-  limitProblemCodes(byName, [
+  return componentSchemasOf(responseSchemas, { ReviewDecision: reviewDecisionSchema }, [
     ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
     ...GATEWAY_CODES,
   ]);
-  return byName;
 }
 
 const INFO_DESCRIPTION = `The service's own staff decide here what could not be decided automatically: the review

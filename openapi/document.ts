@@ -84,34 +84,42 @@ export function jsonSchemaOf(io: "input" | "output") {
 }
 
 /**
- * The shared Problem schema names the codes of every API; a document lists only those its own
- * operations answer.
+ * A document's component schemas: what its responses carry (`registry`, open to new fields),
+ * what its requests take (strict: unknown fields are refused with 422), and the shared Problem
+ * schema limited to the codes the document's own operations answer (it names every API's).
  */
-export function limitProblemCodes(schemas: Record<string, Json>, codes: readonly ProblemCode[]): void {
-  const problem = schemas.Problem as { properties: { code: { enum: string[] } } } | undefined;
-  if (!problem) throw new Error("The document has no Problem schema");
-  const answered = new Set<string>(codes);
-  problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
-}
-
-function componentSchemas(): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(responseSchemas, {
+export function componentSchemasOf(
+  registry: z.core.$ZodRegistry<{ id: string }>,
+  requests: Record<string, z.ZodType>,
+  codes: readonly ProblemCode[],
+): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(registry, {
     ...jsonSchemaOf("output"),
     uri: (id) => `#/components/schemas/${id}`,
   });
-  // The request is what a client sends: strict, because unknown fields are refused with 422.
-  const request = z.toJSONSchema(newVerificationSchema, jsonSchemaOf("input")) as Json;
-  const byName: Record<string, Json> = { CreateVerificationRequest: request, ...(schemas as Record<string, Json>) };
+  const byName: Record<string, Json> = {
+    ...Object.fromEntries(
+      Object.entries(requests).map(([name, schema]) => [name, z.toJSONSchema(schema, jsonSchemaOf("input")) as Json]),
+    ),
+    ...(schemas as Record<string, Json>),
+  };
   // Components are addressed by their place in the document, not by a `$id` or dialect of their own.
   for (const schema of Object.values(byName)) {
     delete schema.$schema;
     delete schema.$id;
   }
-  limitProblemCodes(byName, [
+  const problem = byName.Problem as { properties: { code: { enum: string[] } } } | undefined;
+  if (!problem) throw new Error("The document has no Problem schema");
+  const answered = new Set<string>(codes);
+  problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
+  return byName;
+}
+
+function componentSchemas(): Record<string, Json> {
+  return componentSchemasOf(responseSchemas, { CreateVerificationRequest: newVerificationSchema }, [
     ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
     ...GATEWAY_CODES,
   ]);
-  return byName;
 }
 
 const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";

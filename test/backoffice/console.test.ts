@@ -4,12 +4,12 @@
  * in, works the queue with the mouse and with the keyboard alone, and decides; the customer
  * sees the decision and receives its signed webhook.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { AssociateSoftwareTokenCommand, VerifySoftwareTokenCommand } from "@aws-sdk/client-cognito-identity-provider";
+import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   type claimResponseSchema,
   MAX_NOTE_LENGTH,
@@ -23,28 +23,18 @@ import { webhookEventSchema } from "#shared/domain/webhook-events";
 import { problemSchema } from "#shared/http/problems";
 import { fillPage } from "#shared/http/web-assets";
 import type { viewDocument } from "#shared/use-cases/review/document";
+import { totpCode } from "../../local/identity/totp.ts";
 import type * as wire from "../../web/backoffice/wire.ts";
 import {
   MAX_NOTE_LENGTH as CONSOLE_NOTE_LENGTH,
   REJECTION_CODES as CONSOLE_REJECTION_CODES,
 } from "../../web/backoffice/wire.ts";
 import type { StaffUser } from "../support/api.ts";
+import { useChromium } from "../support/chromium.ts";
 import { expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 import type { Delivery } from "../support/receiver.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** Without these, chromium on a machine with no internet waits on network services it cannot reach. */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
 
 // The published issuer: one certificate waits in review with both copies, the others without the issuer's.
@@ -205,23 +195,11 @@ describe("the console's files", () => {
 });
 
 describe("the console in headless chromium", () => {
-  let browser: BrowserContext;
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "verification-console-chromium-"));
-  beforeAll(async () => {
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1440, height: 1000 },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-  });
+  const chromium = useChromium();
 
   /** A new tab on the console, collecting script errors and policy violations. */
   async function openConsole(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
+    const page = await chromium.browser().newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));
     page.on("console", (message) => {
@@ -250,7 +228,7 @@ describe("the console in headless chromium", () => {
       "({ local: Object.keys(localStorage), session: Object.keys(sessionStorage), cookies: document.cookie })",
     );
     expect(stored).toEqual({ local: [], session: [], cookies: "" });
-    expect(await browser.cookies()).toEqual([]);
+    expect(await chromium.browser().cookies()).toEqual([]);
   }
 
   const rowLink = (page: Page, id: string) => page.getByRole("link", { name: id, exact: true });
@@ -377,6 +355,34 @@ describe("the console in headless chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it("asks a user who set up TOTP for the code, refuses a wrong one, and signs in with the right one", async () => {
+    const user = await fx.api.staffUser(["reviewers"]);
+    const { cognito } = fx.api.identity;
+    const { SecretCode = "" } = await cognito.send(
+      new AssociateSoftwareTokenCommand({ AccessToken: user.accessToken }),
+    );
+    const verified = await cognito.send(
+      new VerifySoftwareTokenCommand({ AccessToken: user.accessToken, UserCode: totpCode(SecretCode, Date.now()) }),
+    );
+    expect(verified.Status).toBe("SUCCESS");
+
+    const { page, problems } = await openConsole();
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Enter your code" }).waitFor();
+    const wrong = totpCode(SecretCode, Date.now() + 5 * 60_000);
+    await page.getByRole("textbox", { name: "Code" }).fill(wrong);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(() => alert(page).textContent()).toMatch(/\S/);
+    await page.getByRole("textbox", { name: "Code" }).fill(totpCode(SecretCode, Date.now()));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("heading", { name: "Review queue" }).waitFor();
+    await expectNothingStored(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
   it("shows another reviewer's claim by name, and a refusal by its detail", async () => {
     const { page, problems } = await openConsole();

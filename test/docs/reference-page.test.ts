@@ -2,29 +2,16 @@
  * The API reference the local runtime serves: `/openapi.json` and `/docs`, rendered by Redoc
  * from node_modules in Debian's headless chromium (installed by `npm test`'s pretest step).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "#shared/declarations/routes";
 import { buildDocument } from "../../openapi/document.ts";
 import { startApi, type TestApi } from "../support/api.ts";
+import { useChromium } from "../support/chromium.ts";
 import { call, expectProblem } from "../support/client.ts";
 
 const root = path.resolve(__dirname, "../..");
-const CHROMIUM = "/usr/bin/chromium";
-/** Without these, chromium on a machine with no internet waits on network services it cannot reach. */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let api: TestApi;
 beforeAll(async () => {
@@ -63,22 +50,10 @@ describe("the reference the local runtime serves", () => {
 });
 
 describe("/docs in headless chromium", () => {
-  let context: BrowserContext;
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-chromium-"));
-  beforeAll(async () => {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1440, height: 1000 },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await context?.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-  });
+  const chromium = useChromium();
 
   it("renders the three operations from this machine alone, and saves a screenshot", async () => {
-    const page = await context.newPage();
+    const page = await chromium.browser().newPage();
     // The page's policy blocks Redoc's CDN logo before the network: nothing off this machine may answer.
     const answeredFromElsewhere: string[] = [];
     page.on("response", (response) => {

@@ -46,6 +46,7 @@ import { startIdentity } from "../../local/identity.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import {
   ensureTables,
+  LOCAL_POOLS,
   LOCAL_STAFF_POOL,
   localSettings,
   PUBLISHED_CERTIFICATES,
@@ -119,14 +120,7 @@ export async function startApi(
   const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
   const identity = await startIdentity({
     port: 0,
-    pools: [
-      {
-        id: LOCAL_STAFF_POOL.id,
-        clientIds: [LOCAL_STAFF_POOL.clientId],
-        groups: LOCAL_STAFF_POOL.groups,
-        mfa: LOCAL_STAFF_POOL.mfa,
-      },
-    ],
+    pools: LOCAL_POOLS,
   });
   const webAssets = await builtWeb();
   delete process.env.AUTHORITY_URL;

@@ -1,0 +1,45 @@
+/**
+ * Debian's headless chromium (installed by `npm test`'s pretest step), driven by playwright-core:
+ * one persistent browser per describe block, its profile removed after.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** Without these, chromium on a machine with no internet waits on network services it cannot reach. */
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A browser for the tests of the enclosing describe block: started before them, closed after. */
+export function useChromium(): { browser(): BrowserContext } {
+  let context: BrowserContext | undefined;
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "verification-chromium-"));
+  beforeAll(async () => {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1440, height: 1000 },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  });
+  return {
+    browser() {
+      if (!context) throw new Error("The browser has not started");
+      return context;
+    },
+  };
+}
