@@ -60,7 +60,8 @@ export function addStaffCommands(program: Command, run: Run): void {
             "",
             "Shown once: hand it over now, it cannot be read back.",
             fields([["temporary password", temporaryPassword]]),
-            "The first sign-in sets a new password, then sets up TOTP (an authenticator app); every sign-in after asks for its code.",
+            // The deployed pool requires TOTP; the local one asks only users who set it up.
+            "The first sign-in sets a new password; in a deployed stack it then sets up TOTP (an authenticator app), and every sign-in after asks for its code.",
           ].join("\n"),
         };
       }),

@@ -98,7 +98,7 @@ describe("staff add", () => {
     const run = await ops(["staff", "add", "alice", "--group", "reviewers", "--email", "alice@example.com"]);
     expect(run, run.stderr).toMatchObject({ exit: EXIT.ok, stderr: "" });
     expect(run.stdout).toContain("Added alice to reviewers");
-    expect(run.stdout).toContain("The first sign-in sets a new password, then sets up TOTP");
+    expect(run.stdout).toContain("The first sign-in sets a new password; in a deployed stack it then sets up TOTP");
     const password = /temporary password\s+(\S+)/.exec(run.stdout)?.[1] ?? "";
     expectStrongPassword(password);
     expect(run.stdout.split(password)).toHaveLength(2);
