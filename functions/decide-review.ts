@@ -4,8 +4,8 @@
  * trail). The change stream sends the webhook, as for every completion.
  */
 import { reviewDecisionSchema } from "#shared/domain/review";
-import { assertBodySize, assertJsonContentType, parseJsonBody } from "#shared/http/requests";
-import { bodyText, header, staffRouteHandler } from "#shared/http/responses";
+import { readJsonBody } from "#shared/http/requests";
+import { header, staffRouteHandler } from "#shared/http/responses";
 import { decideReview } from "#shared/use-cases/review/decide";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
@@ -20,10 +20,7 @@ const deps = {
 };
 
 export const handler = staffRouteHandler(log, async (event, staff) => {
-  assertJsonContentType(header(event, "Content-Type"));
-  const text = bodyText(event);
-  assertBodySize(text);
-  const decision = parseJsonBody(text, reviewDecisionSchema);
+  const decision = readJsonBody(event, reviewDecisionSchema);
   const verification = await decideReview(deps, staff, {
     verificationId: event.pathParameters?.verification_id ?? "",
     ifMatch: header(event, "If-Match"),

@@ -11,10 +11,11 @@ import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/on-verification-change";
 import { functionConfig } from "#shared/wiring/config";
 import { processing } from "#shared/wiring/processing";
+import { usageStore } from "#shared/wiring/stores";
 import { webhooks } from "#shared/wiring/webhooks";
 
 const config = functionConfig("on-verification-change");
-const deps = { ...processing(config), ...webhooks(config) };
+const deps = { ...processing(config), ...webhooks(config), usage: usageStore(config) };
 
 type StreamImage = NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"];
 

@@ -134,8 +134,11 @@ export interface FunctionResources {
   uploads: IBucket;
   /** The key material that seals webhook secrets; read only by functions that declare it. */
   secretsKey: ISecret;
-  /** The staff user pool and the review console's client of it. */
-  staffPool: { userPoolId: string; clientId: string };
+  /** The staff and customer user pools and the web pages' clients of them. */
+  pools: {
+    staff: { userPoolId: string; clientId: string };
+    portal: { userPoolId: string; clientId: string; userPoolArn: string };
+  };
 }
 
 /**
@@ -175,7 +178,7 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey, staffPool } = resources;
+    const { environment, tables, uploads, secretsKey, pools } = resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -206,14 +209,21 @@ export class ApiFunction extends Construct {
     }
 
     if (definition.access.secretsKey) secretsKey.grantRead(this.role);
+    if (definition.access.portalUserAdmin) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ["cognito-idp:AdminCreateUser"], resources: [pools.portal.userPoolArn] }),
+      );
+    }
 
     const values: Partial<Record<SettingName, string>> = {
       ENVIRONMENT: environment.environment,
       AUTHORITY_DOCUMENTS: `/var/task/${AUTHORITY_DOCUMENTS_FOLDER}`,
       UPLOADS_BUCKET: uploads.bucketName,
       SECRETS_KEY_ARN: secretsKey.secretArn,
-      STAFF_USER_POOL_ID: staffPool.userPoolId,
-      STAFF_CLIENT_ID: staffPool.clientId,
+      STAFF_USER_POOL_ID: pools.staff.userPoolId,
+      STAFF_CLIENT_ID: pools.staff.clientId,
+      PORTAL_USER_POOL_ID: pools.portal.userPoolId,
+      PORTAL_CLIENT_ID: pools.portal.clientId,
       WEB_ASSETS: `/var/task/${WEB_ASSETS_FOLDER}`,
       ...Object.fromEntries([...tables].map(([setting, entry]) => [setting, entry.table.tableName])),
     };

@@ -70,6 +70,19 @@ export const API_PARTS: Record<ApiName, ApiParts> = {
     noCognitoAuthorizer:
       "The staff pool's access tokens are checked by the TOKEN authorizer (aws-jwt-verify), which also allows only the routes the caller's groups may call and refuses a disabled or signed-out user; a Cognito user pool authorizer does neither. The console's page and asset routes have no authorizer at all",
   },
+  portal: {
+    nameSuffix: "-portal",
+    accessLogs: "PortalAccessLogs",
+    executionLogs: "PortalExecutionLogs",
+    authorizer: "PortalTokenAuthorizer",
+    alarmPrefix: "Portal",
+    alarmSubject: " on the portal API",
+    title: "portal API",
+    authorizerTitle: "portal token authorizer",
+    principalField: "portalSub",
+    noCognitoAuthorizer:
+      "The customer pool's access tokens are checked by the TOKEN authorizer (aws-jwt-verify), which also finds the caller's organisation and role, allows only the routes that role may call, and refuses a disabled or signed-out user; a Cognito user pool authorizer does none of that. The portal page's own files have no authorizer at all",
+  },
 };
 
 export interface DeclaredApiProps {
@@ -164,7 +177,7 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
       Validations.of(method).acknowledge({
         id: "AwsSolutions-APIG4",
         reason:
-          "The review console's page and its script and style are public files holding no data; everything they show comes through the API's bearer-token routes",
+          "A web page and its script and style are public files holding no data; everything they show comes through the API's bearer-token routes",
       });
     } else {
       resource.addMethod(route.method, integration, { authorizer, authorizationType: AuthorizationType.CUSTOM });

@@ -17,7 +17,7 @@ import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 import { Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
-import { StaffIdentity } from "./staff-identity.ts";
+import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
@@ -49,7 +49,7 @@ const APPEND_ONLY_DENIED_ACTIONS = [
 /**
  * One environment of the verification API: each REST API of the shared declarations with its
  * authorizer, one function per shared declaration, the shared tables, the uploads bucket, the
- * sealing key, the staff user pool and the alarms. Functions, routes and tables come from
+ * sealing key, the staff and customer user pools and the alarms. Functions, routes and tables come from
  * `shared/`, so the local runtime serves the same ones.
  */
 export class VerificationApiStack extends Stack {
@@ -98,8 +98,17 @@ export class VerificationApiStack extends Stack {
       description: `The staff user pool of ${environment}: ops staff add|disable|list`,
     });
     new CfnOutput(this, "StaffClientId", {
-      value: staff.consoleClient.userPoolClientId,
+      value: staff.pageClient.userPoolClientId,
       description: "The review console's client of the staff user pool",
+    });
+    const customers = new CustomerIdentity(this, "Customers", config);
+    new CfnOutput(this, "PortalUserPoolId", {
+      value: customers.userPool.userPoolId,
+      description: `The customer user pool of ${environment} (portal logins): ops orgs invite`,
+    });
+    new CfnOutput(this, "PortalClientId", {
+      value: customers.pageClient.userPoolClientId,
+      description: "The portal page's client of the customer user pool",
     });
 
     const resources = {
@@ -107,7 +116,14 @@ export class VerificationApiStack extends Stack {
       tables,
       uploads,
       secretsKey,
-      staffPool: { userPoolId: staff.userPool.userPoolId, clientId: staff.consoleClient.userPoolClientId },
+      pools: {
+        staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
+        portal: {
+          userPoolId: customers.userPool.userPoolId,
+          clientId: customers.pageClient.userPoolClientId,
+          userPoolArn: customers.userPool.userPoolArn,
+        },
+      },
     };
     const entries = (Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][]).filter(
       ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
@@ -146,7 +162,7 @@ export class VerificationApiStack extends Stack {
         authorizerTitle: parts.authorizerTitle,
       });
       new CfnOutput(this, `${APIS[name].id}Url`, {
-        // The base URL the contract's paths (/v1/..., /backoffice/...) are appended to: no trailing slash.
+        // The base URL the contract's paths (/v1/..., /backoffice/..., /portal/...) are appended to: no trailing slash.
         value: `https://${built.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${environment}`,
         description: `Base URL of the ${environment} ${parts.title}`,
       });

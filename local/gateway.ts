@@ -37,6 +37,7 @@ export interface GatewayOptions {
   handlers: Record<RouteDefinition["function"], ProxyHandler> & {
     authorizer: AuthorizerHandler;
     "staff-authorizer": TokenAuthorizerHandler;
+    "portal-authorizer": TokenAuthorizerHandler;
   };
   region: string;
   /** Print one JSON access-log line per request. */
@@ -61,8 +62,8 @@ interface Gateway {
 /** The API's authorizer as the stage runs it: a REQUEST event with every request field, or a TOKEN event with the token. */
 function apiAuthorizer(api: ApiDefinition, options: GatewayOptions): Gateway["authorize"] {
   const { authorizer } = api;
-  if (authorizer.type === "TOKEN") {
-    const authorize = cachedAuthorizer(options.handlers["staff-authorizer"], authorizer.cacheTtlSeconds);
+  if (authorizer.function !== "authorizer") {
+    const authorize = cachedAuthorizer(options.handlers[authorizer.function], authorizer.cacheTtlSeconds);
     return (fields, identity) =>
       authorize(
         {

@@ -1,27 +1,24 @@
 import path from "node:path";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
+import type { RouteDefinition } from "#shared/declarations/routes";
 import type { AuthorityHandler } from "./authority.ts";
 import type { AuthorizerHandler, ProxyHandler, TokenAuthorizerHandler } from "./gateway.ts";
 
 /** Every function's handler, typed by the event its AWS trigger sends. */
-export interface Handlers extends Record<FunctionName, unknown> {
+export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
   authorizer: AuthorizerHandler;
   "staff-authorizer": TokenAuthorizerHandler;
-  "create-verification": ProxyHandler;
-  "confirm-upload": ProxyHandler;
-  "get-verification": ProxyHandler;
-  "backoffice-console": ProxyHandler;
-  "list-reviews": ProxyHandler;
-  "claim-review": ProxyHandler;
-  "decide-review": ProxyHandler;
-  "inspect-verification": ProxyHandler;
-  "view-document": ProxyHandler;
-  "read-audit": ProxyHandler;
+  "portal-authorizer": TokenAuthorizerHandler;
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   tick: () => Promise<unknown>;
   authority: AuthorityHandler;
-}
+};
+
+// Every declared function has a handler type above, and nothing else does.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const everyFunctionTyped: Same<keyof Handlers, FunctionName> = true;
+void everyFunctionTyped;
 
 /**
  * The deployed handler modules themselves, loaded after the process environment names

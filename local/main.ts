@@ -13,6 +13,7 @@ import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-
 import { z } from "zod";
 import { createDynamoClients } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
@@ -29,7 +30,14 @@ import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
 import { startIdentity } from "./identity.ts";
 import { startPipeline } from "./pipeline.ts";
-import { ensureTables, LOCAL_POOLS, LOCAL_STAFF_POOL, localSettings, PUBLISHED_CERTIFICATES } from "./resources.ts";
+import {
+  ensureTables,
+  LOCAL_POOLS,
+  LOCAL_PORTAL_POOL,
+  LOCAL_STAFF_POOL,
+  localSettings,
+  PUBLISHED_CERTIFICATES,
+} from "./resources.ts";
 
 const started = Date.now();
 
@@ -50,6 +58,8 @@ const settings = z
     /** The backoffice API (review console and staff API) and the identity endpoint its users sign in at. */
     BACKOFFICE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     IDENTITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The portal API (the customer portal page and its API). */
+    PORTAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
     LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
@@ -65,6 +75,8 @@ const backofficePort = settings.BACKOFFICE_PORT ?? settings.PORT + 4;
 const identityPort = settings.IDENTITY_PORT ?? settings.PORT + 5;
 const identityEndpoint = `http://127.0.0.1:${identityPort}`;
 const backofficeUrl = `http://127.0.0.1:${backofficePort}`;
+const portalPort = settings.PORTAL_PORT ?? settings.PORT + 6;
+const portalUrl = `http://127.0.0.1:${portalPort}`;
 /** Certificates added here while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
@@ -148,10 +160,12 @@ async function main(): Promise<void> {
   if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
   const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
   await listen(createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle }), settings.PORT);
-  await listen(
-    createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, accessLog: true, throttle }),
-    backofficePort,
-  );
+  for (const [api, port] of [
+    ["backoffice", backofficePort],
+    ["portal", portalPort],
+  ] as const) {
+    await listen(createGateway({ api, handlers, region: LOCAL_REGION, accessLog: true, throttle }), port);
+  }
 
   const pipeline = await startPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
@@ -174,16 +188,21 @@ async function main(): Promise<void> {
         base_url: baseUrl,
         dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
         tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
-        identity: { endpoint: identityEndpoint, staff_user_pool_id: LOCAL_STAFF_POOL.id },
+        identity: {
+          endpoint: identityEndpoint,
+          staff_user_pool_id: LOCAL_STAFF_POOL.id,
+          portal_user_pool_id: LOCAL_PORTAL_POOL.id,
+        },
       },
       null,
       2,
     )}\n`,
   );
   const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
+  const apps = new DynamoDbAppStore(dynamo.doc, APPS_TABLE);
   const { devApp, created } = await ensureDevApp(
     {
-      apps: new DynamoDbAppStore(dynamo.doc, APPS_TABLE),
+      apps,
       sealer: sealerWithKey(async () => sealingKey),
       clock: systemClock,
     },
@@ -199,11 +218,22 @@ async function main(): Promise<void> {
     identityEndpoint,
     region: LOCAL_REGION,
     staff: { userPoolId: LOCAL_STAFF_POOL.id, clientId: LOCAL_STAFF_POOL.clientId, apiUrl: backofficeUrl },
+    portal: {
+      userPoolId: LOCAL_PORTAL_POOL.id,
+      clientId: LOCAL_PORTAL_POOL.clientId,
+      apiUrl: portalUrl,
+      environment: settings.LOCAL_ENV,
+      devAppId: devApp.app_id,
+      organizations: new DynamoDbOrganizationStore(dynamo.doc, APPS_TABLE),
+      apps,
+      clock: systemClock,
+    },
   });
   cognito.destroy();
   const staffLogins = logins.staff.users.map(
     (user) => `${user.username} / ${user.password} (${user.groups.join(", ")})`,
   );
+  const portalLogins = logins.portal.users.map((user) => `${user.username} / ${user.password} (${user.role})`);
   const lines = [
     `Verification API (${settings.LOCAL_ENV}${inMemory ? ", in memory" : ""}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  base URL        ${baseUrl}`,
@@ -217,6 +247,9 @@ async function main(): Promise<void> {
     `  backoffice API  ${backofficeUrl}`,
     `  review console  ${backofficeUrl}/backoffice/`,
     `  staff logins    ${staffLogins.join("; ")}`,
+    `  portal API      ${portalUrl}`,
+    `  portal          ${portalUrl}/portal/`,
+    `  portal logins   ${portalLogins.join("; ")}`,
     `  saved to        ${path.relative(process.cwd(), devLoginsPath(dataDir))}`,
     "Ctrl-C stops the API and its engines.",
   ];

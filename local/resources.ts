@@ -3,9 +3,11 @@
 import path from "node:path";
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { SettingName } from "#shared/declarations/settings";
@@ -19,12 +21,42 @@ export function tableName(prefix: string, table: TableDefinition): string {
   return `${prefix}${table.id}`;
 }
 
-/** Creates every shared table that does not exist yet. */
+function indexSpec(index: TableDefinition["globalIndexes"][number]) {
+  return {
+    IndexName: index.indexName,
+    KeySchema: [
+      { AttributeName: index.partitionKey.name, KeyType: "HASH" as const },
+      ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: "RANGE" as const }] : []),
+    ],
+    Projection: { ProjectionType: "ALL" as const },
+  };
+}
+
+/** Adds the indexes a table made by an older version of the runtime lacks, one at a time as DynamoDB requires. */
+async function ensureIndexes(client: DynamoDBClient, name: string, table: TableDefinition): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of table.globalIndexes.filter((candidate) => !present.has(candidate.indexName))) {
+    const keys = [index.partitionKey, ...(index.sortKey ? [index.sortKey] : [])];
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: keys.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
+        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
+      }),
+    );
+  }
+}
+
+/** Creates every shared table that does not exist yet, and the indexes an existing one lacks. */
 export async function ensureTables(client: DynamoDBClient, prefix: string): Promise<void> {
   const { TableNames = [] } = await client.send(new ListTablesCommand({}));
   for (const table of TABLES) {
     const name = tableName(prefix, table);
-    if (TableNames.includes(name)) continue;
+    if (TableNames.includes(name)) {
+      await ensureIndexes(client, name, table);
+      continue;
+    }
     const keys = [table.partitionKey, ...("sortKey" in table && table.sortKey ? [table.sortKey] : [])];
     const indexKeys = table.globalIndexes.flatMap((index) => [
       index.partitionKey,
@@ -43,14 +75,7 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
           KeySchema: keys.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? "HASH" : "RANGE" })),
           ...(table.globalIndexes.length > 0
             ? {
-                GlobalSecondaryIndexes: table.globalIndexes.map((index) => ({
-                  IndexName: index.indexName,
-                  KeySchema: [
-                    { AttributeName: index.partitionKey.name, KeyType: "HASH" as const },
-                    ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: "RANGE" as const }] : []),
-                  ],
-                  Projection: { ProjectionType: "ALL" as const },
-                })),
+                GlobalSecondaryIndexes: table.globalIndexes.map(indexSpec),
               }
             : {}),
           ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
@@ -77,6 +102,9 @@ export const PUBLISHED_CERTIFICATES = path.resolve(__dirname, "../docs/test-docu
 /** The local staff pool and the console's client of it. */
 export const LOCAL_STAFF_POOL = { id: `${LOCAL_REGION}_LocalStaff`, clientId: "localstaffconsole" } as const;
 
+/** The local customer pool (portal logins) and the portal page's client of it. */
+export const LOCAL_PORTAL_POOL = { id: `${LOCAL_REGION}_LocalPortal`, clientId: "localportalpage" } as const;
+
 /** The pools the local identity endpoint serves. */
 export const LOCAL_POOLS: readonly PoolConfig[] = [
   {
@@ -86,6 +114,8 @@ export const LOCAL_POOLS: readonly PoolConfig[] = [
     // Seeded logins sign in with a password; a user who sets up TOTP is asked for a code, as in AWS.
     mfa: "optional",
   },
+  // Roles live in the organisation's membership, not in pool groups; MFA is the user's choice, as deployed.
+  { id: LOCAL_PORTAL_POOL.id, clientIds: [LOCAL_PORTAL_POOL.clientId], groups: [], mfa: "optional" },
 ];
 
 /** The process environment the functions read, pointed at the local engines. */
@@ -98,7 +128,7 @@ export function localSettings(options: {
   /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
   authority: { documents: string[]; secret: string; url?: string };
   /**
-   * The local identity endpoint that serves the staff pool, and the built web pages; absent in
+   * The local identity endpoint that serves the user pools, and the built web pages; absent in
    * a process that loads no backoffice function (the test engines' global setup).
    */
   backoffice?: { identityEndpoint: string; webAssets: string };
@@ -114,6 +144,8 @@ export function localSettings(options: {
     ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),
     STAFF_USER_POOL_ID: LOCAL_STAFF_POOL.id,
     STAFF_CLIENT_ID: LOCAL_STAFF_POOL.clientId,
+    PORTAL_USER_POOL_ID: LOCAL_PORTAL_POOL.id,
+    PORTAL_CLIENT_ID: LOCAL_PORTAL_POOL.clientId,
     ...(options.backoffice
       ? { IDENTITY_ENDPOINT: options.backoffice.identityEndpoint, WEB_ASSETS: options.backoffice.webAssets }
       : {}),

@@ -8,7 +8,6 @@ import { z } from "zod";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
 import { auditRecordSchema } from "#shared/domain/audit";
-import { ENVIRONMENTS } from "#shared/domain/environments";
 import { listPageSchema } from "#shared/domain/lists";
 import { reasonMessage } from "#shared/domain/reasons";
 import {
@@ -24,24 +23,26 @@ import {
   staffVerificationSchema,
 } from "#shared/domain/review";
 import { API_VERSION } from "#shared/domain/webhook-events";
-import {
-  fieldErrorSchema,
-  PROBLEM_CONTENT_TYPE,
-  PROBLEMS,
-  type ProblemCode,
-  problemSchema,
-} from "#shared/http/problems";
+import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
-import { componentSchemasOf, type Json, jsonSchemaOf, problemResponse, renderJson } from "./document.ts";
+import {
+  componentSchemasOf,
+  headerRef,
+  JSON_CONTENT_TYPE,
+  type Json,
+  parameterRef,
+  pathsOf,
+  problemResponse,
+  problemResponses,
+  queryParameters,
+  renderJson,
+  schemaRef,
+  serversOf,
+} from "./parts.ts";
 
 type BackofficeFunction = (typeof BACKOFFICE_ROUTES)[number]["function"];
 type ApiFunction = Exclude<BackofficeFunction, "backoffice-console">;
-
-const JSON_CONTENT_TYPE = "application/json";
-const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 const documentLinkSchema = z
   .strictObject({
@@ -248,28 +249,7 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
   },
 };
 
-/** Query parameters from a handler's query schema: each field, its description, whether it is required. */
-function queryParameters(schema: z.ZodObject): Json[] {
-  const json = z.toJSONSchema(schema, jsonSchemaOf("input")) as {
-    properties: Record<string, Json>;
-    required?: string[];
-  };
-  return Object.entries(json.properties).map(([name, property]) => {
-    const { description, ...rest } = property;
-    return {
-      name,
-      in: "query",
-      required: json.required?.includes(name) === true && !("default" in rest),
-      ...(description ? { description } : {}),
-      schema: rest,
-    };
-  });
-}
-
 function responsesFor(definition: OperationDefinition): Json {
-  const codes = [...new Set([...definition.problems, ...GATEWAY_CODES])];
-  const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   const { success } = definition;
   const successResponse =
     success.status === 303
@@ -307,20 +287,7 @@ function responsesFor(definition: OperationDefinition): Json {
   return {
     [success.status]: successResponse,
     ...extra,
-    ...Object.fromEntries(
-      [...byStatus.keys()]
-        .sort((a, b) => a - b)
-        .map((status) => {
-          const here = byStatus.get(status) ?? [];
-          const onlyRouteNotFound = here.length === 1 && here[0] === "route_not_found";
-          return [
-            String(status),
-            onlyRouteNotFound
-              ? { $ref: "#/components/responses/RouteNotFound" }
-              : problemResponse(here, BACKOFFICE_GATEWAY_RESPONSES),
-          ];
-        }),
-    ),
+    ...problemResponses([...definition.problems, ...GATEWAY_CODES], BACKOFFICE_GATEWAY_RESPONSES),
   };
 }
 
@@ -363,54 +330,21 @@ function apiOperation(route: (typeof BACKOFFICE_ROUTES)[number], definition: Ope
   };
 }
 
-/** The console's page and files: served with no credential, documented so the route table is whole. */
-function consoleOperation(route: (typeof BACKOFFICE_ROUTES)[number]): Json {
-  const page = route.path === "/backoffice";
-  return {
-    operationId: page ? "consolePage" : "consoleAsset",
-    summary: page ? "The review console" : "A file of the review console",
-    description: page
-      ? "The review console, for a browser: open `/backoffice/` (a request without the trailing slash is redirected there). It signs in against the staff user pool and calls this API with the access token."
-      : "`console.js` or `console.css`; any other name is 404.",
-    tags: ["Console"],
-    security: [],
-    ...(page
-      ? {}
-      : {
-          parameters: [
-            {
-              name: "file",
-              in: "path",
-              required: true,
-              schema: { type: "string", enum: ["console.js", "console.css"] },
-            },
-          ],
-        }),
-    responses: {
-      "200": {
-        description: page ? "The page" : "The file",
-        headers: { [REQUEST_ID_HEADER]: headerRef("RequestId") },
-        content: page
-          ? { "text/html": { schema: { type: "string" } } }
-          : { "text/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } } },
-      },
-      ...(page ? { "308": { description: "To `backoffice/`, so the page's relative links resolve" } } : {}),
-      "304": { description: "Not modified since the `ETag` sent in `If-None-Match`" },
-      "404": { $ref: "#/components/responses/RouteNotFound" },
-    },
-  };
-}
+const CONSOLE_PAGE = {
+  function: "backoffice-console",
+  root: "/backoffice",
+  name: "review console",
+  description:
+    "The review console, for a browser: open `/backoffice/` (a request without the trailing slash is redirected there). It signs in against the staff user pool and calls this API with the access token.",
+  files: ["console.js", "console.css"],
+  tag: "Console",
+  idPrefix: "console",
+} as const;
 
 function paths(): Json {
-  const byPath: Record<string, Json> = {};
-  for (const route of BACKOFFICE_ROUTES) {
-    const operation =
-      route.function === "backoffice-console"
-        ? consoleOperation(route)
-        : apiOperation(route, OPERATIONS[route.function]);
-    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation };
-  }
-  return byPath;
+  return pathsOf(BACKOFFICE_ROUTES, CONSOLE_PAGE, (route) =>
+    apiOperation(route, OPERATIONS[route.function as keyof typeof OPERATIONS]),
+  );
 }
 
 function componentSchemas(): Record<string, Json> {
@@ -436,21 +370,7 @@ export function buildBackofficeDocument(): Json {
   return {
     openapi: "3.1.0",
     info: { title: "Verification backoffice API", version: API_VERSION, description: INFO_DESCRIPTION },
-    servers: [
-      ...ENVIRONMENTS.map((environment) => ({
-        url: "https://{apiId}.execute-api.{region}.amazonaws.com/{stage}",
-        description: `${environment[0]?.toUpperCase()}${environment.slice(1)}: the stack output BackofficeApiUrl`,
-        variables: {
-          apiId: {
-            default: `${environment}-backoffice-api-id`,
-            description: `The backoffice REST API id of the ${environment} stack`,
-          },
-          region: { default: "eu-central-1", description: `The AWS region of the ${environment} stack` },
-          stage: { default: environment, enum: [environment], description: "The stage is named after the environment" },
-        },
-      })),
-      { url: "http://127.0.0.1:3004", description: "Local: `npm start`" },
-    ],
+    servers: serversOf({ output: "BackofficeApiUrl", idPrefix: "backoffice-api", localUrl: "http://127.0.0.1:3004" }),
     security: [{ StaffToken: [] }],
     tags: [
       { name: "Reviews", description: "The queue, a verification and its documents, the claim and the decision" },

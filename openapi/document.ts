@@ -3,21 +3,20 @@
  * table. `npm run openapi` writes it to `openapi.json`; a test fails when that file differs
  * from a fresh build, and the HTTP tests validate every response against it.
  */
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { z } from "zod";
-import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
+import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
-import {
-  allowedExtensions,
-  DOCUMENT_TYPES,
-  type DocumentType,
-  MAX_FILE_SIZE_BYTES,
-} from "#shared/domain/document-types";
-import { ENVIRONMENTS } from "#shared/domain/environments";
+import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
 import { ID_PATTERNS } from "#shared/domain/ids";
 import { newVerificationSchema } from "#shared/domain/new-verification";
 import { reasonMessage } from "#shared/domain/reasons";
+import {
+  eventPageSchema,
+  eventsQuerySchema,
+  listedVerificationSchema,
+  verificationListQuerySchema,
+  verificationPageSchema,
+} from "#shared/domain/searches";
 import {
   checkSchema,
   reasonSchema,
@@ -29,33 +28,37 @@ import {
   API_VERSION,
   EVENT_TYPES,
   type EventType,
+  TEST_EVENT_TYPE,
+  testEventSchema,
   WEBHOOK_HEADERS,
   webhookEventSchema,
 } from "#shared/domain/webhook-events";
-import {
-  fieldErrorSchema,
-  PROBLEM_CONTENT_TYPE,
-  PROBLEMS,
-  type ProblemCode,
-  problemBody,
-  problemSchema,
-} from "#shared/http/problems";
+import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { idempotencyKey, MAX_BODY_BYTES } from "#shared/http/requests";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
+import {
+  componentSchemasOf,
+  headerRef,
+  JSON_CONTENT_TYPE,
+  type Json,
+  jsonSchemaOf,
+  parameterRef,
+  problemResponse,
+  problemResponses,
+  queryParameters,
+  renderJson,
+  schemaRef,
+  serversOf,
+} from "./parts.ts";
 
-export type Json = Record<string, unknown>;
 type RouteFunction = (typeof ROUTES)[number]["function"];
 
-const JSON_CONTENT_TYPE = "application/json";
 /** Where verifications are created, and under which each one's `Location` points. */
 const CREATE_PATH = (() => {
   const route = ROUTES.find((candidate) => candidate.function === "create-verification");
   if (!route) throw new Error("The route table has no create-verification route");
   return route.path;
 })();
-const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** Every schema a response or webhook carries, under its component name. */
 const responseSchemas = z.registry<{ id: string }>();
@@ -67,53 +70,14 @@ responseSchemas.add(problemSchema, { id: "Problem" });
 responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
 responseSchemas.add(webhookEventSchema, { id: "WebhookEvent" });
 responseSchemas.add(webhookEventSchema.shape.data.shape.verification, { id: "WebhookVerification" });
-
-/** Zod's names for string checks that JSON Schema already expresses as `pattern`. */
-const ZOD_ONLY_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
-
-export function jsonSchemaOf(io: "input" | "output") {
-  return {
-    target: "draft-2020-12" as const,
-    io,
-    override: ({ jsonSchema }: { jsonSchema: Json }) => {
-      if (typeof jsonSchema.format === "string" && ZOD_ONLY_FORMATS.has(jsonSchema.format)) delete jsonSchema.format;
-      // What the API answers stays open to new fields: adding one is not a breaking change.
-      if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-    },
-  };
-}
-
-/**
- * A document's component schemas: what its responses carry (`registry`, open to new fields),
- * what its requests take (strict: unknown fields are refused with 422), and the shared Problem
- * schema limited to the codes the document's own operations answer (it names every API's).
- */
-export function componentSchemasOf(
-  registry: z.core.$ZodRegistry<{ id: string }>,
-  requests: Record<string, z.ZodType>,
-  codes: readonly ProblemCode[],
-): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(registry, {
-    ...jsonSchemaOf("output"),
-    uri: (id) => `#/components/schemas/${id}`,
-  });
-  const byName: Record<string, Json> = {
-    ...Object.fromEntries(
-      Object.entries(requests).map(([name, schema]) => [name, z.toJSONSchema(schema, jsonSchemaOf("input")) as Json]),
-    ),
-    ...(schemas as Record<string, Json>),
-  };
-  // Components are addressed by their place in the document, not by a `$id` or dialect of their own.
-  for (const schema of Object.values(byName)) {
-    delete schema.$schema;
-    delete schema.$id;
-  }
-  const problem = byName.Problem as { properties: { code: { enum: string[] } } } | undefined;
-  if (!problem) throw new Error("The document has no Problem schema");
-  const answered = new Set<string>(codes);
-  problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
-  return byName;
-}
+responseSchemas.add(testEventSchema, { id: "TestEvent" });
+responseSchemas.add(listedVerificationSchema, { id: "ListedVerification" });
+responseSchemas.add(verificationPageSchema.describe("One page of the app's verifications, newest first"), {
+  id: "VerificationPage",
+});
+responseSchemas.add(eventPageSchema.describe("One page of the app's events, in the order they happened"), {
+  id: "EventPage",
+});
 
 function componentSchemas(): Record<string, Json> {
   return componentSchemasOf(responseSchemas, { CreateVerificationRequest: newVerificationSchema }, [
@@ -122,7 +86,6 @@ function componentSchemas(): Record<string, Json> {
   ]);
 }
 
-const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";
 const EXAMPLE_ID = "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0";
 const EXAMPLE_CREATED = verificationResourceSchema.parse({
   verification_id: EXAMPLE_ID,
@@ -155,7 +118,11 @@ const EXAMPLE_CREATED = verificationResourceSchema.parse({
   fraud_signals: [],
   review: null,
 } satisfies VerificationResource);
-const { upload: _upload, ...withoutUpload } = EXAMPLE_CREATED;
+function withoutUploadOf(resource: VerificationResource): Omit<VerificationResource, "upload"> {
+  const { upload: _upload, ...rest } = resource;
+  return rest;
+}
+const withoutUpload = withoutUploadOf(EXAMPLE_CREATED);
 const EXAMPLE_PROCESSING = verificationResourceSchema.parse({
   ...withoutUpload,
   status: "processing",
@@ -214,18 +181,18 @@ const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
 /** Problems API Gateway itself may answer on every route, before or instead of a function. */
 const GATEWAY_CODES: ProblemCode[] = Object.values(GATEWAY_RESPONSES).map((response) => response.code);
 
-/** Codes whose responses carry `Retry-After` (the gateway's throttling, a busy dependency, a key in flight). */
-const RETRY_AFTER_CODES: ReadonlySet<ProblemCode> = new Set([
-  "idempotency_request_in_progress",
-  "rate_limited",
-  "service_unavailable",
-]);
-
 interface OperationDefinition {
   operationId: string;
   summary: string;
   description: string;
-  success: { status: 200 | 201; description: string; examples: Record<string, { summary: string; value: Json }> };
+  query?: z.ZodObject;
+  success: {
+    status: 200 | 201;
+    description: string;
+    /** The component the answer is; `Verification` unless named. */
+    schema?: string;
+    examples: Record<string, { summary: string; value: Json }>;
+  };
   /** The problems the function itself may answer, beside the gateway's. */
   problems: ProblemCode[];
 }
@@ -316,66 +283,62 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
     },
     problems: ["verification_not_found", "service_unavailable", "internal_error"],
   },
-};
-
-function problemExample(code: ProblemCode, gatewayResponses: Record<string, GatewayResponseDefinition>): Json {
-  const gateway = Object.values(gatewayResponses).find((response) => response.code === code);
-  const errors =
-    code === "validation_failed"
-      ? [
-          {
-            field: "file_size_bytes",
-            code: "too_large",
-            message: `file_size_bytes must be at most ${MAX_FILE_SIZE_BYTES}`,
-          },
-        ]
-      : undefined;
-  const detail = errors?.[0]?.message ?? gateway?.detail ?? PROBLEMS[code].title;
-  return problemSchema.parse(problemBody(code, detail, EXAMPLE_REQUEST_ID, errors));
-}
-
-/** One response per status: the problem+json body, with `code` limited to what this status may carry here. */
-export function problemResponse(
-  codes: ProblemCode[],
-  gatewayResponses: Record<string, GatewayResponseDefinition> = GATEWAY_RESPONSES,
-): Json {
-  const status = PROBLEMS[codes[0] as ProblemCode].status;
-  const retryAfter = codes.filter((code) => RETRY_AFTER_CODES.has(code));
-  return {
-    description: codes.map((code) => `\`${code}\`: ${PROBLEMS[code].title}`).join(". "),
-    headers: {
-      [REQUEST_ID_HEADER]: headerRef("RequestId"),
-      ...(retryAfter.length > 0
-        ? {
-            "Retry-After": {
-              description: `Seconds to wait before retrying${retryAfter.length < codes.length ? `; sent with ${retryAfter.map((code) => `\`${code}\``).join(", ")}` : ""}`,
-              required: retryAfter.length === codes.length,
-              schema: { type: "integer", minimum: 0 },
-            },
-          }
-        : {}),
+  "list-verifications": {
+    operationId: "listVerifications",
+    summary: "List verifications",
+    description: [
+      "The app's verifications, newest first, optionally only those with one `external_reference_id` (reconcile",
+      "by your own reference), in one status, or created in a window (`created_after` inclusive, `created_before`",
+      "exclusive). Pass `next_cursor` as `cursor` for the next page; verifications created meanwhile are newer than",
+      "every page read so far, so paging never repeats or skips one. Lists carry no `upload`: fetch a verification",
+      "for fresh upload instructions.",
+    ].join("\n"),
+    query: verificationListQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of verifications",
+      schema: "VerificationPage",
+      examples: { page: { summary: "A page", value: { data: [EXAMPLE_COMPLETED], next_cursor: null } } },
     },
-    content: {
-      [PROBLEM_CONTENT_TYPE]: {
-        schema: {
-          allOf: [
-            schemaRef("Problem"),
-            { properties: { status: { const: status }, code: { type: "string", enum: codes } } },
-          ],
+    problems: ["validation_failed", "invalid_cursor", "service_unavailable", "internal_error"],
+  },
+  "list-events": {
+    operationId: "listEvents",
+    summary: "List events",
+    description: [
+      "The app's events of the last 30 days in the order they happened, with the exact bodies the webhooks",
+      "carried (and carry on retries). Catch up on deliveries you missed: pass the last `id` you processed as",
+      "`after`; `next_cursor` is the last event of a full page (pass it as `after`), null when there is no more.",
+    ].join("\n"),
+    query: eventsQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of events",
+      schema: "EventPage",
+      examples: {
+        page: {
+          summary: "A page",
+          value: {
+            data: [
+              {
+                id: "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+                type: "verification.completed",
+                created_at: EXAMPLE_COMPLETED.updated_at,
+                environment: "sandbox",
+                api_version: API_VERSION,
+                data: { verification: withoutUploadOf(EXAMPLE_COMPLETED) },
+              },
+            ],
+            next_cursor: null,
+          },
         },
-        examples: Object.fromEntries(
-          codes.map((code) => [code, { summary: PROBLEMS[code].title, value: problemExample(code, gatewayResponses) }]),
-        ),
       },
     },
-  };
-}
+    problems: ["validation_failed", "service_unavailable", "internal_error"],
+  },
+};
 
 function responsesFor(definition: OperationDefinition): Json {
-  const codes = [...new Set([...definition.problems, ...GATEWAY_CODES])];
-  const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
-  const statuses = [...byStatus.keys()].sort((a, b) => a - b);
   const { success } = definition;
   return {
     [success.status]: {
@@ -386,18 +349,11 @@ function responsesFor(definition: OperationDefinition): Json {
           ? { Location: headerRef("Location"), "Idempotent-Replayed": headerRef("IdempotentReplayed") }
           : {}),
       },
-      content: { [JSON_CONTENT_TYPE]: { schema: schemaRef("Verification"), examples: success.examples } },
+      content: {
+        [JSON_CONTENT_TYPE]: { schema: schemaRef(success.schema ?? "Verification"), examples: success.examples },
+      },
     },
-    ...Object.fromEntries(
-      statuses.map((status) => {
-        const here = byStatus.get(status) ?? [];
-        const onlyRouteNotFound = here.length === 1 && here[0] === "route_not_found";
-        return [
-          String(status),
-          onlyRouteNotFound ? { $ref: "#/components/responses/RouteNotFound" } : problemResponse(here),
-        ];
-      }),
-    ),
+    ...problemResponses([...definition.problems, ...GATEWAY_CODES], GATEWAY_RESPONSES),
   };
 }
 
@@ -406,6 +362,7 @@ function operation(route: (typeof ROUTES)[number]): Json {
   const parameters = [
     ...(route.path.includes("{verification_id}") ? [parameterRef("VerificationId")] : []),
     ...(route.function === "create-verification" ? [parameterRef("IdempotencyKey")] : []),
+    ...(definition.query ? queryParameters(definition.query) : []),
   ];
   return {
     operationId: definition.operationId,
@@ -457,6 +414,8 @@ const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   "verification.completed": "Processing finished: `result` is `verified`, `rejected` or `inconclusive`",
   "verification.failed": "The file could not be processed: see `failure_code`",
   "verification.expired": "The upload deadline passed before the upload was confirmed",
+  [TEST_EVENT_TYPE]:
+    "Sent only when someone of your organisation asks for it in the portal, to try the destination; it is about no verification, so change nothing on receiving it",
 };
 
 function webhooks(): Json {
@@ -478,7 +437,10 @@ function webhooks(): Json {
             required: true,
             content: {
               [JSON_CONTENT_TYPE]: {
-                schema: { allOf: [schemaRef("WebhookEvent"), { properties: { type: { const: type } } }] },
+                schema:
+                  type === TEST_EVENT_TYPE
+                    ? schemaRef("TestEvent")
+                    : { allOf: [schemaRef("WebhookEvent"), { properties: { type: { const: type } } }] },
               },
             },
           },
@@ -510,18 +472,7 @@ export function buildDocument(): Json {
   return {
     openapi: "3.1.0",
     info: { title: "Verification API", version: API_VERSION, description: INFO_DESCRIPTION },
-    servers: [
-      ...ENVIRONMENTS.map((environment) => ({
-        url: "https://{apiId}.execute-api.{region}.amazonaws.com/{stage}",
-        description: `${environment[0]?.toUpperCase()}${environment.slice(1)}: the base URL the ${environment} deployment prints`,
-        variables: {
-          apiId: { default: `${environment}-api-id`, description: `The REST API id of the ${environment} stack` },
-          region: { default: "eu-central-1", description: `The AWS region of the ${environment} stack` },
-          stage: { default: environment, enum: [environment], description: "The stage is named after the environment" },
-        },
-      })),
-      { url: "http://127.0.0.1:3000", description: "Local: `npm start`" },
-    ],
+    servers: serversOf({ output: "ApiUrl", idPrefix: "api", localUrl: "http://127.0.0.1:3000" }),
     security: [{ ApiKey: [] }],
     tags: [
       { name: "Verifications", description: "Create a verification, confirm its upload, fetch it" },
@@ -610,19 +561,6 @@ export function buildDocument(): Json {
       schemas: componentSchemas(),
     },
   };
-}
-
-/**
- * A document as its committed file holds it: formatted by the project's own formatter, so the
- * file passes `biome ci` and a fresh build compares equal byte for byte.
- */
-export function renderJson(document: Json, fileName: string): string {
-  const root = path.resolve(__dirname, "..");
-  return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", `--stdin-file-path=${fileName}`], {
-    cwd: root,
-    input: JSON.stringify(document, null, 2),
-    encoding: "utf8",
-  });
 }
 
 /** `openapi.json`. */

@@ -30,3 +30,9 @@ export function positiveInteger(value: string): number {
   }
   return number;
 }
+
+export function organizationId(value: string): string {
+  if (!isId("organization", value))
+    throw new InvalidArgumentError("expected an organisation id: org_ and 26 characters");
+  return value;
+}

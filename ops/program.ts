@@ -9,6 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { addAppsCommands } from "./commands/apps.ts";
 import { addKeysCommands } from "./commands/keys.ts";
+import { addOrgsCommands } from "./commands/orgs.ts";
 import { addStaffCommands } from "./commands/staff.ts";
 import { addWebhooksCommands } from "./commands/webhooks.ts";
 import { describeFailure, EXIT } from "./failures.ts";
@@ -32,6 +33,7 @@ const TARGET_FLAGS = [
   "--events-table",
   "--secrets-key-arn",
   "--staff-user-pool-id",
+  "--portal-user-pool-id",
   "--data-dir",
 ];
 
@@ -48,7 +50,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   let json = argv.includes("--json");
 
   const program = new Command("ops")
-    .description("Operate client apps, API keys, webhook destinations and staff of one environment")
+    .description("Operate client apps, API keys, webhook destinations, organisations and staff of one environment")
     // Target options go before the command, so `apps create --env` is the app's environment.
     .enablePositionalOptions()
     .exitOverride()
@@ -67,6 +69,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .option("--events-table <name>", "events table name, instead of the stack output EventsTableName")
     .option("--secrets-key-arn <arn>", "sealing key secret, instead of the stack output SecretsKeyArn")
     .option("--staff-user-pool-id <id>", "staff user pool, instead of the stack output StaffUserPoolId")
+    .option("--portal-user-pool-id <id>", "customer user pool, instead of the stack output PortalUserPoolId")
     .option("--data-dir <path>", "the local runtime's data folder (default: LOCAL_DATA_DIR or .local)")
     .addOption(jsonOption());
 
@@ -80,10 +83,11 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         global.appsTable ||
         global.eventsTable ||
         global.secretsKeyArn ||
-        global.staffUserPoolId)
+        global.staffUserPoolId ||
+        global.portalUserPoolId)
     ) {
       command.error(
-        "--region, --stack, --apps-table, --events-table, --secrets-key-arn and --staff-user-pool-id need --env",
+        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --staff-user-pool-id and --portal-user-pool-id need --env",
         { exitCode: EXIT.usage },
       );
     }
@@ -99,6 +103,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   addKeysCommands(program, run);
   addWebhooksCommands(program, run);
   addStaffCommands(program, run);
+  addOrgsCommands(program, run);
   // Positional options keep the program's --json before the command; each command takes it after too.
   for (const command of leaves(program)) command.addOption(jsonOption());
 

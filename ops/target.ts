@@ -1,6 +1,6 @@
 /**
  * Where the ops command points: the local runtime that `npm start` runs (by default), or a
- * deployed environment's stack, whose outputs name its apps table, sealing key and staff pool.
+ * deployed environment's stack, whose outputs name its apps table, sealing key and user pools.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { documentClientOf } from "#shared/adapters/aws-clients";
 import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
+import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
 import { systemClock } from "#shared/adapters/system-clock";
@@ -22,6 +23,7 @@ import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { EventStore } from "#shared/ports/event-store";
 import type { StaffDirectory } from "#shared/ports/identity";
+import type { OrganizationStore } from "#shared/ports/organization-store";
 import type { Sealer } from "#shared/ports/sealer";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
 
@@ -34,6 +36,7 @@ export interface TargetOptions {
   eventsTable?: string;
   secretsKeyArn?: string;
   staffUserPoolId?: string;
+  portalUserPoolId?: string;
   /** The local runtime's data folder. */
   dataDir?: string;
 }
@@ -43,6 +46,8 @@ export interface Target {
   label: string;
   environment: Environment;
   apps: AppStore;
+  /** Organisations and memberships, in the apps table. */
+  organizations: OrganizationStore;
   clock: Clock;
   /** The webhook events and their attempts; found only by the commands that need them. */
   events(): Promise<EventStore>;
@@ -50,6 +55,8 @@ export interface Target {
   sealer: Sealer;
   /** The staff user pool's users; found only by the commands that manage them. */
   staff(): Promise<StaffDirectory>;
+  /** The customer pool's users (portal logins); found only by the commands that invite them. */
+  portalUsers(): Promise<StaffDirectory>;
   close(): void;
 }
 
@@ -67,8 +74,14 @@ const runtimeFile = z.object({
   base_url: z.string(),
   dynamodb_endpoint: z.url(),
   tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
-  /** The local identity endpoint and its staff pool; absent from a runtime that predates them. */
-  identity: z.object({ endpoint: z.url(), staff_user_pool_id: z.string().min(1) }).optional(),
+  /** The local identity endpoint and its pools; absent from a runtime that predates them. */
+  identity: z
+    .object({
+      endpoint: z.url(),
+      staff_user_pool_id: z.string().min(1),
+      portal_user_pool_id: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /** A user pool id starts with its region: `eu-central-1_AbC123`. */
@@ -95,11 +108,29 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     credentials: LOCAL_CREDENTIALS,
     maxAttempts: 2,
   });
-  let cognito: CognitoIdentityProviderClient | undefined;
+  const cognitoClients: CognitoIdentityProviderClient[] = [];
+  /** A pool of the local identity endpoint, by the id runtime.json gives it. */
+  const localPool = (which: string, userPoolId: string | undefined) => {
+    const identity = runtime.identity;
+    if (!identity || !userPoolId) {
+      throw new TargetUnavailableError(
+        `${file} names no identity endpoint for the ${which} pool (a runtime started before it existed): restart npm start`,
+      );
+    }
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: identity.endpoint,
+      region: regionOfPool(userPoolId),
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 2,
+    });
+    cognitoClients.push(cognito);
+    return cognitoStaffDirectory(cognito, userPoolId);
+  };
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
     apps: new DynamoDbAppStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
+    organizations: new DynamoDbOrganizationStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
     clock: systemClock,
     async events() {
       const name = runtime.tables.EVENTS_TABLE;
@@ -112,23 +143,14 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       return readFileSync(keyFile, "utf8").trim();
     }),
     async staff() {
-      const identity = runtime.identity;
-      if (!identity) {
-        throw new TargetUnavailableError(
-          `${file} names no identity endpoint (a runtime started before the staff pool existed): restart npm start`,
-        );
-      }
-      cognito = new CognitoIdentityProviderClient({
-        endpoint: identity.endpoint,
-        region: regionOfPool(identity.staff_user_pool_id),
-        credentials: LOCAL_CREDENTIALS,
-        maxAttempts: 2,
-      });
-      return cognitoStaffDirectory(cognito, identity.staff_user_pool_id);
+      return localPool("staff", runtime.identity?.staff_user_pool_id);
+    },
+    async portalUsers() {
+      return localPool("portal", runtime.identity?.portal_user_pool_id);
     },
     close() {
       raw.destroy();
-      cognito?.destroy();
+      for (const cognito of cognitoClients) cognito.destroy();
     },
   };
 }
@@ -170,11 +192,18 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const table = options.appsTable ?? (await requiredOutput(outputs, "AppsTableName", stack, "--apps-table"));
   const raw = new DynamoDBClient(clientConfig);
   let secretsManager: SecretsManagerClient | undefined;
-  let cognito: CognitoIdentityProviderClient | undefined;
+  const cognitoClients: CognitoIdentityProviderClient[] = [];
+  /** A deployed pool: it lives in the region its id names, whatever the default region is. */
+  const deployedPool = (userPoolId: string) => {
+    const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
+    cognitoClients.push(cognito);
+    return cognitoStaffDirectory(cognito, userPoolId);
+  };
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
     apps: new DynamoDbAppStore(documentClientOf(raw), table),
+    organizations: new DynamoDbOrganizationStore(documentClientOf(raw), table),
     clock: systemClock,
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
@@ -188,17 +217,20 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       return material;
     }),
     async staff() {
-      const userPoolId =
-        options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id"));
-      // The pool lives in the region its id names, whatever the default region is.
-      cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
-      return cognitoStaffDirectory(cognito, userPoolId);
+      return deployedPool(
+        options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id")),
+      );
+    },
+    async portalUsers() {
+      return deployedPool(
+        options.portalUserPoolId ?? (await requiredOutput(outputs, "PortalUserPoolId", stack, "--portal-user-pool-id")),
+      );
     },
     close() {
       raw.destroy();
       cloudFormation.destroy();
       secretsManager?.destroy();
-      cognito?.destroy();
+      for (const cognito of cognitoClients) cognito.destroy();
     },
   };
 }

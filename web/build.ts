@@ -1,21 +1,28 @@
 /**
- * Builds the web pages the backoffice API serves: the review console's script bundled and
- * minified by esbuild, its page and styles copied beside it, into `<outDir>/backoffice/`.
- * The stack's bundling runs it as a script (`node --import tsx web/build.ts <outDir>`); the
- * local runtime and the tests call `buildWeb`.
+ * Builds the web pages the backoffice and portal APIs serve: each page's script bundled and
+ * minified by esbuild, its page copied and its styles (web/common/base.css, then its own) beside
+ * it, into `<outDir>/<page>/`
+ * (`backoffice/`: the review console; `portal/`: the customer portal). The stack's bundling runs
+ * it as a script (`node --import tsx web/build.ts <outDir>`); the local runtime and the tests
+ * call `buildWeb`.
  */
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 
-const SOURCE = path.join(__dirname, "backoffice");
+/** Each page: its folder under web/ and under the output, its entry script and its styles. */
+const PAGES = [
+  { folder: "backoffice", script: "console", styles: "console.css" },
+  { folder: "portal", script: "portal", styles: "portal.css" },
+] as const;
 
-export async function buildWeb(outDir: string): Promise<void> {
-  const target = path.join(outDir, "backoffice");
+async function buildPage(outDir: string, page: (typeof PAGES)[number]): Promise<void> {
+  const source = path.join(__dirname, page.folder);
+  const target = path.join(outDir, page.folder);
   await mkdir(target, { recursive: true });
   await build({
-    entryPoints: [path.join(SOURCE, "console.ts")],
-    outfile: path.join(target, "console.js"),
+    entryPoints: [path.join(source, `${page.script}.ts`)],
+    outfile: path.join(target, `${page.script}.js`),
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -24,9 +31,18 @@ export async function buildWeb(outDir: string): Promise<void> {
     legalComments: "none",
     logLevel: "warning",
   });
-  await Promise.all(
-    ["index.html", "console.css"].map((file) => copyFile(path.join(SOURCE, file), path.join(target, file))),
+  // One stylesheet per page: what the pages share first, then the page's own.
+  const styles = await Promise.all(
+    [path.join(__dirname, "common", "base.css"), path.join(source, page.styles)].map((file) => readFile(file, "utf8")),
   );
+  await Promise.all([
+    copyFile(path.join(source, "index.html"), path.join(target, "index.html")),
+    writeFile(path.join(target, page.styles), styles.join("\n")),
+  ]);
+}
+
+export async function buildWeb(outDir: string): Promise<void> {
+  await Promise.all(PAGES.map((page) => buildPage(outDir, page)));
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === __filename) {

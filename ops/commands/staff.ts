@@ -13,7 +13,7 @@ function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] 
   return previous.includes(value) ? previous : [...previous, value];
 }
 
-function emailAddress(value: string): string {
+export function emailAddress(value: string): string {
   if (!z.email().safeParse(value).success) throw new InvalidArgumentError("expected an email address");
   return value;
 }

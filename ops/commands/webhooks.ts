@@ -55,7 +55,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
               ["EVENT", (a) => a.event_id],
               ["#", (a) => String(a.attempt)],
               ["OUTCOME", (a) => a.outcome],
-              ["STATUS", (a) => (a.status_code === null ? null : String(a.status_code))],
+              ["STATUS", (a) => (a.response_status === null ? null : String(a.response_status))],
               ["MS", (a) => String(a.latency_ms)],
               ["ERROR", (a) => a.error],
             ],

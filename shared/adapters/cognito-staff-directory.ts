@@ -67,7 +67,7 @@ export function cognitoStaffDirectory(cognito: CognitoIdentityProviderClient, us
         )
         .catch((error: unknown) => {
           if (error instanceof UsernameExistsException) {
-            throw new RefusedError("staff_user_exists", `A staff user named ${input.username} exists already`);
+            throw new RefusedError("user_exists", `A user named ${input.username} exists already in this pool`);
           }
           throw error;
         });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
@@ -9,7 +10,8 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { EVENTS_TABLE } from "../declarations/tables.ts";
 import { type AttemptItem, type EventItem, eventPk } from "../domain/webhook-events.ts";
-import type { AfterAttempt, AttemptRecord, EventStore } from "../ports/event-store.ts";
+import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
+import { queryPage } from "./dynamodb-pages.ts";
 
 /** The one partition of the due-deliveries index. */
 const DUE = "due";
@@ -103,7 +105,8 @@ export class DynamoDbEventStore implements EventStore {
               Item: {
                 ...attempt,
                 pk: event.pk,
-                sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
+                // A replay starts its numbers again, maybe within the same second: the suffix keeps rounds apart.
+                sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}#${randomUUID().slice(0, 8)}`,
                 event_id: event.event_id,
                 attempt_app_id: event.app_id,
                 attempt: number,
@@ -161,18 +164,44 @@ export class DynamoDbEventStore implements EventStore {
     return Attributes as EventItem;
   }
 
-  /** An app's most recent attempts, newest first. */
-  async attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]> {
+  /** An app's attempts, newest first, from the attempts index; a filter reads on until the page is full. */
+  async attemptsForApp(
+    appId: string,
+    filter: { outcome?: AttemptItem["outcome"] },
+    limit: number,
+    after?: AttemptPosition,
+  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
+    const page = await queryPage<AttemptItem>(this.db, limit, {
+      TableName: this.table,
+      IndexName: EVENTS_TABLE.globalIndexes[1].indexName,
+      KeyConditionExpression: "attempt_app_id = :app",
+      ...(filter.outcome
+        ? {
+            FilterExpression: "outcome = :outcome",
+            ExpressionAttributeValues: { ":app": appId, ":outcome": filter.outcome },
+          }
+        : { ExpressionAttributeValues: { ":app": appId } }),
+      ScanIndexForward: false,
+      ...(after ? { ExclusiveStartKey: { attempt_app_id: appId, ...after } } : {}),
+    });
+    const last = page.lastKey as (AttemptPosition & { attempt_app_id: string }) | undefined;
+    return {
+      items: page.items,
+      last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined,
+    };
+  }
+
+  /** An app's events in the order they happened (event ids sort by time), from the events index. */
+  async eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: EVENTS_TABLE.globalIndexes[1].indexName,
-        KeyConditionExpression: "attempt_app_id = :app",
-        ExpressionAttributeValues: { ":app": appId },
-        ScanIndexForward: false,
+        IndexName: EVENTS_TABLE.globalIndexes[2].indexName,
+        KeyConditionExpression: "app_id = :app AND event_id > :after",
+        ExpressionAttributeValues: { ":app": appId, ":after": afterId },
         Limit: limit,
       }),
     );
-    return Items as AttemptItem[];
+    return Items as EventItem[];
   }
 }

@@ -10,14 +10,23 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
+import type { VerificationPosition } from "../domain/searches.ts";
 import { canTransition } from "../domain/state.ts";
-import type { VerificationItem } from "../domain/verification.ts";
+import { isoSeconds } from "../domain/time.ts";
+import { appReference, type VerificationItem } from "../domain/verification.ts";
 import type {
   ReviewPosition,
   TransitionOutcome,
   TransitionRequest,
+  VerificationQuery,
   VerificationStore,
 } from "../ports/verification-store.ts";
+import { queryPage } from "./dynamodb-pages.ts";
+
+/** The last whole second before `instant`: created_at has no finer part. */
+function beforeInstant(instant: string): string {
+  return isoSeconds(new Date(Math.ceil(Date.parse(instant) / 1000) * 1000 - 1000));
+}
 
 /** The verifications table. Every change of state goes through `transition`. */
 export class DynamoDbVerificationStore implements VerificationStore {
@@ -173,6 +182,72 @@ export class DynamoDbVerificationStore implements VerificationStore {
       }),
     );
     return { items: Items.slice(0, limit) as VerificationItem[], more: Items.length > limit };
+  }
+
+  /**
+   * An app's verifications, newest first: by reference from its index when one is given, else
+   * from the app's index; the creation window is the key condition, the status a filter.
+   */
+  async listForApp(
+    query: VerificationQuery,
+    limit: number,
+    after?: VerificationPosition,
+  ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }> {
+    const index = VERIFICATIONS_TABLE.globalIndexes[query.reference === undefined ? 2 : 3];
+    const partition = query.reference === undefined ? query.appId : appReference(query.appId, query.reference);
+    const names: Record<string, string> = { "#partition": index.partitionKey.name };
+    const values: Record<string, unknown> = { ":partition": partition };
+    let keyCondition = "#partition = :partition";
+    if (query.createdAfter !== undefined || query.createdBefore !== undefined) names["#created"] = "created_at";
+    // created_before is exclusive, created_after inclusive; created_at is in whole seconds.
+    if (query.createdAfter !== undefined && query.createdBefore !== undefined) {
+      keyCondition += " AND #created BETWEEN :from AND :before";
+      Object.assign(values, {
+        ":from": isoSeconds(new Date(query.createdAfter)),
+        ":before": beforeInstant(query.createdBefore),
+      });
+    } else if (query.createdAfter !== undefined) {
+      keyCondition += " AND #created >= :from";
+      values[":from"] = isoSeconds(new Date(query.createdAfter));
+    } else if (query.createdBefore !== undefined) {
+      keyCondition += " AND #created <= :before";
+      values[":before"] = beforeInstant(query.createdBefore);
+    }
+    let filter: string | undefined;
+    if (query.status !== undefined) {
+      names["#status"] = "status";
+      values[":now"] = query.now;
+      values[":awaiting"] = "awaiting_upload";
+      if (query.status === "expired") {
+        values[":expired"] = "expired";
+        filter = "#status = :expired OR (#status = :awaiting AND upload_deadline <= :now)";
+      } else if (query.status === "awaiting_upload") {
+        filter = "#status = :awaiting AND upload_deadline > :now";
+      } else {
+        values[":status"] = query.status;
+        filter = "#status = :status";
+      }
+    }
+    const page = await queryPage<VerificationItem>(this.db, limit, {
+      TableName: this.table,
+      IndexName: index.indexName,
+      KeyConditionExpression: keyCondition,
+      ...(filter ? { FilterExpression: filter } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      ...(after
+        ? {
+            ExclusiveStartKey: {
+              verification_id: after.id,
+              [index.partitionKey.name]: partition,
+              created_at: after.created_at,
+            },
+          }
+        : {}),
+    });
+    const last = page.lastKey as { verification_id: string; created_at: string } | undefined;
+    return { items: page.items, last: last ? { created_at: last.created_at, id: last.verification_id } : undefined };
   }
 
   /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */

@@ -6,7 +6,13 @@ import type { SettingName } from "./settings.ts";
  * these with exactly these grants, the local runtime loads exactly these entry files.
  */
 
-export type TableSetting = "APPS_TABLE" | "VERIFICATIONS_TABLE" | "IDEMPOTENCY_TABLE" | "EVENTS_TABLE" | "AUDIT_TABLE";
+export type TableSetting =
+  | "APPS_TABLE"
+  | "VERIFICATIONS_TABLE"
+  | "IDEMPOTENCY_TABLE"
+  | "EVENTS_TABLE"
+  | "AUDIT_TABLE"
+  | "USAGE_TABLE";
 
 export interface FunctionDefinition {
   /** Entry file, relative to the project root. */
@@ -22,8 +28,10 @@ export interface FunctionDefinition {
   access: {
     tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
     uploads: readonly `s3:${string}`[];
-    /** Asks the staff user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
-    staffPool?: boolean;
+    /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
+    userPool?: "staff" | "portal";
+    /** Creates users in the customer pool (`cognito-idp:AdminCreateUser`): an owner inviting their people. */
+    portalUserAdmin?: boolean;
     /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
     secretsKey?: boolean;
     /**
@@ -71,7 +79,15 @@ export const FUNCTIONS = {
   },
   "on-verification-change": {
     entry: "functions/on-verification-change.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    settings: [
+      "ENVIRONMENT",
+      "VERIFICATIONS_TABLE",
+      "UPLOADS_BUCKET",
+      "APPS_TABLE",
+      "EVENTS_TABLE",
+      "USAGE_TABLE",
+      "SECRETS_KEY_ARN",
+    ],
     // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
     timeoutSeconds: 120,
     access: {
@@ -79,6 +95,8 @@ export const FUNCTIONS = {
         VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+        // A counter and the mark that the verification is counted, in one transaction.
+        USAGE_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
       },
       uploads: ["s3:GetObject", "s3:PutObject"],
       secretsKey: true,
@@ -105,6 +123,18 @@ export const FUNCTIONS = {
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
   },
+  "list-verifications": {
+    entry: "functions/list-verifications.ts",
+    settings: ["VERIFICATIONS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  "list-events": {
+    entry: "functions/list-events.ts",
+    settings: ["EVENTS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
   authority: {
     entry: "functions/authority.ts",
     settings: ["AUTHORITY_DOCUMENTS"],
@@ -119,7 +149,7 @@ export const FUNCTIONS = {
     entry: "functions/staff-authorizer.ts",
     settings: ["STAFF_USER_POOL_ID", "STAFF_CLIENT_ID", "IDENTITY_ENDPOINT"],
     timeoutSeconds: 10,
-    access: { tables: {}, uploads: [], staffPool: true },
+    access: { tables: {}, uploads: [], userPool: "staff" },
   },
   "backoffice-console": {
     entry: "functions/backoffice-console.ts",
@@ -176,6 +206,168 @@ export const FUNCTIONS = {
     settings: ["AUDIT_TABLE"],
     timeoutSeconds: 10,
     access: { tables: { AUDIT_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  // The customer portal: an organisation's people manage its apps and look things up.
+  "portal-authorizer": {
+    entry: "functions/portal-authorizer.ts",
+    settings: ["PORTAL_USER_POOL_ID", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT", "APPS_TABLE"],
+    timeoutSeconds: 10,
+    // The caller's membership: which organisation, which role.
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [], userPool: "portal" },
+  },
+  "portal-page": {
+    entry: "functions/portal-page.ts",
+    settings: ["WEB_ASSETS", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT"],
+    timeoutSeconds: 10,
+    access: { tables: {}, uploads: [] },
+  },
+  "who-am-i": {
+    entry: "functions/who-am-i.ts",
+    settings: ["APPS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
+  },
+  "list-apps": {
+    entry: "functions/list-apps.ts",
+    settings: ["APPS_TABLE"],
+    timeoutSeconds: 10,
+    // The organisation's apps and each app's keys, from their indexes.
+    access: { tables: { APPS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  "create-app": {
+    entry: "functions/create-app.ts",
+    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+      secretsKey: true,
+    },
+  },
+  "rotate-key": {
+    entry: "functions/rotate-key.ts",
+    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        AUDIT_TABLE: ["dynamodb:PutItem"],
+      },
+      uploads: [],
+    },
+  },
+  "revoke-key": {
+    entry: "functions/revoke-key.ts",
+    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+    },
+  },
+  "set-webhook": {
+    entry: "functions/set-webhook.ts",
+    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+    },
+  },
+  "rotate-webhook-secret": {
+    entry: "functions/rotate-webhook-secret.ts",
+    settings: ["APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+      secretsKey: true,
+    },
+  },
+  "test-webhook": {
+    entry: "functions/test-webhook.ts",
+    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    // One delivery attempt (10 s) while the caller waits.
+    timeoutSeconds: 29,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+        AUDIT_TABLE: ["dynamodb:PutItem"],
+      },
+      uploads: [],
+      secretsKey: true,
+    },
+  },
+  "list-deliveries": {
+    entry: "functions/list-deliveries.ts",
+    settings: ["APPS_TABLE", "EVENTS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"], EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  "replay-event": {
+    entry: "functions/replay-event.ts",
+    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+        AUDIT_TABLE: ["dynamodb:PutItem"],
+      },
+      uploads: [],
+    },
+  },
+  "search-verifications": {
+    entry: "functions/search-verifications.ts",
+    settings: ["APPS_TABLE", "VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        VERIFICATIONS_TABLE: ["dynamodb:Query"],
+        AUDIT_TABLE: ["dynamodb:PutItem"],
+      },
+      uploads: [],
+    },
+  },
+  "view-verification": {
+    entry: "functions/view-verification.ts",
+    settings: ["APPS_TABLE", "VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        VERIFICATIONS_TABLE: ["dynamodb:GetItem"],
+        AUDIT_TABLE: ["dynamodb:PutItem"],
+      },
+      uploads: [],
+    },
+  },
+  "list-members": {
+    entry: "functions/list-members.ts",
+    settings: ["APPS_TABLE"],
+    timeoutSeconds: 10,
+    access: { tables: { APPS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+  },
+  "invite-member": {
+    entry: "functions/invite-member.ts",
+    settings: ["APPS_TABLE", "AUDIT_TABLE", "PORTAL_USER_POOL_ID", "IDENTITY_ENDPOINT"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      uploads: [],
+      portalUserAdmin: true,
+    },
+  },
+  "read-usage": {
+    entry: "functions/read-usage.ts",
+    settings: ["APPS_TABLE", "USAGE_TABLE"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"], USAGE_TABLE: ["dynamodb:Query"] },
+      uploads: [],
+    },
   },
 } as const satisfies Record<string, FunctionDefinition>;
 

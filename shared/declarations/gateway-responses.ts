@@ -50,3 +50,13 @@ export const BACKOFFICE_GATEWAY_RESPONSES = {
     headers: { "Retry-After": "1" },
   },
 } as const satisfies Record<GatewayResponseType, GatewayResponseDefinition>;
+
+/** The portal API: a portal user's access token, and the roles of their organisation. */
+export const PORTAL_GATEWAY_RESPONSES = {
+  ...BACKOFFICE_GATEWAY_RESPONSES,
+  UNAUTHORIZED: {
+    code: "invalid_token",
+    detail: "Sign in to the portal of this environment and send its access token as Authorization: Bearer <token>",
+  },
+  ACCESS_DENIED: { code: "forbidden", detail: "Your role in the organisation does not allow this" },
+} as const satisfies Record<GatewayResponseType, GatewayResponseDefinition>;

@@ -1,9 +1,11 @@
 import type { Environment } from "../domain/environments.ts";
+import type { PortalRole } from "../domain/organizations.ts";
 import type { StaffGroup } from "../domain/staff.ts";
 import {
   BACKOFFICE_GATEWAY_RESPONSES,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
+  PORTAL_GATEWAY_RESPONSES,
 } from "./gateway-responses.ts";
 
 /**
@@ -11,23 +13,44 @@ import {
  * routes and the CDK stack wires exactly these, so the two cannot drift.
  */
 export interface RouteDefinition {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path template; `{name}` is a path parameter, as API Gateway writes it. */
   path: string;
   function:
     | "create-verification"
     | "confirm-upload"
     | "get-verification"
+    | "list-verifications"
+    | "list-events"
     | "backoffice-console"
     | "list-reviews"
     | "claim-review"
     | "decide-review"
     | "inspect-verification"
     | "view-document"
-    | "read-audit";
-  /** The staff groups whose token may call it (a TOKEN authorizer's API); any one suffices. */
-  groups?: readonly StaffGroup[];
-  /** `none`: the gateway calls the function with no authorizer (the console's own files). */
+    | "read-audit"
+    | "portal-page"
+    | "who-am-i"
+    | "list-apps"
+    | "create-app"
+    | "rotate-key"
+    | "revoke-key"
+    | "set-webhook"
+    | "rotate-webhook-secret"
+    | "test-webhook"
+    | "list-deliveries"
+    | "replay-event"
+    | "search-verifications"
+    | "view-verification"
+    | "read-usage"
+    | "list-members"
+    | "invite-member";
+  /**
+   * Who may call it on a TOKEN authorizer's API, any one sufficing: staff groups on the
+   * backoffice, roles (with the weaker roles each one holds) on the portal.
+   */
+  groups?: readonly StaffGroup[] | readonly PortalRole[];
+  /** `none`: the gateway calls the function with no authorizer (a web page's own files). */
   authorization?: "none";
 }
 
@@ -39,6 +62,8 @@ export const ROUTES = [
     function: "confirm-upload",
   },
   { method: "GET", path: "/v1/verifications/{verification_id}", function: "get-verification" },
+  { method: "GET", path: "/v1/verifications", function: "list-verifications" },
+  { method: "GET", path: "/v1/events", function: "list-events" },
 ] as const satisfies readonly RouteDefinition[];
 
 /** The REQUEST authorizer in front of every public route. */
@@ -97,13 +122,59 @@ export const STAFF_AUTHORIZER = {
   cacheTtlSeconds: 60,
 } as const;
 
+const VIEWERS = ["viewer"] as const satisfies readonly PortalRole[];
+const DEVELOPERS = ["developer"] as const satisfies readonly PortalRole[];
+const OWNERS = ["owner"] as const satisfies readonly PortalRole[];
+
+/**
+ * The customer portal: its page and the portal API. Every route answers for the caller's
+ * organisation only; another organisation's app, key, event or verification is `404`.
+ */
+export const PORTAL_ROUTES = [
+  { method: "GET", path: "/portal", function: "portal-page", authorization: "none" },
+  { method: "GET", path: "/portal/assets/{file}", function: "portal-page", authorization: "none" },
+  { method: "GET", path: "/portal/v1/me", function: "who-am-i", groups: VIEWERS },
+  { method: "GET", path: "/portal/v1/apps", function: "list-apps", groups: VIEWERS },
+  { method: "POST", path: "/portal/v1/apps", function: "create-app", groups: DEVELOPERS },
+  { method: "POST", path: "/portal/v1/apps/{app_id}/keys", function: "rotate-key", groups: DEVELOPERS },
+  { method: "DELETE", path: "/portal/v1/apps/{app_id}/keys/{key_id}", function: "revoke-key", groups: DEVELOPERS },
+  { method: "PUT", path: "/portal/v1/apps/{app_id}/webhook", function: "set-webhook", groups: DEVELOPERS },
+  {
+    method: "POST",
+    path: "/portal/v1/apps/{app_id}/webhook/secret",
+    function: "rotate-webhook-secret",
+    groups: DEVELOPERS,
+  },
+  { method: "POST", path: "/portal/v1/apps/{app_id}/webhook/test", function: "test-webhook", groups: DEVELOPERS },
+  { method: "GET", path: "/portal/v1/apps/{app_id}/deliveries", function: "list-deliveries", groups: VIEWERS },
+  { method: "POST", path: "/portal/v1/events/{event_id}/replay", function: "replay-event", groups: DEVELOPERS },
+  { method: "GET", path: "/portal/v1/verifications", function: "search-verifications", groups: VIEWERS },
+  {
+    method: "GET",
+    path: "/portal/v1/verifications/{verification_id}",
+    function: "view-verification",
+    groups: VIEWERS,
+  },
+  { method: "GET", path: "/portal/v1/usage", function: "read-usage", groups: VIEWERS },
+  { method: "GET", path: "/portal/v1/users", function: "list-members", groups: OWNERS },
+  { method: "POST", path: "/portal/v1/users", function: "invite-member", groups: OWNERS },
+] as const satisfies readonly RouteDefinition[];
+
+/** The TOKEN authorizer in front of every portal API route: a customer pool access token, and the caller's membership. */
+export const PORTAL_AUTHORIZER = {
+  function: "portal-authorizer",
+  type: "TOKEN",
+  identityHeader: "Authorization",
+  cacheTtlSeconds: 60,
+} as const;
+
 export interface ApiDefinition {
   /** Names the REST API, its construct and its base URL output. */
   id: string;
   description: string;
   routes: readonly RouteDefinition[];
   authorizer: {
-    function: "authorizer" | "staff-authorizer";
+    function: "authorizer" | "staff-authorizer" | "portal-authorizer";
     type: "REQUEST" | "TOKEN";
     identityHeader: string;
     cacheTtlSeconds: number;
@@ -126,6 +197,13 @@ export const APIS = {
     routes: BACKOFFICE_ROUTES,
     authorizer: STAFF_AUTHORIZER,
     gatewayResponses: BACKOFFICE_GATEWAY_RESPONSES,
+  },
+  portal: {
+    id: "PortalApi",
+    description: "Customer portal: its page and the portal API",
+    routes: PORTAL_ROUTES,
+    authorizer: PORTAL_AUTHORIZER,
+    gatewayResponses: PORTAL_GATEWAY_RESPONSES,
   },
 } as const satisfies Record<string, ApiDefinition>;
 export type ApiName = keyof typeof APIS;

@@ -13,6 +13,7 @@ const settings = {
   IDEMPOTENCY_TABLE: z.string().min(1),
   EVENTS_TABLE: z.string().min(1),
   AUDIT_TABLE: z.string().min(1),
+  USAGE_TABLE: z.string().min(1),
   UPLOADS_BUCKET: z.string().min(1),
   /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
   SECRETS_KEY: z.string().min(32).optional(),
@@ -29,6 +30,9 @@ const settings = {
   /** The staff user pool and the review console's client of it. */
   STAFF_USER_POOL_ID: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/),
   STAFF_CLIENT_ID: z.string().min(1),
+  /** The customer user pool (portal logins) and the portal page's client of it. */
+  PORTAL_USER_POOL_ID: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/),
+  PORTAL_CLIENT_ID: z.string().min(1),
   /** Local runtime only: where the user pools' API and keys are served instead of Cognito's. */
   IDENTITY_ENDPOINT: z.url().optional(),
   /** The built web pages (the review console), beside the function's bundle. */

@@ -33,7 +33,8 @@ export interface TableDefinition {
 export const APPS_TABLE = {
   id: "Apps",
   setting: "APPS_TABLE",
-  // APP#<app_id> for an app, KEY#<sha256 of the key> for one of its API keys.
+  // APP#<app_id> for an app, KEY#<sha256 of the key> for one of its API keys, ORG#<organization_id>
+  // for an organisation, MEMBER#<sub> for a portal user's membership.
   partitionKey: { name: "pk", type: "S" },
   globalIndexes: [
     // Sparse: only key items carry key_app_id, so an app's keys list in creation order.
@@ -41,6 +42,18 @@ export const APPS_TABLE = {
       indexName: "keys_by_app",
       partitionKey: { name: "key_app_id", type: "S" },
       sortKey: { name: "created_at", type: "S" },
+    },
+    // Sparse: only apps an organisation owns carry organization_id with app_id, so its apps list in creation order.
+    {
+      indexName: "apps_by_organization",
+      partitionKey: { name: "organization_id", type: "S" },
+      sortKey: { name: "app_id", type: "S" },
+    },
+    // Sparse: only memberships carry member_org_id, so an organisation's people list by name.
+    {
+      indexName: "members_by_organization",
+      partitionKey: { name: "member_org_id", type: "S" },
+      sortKey: { name: "username", type: "S" },
     },
   ],
 } as const satisfies TableDefinition;
@@ -63,6 +76,18 @@ export const VERIFICATIONS_TABLE = {
       indexName: "in_review_by_deadline",
       partitionKey: { name: "review_day", type: "S" },
       sortKey: { name: "review_deadline", type: "S" },
+    },
+    // An app's verifications by creation time: the public list and the portal's search.
+    {
+      indexName: "verifications_by_app",
+      partitionKey: { name: "app_id", type: "S" },
+      sortKey: { name: "created_at", type: "S" },
+    },
+    // Sparse: only verifications created with a reference carry app_reference (`<app_id>#<reference>`).
+    {
+      indexName: "verifications_by_reference",
+      partitionKey: { name: "app_reference", type: "S" },
+      sortKey: { name: "created_at", type: "S" },
     },
   ],
   stream: "NEW_AND_OLD_IMAGES",
@@ -99,6 +124,12 @@ export const EVENTS_TABLE = {
       partitionKey: { name: "attempt_app_id", type: "S" },
       sortKey: { name: "attempted_at", type: "S" },
     },
+    // Sparse: only events carry app_id, so an app's events list in the order they happened.
+    {
+      indexName: "events_by_app",
+      partitionKey: { name: "app_id", type: "S" },
+      sortKey: { name: "event_id", type: "S" },
+    },
   ],
   ttlAttribute: "expires_at_epoch",
 } as const satisfies TableDefinition;
@@ -130,10 +161,25 @@ export const AUDIT_TABLE = {
   appendOnly: true,
 } as const satisfies TableDefinition;
 
+/**
+ * Usage: `pk = APP#<app_id>`, `sk = DAY#<YYYY-MM-DD>` holds one counter per outcome, added to by
+ * the change stream as verifications reach their final state; `pk = VER#<verification_id>`,
+ * `sk = COUNTED` marks one as counted, so a change seen twice is counted once (kept 7 days).
+ */
+export const USAGE_TABLE = {
+  id: "Usage",
+  setting: "USAGE_TABLE",
+  partitionKey: { name: "pk", type: "S" },
+  sortKey: { name: "sk", type: "S" },
+  globalIndexes: [],
+  ttlAttribute: "expires_at_epoch",
+} as const satisfies TableDefinition;
+
 export const TABLES: readonly TableDefinition[] = [
   APPS_TABLE,
   VERIFICATIONS_TABLE,
   IDEMPOTENCY_TABLE,
   EVENTS_TABLE,
   AUDIT_TABLE,
+  USAGE_TABLE,
 ];

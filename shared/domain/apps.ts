@@ -10,6 +10,8 @@ export interface AppItem {
   name: string;
   environment: Environment;
   status: AppStatus;
+  /** The organisation that owns the app and sees it in the portal; none for an app only operators manage. */
+  organization_id?: string;
   webhook_url?: string;
   /** Sealed (ports/sealer.ts): never in plain text. */
   webhook_secret_sealed: string;
@@ -48,6 +50,14 @@ export interface KeyItem {
 
 export const appPk = (appId: string) => `APP#${appId}`;
 export const keyPk = (keyHash: string) => `KEY#${keyHash}`;
+
+/**
+ * The id the portal names a key by: from its hash, so every key has one without storing it,
+ * and nothing of the key can be learnt from it (80 bits of a SHA-256 of 256 random bits).
+ */
+export function keyIdOf(key: Pick<KeyItem, "pk">): string {
+  return `key_${key.pk.slice("KEY#".length, "KEY#".length + 20)}`;
+}
 
 /** True while a key may still pass: not revoked and not past its expiry. */
 export function isLiveKey(key: KeyItem, now: string): boolean {

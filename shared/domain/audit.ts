@@ -16,6 +16,17 @@ export const AUDIT_ACTIONS = [
   "document.viewed",
   // Reading a verification shows personal data (names, extracted fields): it is recorded too.
   "verification.viewed",
+  // A portal search lists references and filenames: recorded like a view.
+  "verifications.searched",
+  // Portal changes.
+  "app.created",
+  "key.created",
+  "key.revoked",
+  "webhook.updated",
+  "webhook.secret_rotated",
+  "webhook.tested",
+  "event.replayed",
+  "user.invited",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -38,7 +49,7 @@ export const auditRecordSchema = z
     action: z.enum(AUDIT_ACTIONS),
     verification_id: z.string().regex(ID_PATTERNS.verification).optional(),
     app_id: z.string().regex(ID_PATTERNS.app).optional(),
-    organization_id: z.string().optional(),
+    organization_id: z.string().regex(ID_PATTERNS.organization).optional(),
     detail: z
       .record(z.string(), z.string())
       .optional()

@@ -57,7 +57,8 @@ export type NotFoundCode =
   | "key_not_found"
   | "event_not_found"
   | "document_not_found"
-  | "staff_user_not_found";
+  | "staff_user_not_found"
+  | "organization_not_found";
 
 /** Nothing with this id exists for the caller: unknown, malformed and another's read the same. */
 export class NotFoundError extends ServiceError<NotFoundCode> {}
@@ -83,8 +84,11 @@ export type RefusalCode =
   | "environment_mismatch"
   | "ambiguous_key_prefix"
   | "concurrent_change"
+  | "webhook_not_set"
+  // Organisations
+  | "app_owned_elsewhere"
   // Staff and reviews
-  | "staff_user_exists"
+  | "user_exists"
   | "review_claimed"
   | "review_not_claimed"
   | "verification_not_in_review"

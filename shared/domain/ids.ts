@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import { ulid } from "ulid";
 
-/** Prefixed ULIDs: `ver_`, `evt_`, `app_`, `aud_` + 26 Crockford base32 characters. */
-export const ID_PREFIXES = { verification: "ver", event: "evt", app: "app", audit: "aud" } as const;
+/** Prefixed ULIDs: `ver_`, `evt_`, `app_`, `aud_`, `org_` + 26 Crockford base32 characters. */
+export const ID_PREFIXES = {
+  verification: "ver",
+  event: "evt",
+  app: "app",
+  audit: "aud",
+  organization: "org",
+} as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
 const ULID_BODY = "[0-9A-HJKMNP-TV-Z]{26}";

@@ -101,6 +101,8 @@ export interface VerificationItem {
   document_type: DocumentType;
   process_type: "async" | "sync";
   external_reference_id?: string;
+  /** Present only with a reference: `<app_id>#<reference>`, the key of the by-reference index. */
+  app_reference?: string;
   original_filename: string;
   file_size_bytes: number;
   media_type: string;
@@ -142,6 +144,11 @@ export interface VerificationItem {
 }
 
 export type Extracted = z.infer<typeof extractedSchema>;
+
+/** The by-reference index's key for an app's reference. */
+export function appReference(appId: string, reference: string): string {
+  return `${appId}#${reference}`;
+}
 
 /**
  * Where the document that was checked is kept: a copy made when the upload is confirmed, at a

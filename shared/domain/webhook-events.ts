@@ -3,14 +3,21 @@ import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { verificationResourceSchema } from "./verification.ts";
 
-/** The webhook event types, one per state a verification can reach after creation. */
-export const EVENT_TYPES = [
+/** The verification event types, one per state a verification can reach after creation. */
+export const VERIFICATION_EVENT_TYPES = [
   "verification.processing",
   "verification.in_review",
   "verification.completed",
   "verification.failed",
   "verification.expired",
 ] as const;
+export type VerificationEventType = (typeof VERIFICATION_EVENT_TYPES)[number];
+
+/** Sent only when a developer asks for it from the portal, to try their endpoint. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** Every webhook event type. */
+export const EVENT_TYPES = [...VERIFICATION_EVENT_TYPES, TEST_EVENT_TYPE] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const API_VERSION = "v1";
@@ -22,7 +29,7 @@ export const webhookEventSchema = z
       .string()
       .regex(ID_PATTERNS.event)
       .describe("`evt_` and a ULID; also sent as `webhook-id`. Deliveries repeat it"),
-    type: z.enum(EVENT_TYPES),
+    type: z.enum(VERIFICATION_EVENT_TYPES),
     created_at: z.iso.datetime(),
     environment: z.enum(ENVIRONMENTS),
     api_version: z.literal(API_VERSION),
@@ -34,6 +41,25 @@ export const webhookEventSchema = z
   })
   .describe("A webhook event: delivered at least once, so deduplicate by `id`");
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** The body of a `webhook.test` event: signed and delivered like every other, about no verification. */
+export const testEventSchema = z
+  .strictObject({
+    id: z.string().regex(ID_PATTERNS.event).describe("`evt_` and a ULID; also sent as `webhook-id`"),
+    type: z.literal(TEST_EVENT_TYPE),
+    created_at: z.iso.datetime(),
+    environment: z.enum(ENVIRONMENTS),
+    api_version: z.literal(API_VERSION),
+    data: z.strictObject({
+      app_id: z.string().regex(ID_PATTERNS.app).describe("The app whose destination was tested"),
+      message: z.string(),
+    }),
+  })
+  .describe("A test event, sent when a developer asks for one from the portal; change nothing on receiving it");
+export type TestEvent = z.infer<typeof testEventSchema>;
+
+/** Any event body, as webhooks deliver it and `GET /v1/events` lists it. */
+export const anyEventSchema = z.union([webhookEventSchema, testEventSchema]);
 
 /** How long a destination has to answer one delivery. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -54,8 +80,9 @@ export interface EventItem {
   event_id: string;
   app_id: string;
   environment: Environment;
-  verification_id: string;
-  sequence: number;
+  /** The verification and the change the event is about; absent for `webhook.test`. */
+  verification_id?: string;
+  sequence?: number;
   type: EventType;
   /** The exact body every attempt sends. */
   body: string;
@@ -69,7 +96,7 @@ export interface EventItem {
   expires_at_epoch: number;
 }
 
-/** One delivery attempt: `pk = EVT#<event_id>`, `sk = ATTEMPT#<time>#<n>`. */
+/** One delivery attempt: `pk = EVT#<event_id>`, `sk = ATTEMPT#<time>#<n>#<suffix>`. */
 export interface AttemptItem {
   pk: string;
   sk: string;
@@ -82,7 +109,14 @@ export interface AttemptItem {
   status_code?: number;
   latency_ms: number;
   error?: string;
+  /** The event's type (attempts recorded before it was kept have none). */
+  event_type?: EventType;
+  /** The first 1 KiB of what the destination answered. */
+  response_body?: string;
   expires_at_epoch: number;
 }
+
+/** How much of a destination's answer an attempt keeps. */
+export const RESPONSE_BODY_BYTES = 1024;
 
 export const eventPk = (eventId: string) => `EVT#${eventId}`;

@@ -1,7 +1,9 @@
 /** Reading a request: its body, its headers, and the contract's error for each way they go wrong. */
+import type { APIGatewayProxyEvent } from "aws-lambda";
 import { z } from "zod";
 import { type FieldError, InvalidInputError, ValidationError } from "../domain/errors.ts";
 import { type NewVerification, newVerificationSchema } from "../domain/new-verification.ts";
+import { bodyText, header } from "./responses.ts";
 
 /** Largest create body, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -123,4 +125,20 @@ export function assertBodySize(text: string): void {
   if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) {
     throw new InvalidInputError("payload_too_large", `The request body must be at most ${MAX_BODY_BYTES} bytes`);
   }
+}
+
+/**
+ * A route's JSON body: the content type, the size, then the schema, each refused with the
+ * contract's error. With `emptyIs`, a request with no body at all reads as that value.
+ */
+export function readJsonBody<T>(
+  event: Pick<APIGatewayProxyEvent, "body" | "isBase64Encoded" | "headers">,
+  schema: z.ZodType<T>,
+  options: { emptyIs?: unknown } = {},
+): T {
+  const text = bodyText(event);
+  if (text === "" && "emptyIs" in options) return parseJsonBody(JSON.stringify(options.emptyIs), schema);
+  assertJsonContentType(header(event, "Content-Type"));
+  assertBodySize(text);
+  return parseJsonBody(text, schema);
 }

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-l
 import type { AuditContext } from "../domain/audit.ts";
 import type { Environment } from "../domain/environments.ts";
 import { ServiceError, UnavailableError, ValidationError } from "../domain/errors.ts";
+import { type PortalCaller, roleSchema } from "../domain/organizations.ts";
 import type { Log } from "../ports/log.ts";
 import { isProblemCode, PROBLEM_CONTENT_TYPE, problemBody } from "./problems.ts";
 
@@ -117,6 +118,28 @@ function staffCallerOf(event: APIGatewayProxyEvent): AuditContext {
   };
 }
 
+/** A portal user, as the portal authorizer put them in the request context: their organisation and role. */
+function portalCallerOf(event: APIGatewayProxyEvent): PortalCaller {
+  const context = event.requestContext.authorizer;
+  const role = roleSchema.safeParse(context?.role);
+  if (
+    typeof context?.sub !== "string" ||
+    typeof context.username !== "string" ||
+    typeof context.organizationId !== "string" ||
+    !role.success
+  ) {
+    throw new Error("The request reached a handler without a portal authorizer context");
+  }
+  return {
+    member: { sub: context.sub, username: context.username, organizationId: context.organizationId, role: role.data },
+    audit: {
+      actor: { pool: "portal", sub: context.sub, username: context.username },
+      requestId: event.requestContext.requestId,
+      sourceIp: event.requestContext.identity.sourceIp,
+    },
+  };
+}
+
 /** What a route's work answers: a status, a JSON body (none for a redirect), extra headers. */
 export interface RouteResult {
   status: number;
@@ -157,4 +180,9 @@ export function routeHandler(log: Log, run: RouteWork<Caller>) {
 /** A backoffice route: the caller is a staff member, and what they do is audited under that name. */
 export function staffRouteHandler(log: Log, run: RouteWork<AuditContext>) {
   return handlerFor(staffCallerOf, log, run);
+}
+
+/** A portal route: the caller is a member of one organisation, and what they change is audited under their name. */
+export function portalRouteHandler(log: Log, run: RouteWork<PortalCaller>) {
+  return handlerFor(portalCallerOf, log, run);
 }

@@ -1,24 +1,38 @@
 /**
- * The review console's files as HTTP responses: the page with its identity settings filled
- * in, its script and styles, each under a Content-Security-Policy that lets the page load
- * only its own files, talk only to its API and the user pool, and frame only the documents.
+ * A web page's files as HTTP responses (the review console, the portal): the page with its
+ * identity settings filled in, its script and styles, each under a Content-Security-Policy that
+ * lets the page load only its own files, talk only to its API and the user pool, and frame only
+ * the documents (the console) or nothing (the portal).
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { Log } from "../ports/log.ts";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "./problems.ts";
-import { header, REQUEST_ID_HEADER } from "./responses.ts";
+import { errorResponse, header, REQUEST_ID_HEADER } from "./responses.ts";
 
-/** What web/build.ts writes into `<WEB_ASSETS>/backoffice/`. */
-export const CONSOLE_FILES = ["index.html", "console.js", "console.css"] as const;
-export type ConsoleFile = (typeof CONSOLE_FILES)[number];
+/** Each page web/build.ts writes into `<WEB_ASSETS>/<folder>/`: its route, its script and styles. */
+export const WEB_PAGES = {
+  backoffice: { root: "/backoffice", script: "console.js", styles: "console.css" },
+  portal: { root: "/portal", script: "portal.js", styles: "portal.css" },
+} as const;
+export type WebPageName = keyof typeof WEB_PAGES;
 
-export interface ConsoleSettings {
+export interface PageSettings {
   /** Where the page calls the user pool's API: Cognito's regional endpoint, or the local one. */
   identityEndpoint: string;
-  /** The console's app client of the staff pool. */
+  /** The page's app client of its user pool. */
   clientId: string;
-  /** The origin of the presigned document links the page shows in frames. */
-  documentsOrigin: string;
+  /** The origin of the presigned document links the page shows in frames; none for a page that frames nothing. */
+  documentsOrigin?: string;
+}
+
+/** The page's three files, read once (at cold start) from the built web assets. */
+export function readWebPage(webAssets: string, name: WebPageName): { page: string; script: string; styles: string } {
+  const folder = path.join(webAssets, name);
+  const read = (file: string) => readFileSync(path.join(folder, file), "utf8");
+  return { page: read("index.html"), script: read(WEB_PAGES[name].script), styles: read(WEB_PAGES[name].styles) };
 }
 
 /** What index.html carries where the settings go (`<meta ... content="%NAME%">`). */
@@ -30,14 +44,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
 }
 
-/** No inline script or style, no other site's code, no framing of the console itself. */
-export function consolePolicy(settings: Pick<ConsoleSettings, "identityEndpoint" | "documentsOrigin">): string {
+/** No inline script or style, no other site's code, no framing of the page itself. */
+export function pagePolicy(settings: Pick<PageSettings, "identityEndpoint" | "documentsOrigin">): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     `connect-src 'self' ${new URL(settings.identityEndpoint).origin}`,
-    `frame-src ${new URL(settings.documentsOrigin).origin}`,
+    `frame-src ${settings.documentsOrigin ? new URL(settings.documentsOrigin).origin : "'none'"}`,
     "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -46,10 +60,10 @@ export function consolePolicy(settings: Pick<ConsoleSettings, "identityEndpoint"
 }
 
 /** The page with the settings in its meta tags; fails (at cold start) on a page built without the placeholders. */
-export function fillPage(page: string, settings: Pick<ConsoleSettings, "identityEndpoint" | "clientId">): string {
+export function fillPage(page: string, settings: Pick<PageSettings, "identityEndpoint" | "clientId">): string {
   let filled = page;
   for (const [name, placeholder] of Object.entries(PLACEHOLDERS) as [keyof typeof PLACEHOLDERS, string][]) {
-    if (!filled.includes(placeholder)) throw new Error(`The console page has no ${placeholder} to fill`);
+    if (!filled.includes(placeholder)) throw new Error(`The page has no ${placeholder} to fill`);
     filled = filled.replaceAll(placeholder, escapeHtml(settings[name]));
   }
   return filled;
@@ -66,20 +80,22 @@ function served(contentType: string, body: string): Served {
 }
 
 /**
- * Answers the console's two routes from files read once: `GET /backoffice` (the page; asked
- * without its trailing slash, a redirect to it, so the page's relative URLs resolve under
- * `backoffice/`) and `GET /backoffice/assets/{file}` (the script and the styles, by exact name).
+ * Answers a page's two routes from files read once: `GET <root>` (the page; asked without its
+ * trailing slash, a redirect to it, so the page's relative URLs resolve under `<root>/`) and
+ * `GET <root>/assets/{file}` (the script and the styles, by exact name).
  */
-export function consoleResponder(
-  files: Record<ConsoleFile, string>,
-  settings: ConsoleSettings,
+export function pageResponder(
+  name: WebPageName,
+  files: { page: string; script: string; styles: string },
+  settings: PageSettings,
 ): (event: APIGatewayProxyEvent) => APIGatewayProxyResult {
-  const page = served("text/html; charset=utf-8", fillPage(files["index.html"], settings));
+  const { root, script, styles } = WEB_PAGES[name];
+  const page = served("text/html; charset=utf-8", fillPage(files.page, settings));
   const assets = new Map<string, Served>([
-    ["console.js", served("text/javascript; charset=utf-8", files["console.js"])],
-    ["console.css", served("text/css; charset=utf-8", files["console.css"])],
+    [script, served("text/javascript; charset=utf-8", files.script)],
+    [styles, served("text/css; charset=utf-8", files.styles)],
   ]);
-  const policy = consolePolicy(settings);
+  const policy = pagePolicy(settings);
 
   return (event) => {
     const requestId = event.requestContext.requestId;
@@ -90,12 +106,12 @@ export function consoleResponder(
       "Referrer-Policy": "no-referrer",
       "X-Frame-Options": "DENY",
     };
-    if (event.resource === "/backoffice" && !event.path.endsWith("/")) {
-      return { statusCode: 308, headers: { ...common, Location: "backoffice/" }, body: "" };
+    if (event.resource === root && !event.path.endsWith("/")) {
+      return { statusCode: 308, headers: { ...common, Location: `${root.slice(1)}/` }, body: "" };
     }
-    const file = event.resource === "/backoffice" ? page : assets.get(event.pathParameters?.file ?? "");
+    const file = event.resource === root ? page : assets.get(event.pathParameters?.file ?? "");
     if (!file) {
-      const problem = problemBody("route_not_found", "The console has no file of this name", requestId);
+      const problem = problemBody("route_not_found", "The page has no file of this name", requestId);
       return {
         statusCode: problem.status,
         headers: { ...common, "Content-Type": PROBLEM_CONTENT_TYPE },
@@ -107,5 +123,36 @@ export function consoleResponder(
     const known = (header(event, "If-None-Match") ?? "").split(",").map((tag) => tag.trim());
     if (known.includes(file.etag)) return { statusCode: 304, headers: { ...common, ...caching }, body: "" };
     return { statusCode: 200, headers: { ...common, ...caching, "Content-Type": file.contentType }, body: file.body };
+  };
+}
+
+/** An AWS service's regional address, in the region Lambda runs the function in. */
+export function regional(address: (region: string) => string): string {
+  const region = process.env.AWS_REGION;
+  if (!region) throw new Error("AWS_REGION is not set");
+  return address(region);
+}
+
+/**
+ * A page function's handler: the page's files read now (at cold start), its identity settings
+ * (the local identity endpoint when one is set, else Cognito's regional one), and any error as
+ * problem+json.
+ */
+export function pageHandler(
+  log: Log,
+  name: WebPageName,
+  webAssets: string,
+  settings: Omit<PageSettings, "identityEndpoint"> & { identityEndpoint: string | undefined },
+): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
+  const respond = pageResponder(name, readWebPage(webAssets, name), {
+    ...settings,
+    identityEndpoint: settings.identityEndpoint ?? regional((region) => `https://cognito-idp.${region}.amazonaws.com/`),
+  });
+  return async (event) => {
+    try {
+      return respond(event);
+    } catch (error) {
+      return errorResponse(error, event.requestContext.requestId, log);
+    }
   };
 }

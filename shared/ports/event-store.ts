@@ -6,6 +6,13 @@ export type AttemptRecord = Omit<
   "pk" | "sk" | "event_id" | "attempt_app_id" | "attempt" | "expires_at_epoch"
 >;
 
+/** Where a page of attempts ended: the last one's time and keys. */
+export interface AttemptPosition {
+  attempted_at: string;
+  pk: string;
+  sk: string;
+}
+
 /** What follows an attempt. */
 export type AfterAttempt = { status: "delivered" | "parked" } | { status: "pending"; nextAttemptAt: string };
 
@@ -31,6 +38,16 @@ export interface EventStore {
   markNoDestination(event: EventItem): Promise<void>;
   /** Starts a new round of attempts, the first due at `dueAt`. */
   requeue(event: EventItem, dueAt: string): Promise<EventItem>;
-  /** An app's most recent attempts, newest first. */
-  attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]>;
+  /**
+   * Up to `limit` of an app's attempts, newest first, with `outcome` only when given, after
+   * `after`; `last` is where to go on from when more may follow.
+   */
+  attemptsForApp(
+    appId: string,
+    filter: { outcome?: AttemptItem["outcome"] },
+    limit: number,
+    after?: AttemptPosition,
+  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }>;
+  /** Up to `limit` of an app's events in the order they happened, after the event `afterId`. */
+  eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]>;
 }

@@ -1,3 +1,4 @@
+import type { VerificationPosition } from "../domain/searches.ts";
 import type { Status } from "../domain/state.ts";
 import type { VerificationItem } from "../domain/verification.ts";
 
@@ -21,6 +22,17 @@ export interface TransitionRequest {
 export interface ReviewPosition {
   deadline: string;
   id: string;
+}
+
+/** Which of an app's verifications a list reads, newest first. */
+export interface VerificationQuery {
+  appId: string;
+  reference?: string;
+  status?: Status;
+  createdAfter?: string;
+  createdBefore?: string;
+  /** `awaiting_upload` past its deadline reads as `expired`, as the resource shows it. */
+  now: string;
 }
 
 /** Where verifications are kept. Every change of state goes through `transition`. */
@@ -58,4 +70,13 @@ export interface VerificationStore {
     now: string;
     expiresAt: string;
   }): Promise<TransitionOutcome>;
+  /**
+   * Up to `limit` of the app's verifications that match, newest first, after `after`; `last`
+   * is where to go on from when more may follow.
+   */
+  listForApp(
+    query: VerificationQuery,
+    limit: number,
+    after?: VerificationPosition,
+  ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }>;
 }

@@ -1,7 +1,7 @@
 /** What a destination made of one POST. */
 export type WebhookResponse =
-  /** It answered: any status, 2xx or not. */
-  | { statusCode: number; latencyMs: number }
+  /** It answered: any status, 2xx or not, and the first 1 KiB of its body. */
+  | { statusCode: number; latencyMs: number; body?: string }
   /** No answer: a connection that failed, or a timeout. */
   | { error: string; latencyMs: number };
 

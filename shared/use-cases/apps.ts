@@ -26,7 +26,8 @@ export interface NewApp {
 
 const MAX_NAME_LENGTH = 100;
 
-function checkName(name: string): string {
+/** The app name rule: 1 to 100 printable characters, surrounding spaces dropped. */
+export function checkAppName(name: string): string {
   const trimmed = name.trim();
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(trimmed)) {
@@ -39,6 +40,8 @@ export interface NewAppInput {
   name: string;
   environment: Environment;
   webhookUrl?: string;
+  /** The organisation that will own the app and see it in the portal. */
+  organizationId?: string;
 }
 
 /**
@@ -54,9 +57,10 @@ function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInp
     );
   }
   return {
-    name: checkName(input.name),
+    name: checkAppName(input.name),
     environment: input.environment,
     webhookUrl: input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, input.environment),
+    organizationId: input.organizationId,
   };
 }
 
@@ -69,7 +73,7 @@ export async function createApp(
   input: NewAppInput,
 ): Promise<NewApp> {
   // Every rule before the sealing key is read (a Secrets Manager call when deployed).
-  const { name, webhookUrl } = checkNewApp(deps.environment, input);
+  const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, input);
   const webhookSecret = generateWebhookSecret();
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret);
   const now = isoSeconds(deps.clock.now());
@@ -84,6 +88,7 @@ export async function createApp(
       name,
       environment: input.environment,
       status: "active",
+      ...(organizationId ? { organization_id: organizationId } : {}),
       webhook_url: webhookUrl,
       webhook_secret_sealed: webhookSecretSealed,
       key_pks: [firstKey],

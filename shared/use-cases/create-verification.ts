@@ -4,7 +4,13 @@ import { newId } from "../domain/ids.ts";
 import type { NewVerification } from "../domain/new-verification.ts";
 import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../domain/state.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
-import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
+import {
+  appReference,
+  documentKey,
+  toResource,
+  type VerificationItem,
+  type VerificationResource,
+} from "../domain/verification.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
@@ -41,6 +47,9 @@ export async function createVerification(
     document_type: input.request.document_type,
     process_type: input.request.process_type,
     external_reference_id: input.request.external_reference_id,
+    ...(input.request.external_reference_id
+      ? { app_reference: appReference(input.appId, input.request.external_reference_id) }
+      : {}),
     metadata: input.request.metadata,
     expected_subject: input.request.expected_subject,
     original_filename: input.request.original_filename,

@@ -1,5 +1,5 @@
 /** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
-import { isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
+import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../domain/apps.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../domain/credentials.ts";
 import { NotFoundError, RefusedError } from "../domain/errors.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
@@ -16,6 +16,7 @@ export type KeyStatus = "active" | "expiring" | "expired" | "revoked";
 
 /** A key as operators see it: never the key, never its hash. */
 export interface KeyView {
+  key_id: string;
   prefix: string;
   created_at: string;
   expires_at: string | null;
@@ -31,6 +32,7 @@ export function keyStatus(key: KeyItem, now: string): KeyStatus {
 
 export function keyView(key: KeyItem, now: string): KeyView {
   return {
+    key_id: keyIdOf(key),
     prefix: key.prefix,
     created_at: key.created_at,
     expires_at: key.expires_at ?? null,
@@ -115,12 +117,12 @@ export async function rotateKey(
 }
 
 /**
- * Revokes the live key with `prefix`, or every live key with `"all"`. Immediate in the
+ * Revokes the live key with `prefix` or `keyId`, or every live key with `"all"`. Immediate in the
  * table; an authorizer cache may still let a revoked key pass until its entry expires.
  */
 export async function revokeKeys(
   deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "revokeKeys">; clock: Clock },
-  input: { appId: string; keys: { prefix: string } | "all" },
+  input: { appId: string; keys: { prefix: string } | { keyId: string } | "all" },
 ): Promise<{ app_id: string; revoked: KeyView[] }> {
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
@@ -129,6 +131,10 @@ export async function revokeKeys(
     let revoked: KeyItem[];
     if (input.keys === "all") {
       revoked = live;
+    } else if ("keyId" in input.keys) {
+      const { keyId } = input.keys;
+      revoked = live.filter((key) => keyIdOf(key) === keyId);
+      if (revoked.length === 0) throw new NotFoundError("key_not_found", `App ${app.app_id} has no live key ${keyId}`);
     } else {
       const { prefix } = input.keys;
       revoked = live.filter((key) => key.prefix === prefix);

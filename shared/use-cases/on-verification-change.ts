@@ -1,5 +1,7 @@
+import { usageOutcome } from "../domain/portal.ts";
 import type { VerificationItem } from "../domain/verification.ts";
 import type { EventItem } from "../domain/webhook-events.ts";
+import type { UsageStore } from "../ports/usage-store.ts";
 import { settleSandboxReview } from "./complete-review.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delivery.ts";
@@ -11,11 +13,12 @@ import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delive
  * only moves a verification that is still processing.
  */
 export async function onVerificationChange(
-  deps: ProcessDeps & WebhookDeps & { sleep: (ms: number) => Promise<void> },
+  deps: ProcessDeps & WebhookDeps & { usage: Pick<UsageStore, "count">; sleep: (ms: number) => Promise<void> },
   change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
 ): Promise<void> {
   const { before, after } = change;
   if (!after || after.status === before?.status) return;
+  await countUsage(deps, after);
   // The checks first, so a slow webhook destination never delays a result; the next change
   // (completed or failed) arrives as a later record, so its event still follows this one.
   if (after.status === "processing") await processVerification(deps, after.verification_id);
@@ -23,6 +26,18 @@ export async function onVerificationChange(
   if (event) await deliverFirst(deps, event);
   // After its in_review event, so the decision's event follows it.
   await settleSandboxReview(deps, after);
+}
+
+/** Counts a verification that reached its final state, once, on the day it got there. */
+async function countUsage(deps: { usage: Pick<UsageStore, "count"> }, item: VerificationItem): Promise<void> {
+  const outcome = usageOutcome(item);
+  if (!outcome) return;
+  await deps.usage.count({
+    appId: item.app_id,
+    day: item.updated_at.slice(0, 10),
+    outcome,
+    verificationId: item.verification_id,
+  });
 }
 
 async function deliverFirst(deps: WebhookDeps, event: EventItem): Promise<void> {

@@ -10,15 +10,16 @@ import {
   API_VERSION,
   DELIVERY_TIMEOUT_MS,
   type EventItem,
-  type EventType,
   eventPk,
+  TEST_EVENT_TYPE,
+  type VerificationEventType,
   WEBHOOK_HEADERS,
   type WebhookEvent,
 } from "../domain/webhook-events.ts";
 import { signWebhook } from "../domain/webhook-signature.ts";
 import type { AppStore } from "../ports/app-store.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { EventStore } from "../ports/event-store.ts";
+import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
 import type { Log } from "../ports/log.ts";
 import type { Sealer } from "../ports/sealer.ts";
 import type { WebhookResponse, WebhookSender } from "../ports/webhook-sender.ts";
@@ -33,9 +34,9 @@ export const RETRY_DELAYS_SECONDS: Record<Environment, readonly number[]> = {
 export const RETRY_JITTER = 0.1;
 /** How long the first attempt (made by whoever recorded the event) owns the event. */
 export const FIRST_ATTEMPT_LEASE_SECONDS = 30;
-const KEEP_EVENTS_DAYS = 30;
+export const KEEP_EVENTS_DAYS = 30;
 
-const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], EventType>> = {
+const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], VerificationEventType>> = {
   processing: "verification.processing",
   in_review: "verification.in_review",
   completed: "verification.completed",
@@ -107,18 +108,27 @@ export async function recordEvent(
 }
 
 function nextAttemptAt(deps: WebhookDeps, event: EventItem, now: Date): string | undefined {
+  // A test event shows the developer what their endpoint answers now; it is not retried, only replayed.
+  if (event.type === TEST_EVENT_TYPE) return undefined;
   const delay = RETRY_DELAYS_SECONDS[event.environment][event.attempts];
   if (delay === undefined) return undefined;
   const jitter = 1 + RETRY_JITTER * (2 * (deps.random ?? Math.random)() - 1);
   return isoSeconds(addSeconds(now, Math.round(delay * jitter)));
 }
 
-/** One attempt to deliver `event` at `now`, recorded with what follows it. */
-export async function attemptDelivery(deps: WebhookDeps, event: EventItem, now: Date): Promise<void> {
+/**
+ * One attempt to deliver `event` at `now`, recorded with what follows it; the attempt, or
+ * undefined when the app has no destination to attempt.
+ */
+export async function attemptDelivery(
+  deps: WebhookDeps,
+  event: EventItem,
+  now: Date,
+): Promise<AttemptRecord | undefined> {
   const app = await deps.apps.getApp(event.app_id);
   if (!app?.webhook_url) {
     await deps.events.markNoDestination(event);
-    return;
+    return undefined;
   }
   const url = app.webhook_url;
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -152,16 +162,19 @@ export async function attemptDelivery(deps: WebhookDeps, event: EventItem, now: 
   const statusCode = "statusCode" in outcome ? outcome.statusCode : undefined;
   const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
   const next = delivered ? undefined : nextAttemptAt(deps, event, now);
+  const attempt: AttemptRecord = {
+    attempted_at: isoSeconds(now),
+    url,
+    event_type: event.type,
+    outcome: delivered ? "delivered" : "failed",
+    status_code: statusCode,
+    latency_ms: Math.round(outcome.latencyMs),
+    ...("body" in outcome && outcome.body !== undefined ? { response_body: outcome.body } : {}),
+    error: "error" in outcome ? outcome.error : delivered ? undefined : `answered ${statusCode}`,
+  };
   await deps.events.recordAttempt(
     event,
-    {
-      attempted_at: isoSeconds(now),
-      url,
-      outcome: delivered ? "delivered" : "failed",
-      status_code: statusCode,
-      latency_ms: Math.round(outcome.latencyMs),
-      error: "error" in outcome ? outcome.error : delivered ? undefined : `answered ${statusCode}`,
-    },
+    attempt,
     delivered ? { status: "delivered" } : next ? { status: "pending", nextAttemptAt: next } : { status: "parked" },
   );
   if (!delivered && !next) {
@@ -170,6 +183,7 @@ export async function attemptDelivery(deps: WebhookDeps, event: EventItem, now: 
       app_id: event.app_id,
     });
   }
+  return attempt;
 }
 
 /** The tick's share: every due attempt, each taken by exactly one caller. */

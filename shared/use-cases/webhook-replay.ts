@@ -3,7 +3,7 @@ import { NotFoundError } from "../domain/errors.ts";
 import { isoSeconds } from "../domain/time.ts";
 import type { EventItem } from "../domain/webhook-events.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { EventStore } from "../ports/event-store.ts";
+import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
 
 /**
  * Sends a parked or delivered event again, as a new round of attempts due now: the tick
@@ -18,16 +18,33 @@ export async function replayEvent(
   return deps.events.requeue(event, isoSeconds(deps.clock.now()));
 }
 
-/** An attempt as operators see it. */
+/** An attempt as operators and the portal show it. */
 export interface DeliveryView {
-  attempted_at: string;
   event_id: string;
+  event_type: string | null;
   attempt: number;
+  attempted_at: string;
   url: string;
   outcome: "delivered" | "failed";
-  status_code: number | null;
+  response_status: number | null;
   latency_ms: number;
+  response_body: string | null;
   error: string | null;
+}
+
+export function deliveryView(eventId: string, attempt: number, record: AttemptRecord): DeliveryView {
+  return {
+    event_id: eventId,
+    event_type: record.event_type ?? null,
+    attempt,
+    attempted_at: record.attempted_at,
+    url: record.url,
+    outcome: record.outcome,
+    response_status: record.status_code ?? null,
+    latency_ms: record.latency_ms,
+    response_body: record.response_body ?? null,
+    error: record.error ?? null,
+  };
 }
 
 /** The app's most recent delivery attempts, newest first. */
@@ -36,14 +53,6 @@ export async function deliveryHistory(
   appId: string,
   limit: number,
 ): Promise<DeliveryView[]> {
-  return (await deps.events.attemptsForApp(appId, limit)).map((attempt) => ({
-    attempted_at: attempt.attempted_at,
-    event_id: attempt.event_id,
-    attempt: attempt.attempt,
-    url: attempt.url,
-    outcome: attempt.outcome,
-    status_code: attempt.status_code ?? null,
-    latency_ms: attempt.latency_ms,
-    error: attempt.error ?? null,
-  }));
+  const { items } = await deps.events.attemptsForApp(appId, {}, limit);
+  return items.map((item) => deliveryView(item.event_id, item.attempt, item));
 }

@@ -1,15 +1,33 @@
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import { cognitoStaffDirectory } from "../adapters/cognito-staff-directory.ts";
 import { cognitoTokenVerifier } from "../adapters/cognito-token-verifier.ts";
 import { readSettings } from "../declarations/settings.ts";
-import type { AccessTokenVerifier } from "../ports/identity.ts";
+import type { AccessTokenVerifier, StaffDirectory, UserPool } from "../ports/identity.ts";
 import type { FunctionConfig } from "./config.ts";
 
-/** The staff pool's access tokens, checked against the pool (the local identity endpoint when one is set). */
-export function staffTokens(config: FunctionConfig): AccessTokenVerifier {
+/** The settings that name each user pool and the web page's client of it. */
+const POOL_SETTINGS = {
+  staff: { userPoolId: "STAFF_USER_POOL_ID", clientId: "STAFF_CLIENT_ID" },
+  portal: { userPoolId: "PORTAL_USER_POOL_ID", clientId: "PORTAL_CLIENT_ID" },
+} as const;
+
+/** A pool's access tokens, checked against the pool (the local identity endpoint when one is set). */
+export function poolTokens(config: FunctionConfig, pool: UserPool): AccessTokenVerifier {
   const { IDENTITY_ENDPOINT } = readSettings(["IDENTITY_ENDPOINT"]);
   return cognitoTokenVerifier({
-    pool: "staff",
-    userPoolId: config.setting("STAFF_USER_POOL_ID"),
-    clientId: config.setting("STAFF_CLIENT_ID"),
+    pool,
+    userPoolId: config.setting(POOL_SETTINGS[pool].userPoolId),
+    clientId: config.setting(POOL_SETTINGS[pool].clientId),
     endpoint: IDENTITY_ENDPOINT,
   });
+}
+
+/** The customer pool's admin API: owners invite their people. */
+export function portalUsers(config: FunctionConfig): StaffDirectory {
+  const { IDENTITY_ENDPOINT } = readSettings(["IDENTITY_ENDPOINT"]);
+  const userPoolId = config.setting("PORTAL_USER_POOL_ID");
+  return cognitoStaffDirectory(
+    new CognitoIdentityProviderClient({ ...(IDENTITY_ENDPOINT ? { endpoint: IDENTITY_ENDPOINT } : {}) }),
+    userPoolId,
+  );
 }

@@ -12,7 +12,7 @@ let sealer: Sealer | undefined;
  * The process's sealer: key material from `SECRETS_KEY` (the local runtime) or from the
  * Secrets Manager secret `SECRETS_KEY_ARN` names (AWS), read at first use.
  */
-function processSealer(): Sealer {
+export function processSealer(): Sealer {
   sealer ??= sealerWithKey(settingOrSecret("SECRETS_KEY", "SECRETS_KEY_ARN"));
   return sealer;
 }

@@ -276,6 +276,10 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       if ("STAFF_USER_POOL_ID" in variables)
         expect(variables.STAFF_USER_POOL_ID).toEqual({ Ref: staffPoolId(template) });
       if ("STAFF_CLIENT_ID" in variables) expect(variables.STAFF_CLIENT_ID).toEqual({ Ref: staffClientId(template) });
+      if ("PORTAL_USER_POOL_ID" in variables)
+        expect(variables.PORTAL_USER_POOL_ID).toEqual({ Ref: portalPoolId(template) });
+      if ("PORTAL_CLIENT_ID" in variables)
+        expect(variables.PORTAL_CLIENT_ID).toEqual({ Ref: portalClientId(template) });
       if ("WEB_ASSETS" in variables) expect(variables.WEB_ASSETS).toBe("/var/task/web");
       if ("UPLOADS_BUCKET" in variables)
         expect(variables.UPLOADS_BUCKET).toEqual({ Ref: logicalId(stack, bucket(stack)) });
@@ -321,6 +325,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Effect: "Allow",
           Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
           Resource: { Ref: secretId(template) },
+        });
+      }
+      if (definition.access.portalUserAdmin) {
+        expected.push({
+          Effect: "Allow",
+          Action: "cognito-idp:AdminCreateUser",
+          Resource: { "Fn::GetAtt": [portalPoolId(template), "Arn"] },
         });
       }
       if (definition.access.authority === "service" || (definition.access.authority === "client" && hasIssuer)) {
@@ -645,6 +656,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         "UploadsBucketName",
         "StaffUserPoolId",
         "StaffClientId",
+        "PortalUserPoolId",
+        "PortalClientId",
         ...apiNames.map((name) => `${APIS[name].id}Url`),
         ...TABLES.map((table) => `${table.id}TableName`),
       ].sort(),
@@ -654,6 +667,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(outputs.IdempotencyTableName?.Value).toEqual({ Ref: tableId(template, "IDEMPOTENCY_TABLE") });
     expect(outputs.StaffUserPoolId?.Value).toEqual({ Ref: staffPoolId(template) });
     expect(outputs.StaffClientId?.Value).toEqual({ Ref: staffClientId(template) });
+    expect(outputs.PortalUserPoolId?.Value).toEqual({ Ref: portalPoolId(template) });
+    expect(outputs.PortalClientId?.Value).toEqual({ Ref: portalClientId(template) });
     for (const name of apiNames) {
       // A base URL: the stage, no trailing slash.
       const url = outputs[`${APIS[name].id}Url`]?.Value;
@@ -663,7 +678,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
   });
 
   it("keeps staff in a pool only admins add to: username sign-in, TOTP required, a strong password, email recovery", () => {
-    template.resourceCountIs("AWS::Cognito::UserPool", 1);
+    template.resourceCountIs("AWS::Cognito::UserPool", 2);
     const pool = template.toJSON().Resources[staffPoolId(template)];
     expect(pool).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
     expect(pool.Properties).toMatchObject({
@@ -691,21 +706,33 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     for (const group of groups) expect(group.Properties.UserPoolId).toEqual({ Ref: staffPoolId(template) });
   });
 
-  it("gives the review console one client: password sign-in and refresh, no secret, revocable, hour-long tokens", () => {
-    const client = template.toJSON().Resources[staffClientId(template)];
-    expect(client.Properties).toEqual({
-      UserPoolId: { Ref: staffPoolId(template) },
-      ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-      GenerateSecret: false,
-      AllowedOAuthFlowsUserPoolClient: false,
-      SupportedIdentityProviders: ["COGNITO"],
-      PreventUserExistenceErrors: "ENABLED",
-      EnableTokenRevocation: true,
-      AccessTokenValidity: 60,
-      IdTokenValidity: 60,
-      RefreshTokenValidity: 12 * 60,
-      TokenValidityUnits: { AccessToken: "minutes", IdToken: "minutes", RefreshToken: "minutes" },
+  it("keeps portal logins in a pool of their own: admin-created, MFA the user's choice (TOTP only), the same policy, no groups", () => {
+    const pool = template.toJSON().Resources[portalPoolId(template)];
+    expect(pool).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
+    expect(pool.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      MfaConfiguration: "OPTIONAL",
+      EnabledMfas: ["SOFTWARE_TOKEN_MFA"],
+      Policies: { PasswordPolicy: { MinimumLength: 12, RequireSymbols: true } },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: "verified_email", Priority: 1 }] },
+      DeletionProtection: retained ? "ACTIVE" : "INACTIVE",
     });
+    const groups = Object.values(template.findResources("AWS::Cognito::UserPoolGroup"));
+    for (const group of groups) expect(group.Properties.UserPoolId).not.toEqual({ Ref: portalPoolId(template) });
+  });
+
+  it("gives each web page one client: password sign-in and refresh, no secret, revocable, hour-long tokens", () => {
+    const pairs: [string, string][] = [
+      [staffClientId(template), staffPoolId(template)],
+      [portalClientId(template), portalPoolId(template)],
+    ];
+    for (const [clientId, poolId] of pairs) {
+      expect(template.toJSON().Resources[clientId].Properties).toEqual(pageClient(poolId));
+    }
+  });
+
+  it("keeps the console's client under the logical id it was deployed with", () => {
+    expect(staffClientId(template)).toMatch(/^StaffPoolConsoleClient/);
   });
 
   it("sets no physical names, so both environments can share an account", () => {
@@ -742,16 +769,33 @@ function secretId(template: Template): string {
   ) as string;
 }
 
-function staffPoolId(template: Template): string {
-  const ids = Object.keys(template.findResources("AWS::Cognito::UserPool"));
+/** The one resource of `type` whose logical id starts with `prefix` (the construct's path). */
+function onlyResource(template: Template, type: string, prefix: string): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
   expect(ids).toHaveLength(1);
   return ids[0] as string;
 }
 
-function staffClientId(template: Template): string {
-  const ids = Object.keys(template.findResources("AWS::Cognito::UserPoolClient"));
-  expect(ids).toHaveLength(1);
-  return ids[0] as string;
+const staffPoolId = (template: Template) => onlyResource(template, "AWS::Cognito::UserPool", "StaffPool");
+const staffClientId = (template: Template) => onlyResource(template, "AWS::Cognito::UserPoolClient", "StaffPool");
+const portalPoolId = (template: Template) => onlyResource(template, "AWS::Cognito::UserPool", "CustomersPool");
+const portalClientId = (template: Template) => onlyResource(template, "AWS::Cognito::UserPoolClient", "CustomersPool");
+
+/** What a web page's client of a pool must be. */
+function pageClient(poolId: string): Json {
+  return {
+    UserPoolId: { Ref: poolId },
+    ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+    GenerateSecret: false,
+    AllowedOAuthFlowsUserPoolClient: false,
+    SupportedIdentityProviders: ["COGNITO"],
+    PreventUserExistenceErrors: "ENABLED",
+    EnableTokenRevocation: true,
+    AccessTokenValidity: 60,
+    IdTokenValidity: 60,
+    RefreshTokenValidity: 12 * 60,
+    TokenValidityUnits: { AccessToken: "minutes", IdToken: "minutes", RefreshToken: "minutes" },
+  };
 }
 
 function authoritySecretId(template: Template): string {
@@ -865,8 +909,15 @@ describe("the bundles", () => {
         }
         if (definition.settings.includes("WEB_ASSETS")) {
           // A function that serves the web pages ships them built.
-          for (const file of ["index.html", "console.js", "console.css"]) {
-            expect(existsSync(path.join(folder, "web/backoffice", file)), `${name}: ${file}`).toBe(true);
+          for (const file of [
+            "backoffice/index.html",
+            "backoffice/console.js",
+            "backoffice/console.css",
+            "portal/index.html",
+            "portal/portal.js",
+            "portal/portal.css",
+          ]) {
+            expect(existsSync(path.join(folder, "web", file)), `${name}: ${file}`).toBe(true);
           }
         }
 
@@ -874,6 +925,7 @@ describe("the bundles", () => {
         const samples: Partial<Record<SettingName, string>> = {
           ENVIRONMENT: "sandbox",
           STAFF_USER_POOL_ID: `${REGION}_TestPool01`,
+          PORTAL_USER_POOL_ID: `${REGION}_TestPool02`,
           WEB_ASSETS: path.join(folder, "web"),
         };
         Object.assign(

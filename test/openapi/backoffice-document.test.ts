@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES } from "#shared/declarations/routes";
 import { buildBackofficeDocument, renderBackofficeDocument } from "../../openapi/backoffice.ts";
-import type { Json } from "../../openapi/document.ts";
+import type { Json } from "../../openapi/parts.ts";
 import { namedCodes } from "./codes.ts";
 import { Conformance } from "./conformance.ts";
 

@@ -1,7 +1,7 @@
 /** The problem codes an OpenAPI document's responses name, for the document tests. */
 import { expect } from "vitest";
 import { PROBLEMS } from "#shared/http/problems";
-import type { Json } from "../../openapi/document.ts";
+import type { Json } from "../../openapi/parts.ts";
 
 /** The `code` values a problem response of `source` allows, its `$ref` followed. */
 export function codesOf(response: Json, source: Json): string[] {

@@ -6,7 +6,8 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { buildDocument, type Json } from "../../openapi/document.ts";
+import { buildDocument } from "../../openapi/document.ts";
+import type { Json } from "../../openapi/parts.ts";
 
 export interface ObservedReply {
   method: string;

@@ -10,7 +10,9 @@ import { ROUTES } from "#shared/declarations/routes";
 import { EVENT_TYPES, WEBHOOK_HEADERS } from "#shared/domain/webhook-events";
 import { PROBLEM_CODES, PROBLEMS, problemBody } from "#shared/http/problems";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
-import { buildDocument, type Json, renderDocument } from "../../openapi/document.ts";
+import { buildDocument, renderDocument } from "../../openapi/document.ts";
+import type { Json } from "../../openapi/parts.ts";
+import { buildPortalDocument } from "../../openapi/portal.ts";
 import { codesOf, namedCodes } from "./codes.ts";
 import { Conformance, type ObservedReply } from "./conformance.ts";
 
@@ -45,14 +47,18 @@ describe("openapi.json", () => {
     }
   });
 
-  it("names every code of the problem catalogue in one of the two documents, each under its own status", () => {
+  it("names every code of the problem catalogue in one of the three documents, each under its own status", () => {
     const publicCodes = namedCodes(document);
     const backofficeCodes = namedCodes(buildBackofficeDocument());
-    expect([...new Set([...publicCodes, ...backofficeCodes])].sort()).toEqual([...PROBLEM_CODES].sort());
+    const portalCodes = namedCodes(buildPortalDocument());
+    expect([...new Set([...publicCodes, ...backofficeCodes, ...portalCodes])].sort()).toEqual(
+      [...PROBLEM_CODES].sort(),
+    );
     // A code only the backoffice answers is not in the public document, not even in its Problem schema.
     const publicProblem = components.schemas?.Problem as { properties: { code: { enum: string[] } } };
     expect([...publicProblem.properties.code.enum].sort()).toEqual([...publicCodes].sort());
     expect(publicCodes).not.toContain("review_claimed");
+    expect(publicCodes).not.toContain("too_many_live_keys");
   });
 
   it("declares the create call's Idempotency-Key and its success headers", () => {

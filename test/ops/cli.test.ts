@@ -180,8 +180,8 @@ describe("every command", () => {
     issued.push(rotated.api_key);
     const keys = json<{ keys: Record<string, unknown>[] }>(await opsHere(["keys", "list", app.app_id, "--json"]));
     expect(keys.keys.map((key) => Object.keys(key).sort())).toEqual([
-      ["created_at", "expires_at", "prefix", "revoked_at", "status"],
-      ["created_at", "expires_at", "prefix", "revoked_at", "status"],
+      ["created_at", "expires_at", "key_id", "prefix", "revoked_at", "status"],
+      ["created_at", "expires_at", "key_id", "prefix", "revoked_at", "status"],
     ]);
     const revoked = json<{ revoked: unknown[] }>(await opsHere(["keys", "revoke", app.app_id, "--all", "--json"]));
     expect(revoked.revoked).toHaveLength(2);

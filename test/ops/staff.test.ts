@@ -201,6 +201,6 @@ describe("the target", () => {
 
     const local = await ops(["--staff-user-pool-id", POOL_ID, "staff", "list"]);
     expect(local).toMatchObject({ exit: EXIT.usage, stdout: "" });
-    expect(local.stderr).toContain("--staff-user-pool-id need --env");
+    expect(local.stderr).toContain("--staff-user-pool-id and --portal-user-pool-id need --env");
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
+import { LOCAL_PORTAL_POOL, LOCAL_STAFF_POOL } from "../../local/resources.ts";
 import { runOps } from "../../ops/program.ts";
 import type { TestApi } from "../support/api.ts";
 import { call, type Reply } from "../support/client.ts";
@@ -59,6 +60,11 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,
         EVENTS_TABLE: api.tables.events,
+      },
+      identity: {
+        endpoint: api.identity.endpoint,
+        staff_user_pool_id: LOCAL_STAFF_POOL.id,
+        portal_user_pool_id: LOCAL_PORTAL_POOL.id,
       },
     }),
   );

@@ -45,7 +45,7 @@ async function appWithCustomer(): Promise<{ app: NewApp; customer: Customer }> {
 async function eventsOf(verificationId: string): Promise<EventItem[]> {
   const items = await api.scan(api.tables.events);
   return (items.filter((i) => i.sk === "EVENT" && i.verification_id === verificationId) as unknown as EventItem[]).sort(
-    (a, b) => a.sequence - b.sequence,
+    (a, b) => (a.sequence ?? 0) - (b.sequence ?? 0),
   );
 }
 
@@ -130,11 +130,11 @@ describe("retries", () => {
     // An operator reads the attempts and replays the parked event with the ops command.
     const history = await ops(["webhooks", "deliveries", completed.app_id, "--json", "--limit", "50"]);
     const listed = (
-      JSON.parse(history.stdout) as { attempts: { event_id: string; outcome: string; status_code: number }[] }
+      JSON.parse(history.stdout) as { attempts: { event_id: string; outcome: string; response_status: number }[] }
     ).attempts;
     expect(history.exit).toBe(0);
     expect(listed.filter((a) => a.event_id === completed.event_id)).toHaveLength(3);
-    expect(listed.every((a) => a.outcome === "failed" && a.status_code === 500)).toBe(true);
+    expect(listed.every((a) => a.outcome === "failed" && a.response_status === 500)).toBe(true);
 
     receiver.answer = 200;
     const before = receiver.deliveries.length;

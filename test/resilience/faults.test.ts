@@ -147,7 +147,7 @@ describe("the API behind a proxy that throttles, fails and drops 10 % of DynamoD
           (item) => item.sk === "EVENT",
         ) as unknown as EventItem[];
         const terminal = items.filter(
-          (event) => confirmedIds.has(event.verification_id) && event.type !== "verification.processing",
+          (event) => confirmedIds.has(event.verification_id ?? "") && event.type !== "verification.processing",
         );
         return terminal.length >= confirmedIds.size ? terminal : undefined;
       },

@@ -22,6 +22,7 @@ import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb
 import { inject } from "vitest";
 import { documentClientOf } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
@@ -30,14 +31,17 @@ import {
   AUDIT_TABLE,
   EVENTS_TABLE,
   IDEMPOTENCY_TABLE,
+  USAGE_TABLE,
   VERIFICATIONS_TABLE,
 } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
+import type { PortalRole } from "#shared/domain/organizations";
 import { type StaffGroup, staffPassword } from "#shared/domain/staff";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { addMembership, createOrganization } from "#shared/use-cases/organizations";
 import { type AuthorityHandler, startAuthority } from "../../local/authority.ts";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
@@ -47,6 +51,7 @@ import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import {
   ensureTables,
   LOCAL_POOLS,
+  LOCAL_PORTAL_POOL,
   LOCAL_STAFF_POOL,
   localSettings,
   PUBLISHED_CERTIFICATES,
@@ -63,8 +68,22 @@ export interface StaffUser {
   idToken: string;
 }
 
+/** A signed-in portal user, a member of `organizationId` with `role`. */
+export interface PortalUser extends StaffUser {
+  organizationId: string;
+  role: PortalRole;
+}
+
 export interface TestApi {
   baseUrl: string;
+  /** The portal API's base URL: the page at `/portal/`, the API at `/portal/v1/...`. */
+  portalUrl: string;
+  /** A new organisation of this environment; its id. */
+  organization(name?: string): Promise<string>;
+  /** A new portal user with `role` in `organizationId` (a new organisation when absent), signed in with a password. */
+  portalUser(role: PortalRole, organizationId?: string): Promise<PortalUser>;
+  /** A new app owned by `organizationId`, as the ops command creates one. */
+  organizationApp(organizationId: string, webhookUrl?: string): Promise<NewApp>;
   /** The backoffice API's base URL: the console at `/backoffice/`, the staff API at `/backoffice/v1/...`. */
   backofficeUrl: string;
   /** The local identity endpoint serving the staff pool. */
@@ -72,7 +91,7 @@ export interface TestApi {
   /** A new staff user in `groups` (none for a user in no group), signed in with a password. */
   staffUser(groups: readonly StaffGroup[]): Promise<StaffUser>;
   environment: Environment;
-  tables: { apps: string; verifications: string; idempotency: string; events: string; audit: string };
+  tables: { apps: string; verifications: string; idempotency: string; events: string; audit: string; usage: string };
   bucket: string;
   /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
   db: DynamoDBDocumentClient;
@@ -153,15 +172,21 @@ export async function startApi(
     idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
     events: tableName(prefix, EVENTS_TABLE),
     audit: tableName(prefix, AUDIT_TABLE),
+    usage: tableName(prefix, USAGE_TABLE),
   };
   const apps = new DynamoDbAppStore(db, tables.apps);
+  const organizations = new DynamoDbOrganizationStore(db, tables.apps);
+  const newOrganization = async (name = `test organisation ${randomUUID()}`) =>
+    (await createOrganization({ organizations, clock: systemClock }, { name, environment })).organization_id;
 
   const handlers = await loadHandlers();
   authorityHandler = handlers.authority;
   const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
   const backoffice = createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, throttle: options.throttle });
+  const portal = createGateway({ api: "portal", handlers, region: LOCAL_REGION, throttle: options.throttle });
   const port = await listen(server);
   const backofficePort = await listen(backoffice);
+  const portalPort = await listen(portal);
   const pipeline = options.pipeline
     ? await startPipeline({
         endpoint: engines.dynamoEndpoint,
@@ -178,13 +203,29 @@ export async function startApi(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     backofficeUrl: `http://127.0.0.1:${backofficePort}`,
+    portalUrl: `http://127.0.0.1:${portalPort}`,
+    organization: newOrganization,
+    async portalUser(role, organizationId) {
+      const organization = organizationId ?? (await newOrganization());
+      const user = await signedInUser(cognito, LOCAL_PORTAL_POOL, []);
+      await addMembership(
+        { organizations, clock: systemClock },
+        { organizationId: organization, sub: user.sub, username: user.username, role },
+      );
+      return { ...user, organizationId: organization, role };
+    },
+    organizationApp: (organizationId, webhookUrl) =>
+      createApp(
+        { apps, sealer, clock: systemClock },
+        { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId },
+      ),
     identity: {
       endpoint: identity.url,
       userPoolId: LOCAL_STAFF_POOL.id,
       clientId: LOCAL_STAFF_POOL.clientId,
       cognito,
     },
-    staffUser: (groups) => signedInStaffUser(cognito, groups),
+    staffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
     environment,
     tables,
     bucket: LOCAL_BUCKET,
@@ -210,7 +251,7 @@ export async function startApi(
     async stop() {
       await pipeline?.stop();
       await authority?.stop();
-      for (const gateway of [server, backoffice]) {
+      for (const gateway of [server, backoffice, portal]) {
         gateway.closeAllConnections();
         await new Promise((resolve) => gateway.close(resolve));
       }
@@ -243,13 +284,14 @@ function builtWeb(): Promise<string> {
   return web;
 }
 
-/** Creates a confirmed staff user through the pool's admin API and signs them in with a password. */
-async function signedInStaffUser(
+/** Creates a confirmed user of `pool` through its admin API and signs them in with a password. */
+async function signedInUser(
   cognito: CognitoIdentityProviderClient,
+  pool: { id: string; clientId: string },
   groups: readonly StaffGroup[],
 ): Promise<StaffUser> {
-  const UserPoolId = LOCAL_STAFF_POOL.id;
-  const username = `staff-${randomUUID().slice(0, 8)}`;
+  const UserPoolId = pool.id;
+  const username = `user-${randomUUID().slice(0, 8)}`;
   const password = staffPassword();
   await cognito.send(new AdminCreateUserCommand({ UserPoolId, Username: username, MessageAction: "SUPPRESS" }));
   await cognito.send(
@@ -260,16 +302,15 @@ async function signedInStaffUser(
   }
   const { AuthenticationResult } = await cognito.send(
     new InitiateAuthCommand({
-      ClientId: LOCAL_STAFF_POOL.clientId,
+      ClientId: pool.clientId,
       AuthFlow: "USER_PASSWORD_AUTH",
       AuthParameters: { USERNAME: username, PASSWORD: password },
     }),
   );
-  if (!AuthenticationResult?.AccessToken || !AuthenticationResult.IdToken)
-    throw new Error("No tokens for a new staff user");
+  if (!AuthenticationResult?.AccessToken || !AuthenticationResult.IdToken) throw new Error("No tokens for a new user");
   const { UserAttributes = [] } = await cognito.send(new AdminGetUserCommand({ UserPoolId, Username: username }));
   const sub = UserAttributes.find((attribute) => attribute.Name === "sub")?.Value;
-  if (!sub) throw new Error("A new staff user has no sub");
+  if (!sub) throw new Error("A new user has no sub");
   return {
     username,
     password,

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
 import { problemSchema } from "#shared/http/problems";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
+import { buildPortalDocument } from "../../openapi/portal.ts";
 import { Conformance } from "../openapi/conformance.ts";
 
 export interface Reply {
@@ -12,19 +13,32 @@ export interface Reply {
   json: unknown;
 }
 
-let conformance: Conformance | undefined;
-let backofficeConformance: Conformance | undefined;
+/** Each API's document, by the first segment of its paths; built on first use. */
+const DOCUMENTS = {
+  backoffice: { file: "openapi-backoffice.json", build: buildBackofficeDocument },
+  portal: { file: "openapi-portal.json", build: buildPortalDocument },
+  v1: { file: "openapi.json", build: undefined },
+} as const;
+const checkers = new Map<keyof typeof DOCUMENTS, Conformance>();
 
-/** Every reply the tests receive must be one the OpenAPI document of its API describes. */
-function expectConforms(method: string, path: string, reply: Reply): void {
-  const backoffice = path.startsWith("/backoffice");
-  if (backoffice) backofficeConformance ??= new Conformance(buildBackofficeDocument());
-  else conformance ??= new Conformance();
-  const checker = (backoffice ? backofficeConformance : conformance) as Conformance;
+/**
+ * Every reply the tests receive must be one the OpenAPI document of its API describes, for the
+ * path the server saw: the URL's dot segments resolved, and a trailing slash dropped as the
+ * gateway drops it (`/v1/verifications/.` is the list).
+ */
+function expectConforms(method: string, sent: string, reply: Reply): void {
+  const url = new URL(sent, "http://localhost");
+  const path = `${url.pathname.replace(/(.)\/$/, "$1")}${url.search}`;
+  const first = path.split("/")[1];
+  const api: keyof typeof DOCUMENTS = first === "backoffice" || first === "portal" ? first : "v1";
+  let checker = checkers.get(api);
+  if (!checker) {
+    const build = DOCUMENTS[api].build;
+    checker = build ? new Conformance(build()) : new Conformance();
+    checkers.set(api, checker);
+  }
   const problems = checker.problems({ method, path, ...reply });
-  expect(problems, `${method} ${path} departs from ${backoffice ? "openapi-backoffice.json" : "openapi.json"}`).toEqual(
-    [],
-  );
+  expect(problems, `${method} ${path} departs from ${DOCUMENTS[api].file}`).toEqual([]);
 }
 
 export async function call(

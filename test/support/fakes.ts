@@ -14,7 +14,9 @@ import {
   IdempotencyRecordError,
   StaleAppError,
 } from "#shared/domain/errors";
-import { canTransition } from "#shared/domain/state";
+import type { UsageOutcome } from "#shared/domain/portal";
+import type { VerificationPosition } from "#shared/domain/searches";
+import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
 import { documentKey, type UploadInstructions, type VerificationItem } from "#shared/domain/verification";
 import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
@@ -22,14 +24,16 @@ import type { AppStore } from "#shared/ports/app-store";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
 import type { DocumentStore } from "#shared/ports/document-store";
-import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/event-store";
+import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
 import type { Log, ServiceMetric } from "#shared/ports/log";
 import type { Sealer } from "#shared/ports/sealer";
+import type { UsageCounts, UsageStore } from "#shared/ports/usage-store";
 import type {
   ReviewPosition,
   TransitionOutcome,
   TransitionRequest,
+  VerificationQuery,
   VerificationStore,
 } from "#shared/ports/verification-store";
 import type { WebhookResponse, WebhookSender } from "#shared/ports/webhook-sender";
@@ -147,6 +151,29 @@ export class InMemoryVerificationStore implements VerificationStore {
   }
 
   /** The lease condition the DynamoDB store writes: in review, and free, lapsed or the holder's own. */
+  async listForApp(
+    query: VerificationQuery,
+    limit: number,
+    after?: VerificationPosition,
+  ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }> {
+    const order = (item: { created_at: string; id: string }) => `${item.created_at}|${item.id}`;
+    const matching = [...this.items.values()]
+      .filter(
+        (item) =>
+          item.app_id === query.appId &&
+          (query.reference === undefined || item.external_reference_id === query.reference) &&
+          (query.status === undefined ||
+            visibleStatus(item.status, item.upload_deadline, query.now) === query.status) &&
+          (query.createdAfter === undefined || item.created_at >= query.createdAfter) &&
+          (query.createdBefore === undefined || item.created_at < query.createdBefore) &&
+          (!after || order({ created_at: item.created_at, id: item.verification_id }) < order(after)),
+      )
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.verification_id.localeCompare(a.verification_id));
+    const items = matching.slice(0, limit).map(copy);
+    const last = matching.length > limit ? items.at(-1) : undefined;
+    return { items, last: last ? { created_at: last.created_at, id: last.verification_id } : undefined };
+  }
+
   async claimReview(request: {
     id: string;
     holder: { sub: string; username: string };
@@ -536,11 +563,52 @@ export class InMemoryEventStore implements EventStore {
     return copy(stored);
   }
 
-  async attemptsForApp(appId: string, limit: number): Promise<AttemptItem[]> {
-    return this.attempts
-      .filter((attempt) => attempt.attempt_app_id === appId)
-      .sort((a, b) => b.attempted_at.localeCompare(a.attempted_at) || b.attempt - a.attempt)
+  async attemptsForApp(
+    appId: string,
+    filter: { outcome?: AttemptItem["outcome"] },
+    limit: number,
+    after?: AttemptPosition,
+  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
+    const order = (a: AttemptPosition) => `${a.attempted_at}|${a.sk}`;
+    const matching = this.attempts
+      .filter((attempt) => attempt.attempt_app_id === appId && (!filter.outcome || attempt.outcome === filter.outcome))
+      .filter((attempt) => !after || order(attempt) < order(after))
+      .sort((a, b) => order(b).localeCompare(order(a)));
+    const items = matching.slice(0, limit).map(copy);
+    const last = matching.length > limit ? items.at(-1) : undefined;
+    return { items, last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined };
+  }
+
+  async eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]> {
+    return [...this.events.values()]
+      .filter((event) => event.app_id === appId && event.event_id > afterId)
+      .sort((a, b) => a.event_id.localeCompare(b.event_id))
       .slice(0, limit)
+      .map(copy);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage
+
+/** Counters per app and day, and the verifications already counted: counted once, as the table does. */
+export class InMemoryUsageStore implements UsageStore {
+  readonly rows = new Map<string, UsageCounts>();
+  readonly counted = new Set<string>();
+
+  async count(input: { appId: string; day: string; outcome: UsageOutcome; verificationId: string }): Promise<void> {
+    if (this.counted.has(input.verificationId)) return;
+    this.counted.add(input.verificationId);
+    const key = `${input.appId}#${input.day}`;
+    const row = this.rows.get(key) ?? { appId: input.appId, day: input.day, counts: {} };
+    row.counts[input.outcome] = (row.counts[input.outcome] ?? 0) + 1;
+    this.rows.set(key, row);
+  }
+
+  async read(appId: string, from: string, to: string): Promise<UsageCounts[]> {
+    return [...this.rows.values()]
+      .filter((row) => row.appId === appId && row.day >= from && row.day <= to)
+      .sort((a, b) => a.day.localeCompare(b.day))
       .map(copy);
   }
 }

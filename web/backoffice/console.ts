@@ -3,21 +3,20 @@
  * own: everything comes from the backoffice API with the session's token, which lives in
  * memory only. The address names the open item (`#/reviews/<id>`), so Back returns to the queue.
  */
+
+import { announcer, byId, typingIn } from "../common/dom.ts";
+import { pageIdentity } from "../common/page.ts";
+import { Session } from "../common/session.ts";
+import { showSignIn } from "../common/sign-in.ts";
 import { BackofficeApi } from "./api.ts";
-import { announcer, byId, typingIn } from "./dom.ts";
 import { showItem } from "./item.ts";
 import { newQueuePosition, showQueue } from "./queue.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
-import { Session } from "./session.ts";
-import { showSignIn } from "./sign-in.ts";
 
 const ITEM_ADDRESS = /^#\/reviews\/([^/]+)$/;
 
-function meta(name: string): string {
-  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.trim() ?? "";
-}
-
-const identity = { endpoint: meta("identity-endpoint"), clientId: meta("client-id") };
+const configured = pageIdentity();
+const identity = configured ?? { endpoint: "", clientId: "" };
 const view = byId<HTMLElement>("view");
 const say = announcer(byId("status"), byId("alert"));
 const account = byId<HTMLElement>("account");
@@ -76,6 +75,8 @@ function signIn(): void {
     view,
     identity,
     say,
+    purpose: "Sign in with your staff account to review documents.",
+    totpIssuer: "Verification backoffice",
     done(result) {
       session.begin(result);
       byId("who").textContent = `Signed in as ${session.username}`;
@@ -119,7 +120,7 @@ document.addEventListener("keydown", (event) => {
   if (screen?.key(event)) event.preventDefault();
 });
 
-if (!/^https?:\/\//.test(identity.endpoint) || !identity.clientId || identity.clientId.startsWith("%")) {
+if (!configured) {
   view.textContent =
     "The console is not configured: it has no identity endpoint or client. Open it through the backoffice API.";
 } else {

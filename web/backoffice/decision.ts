@@ -1,5 +1,5 @@
 /** The decision form: verified or rejected, why, and a note for staff. */
-import { h, words } from "./dom.ts";
+import { h, words } from "../common/dom.ts";
 import { type DecisionBody, MAX_NOTE_LENGTH, REJECTION_CODES, type RejectionCode } from "./wire.ts";
 
 export interface DecisionForm {

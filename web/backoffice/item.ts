@@ -3,9 +3,9 @@
  * and the decision. The copies load once per visit (each view is audited); everything else
  * reloads after an action, so a refusal always shows the current state.
  */
-import { ApiError } from "./api.ts";
+import { ApiError } from "../common/api-client.ts";
+import { h, timeOf, words } from "../common/dom.ts";
 import { decisionForm } from "./decision.ts";
-import { h, timeOf, words } from "./dom.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import type { DecisionBody, DocumentCopy, StaffVerification } from "./wire.ts";
 

@@ -1,6 +1,6 @@
 /** The queue: what waits for a person, oldest first, a page at a time. */
-import { ApiError } from "./api.ts";
-import { durationSince, h, timeOf, words } from "./dom.ts";
+import { ApiError } from "../common/api-client.ts";
+import { durationSince, h, timeOf, words } from "../common/dom.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import type { Claim, ReviewEntry } from "./wire.ts";
 

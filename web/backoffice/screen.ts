@@ -1,6 +1,7 @@
 /** What every screen of the signed-in console gets, and what it gives back to the keyboard. */
+
+import type { Announcer } from "../common/dom.ts";
 import type { BackofficeApi } from "./api.ts";
-import type { Announcer } from "./dom.ts";
 
 export interface ConsoleContext {
   api: BackofficeApi;

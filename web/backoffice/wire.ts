@@ -88,12 +88,3 @@ export interface DecisionBody {
   reason_code?: RejectionCode;
   note?: string;
 }
-
-/** problem+json, as every error of the API answers. */
-export interface Problem {
-  code: string;
-  detail: string;
-  status: number;
-  request_id?: string;
-  errors?: { field: string; code: string; message: string }[];
-}

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { keyIdOf } from "#shared/domain/apps";
 import type { Environment } from "#shared/domain/environments";
 import { isId } from "#shared/domain/ids";
 import { createApp, listApps, setAppStatus, showApp } from "#shared/use-cases/apps";
@@ -199,6 +200,7 @@ describe("listApps and showApp", () => {
     expect(shown).not.toHaveProperty("webhook_secret_sealed");
     expect(shown.keys).toEqual([
       {
+        key_id: keyIdOf(active),
         prefix: active.prefix,
         created_at: "2026-11-01T09:00:00Z",
         expires_at: null,
@@ -206,6 +208,7 @@ describe("listApps and showApp", () => {
         status: "active",
       },
       {
+        key_id: keyIdOf(expiring),
         prefix: expiring.prefix,
         created_at: "2026-11-02T09:00:00Z",
         expires_at: "2026-11-23T00:00:00Z",
@@ -213,6 +216,7 @@ describe("listApps and showApp", () => {
         status: "expiring",
       },
       {
+        key_id: keyIdOf(revoked),
         prefix: revoked.prefix,
         created_at: "2026-11-03T09:00:00Z",
         expires_at: null,

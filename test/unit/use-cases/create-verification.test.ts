@@ -35,6 +35,7 @@ describe("createVerification", () => {
       document_type: "YOK_STUDENT",
       process_type: "async",
       external_reference_id: "student-4711",
+      app_reference: `${appId(1)}#student-4711`,
       original_filename: "belge.pdf",
       file_size_bytes: 2048,
       media_type: "application/pdf",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AppItem } from "#shared/domain/apps";
+import { type AppItem, keyIdOf, keyPk } from "#shared/domain/apps";
+import { hashApiKey } from "#shared/domain/credentials";
 import { authorize } from "#shared/use-cases/authorize";
 import {
   DEFAULT_GRACE_SECONDS,
@@ -44,13 +45,23 @@ describe("rotateKey", () => {
       app_id: appId(1),
       api_key: expect.stringMatching(/^vk_sandbox_[A-Za-z0-9_-]{43}$/),
       key: {
+        key_id: keyIdOf({ pk: keyPk(hashApiKey(rotated.api_key)) }),
         prefix: rotated.api_key.slice(0, 19),
         created_at: T0,
         expires_at: null,
         revoked_at: null,
         status: "active",
       },
-      expiring: [{ prefix: old.prefix, created_at: T0, expires_at: IN_24H, revoked_at: null, status: "expiring" }],
+      expiring: [
+        {
+          key_id: keyIdOf(old),
+          prefix: old.prefix,
+          created_at: T0,
+          expires_at: IN_24H,
+          revoked_at: null,
+          status: "expiring",
+        },
+      ],
     });
     expect(apps.key(old.pk).expires_at).toBe(IN_24H);
     const app = apps.app(appId(1));
@@ -211,7 +222,16 @@ describe("revokeKeys", () => {
 
     expect(result).toEqual({
       app_id: appId(1),
-      revoked: [{ prefix: a.key.prefix, created_at: T0, expires_at: null, revoked_at: T0, status: "revoked" }],
+      revoked: [
+        {
+          key_id: keyIdOf(a.key),
+          prefix: a.key.prefix,
+          created_at: T0,
+          expires_at: null,
+          revoked_at: T0,
+          status: "revoked",
+        },
+      ],
     });
     expect(apps.key(a.key.pk).revoked_at).toBe(T0);
     expect(apps.app(appId(1))).toMatchObject({ key_pks: [b.key.pk], key_version: 2 });

@@ -9,6 +9,7 @@ import {
   InMemoryAppStore,
   InMemoryDocumentStore,
   InMemoryEventStore,
+  InMemoryUsageStore,
   InMemoryVerificationStore,
   RecordingLog,
   RecordingWebhookSender,
@@ -38,7 +39,9 @@ function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
   const sender = new RecordingWebhookSender();
   const log = new RecordingLog();
   const clock = new FixedClock(T0);
+  const usage = new InMemoryUsageStore();
   const deps = {
+    usage,
     verifications,
     documents,
     reader: new ScriptedReader(),
@@ -55,7 +58,7 @@ function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
       deps.slept.push(ms);
     },
   };
-  return { verifications, events, sender, log, deps };
+  return { verifications, events, sender, log, usage, deps };
 }
 
 /** What each POST carried: the event's type and the verification's status and sequence in it. */
@@ -205,5 +208,17 @@ describe("onVerificationChange", () => {
 
     expect(deps.slept).toEqual([]);
     expect(verifications.stored(ID)).toMatchObject({ status: "in_review", sequence: 3 });
+  });
+
+  it("counts a verification in usage once, on the day it reached its final state, however often the change is seen", async () => {
+    const { usage, deps } = setup();
+    const completed = { ...processing, status: "completed" as const, result: "rejected" as const, sequence: 3 };
+    await onVerificationChange(deps, { before: processing, after: completed });
+    await onVerificationChange(deps, { before: processing, after: completed });
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+
+    expect(await usage.read(completed.app_id, "2026-11-22", "2026-11-22")).toEqual([
+      { appId: completed.app_id, day: "2026-11-22", counts: { rejected: 1 } },
+    ]);
   });
 });

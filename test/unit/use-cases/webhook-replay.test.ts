@@ -107,6 +107,8 @@ describe("deliveryHistory", () => {
         outcome: "delivered",
         status_code: 200,
         latency_ms: 50,
+        event_type: "verification.completed",
+        response_body: "ok",
       },
       { status: "delivered" },
     );
@@ -117,26 +119,30 @@ describe("deliveryHistory", () => {
       {
         attempted_at: "2026-11-22T10:06:00Z",
         event_id: event.event_id,
+        event_type: "verification.completed",
         attempt: 3,
         url: "https://a.example/h",
         outcome: "delivered",
-        status_code: 200,
+        response_status: 200,
         latency_ms: 50,
+        response_body: "ok",
         error: null,
       },
       {
         attempted_at: "2026-11-22T10:01:00Z",
         event_id: event.event_id,
+        event_type: null,
         attempt: 2,
         url: "https://a.example/h",
         outcome: "failed",
-        status_code: 500,
+        response_status: 500,
         latency_ms: 40,
+        response_body: null,
         error: "answered 500",
       },
     ]);
     const all = await deliveryHistory({ events }, appId(1), 10);
-    expect(all.at(-1)).toMatchObject({ attempt: 1, status_code: null, error: "connection failed" });
+    expect(all.at(-1)).toMatchObject({ attempt: 1, response_status: null, error: "connection failed" });
   });
 
   it("shows nothing of another app's attempts", async () => {

@@ -121,10 +121,10 @@ export function associateSoftwareToken(identity: IdentityConfig, session: string
 }
 
 /** The second step: a code from the app proves it holds the secret. */
-export function verifySoftwareToken(identity: IdentityConfig, session: string, code: string) {
+export function verifySoftwareToken(identity: IdentityConfig, session: string, code: string, deviceName: string) {
   return call<{ Status: "SUCCESS" | "ERROR"; Session: string }>(identity, "VerifySoftwareToken", {
     Session: session,
     UserCode: code,
-    FriendlyDeviceName: "Review console",
+    FriendlyDeviceName: deviceName,
   });
 }

@@ -1,7 +1,7 @@
 /**
- * Signing in against the staff pool, one step per screen: the password, then whatever the
- * pool asks next (a new password on first sign-in, setting up an authenticator app, the
- * code from it) until it hands out tokens.
+ * Signing in against a user pool, one step per screen: the password, then whatever the pool
+ * asks next (a new password on first sign-in, setting up an authenticator app, the code from
+ * it) until it hands out tokens. The review console and the portal page both sign in here.
  */
 import {
   type AuthenticationResult,
@@ -15,14 +15,15 @@ import {
 } from "./cognito.ts";
 import { type Announcer, type Child, h } from "./dom.ts";
 
-/** The label shown beside the account in authenticator apps. */
-const TOTP_ISSUER = "Verification backoffice";
-
-/** Where the sign-in draws, and what it hands the tokens to. */
+/** Where the sign-in draws, what it says, and what it hands the tokens to. */
 export interface SignInStep {
   view: HTMLElement;
   identity: IdentityConfig;
   say: Announcer;
+  /** The first screen's one sentence: whose account, for what. */
+  purpose: string;
+  /** The label beside the account in authenticator apps, and the device's name. */
+  totpIssuer: string;
   done: (result: AuthenticationResult) => void;
 }
 
@@ -89,7 +90,7 @@ export function showSignIn(step: SignInStep): void {
   showForm(
     step,
     "Sign in",
-    [h("p", {}, "Sign in with your staff account to review documents.")],
+    [h("p", {}, step.purpose)],
     [
       field("Username", { name: "username", autocomplete: "username", autocapitalize: "none", spellcheck: "false" }),
       field("Password", { name: "password", type: "password", autocomplete: "current-password" }),
@@ -155,7 +156,7 @@ async function next(step: SignInStep, username: string, answer: AuthResponse): P
     default:
       throw new CognitoError(
         "UnsupportedChallenge",
-        `The pool asks for a step the console cannot take (${answer.ChallengeName ?? "none"}). Ask an administrator.`,
+        `The pool asks for a step this page cannot take (${answer.ChallengeName ?? "none"}). Ask an administrator.`,
       );
   }
 }
@@ -163,13 +164,13 @@ async function next(step: SignInStep, username: string, answer: AuthResponse): P
 /** TOTP on first sign-in: the secret to add to an app, then a code from it proves it was added. */
 async function setUpAuthenticator(step: SignInStep, username: string, session: string, user: string): Promise<void> {
   const associated = await expired(step, associateSoftwareToken(step.identity, session));
-  const label = encodeURIComponent(`${TOTP_ISSUER}:${username}`);
-  const uri = `otpauth://totp/${label}?secret=${associated.SecretCode}&issuer=${encodeURIComponent(TOTP_ISSUER)}`;
+  const label = encodeURIComponent(`${step.totpIssuer}:${username}`);
+  const uri = `otpauth://totp/${label}?secret=${associated.SecretCode}&issuer=${encodeURIComponent(step.totpIssuer)}`;
   showForm(
     step,
     "Set up your authenticator app",
     [
-      h("p", {}, "Staff accounts need a second factor. Add this account to an authenticator app by its secret key:"),
+      h("p", {}, "This account needs a second factor. Add it to an authenticator app by its secret key:"),
       h("p", { class: "secret" }, h("code", { id: "totp-secret" }, associated.SecretCode)),
       h("p", {}, "or, in an app that takes a setup link, this one:"),
       h("p", { class: "secret" }, h("code", { id: "totp-uri" }, uri)),
@@ -178,7 +179,10 @@ async function setUpAuthenticator(step: SignInStep, username: string, session: s
     [field("Code", CODE_FIELD)],
     "Verify and continue",
     async ({ code = "" }) => {
-      const verified = await expired(step, verifySoftwareToken(step.identity, associated.Session, code.trim()));
+      const verified = await expired(
+        step,
+        verifySoftwareToken(step.identity, associated.Session, code.trim(), step.totpIssuer),
+      );
       if (verified.Status !== "SUCCESS") {
         throw new CognitoError("EnableSoftwareTokenMFAException", "That code is not right. Enter the current code.");
       }

@@ -1,5 +1,5 @@
 /**
- * The signed-in staff member's tokens. They live in this object only: never in localStorage,
+ * The signed-in user's tokens. They live in this object only: never in localStorage,
  * sessionStorage or a cookie, so a reload or a closed tab signs out, and nothing on disk or
  * sent by the browser on its own can be replayed. The access token is renewed with the
  * refresh token before it expires.
@@ -13,7 +13,7 @@ const MIN_VALIDITY_MS = 60_000;
 /** When renewing failed for a reason that may pass (the network), try again after this. */
 const RETRY_MS = 30_000;
 
-/** The claims of the access token the console shows; the API verifies the token, the page only reads it. */
+/** The claims of the access token the page shows; the API verifies the token, the page only reads it. */
 function claimsOf(token: string): { username: string } {
   const payload = token.split(".")[1] ?? "";
   const base64 = payload.replaceAll("-", "+").replaceAll("_", "/");

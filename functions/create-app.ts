@@ -1,0 +1,28 @@
+/**
+ * POST /portal/v1/apps: primary adapter -> use case `createMemberApp` (the ops command's
+ * `createApp`, owned by the caller's organisation) -> secondary adapters (the apps table, the
+ * sealing key, the audit trail).
+ */
+import { newAppBodySchema } from "#shared/domain/portal";
+import { readJsonBody } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { createMemberApp } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail } from "#shared/wiring/stores";
+import { processSealer } from "#shared/wiring/webhooks";
+
+const config = functionConfig("create-app");
+const deps = {
+  apps: appStore(config),
+  sealer: processSealer(),
+  audit: auditTrail(config),
+  clock,
+  environment: config.environment(),
+};
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 201,
+  body: await createMemberApp(deps, caller, readJsonBody(event, newAppBodySchema)),
+  headers: { "Cache-Control": "no-store" },
+}));

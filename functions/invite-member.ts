@@ -1,0 +1,21 @@
+/**
+ * POST /portal/v1/users (owners): primary adapter -> use case `inviteOrganizationMember` (the
+ * ops command's `inviteMember`) -> secondary adapters (the customer pool, the memberships, the audit trail).
+ */
+import { inviteBodySchema } from "#shared/domain/portal";
+import { readJsonBody } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { inviteOrganizationMember } from "#shared/use-cases/portal/members";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { portalUsers } from "#shared/wiring/identity";
+import { log } from "#shared/wiring/log";
+import { auditTrail, organizationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("invite-member");
+const deps = { organizations: organizationStore(config), users: portalUsers(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 201,
+  body: await inviteOrganizationMember(deps, caller, readJsonBody(event, inviteBodySchema)),
+  headers: { "Cache-Control": "no-store" },
+}));

@@ -1,0 +1,16 @@
+/** GET /portal/v1/apps: primary adapter -> use case `listMemberApps` -> secondary adapters (the organisation's apps and their keys). */
+import { appsQuerySchema } from "#shared/domain/portal";
+import { parseQuery } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { listMemberApps } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, organizationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-apps");
+const deps = { organizations: organizationStore(config), apps: appStore(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await listMemberApps(deps, caller.member, parseQuery(event.queryStringParameters, appsQuerySchema)),
+}));

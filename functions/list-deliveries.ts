@@ -1,0 +1,21 @@
+/** GET /portal/v1/apps/{app_id}/deliveries: primary adapter -> use case `memberDeliveries` -> secondary adapter (the events table's attempts index). */
+import { deliveriesQuerySchema } from "#shared/domain/portal";
+import { parseQuery } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { memberDeliveries } from "#shared/use-cases/portal/webhooks";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, eventStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-deliveries");
+const deps = { apps: appStore(config), events: eventStore(config) };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await memberDeliveries(
+    deps,
+    caller.member,
+    event.pathParameters?.app_id ?? "",
+    parseQuery(event.queryStringParameters, deliveriesQuerySchema),
+  ),
+}));

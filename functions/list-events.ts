@@ -1,0 +1,16 @@
+/** GET /v1/events: primary adapter -> use case `listEvents` -> secondary adapter (the events table's by-app index). */
+import { eventsQuerySchema } from "#shared/domain/searches";
+import { parseQuery } from "#shared/http/requests";
+import { routeHandler } from "#shared/http/responses";
+import { listEvents } from "#shared/use-cases/list-events";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { eventStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-events");
+const deps = { events: eventStore(config), clock };
+
+export const handler = routeHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await listEvents(deps, caller.appId, parseQuery(event.queryStringParameters, eventsQuerySchema)),
+}));

@@ -1,0 +1,16 @@
+/** GET /portal/v1/users (owners): primary adapter -> use case `listMembers` -> secondary adapter (the memberships index). */
+import { membersQuerySchema } from "#shared/domain/portal";
+import { parseQuery } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { listMembers } from "#shared/use-cases/portal/members";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { organizationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-members");
+const deps = { organizations: organizationStore(config) };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await listMembers(deps, caller.member, parseQuery(event.queryStringParameters, membersQuerySchema)),
+}));

@@ -1,0 +1,23 @@
+/**
+ * GET /v1/verifications: primary adapter -> use case `listVerifications` -> secondary adapter
+ * (the verifications table's by-app and by-reference indexes).
+ */
+import { verificationListQuerySchema } from "#shared/domain/searches";
+import { parseQuery } from "#shared/http/requests";
+import { routeHandler } from "#shared/http/responses";
+import { listVerifications } from "#shared/use-cases/list-verifications";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("list-verifications");
+const deps = { verifications: verificationStore(config), clock };
+
+export const handler = routeHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await listVerifications(
+    deps,
+    caller.appId,
+    parseQuery(event.queryStringParameters, verificationListQuerySchema),
+  ),
+}));

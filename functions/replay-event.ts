@@ -1,0 +1,14 @@
+/** POST /portal/v1/events/{event_id}/replay: primary adapter -> use case `replayMemberEvent` (the ops command's `replayEvent`) -> the events table, the audit trail. */
+import { portalRouteHandler } from "#shared/http/responses";
+import { replayMemberEvent } from "#shared/use-cases/portal/webhooks";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail, eventStore } from "#shared/wiring/stores";
+
+const config = functionConfig("replay-event");
+const deps = { apps: appStore(config), events: eventStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 202,
+  body: await replayMemberEvent(deps, caller, event.pathParameters?.event_id ?? ""),
+}));

@@ -1,0 +1,14 @@
+/** DELETE /portal/v1/apps/{app_id}/keys/{key_id}: primary adapter -> use case `revokeMemberKey` (the ops command's `revokeKeys`) -> the apps table, the audit trail. */
+import { portalRouteHandler } from "#shared/http/responses";
+import { revokeMemberKey } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail } from "#shared/wiring/stores";
+
+const config = functionConfig("revoke-key");
+const deps = { apps: appStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await revokeMemberKey(deps, caller, event.pathParameters?.app_id ?? "", event.pathParameters?.key_id ?? ""),
+}));

@@ -1,0 +1,22 @@
+/** POST /portal/v1/apps/{app_id}/keys: primary adapter -> use case `rotateMemberKey` (the ops command's `rotateKey`) -> the apps table, the audit trail. */
+import { rotateKeyBodySchema } from "#shared/domain/portal";
+import { readJsonBody } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { rotateMemberKey } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail } from "#shared/wiring/stores";
+
+const config = functionConfig("rotate-key");
+const deps = { apps: appStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 201,
+  body: await rotateMemberKey(
+    deps,
+    caller,
+    event.pathParameters?.app_id ?? "",
+    readJsonBody(event, rotateKeyBodySchema, { emptyIs: {} }),
+  ),
+  headers: { "Cache-Control": "no-store" },
+}));

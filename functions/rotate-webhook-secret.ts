@@ -1,0 +1,16 @@
+/** POST /portal/v1/apps/{app_id}/webhook/secret: primary adapter -> use case `rotateMemberSecret` (the ops command's `rotateWebhookSecret`) -> the apps table, the sealing key, the audit trail. */
+import { portalRouteHandler } from "#shared/http/responses";
+import { rotateMemberSecret } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail } from "#shared/wiring/stores";
+import { processSealer } from "#shared/wiring/webhooks";
+
+const config = functionConfig("rotate-webhook-secret");
+const deps = { apps: appStore(config), sealer: processSealer(), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 201,
+  body: await rotateMemberSecret(deps, caller, event.pathParameters?.app_id ?? ""),
+  headers: { "Cache-Control": "no-store" },
+}));

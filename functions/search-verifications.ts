@@ -1,0 +1,16 @@
+/** GET /portal/v1/verifications: primary adapter -> use case `searchMemberVerifications` -> the verifications table's indexes, the audit trail. */
+import { portalSearchQuerySchema } from "#shared/domain/portal";
+import { parseQuery } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { searchMemberVerifications } from "#shared/use-cases/portal/verifications";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("search-verifications");
+const deps = { apps: appStore(config), verifications: verificationStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await searchMemberVerifications(deps, caller, parseQuery(event.queryStringParameters, portalSearchQuerySchema)),
+}));

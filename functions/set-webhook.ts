@@ -1,0 +1,21 @@
+/** PUT /portal/v1/apps/{app_id}/webhook: primary adapter -> use case `setMemberWebhook` (the ops command's destination rule) -> the apps table, the audit trail. */
+import { webhookBodySchema } from "#shared/domain/portal";
+import { readJsonBody } from "#shared/http/requests";
+import { portalRouteHandler } from "#shared/http/responses";
+import { setMemberWebhook } from "#shared/use-cases/portal/apps";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail } from "#shared/wiring/stores";
+
+const config = functionConfig("set-webhook");
+const deps = { apps: appStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await setMemberWebhook(
+    deps,
+    caller,
+    event.pathParameters?.app_id ?? "",
+    readJsonBody(event, webhookBodySchema).url,
+  ),
+}));

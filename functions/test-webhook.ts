@@ -1,0 +1,18 @@
+/**
+ * POST /portal/v1/apps/{app_id}/webhook/test: primary adapter -> use case `sendTestEvent` ->
+ * secondary adapters (the events table, the app's destination over HTTPS, the audit trail).
+ */
+import { portalRouteHandler } from "#shared/http/responses";
+import { sendTestEvent } from "#shared/use-cases/portal/webhooks";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { auditTrail } from "#shared/wiring/stores";
+import { webhooks } from "#shared/wiring/webhooks";
+
+const config = functionConfig("test-webhook");
+const deps = { ...webhooks(config), audit: auditTrail(config) };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await sendTestEvent(deps, caller, event.pathParameters?.app_id ?? ""),
+}));

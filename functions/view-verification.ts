@@ -1,0 +1,14 @@
+/** GET /portal/v1/verifications/{verification_id}: primary adapter -> use case `viewMemberVerification` -> the verifications table, the audit trail. */
+import { portalRouteHandler } from "#shared/http/responses";
+import { viewMemberVerification } from "#shared/use-cases/portal/verifications";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore, auditTrail, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("view-verification");
+const deps = { apps: appStore(config), verifications: verificationStore(config), audit: auditTrail(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await viewMemberVerification(deps, caller, event.pathParameters?.verification_id ?? ""),
+}));

@@ -1,0 +1,14 @@
+/** GET /portal/v1/me: primary adapter -> use case `whoAmI` -> secondary adapter (the organisation). */
+import { portalRouteHandler } from "#shared/http/responses";
+import { whoAmI } from "#shared/use-cases/portal/me";
+import { functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { organizationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("who-am-i");
+const deps = { organizations: organizationStore(config) };
+
+export const handler = portalRouteHandler(log, async (_event, caller) => ({
+  status: 200,
+  body: await whoAmI(deps, caller.member),
+}));

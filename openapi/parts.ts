@@ -1,0 +1,254 @@
+/**
+ * What the three OpenAPI documents build alike: the servers of a stack output, query
+ * parameters from a handler's query schema, the problem responses of an operation grouped by
+ * status, and the page operations of a web page an API serves.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { z } from "zod";
+import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
+import { MAX_FILE_SIZE_BYTES } from "#shared/domain/document-types";
+import { ENVIRONMENTS } from "#shared/domain/environments";
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode, problemBody, problemSchema } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
+
+export const JSON_CONTENT_TYPE = "application/json";
+export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+export const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+export type Json = Record<string, unknown>;
+
+const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";
+
+/** Codes whose responses carry `Retry-After` (the gateway's throttling, a busy dependency, a key in flight). */
+const RETRY_AFTER_CODES: ReadonlySet<ProblemCode> = new Set([
+  "idempotency_request_in_progress",
+  "rate_limited",
+  "service_unavailable",
+]);
+
+/** Zod's names for string checks that JSON Schema already expresses as `pattern`. */
+const ZOD_ONLY_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
+
+export function jsonSchemaOf(io: "input" | "output") {
+  return {
+    target: "draft-2020-12" as const,
+    io,
+    override: ({ jsonSchema }: { jsonSchema: Json }) => {
+      if (typeof jsonSchema.format === "string" && ZOD_ONLY_FORMATS.has(jsonSchema.format)) delete jsonSchema.format;
+      // What the API answers stays open to new fields: adding one is not a breaking change.
+      if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  };
+}
+
+/**
+ * A document's component schemas: what its responses carry (`registry`, open to new fields),
+ * what its requests take (strict: unknown fields are refused with 422), and the shared Problem
+ * schema limited to the codes the document's own operations answer (it names every API's).
+ */
+export function componentSchemasOf(
+  registry: z.core.$ZodRegistry<{ id: string }>,
+  requests: Record<string, z.ZodType>,
+  codes: readonly ProblemCode[],
+): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(registry, {
+    ...jsonSchemaOf("output"),
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const byName: Record<string, Json> = {
+    ...Object.fromEntries(
+      Object.entries(requests).map(([name, schema]) => [name, z.toJSONSchema(schema, jsonSchemaOf("input")) as Json]),
+    ),
+    ...(schemas as Record<string, Json>),
+  };
+  // Components are addressed by their place in the document, not by a `$id` or dialect of their own.
+  for (const schema of Object.values(byName)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  const problem = byName.Problem as { properties: { code: { enum: string[] } } } | undefined;
+  if (!problem) throw new Error("The document has no Problem schema");
+  const answered = new Set<string>(codes);
+  problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
+  return byName;
+}
+
+function problemExample(code: ProblemCode, gatewayResponses: Record<string, GatewayResponseDefinition>): Json {
+  const gateway = Object.values(gatewayResponses).find((response) => response.code === code);
+  const errors =
+    code === "validation_failed"
+      ? [
+          {
+            field: "file_size_bytes",
+            code: "too_large",
+            message: `file_size_bytes must be at most ${MAX_FILE_SIZE_BYTES}`,
+          },
+        ]
+      : undefined;
+  const detail = errors?.[0]?.message ?? gateway?.detail ?? PROBLEMS[code].title;
+  return problemSchema.parse(problemBody(code, detail, EXAMPLE_REQUEST_ID, errors));
+}
+
+/** One response per status: the problem+json body, with `code` limited to what this status may carry here. */
+export function problemResponse(
+  codes: ProblemCode[],
+  gatewayResponses: Record<string, GatewayResponseDefinition> = GATEWAY_RESPONSES,
+): Json {
+  const status = PROBLEMS[codes[0] as ProblemCode].status;
+  const retryAfter = codes.filter((code) => RETRY_AFTER_CODES.has(code));
+  return {
+    description: codes.map((code) => `\`${code}\`: ${PROBLEMS[code].title}`).join(". "),
+    headers: {
+      [REQUEST_ID_HEADER]: headerRef("RequestId"),
+      ...(retryAfter.length > 0
+        ? {
+            "Retry-After": {
+              description: `Seconds to wait before retrying${retryAfter.length < codes.length ? `; sent with ${retryAfter.map((code) => `\`${code}\``).join(", ")}` : ""}`,
+              required: retryAfter.length === codes.length,
+              schema: { type: "integer", minimum: 0 },
+            },
+          }
+        : {}),
+    },
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: {
+          allOf: [
+            schemaRef("Problem"),
+            { properties: { status: { const: status }, code: { type: "string", enum: codes } } },
+          ],
+        },
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { summary: PROBLEMS[code].title, value: problemExample(code, gatewayResponses) }]),
+        ),
+      },
+    },
+  };
+}
+
+/**
+ * A document as its committed file holds it: formatted by the project's own formatter, so the
+ * file passes `biome ci` and a fresh build compares equal byte for byte.
+ */
+export function renderJson(document: Json, fileName: string): string {
+  const root = path.resolve(__dirname, "..");
+  return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", `--stdin-file-path=${fileName}`], {
+    cwd: root,
+    input: JSON.stringify(document, null, 2),
+    encoding: "utf8",
+  });
+}
+
+/** One server per environment (a stack output names its base URL), and the local runtime's. */
+export function serversOf(api: { output: string; idPrefix: string; localUrl: string }): Json[] {
+  return [
+    ...ENVIRONMENTS.map((environment) => ({
+      url: "https://{apiId}.execute-api.{region}.amazonaws.com/{stage}",
+      description: `${environment[0]?.toUpperCase()}${environment.slice(1)}: the stack output ${api.output}`,
+      variables: {
+        apiId: {
+          default: `${environment}-${api.idPrefix}-id`,
+          description: `The REST API id of the ${environment} stack`,
+        },
+        region: { default: "eu-central-1", description: `The AWS region of the ${environment} stack` },
+        stage: { default: environment, enum: [environment], description: "The stage is named after the environment" },
+      },
+    })),
+    { url: api.localUrl, description: "Local: `npm start`" },
+  ];
+}
+
+/** Query parameters from a handler's query schema: each field, its description, whether it is required. */
+export function queryParameters(schema: z.ZodObject): Json[] {
+  const json = z.toJSONSchema(schema, jsonSchemaOf("input")) as {
+    properties: Record<string, Json>;
+    required?: string[];
+  };
+  return Object.entries(json.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: "query",
+      required: json.required?.includes(name) === true && !("default" in rest),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** One problem response per status the operation may answer (its own codes and the gateway's), in order. */
+export function problemResponses(
+  codes: readonly ProblemCode[],
+  gatewayResponses: Record<string, GatewayResponseDefinition>,
+): Json {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of new Set(codes)) {
+    byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus.keys()]
+      .sort((a, b) => a - b)
+      .map((status) => {
+        const here = byStatus.get(status) ?? [];
+        const onlyRouteNotFound = here.length === 1 && here[0] === "route_not_found";
+        return [
+          String(status),
+          onlyRouteNotFound
+            ? { $ref: "#/components/responses/RouteNotFound" }
+            : problemResponse(here, gatewayResponses),
+        ];
+      }),
+  );
+}
+
+/** A web page's own routes (the page and its files), served with no credential. */
+export function pageOperation(
+  route: { path: string },
+  page: { root: string; name: string; description: string; files: readonly string[]; tag: string; idPrefix: string },
+): Json {
+  const isPage = route.path === page.root;
+  return {
+    operationId: isPage ? `${page.idPrefix}Page` : `${page.idPrefix}Asset`,
+    summary: isPage ? `The ${page.name}` : `A file of the ${page.name}`,
+    description: isPage
+      ? page.description
+      : `${page.files.map((file) => `\`${file}\``).join(" or ")}; any other name is 404.`,
+    tags: [page.tag],
+    security: [],
+    ...(isPage
+      ? {}
+      : {
+          parameters: [{ name: "file", in: "path", required: true, schema: { type: "string", enum: [...page.files] } }],
+        }),
+    responses: {
+      "200": {
+        description: isPage ? "The page" : "The file",
+        headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" } },
+        content: isPage
+          ? { "text/html": { schema: { type: "string" } } }
+          : { "text/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } } },
+      },
+      ...(isPage
+        ? { "308": { description: `To \`${page.root.slice(1)}/\`, so the page's relative links resolve` } }
+        : {}),
+      "304": { description: "Not modified since the `ETag` sent in `If-None-Match`" },
+      "404": { $ref: "#/components/responses/RouteNotFound" },
+    },
+  };
+}
+
+/** An API's paths: its page's routes as page operations, every other route as `apiOperation` builds it. */
+export function pathsOf<Route extends { method: string; path: string; function: string }>(
+  routes: readonly Route[],
+  page: Parameters<typeof pageOperation>[1] & { function: string },
+  apiOperation: (route: Route) => Json,
+): Json {
+  const byPath: Record<string, Json> = {};
+  for (const route of routes) {
+    const operation = route.function === page.function ? pageOperation(route, page) : apiOperation(route);
+    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation };
+  }
+  return byPath;
+}

@@ -1,0 +1,523 @@
+/**
+ * The portal API's OpenAPI 3.1 document, built like the others from the shared route table and
+ * the zod schemas its handlers use. `npm run openapi` writes it to `openapi-portal.json`; a test
+ * fails when that file differs from a fresh build, and the HTTP tests validate every portal
+ * response against it.
+ */
+import { z } from "zod";
+import { PORTAL_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
+import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "#shared/declarations/routes";
+import { listPageSchema } from "#shared/domain/lists";
+import { ROLE_GRANTS } from "#shared/domain/organizations";
+import {
+  appsQuerySchema,
+  createdAppSchema,
+  deliveriesQuerySchema,
+  deliverySchema,
+  inviteBodySchema,
+  invitedSchema,
+  keySchema,
+  memberSchema,
+  membersQuerySchema,
+  meSchema,
+  newAppBodySchema,
+  portalAppSchema,
+  portalSearchQuerySchema,
+  replaySchema,
+  revokedKeySchema,
+  rotatedKeySchema,
+  rotatedSecretSchema,
+  rotateKeyBodySchema,
+  testDeliverySchema,
+  usageQuerySchema,
+  usageRowSchema,
+  webhookBodySchema,
+  webhookDestinationSchema,
+} from "#shared/domain/portal";
+import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/searches";
+import { API_VERSION } from "#shared/domain/webhook-events";
+import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
+import {
+  componentSchemasOf,
+  headerRef,
+  JSON_CONTENT_TYPE,
+  type Json,
+  parameterRef,
+  pathsOf,
+  problemResponse,
+  problemResponses,
+  queryParameters,
+  renderJson,
+  schemaRef,
+  serversOf,
+} from "./parts.ts";
+
+type PortalFunction = Exclude<(typeof PORTAL_ROUTES)[number]["function"], "portal-page">;
+
+/** Every schema a response carries, under its component name. */
+const responseSchemas = z.registry<{ id: string }>();
+responseSchemas.add(meSchema, { id: "Me" });
+responseSchemas.add(keySchema, { id: "Key" });
+responseSchemas.add(portalAppSchema, { id: "App" });
+responseSchemas.add(listPageSchema(portalAppSchema).describe("One page of your organisation's apps"), {
+  id: "AppPage",
+});
+responseSchemas.add(createdAppSchema, { id: "CreatedApp" });
+responseSchemas.add(rotatedKeySchema, { id: "RotatedKey" });
+responseSchemas.add(revokedKeySchema, { id: "RevokedKey" });
+responseSchemas.add(webhookDestinationSchema, { id: "WebhookDestination" });
+responseSchemas.add(rotatedSecretSchema, { id: "RotatedSecret" });
+responseSchemas.add(deliverySchema, { id: "Delivery" });
+responseSchemas.add(listPageSchema(deliverySchema).describe("One page of delivery attempts, newest first"), {
+  id: "DeliveryPage",
+});
+responseSchemas.add(testDeliverySchema, { id: "TestDelivery" });
+responseSchemas.add(replaySchema, { id: "Replay" });
+responseSchemas.add(listedVerificationSchema, { id: "Verification" });
+responseSchemas.add(verificationPageSchema.describe("One page of an app's verifications, newest first"), {
+  id: "VerificationPage",
+});
+responseSchemas.add(usageRowSchema, { id: "UsageRow" });
+responseSchemas.add(listPageSchema(usageRowSchema).describe("Every day and app of the window that has counts"), {
+  id: "UsagePage",
+});
+responseSchemas.add(memberSchema, { id: "Member" });
+responseSchemas.add(listPageSchema(memberSchema).describe("One page of your organisation's people"), {
+  id: "MemberPage",
+});
+responseSchemas.add(invitedSchema, { id: "Invited" });
+responseSchemas.add(problemSchema, { id: "Problem" });
+responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
+
+/** Request bodies, strict: an unknown field is 422. */
+const REQUEST_SCHEMAS = {
+  NewAppRequest: newAppBodySchema,
+  RotateKeyRequest: rotateKeyBodySchema,
+  WebhookDestinationRequest: webhookBodySchema,
+  InviteRequest: inviteBodySchema,
+} as const;
+
+/** Problems the gateway itself may answer on every portal API route. */
+const GATEWAY_CODES: ProblemCode[] = Object.values(PORTAL_GATEWAY_RESPONSES).map((response) => response.code);
+
+/** What a body is refused with before any rule runs. */
+const BODY_PROBLEMS: ProblemCode[] = [
+  "malformed_json",
+  "unsupported_media_type",
+  "payload_too_large",
+  "validation_failed",
+];
+
+const EXAMPLE_APP = "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1";
+const EXAMPLE_KEY = {
+  key_id: "key_3f9a2c71d04e8b6a1c55",
+  prefix: "vk_sandbox_Q2xk8Rmd",
+  status: "active",
+  created_at: "2026-11-22T09:00:00Z",
+  expires_at: null,
+  revoked_at: null,
+};
+const EXAMPLE_PORTAL_APP = portalAppSchema.parse({
+  app_id: EXAMPLE_APP,
+  name: "Admissions backend",
+  environment: "sandbox",
+  status: "active",
+  webhook_url: "https://hooks.acme.example/verifications",
+  previous_webhook_secret_expires_at: null,
+  created_at: "2026-11-22T09:00:00Z",
+  updated_at: "2026-11-22T09:00:00Z",
+  keys: [EXAMPLE_KEY],
+});
+const EXAMPLE_DELIVERY = deliverySchema.parse({
+  event_id: "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+  event_type: "webhook.test",
+  attempt: 1,
+  attempted_at: "2026-11-22T12:05:00Z",
+  url: "https://hooks.acme.example/verifications",
+  outcome: "delivered",
+  response_status: 200,
+  latency_ms: 84,
+  response_body: '{"received":true}',
+  error: null,
+});
+
+interface OperationDefinition {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: "Account" | "Apps" | "Webhooks" | "Verifications" | "Usage" | "People";
+  query?: z.ZodObject;
+  body?: { schema: keyof typeof REQUEST_SCHEMAS; required: boolean; example: Json };
+  success: { status: 200 | 201 | 202; description: string; schema: string; example?: Json; noStore?: true };
+  /** The problems the function itself may answer, beside the gateway's. */
+  problems: ProblemCode[];
+}
+
+const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
+  "who-am-i": {
+    operationId: "getMe",
+    summary: "Who is signed in",
+    description: "Your username, your role and your organisation.",
+    tag: "Account",
+    success: {
+      status: 200,
+      description: "The signed-in member",
+      schema: "Me",
+      example: {
+        username: "ayse",
+        role: "owner",
+        organization_id: "org_01JDQ8X1A2B3C4D5E6F7G8H9J0",
+        organization_name: "Acme Üniversite",
+        environment: "sandbox",
+      },
+    },
+    problems: ["internal_error"],
+  },
+  "list-apps": {
+    operationId: "listApps",
+    summary: "List apps",
+    description:
+      "Your organisation's apps in the order they were created, each with every key it had (never a key itself).",
+    tag: "Apps",
+    query: appsQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of apps",
+      schema: "AppPage",
+      example: { data: [EXAMPLE_PORTAL_APP], next_cursor: null },
+    },
+    problems: ["validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "create-app": {
+    operationId: "createApp",
+    summary: "Create an app",
+    description:
+      "A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused `webhook_url` is `422` on that field.",
+    tag: "Apps",
+    body: { schema: "NewAppRequest", required: true, example: { name: "Admissions backend" } },
+    success: {
+      status: 201,
+      description: "Created: copy the key and the secret now",
+      schema: "CreatedApp",
+      noStore: true,
+    },
+    problems: [...BODY_PROBLEMS, "internal_error"],
+  },
+  "rotate-key": {
+    operationId: "rotateKey",
+    summary: "Rotate the app's key",
+    description:
+      "A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most two live keys: revoke one first.",
+    tag: "Apps",
+    body: { schema: "RotateKeyRequest", required: false, example: { grace_seconds: 3600 } },
+    success: { status: 201, description: "The new key; copy it now", schema: "RotatedKey", noStore: true },
+    problems: [...BODY_PROBLEMS, "app_not_found", "too_many_live_keys", "concurrent_change", "internal_error"],
+  },
+  "revoke-key": {
+    operationId: "revokeKey",
+    summary: "Revoke a key",
+    description:
+      "Stops a live key now. Callers may still pass with it while the API's authorizer holds its answer (up to 5 minutes). A key that no longer passes is `404`.",
+    tag: "Apps",
+    success: { status: 200, description: "The key, revoked", schema: "RevokedKey" },
+    problems: ["app_not_found", "key_not_found", "concurrent_change", "internal_error"],
+  },
+  "set-webhook": {
+    operationId: "setWebhook",
+    summary: "Set the webhook destination",
+    description:
+      "Where the app's events go: an https URL. Deployed stacks refuse addresses that are not public; `http` to a loopback address is accepted only by the local sandbox runtime.",
+    tag: "Webhooks",
+    body: {
+      schema: "WebhookDestinationRequest",
+      required: true,
+      example: { url: "https://hooks.acme.example/verifications" },
+    },
+    success: { status: 200, description: "The destination", schema: "WebhookDestination" },
+    problems: [...BODY_PROBLEMS, "app_not_found", "internal_error"],
+  },
+  "rotate-webhook-secret": {
+    operationId: "rotateWebhookSecret",
+    summary: "Rotate the signing secret",
+    description:
+      "A new signing secret, shown once. For 24 hours events carry two signatures, one with each secret, so receivers can switch over.",
+    tag: "Webhooks",
+    success: { status: 201, description: "The new secret; copy it now", schema: "RotatedSecret", noStore: true },
+    problems: ["app_not_found", "concurrent_change", "internal_error"],
+  },
+  "test-webhook": {
+    operationId: "testWebhook",
+    summary: "Send a test event",
+    description:
+      "Sends a signed `webhook.test` event to the destination now and answers how the delivery went: the status, the latency and the first 1 KiB of the answer. A failed test event is not retried on its own; replay it.",
+    tag: "Webhooks",
+    success: {
+      status: 200,
+      description: "The event and its delivery",
+      schema: "TestDelivery",
+      example: { event_id: EXAMPLE_DELIVERY.event_id, delivery: EXAMPLE_DELIVERY },
+    },
+    problems: ["app_not_found", "webhook_not_set", "internal_error"],
+  },
+  "list-deliveries": {
+    operationId: "listDeliveries",
+    summary: "List delivery attempts",
+    description:
+      "The app's delivery attempts, newest first: the event, the attempt's number, the URL, the response status, the latency, the first 1 KiB of the response body and, for a failure, why. Kept 30 days.",
+    tag: "Webhooks",
+    query: deliveriesQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of attempts",
+      schema: "DeliveryPage",
+      example: { data: [EXAMPLE_DELIVERY], next_cursor: null },
+    },
+    problems: ["app_not_found", "validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "replay-event": {
+    operationId: "replayEvent",
+    summary: "Replay an event",
+    description:
+      "Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule.",
+    tag: "Webhooks",
+    success: {
+      status: 202,
+      description: "Queued",
+      schema: "Replay",
+      example: { event_id: EXAMPLE_DELIVERY.event_id, status: "pending", next_attempt_at: "2026-11-22T12:06:00Z" },
+    },
+    problems: ["event_not_found", "internal_error"],
+  },
+  "search-verifications": {
+    operationId: "searchVerifications",
+    summary: "Search verifications",
+    description:
+      "One app's verifications, newest first, as the public API shows them (without upload instructions): by your `external_reference_id`, by status, by creation window. Each search is recorded in the audit trail.",
+    tag: "Verifications",
+    query: portalSearchQuerySchema,
+    success: { status: 200, description: "One page of verifications", schema: "VerificationPage" },
+    problems: ["app_not_found", "validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "view-verification": {
+    operationId: "getVerification",
+    summary: "Read a verification",
+    description:
+      "One verification of your organisation's apps, as the public API shows it. Each read is recorded in the audit trail.",
+    tag: "Verifications",
+    success: { status: 200, description: "The verification", schema: "Verification" },
+    problems: ["verification_not_found", "internal_error"],
+  },
+  "read-usage": {
+    operationId: "readUsage",
+    summary: "Usage",
+    description:
+      "Verifications that reached their final state, per UTC day and app, by outcome: the last 30 days unless `from` and `to` say otherwise, every app of your organisation unless `app_id` names one. Counted once per verification, on the day it became final.",
+    tag: "Usage",
+    query: usageQuerySchema,
+    success: {
+      status: 200,
+      description: "One row per day and app that has counts",
+      schema: "UsagePage",
+      example: {
+        data: [
+          {
+            day: "2026-11-22",
+            app_id: EXAMPLE_APP,
+            verified: 41,
+            rejected: 3,
+            inconclusive: 1,
+            failed: 2,
+            expired: 5,
+            total: 52,
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+    problems: ["app_not_found", "validation_failed", "internal_error"],
+  },
+  "list-members": {
+    operationId: "listMembers",
+    summary: "List people",
+    description: "Your organisation's people by username, with their roles.",
+    tag: "People",
+    query: membersQuerySchema,
+    success: { status: 200, description: "One page of people", schema: "MemberPage" },
+    problems: ["validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "invite-member": {
+    operationId: "inviteMember",
+    summary: "Invite a person",
+    description:
+      "A new portal user of your organisation with a role, and a temporary password shown once: hand it over; their first sign-in sets their own.",
+    tag: "People",
+    body: { schema: "InviteRequest", required: true, example: { username: "mehmet", role: "developer" } },
+    success: { status: 201, description: "Invited", schema: "Invited", noStore: true },
+    problems: [...BODY_PROBLEMS, "user_exists", "internal_error"],
+  },
+};
+
+/** The weakest role a route names, and so every role that may call it. */
+function rolesOf(route: (typeof PORTAL_ROUTES)[number]): string {
+  const groups: readonly string[] = "groups" in route ? route.groups : [];
+  const roles = Object.entries(ROLE_GRANTS)
+    .filter(([, grants]) => grants.some((grant) => groups.includes(grant)))
+    .map(([role]) => `\`${role}\``);
+  return roles.join(", ");
+}
+
+function responsesFor(definition: OperationDefinition): Json {
+  const { success } = definition;
+  return {
+    [success.status]: {
+      description: success.description,
+      headers: {
+        [REQUEST_ID_HEADER]: headerRef("RequestId"),
+        ...(success.noStore ? { "Cache-Control": headerRef("NoStore") } : {}),
+      },
+      content: {
+        [JSON_CONTENT_TYPE]: {
+          schema: schemaRef(success.schema),
+          ...(success.example ? { example: success.example } : {}),
+        },
+      },
+    },
+    ...problemResponses([...definition.problems, ...GATEWAY_CODES], PORTAL_GATEWAY_RESPONSES),
+  };
+}
+
+const PATH_PARAMETERS = {
+  "{app_id}": "AppId",
+  "{key_id}": "KeyId",
+  "{event_id}": "EventId",
+  "{verification_id}": "VerificationId",
+} as const;
+
+function apiOperation(route: (typeof PORTAL_ROUTES)[number], definition: OperationDefinition): Json {
+  const parameters = [
+    ...Object.entries(PATH_PARAMETERS)
+      .filter(([placeholder]) => route.path.includes(placeholder))
+      .map(([, name]) => parameterRef(name)),
+    ...(definition.query ? queryParameters(definition.query) : []),
+  ];
+  return {
+    operationId: definition.operationId,
+    summary: definition.summary,
+    description: `${definition.description}\n\n**Roles**: ${rolesOf(route)}.`,
+    tags: [definition.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(definition.body
+      ? {
+          requestBody: {
+            required: definition.body.required,
+            content: {
+              [JSON_CONTENT_TYPE]: { schema: schemaRef(definition.body.schema), example: definition.body.example },
+            },
+          },
+        }
+      : {}),
+    responses: responsesFor(definition),
+  };
+}
+
+const PORTAL_PAGE = {
+  function: "portal-page",
+  root: "/portal",
+  name: "customer portal",
+  description:
+    "The customer portal, for a browser: open `/portal/` (a request without the trailing slash is redirected there). It signs in against the customer user pool and calls this API with the access token.",
+  files: ["portal.js", "portal.css"],
+  tag: "Page",
+  idPrefix: "portal",
+} as const;
+
+function paths(): Json {
+  return pathsOf(PORTAL_ROUTES, PORTAL_PAGE, (route) =>
+    apiOperation(route, OPERATIONS[route.function as keyof typeof OPERATIONS]),
+  );
+}
+
+const INFO_DESCRIPTION = `Your organisation's people manage its integration here: apps and API keys, the webhook destination and
+its secret, what each delivery got back, the verifications your apps created, and usage. The portal page at
+\`/portal/\` is built on exactly these routes.
+
+**Authentication**: \`${PORTAL_AUTHORIZER.identityHeader}: Bearer <access token>\` of the environment's customer user
+pool (a portal login, never an API key; an id token, another pool's or another client's token is 401). Each operation
+names the roles that may call it; another role is 403. Everything is scoped to your organisation: another
+organisation's app, key, event or verification is 404, as one that does not exist.
+
+**Errors** are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) with a stable \`code\`, as on the public API.
+Every response carries \`${REQUEST_ID_HEADER}\`; every change is recorded in the audit trail with it.`;
+
+const pathParameter = (name: string, description: string, example: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "string" },
+  example,
+});
+
+/** The whole document. Pure: the same code always builds the same document. */
+export function buildPortalDocument(): Json {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Verification portal API", version: API_VERSION, description: INFO_DESCRIPTION },
+    servers: serversOf({ output: "PortalApiUrl", idPrefix: "portal-api", localUrl: "http://127.0.0.1:3006" }),
+    security: [{ PortalToken: [] }],
+    tags: [
+      { name: "Account", description: "Who is signed in" },
+      { name: "Apps", description: "Apps and their API keys" },
+      { name: "Webhooks", description: "The destination, its secret, test events, deliveries and replays" },
+      { name: "Verifications", description: "Search and read your apps' verifications" },
+      { name: "Usage", description: "Verifications per day by outcome" },
+      { name: "People", description: "Your organisation's people (owners)" },
+      { name: "Page", description: "The portal page and its files" },
+    ],
+    paths: paths(),
+    components: {
+      securitySchemes: {
+        PortalToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "An access token of the environment's customer user pool, for the portal page's client.",
+        },
+      },
+      parameters: {
+        AppId: pathParameter("app_id", "One of your organisation's apps; any other is 404.", EXAMPLE_APP),
+        KeyId: pathParameter("key_id", "A key's `key_id`, as the app lists it.", EXAMPLE_KEY.key_id),
+        EventId: pathParameter("event_id", "An event of one of your apps.", EXAMPLE_DELIVERY.event_id),
+        VerificationId: pathParameter(
+          "verification_id",
+          "A verification of one of your apps.",
+          "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
+        ),
+      },
+      headers: {
+        RequestId: {
+          description:
+            "Identifies this request: the same value as `request_id` in an error body and in the audit trail.",
+          required: true,
+          schema: { type: "string", minLength: 1 },
+        },
+        NoStore: {
+          description: "The answer holds a secret shown once: never cached",
+          required: true,
+          schema: { type: "string", const: "no-store" },
+        },
+      },
+      responses: { RouteNotFound: problemResponse(["route_not_found"], PORTAL_GATEWAY_RESPONSES) },
+      schemas: componentSchemasOf(responseSchemas, REQUEST_SCHEMAS, [
+        ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
+        ...GATEWAY_CODES,
+      ]),
+    },
+  };
+}
+
+/** `openapi-portal.json`. */
+export function renderPortalDocument(): string {
+  return renderJson(buildPortalDocument(), "openapi-portal.json");
+}

@@ -1,0 +1,120 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateScan,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { APPS_TABLE } from "../declarations/tables.ts";
+import { type AppItem, appPk } from "../domain/apps.ts";
+import { type MemberItem, memberPk, type OrganizationItem, orgPk } from "../domain/organizations.ts";
+import type { OrganizationStore } from "../ports/organization-store.ts";
+
+/** Organisations and memberships, kept in the apps table beside the apps they own. */
+export class DynamoDbOrganizationStore implements OrganizationStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async createOrganization(organization: OrganizationItem): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: organization, ConditionExpression: "attribute_not_exists(pk)" }),
+    );
+  }
+
+  async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: orgPk(organizationId) } }));
+    return Item as OrganizationItem | undefined;
+  }
+
+  /** Every organisation (the table is small: a few items per app, organisation and user). */
+  async listOrganizations(): Promise<OrganizationItem[]> {
+    const organizations: OrganizationItem[] = [];
+    const pages = paginateScan(
+      { client: this.db },
+      {
+        TableName: this.table,
+        FilterExpression: "kind = :organization",
+        ExpressionAttributeValues: { ":organization": "organization" },
+      },
+    );
+    for await (const page of pages) organizations.push(...((page.Items ?? []) as OrganizationItem[]));
+    return organizations.sort((a, b) => a.organization_id.localeCompare(b.organization_id));
+  }
+
+  async addMember(member: MemberItem): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" }),
+    );
+  }
+
+  async getMember(sub: string): Promise<MemberItem | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: memberPk(sub) } }));
+    return Item as MemberItem | undefined;
+  }
+
+  async attachApp(appId: string, organizationId: string, now: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: appPk(appId) },
+          UpdateExpression: "SET organization_id = :organization, updated_at = :now",
+          ConditionExpression:
+            "attribute_exists(pk) AND (attribute_not_exists(organization_id) OR organization_id = :organization)",
+          ExpressionAttributeValues: { ":organization": organizationId, ":now": now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async appsOf(
+    organizationId: string,
+    limit: number,
+    afterAppId?: string,
+  ): Promise<{ apps: AppItem[]; more: boolean }> {
+    const { indexName } = APPS_TABLE.globalIndexes[1];
+    // One more than asked, so the answer knows whether another page follows.
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: indexName,
+        KeyConditionExpression: "organization_id = :organization",
+        ExpressionAttributeValues: { ":organization": organizationId },
+        Limit: limit + 1,
+        ...(afterAppId
+          ? { ExclusiveStartKey: { pk: appPk(afterAppId), organization_id: organizationId, app_id: afterAppId } }
+          : {}),
+      }),
+    );
+    return { apps: Items.slice(0, limit) as AppItem[], more: Items.length > limit };
+  }
+
+  async membersOf(
+    organizationId: string,
+    limit: number,
+    after?: { username: string; sub: string },
+  ): Promise<{ members: MemberItem[]; more: boolean }> {
+    const { indexName } = APPS_TABLE.globalIndexes[2];
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: indexName,
+        KeyConditionExpression: "member_org_id = :organization",
+        ExpressionAttributeValues: { ":organization": organizationId },
+        Limit: limit + 1,
+        ...(after
+          ? { ExclusiveStartKey: { pk: memberPk(after.sub), member_org_id: organizationId, username: after.username } }
+          : {}),
+      }),
+    );
+    return { members: Items.slice(0, limit) as MemberItem[], more: Items.length > limit };
+  }
+}

@@ -1,0 +1,25 @@
+/** One page of a query that may filter: read on until the page is full or the index ends. */
+import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+
+/** A filtered page reads at most this many times, so a sparse filter cannot hold a request for long. */
+const MAX_READS = 5;
+
+/**
+ * Up to `limit` items of `input`, and the key to go on from when the index may hold more
+ * (DynamoDB's `LastEvaluatedKey`: after a filter it may name an item the page does not show).
+ */
+export async function queryPage<Item>(
+  db: DynamoDBDocumentClient,
+  limit: number,
+  input: Omit<QueryCommandInput, "Limit">,
+): Promise<{ items: Item[]; lastKey: Record<string, unknown> | undefined }> {
+  const items: Item[] = [];
+  let lastKey = input.ExclusiveStartKey;
+  for (let reads = 0; reads < MAX_READS; reads++) {
+    const page = await db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: lastKey }));
+    items.push(...((page.Items ?? []) as Item[]));
+    lastKey = page.LastEvaluatedKey;
+    if (!lastKey || items.length >= limit) break;
+  }
+  return { items, lastKey };
+}

@@ -1,0 +1,62 @@
+/**
+ * Organisations: a customer company in one environment. It owns apps; its people sign in to
+ * the portal with a user of the environment's customer pool, each with one role.
+ */
+import { z } from "zod";
+import type { AuditContext } from "./audit.ts";
+import type { Environment } from "./environments.ts";
+
+/** `owner`: everything, users too; `developer`: apps, keys, webhooks; `viewer`: read only. */
+export const PORTAL_ROLES = ["owner", "developer", "viewer"] as const;
+export type PortalRole = (typeof PORTAL_ROLES)[number];
+
+/** What each role may do, as the portal routes name it: a role holds its own grant and every weaker one. */
+export const ROLE_GRANTS: Record<PortalRole, readonly PortalRole[]> = {
+  owner: ["owner", "developer", "viewer"],
+  developer: ["developer", "viewer"],
+  viewer: ["viewer"],
+};
+
+export const roleSchema = z.enum(PORTAL_ROLES);
+
+/** An organisation, as stored in the apps table: `pk = ORG#<organization_id>`. */
+export interface OrganizationItem {
+  pk: string;
+  kind: "organization";
+  organization_id: string;
+  name: string;
+  environment: Environment;
+  created_at: string;
+}
+
+/**
+ * A portal user's membership, as stored in the apps table: `pk = MEMBER#<sub>` (the user's id
+ * in the customer pool), so the portal authorizer finds the caller's organisation and role in
+ * one read.
+ */
+export interface MemberItem {
+  pk: string;
+  kind: "member";
+  sub: string;
+  username: string;
+  member_org_id: string;
+  role: PortalRole;
+  created_at: string;
+}
+
+export const orgPk = (organizationId: string) => `ORG#${organizationId}`;
+export const memberPk = (sub: string) => `MEMBER#${sub}`;
+
+/** Who is calling the portal API, as its authorizer found them. */
+export interface Member {
+  sub: string;
+  username: string;
+  organizationId: string;
+  role: PortalRole;
+}
+
+/** A portal request's caller: the member, and what their audited actions record. */
+export interface PortalCaller {
+  member: Member;
+  audit: AuditContext;
+}

@@ -1,0 +1,128 @@
+/**
+ * An organisation's apps, keys and webhook destinations, through the same use cases the ops
+ * command runs, each change recorded in the audit trail under the portal user's name.
+ */
+import type { AppItem } from "../../domain/apps.ts";
+import type { Environment } from "../../domain/environments.ts";
+import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import type { Member, PortalCaller } from "../../domain/organizations.ts";
+import { appPositionSchema } from "../../domain/portal.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { OrganizationStore } from "../../ports/organization-store.ts";
+import type { Sealer } from "../../ports/sealer.ts";
+import { type AppView, appView, checkAppName, createApp } from "../apps.ts";
+import { type KeyView, keyView, revokeKeys, rotateKey } from "../keys.ts";
+import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhook-destination.ts";
+import { asFieldRule, memberApp, recordAction } from "./member.ts";
+
+type Audited = { audit: Pick<AuditTrail, "append">; clock: Clock };
+
+export type PortalApp = AppView & { keys: KeyView[] };
+
+async function withKeys(apps: Pick<AppStore, "listKeys">, app: AppItem, now: string): Promise<PortalApp> {
+  return { ...appView(app, now), keys: (await apps.listKeys(app.app_id)).map((key) => keyView(key, now)) };
+}
+
+/** The organisation's apps in creation order, each with its keys. */
+export async function listMemberApps(
+  deps: { organizations: Pick<OrganizationStore, "appsOf">; apps: Pick<AppStore, "listKeys">; clock: Clock },
+  member: Member,
+  page: { limit: number; cursor?: string },
+): Promise<{ data: PortalApp[]; next_cursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, appPositionSchema).app_id;
+  const { apps, more } = await deps.organizations.appsOf(member.organizationId, page.limit, after);
+  const now = isoSeconds(deps.clock.now());
+  const data = await Promise.all(apps.map((app) => withKeys(deps.apps, app, now)));
+  const last = apps.at(-1);
+  return { data, next_cursor: more && last ? encodeCursor({ app_id: last.app_id }) : null };
+}
+
+/** A new app of the caller's organisation, its first key and webhook secret shown this once. */
+export async function createMemberApp(
+  deps: Audited & {
+    apps: Pick<AppStore, "createWithKey" | "getApp" | "currentKeys">;
+    sealer: Sealer;
+    environment: Environment;
+  },
+  caller: PortalCaller,
+  input: { name: string; webhook_url?: string },
+): Promise<PortalApp & { api_key: string; webhook_secret: string }> {
+  await asFieldRule("name", () => checkAppName(input.name));
+  if (input.webhook_url !== undefined) {
+    const url = input.webhook_url;
+    await asFieldRule("webhook_url", () => checkWebhookUrl(url, deps.environment));
+  }
+  const created = await createApp(deps, {
+    name: input.name,
+    environment: deps.environment,
+    webhookUrl: input.webhook_url,
+    organizationId: caller.member.organizationId,
+  });
+  await recordAction(deps, caller, { action: "app.created", app_id: created.app_id });
+  const app = await memberApp(deps.apps, caller.member, created.app_id);
+  const now = isoSeconds(deps.clock.now());
+  const keys = (await deps.apps.currentKeys(app, now)).map((key) => keyView(key, now));
+  return { ...appView(app, now), keys, api_key: created.api_key, webhook_secret: created.webhook_secret };
+}
+
+/** A new key for one of the organisation's apps; the live ones expire after the grace period. */
+export async function rotateMemberKey(
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "currentKeys" | "addKey"> },
+  caller: PortalCaller,
+  appId: string,
+  input: { grace_seconds?: number },
+) {
+  await memberApp(deps.apps, caller.member, appId);
+  const rotated = await rotateKey(deps, { appId, graceSeconds: input.grace_seconds });
+  await recordAction(deps, caller, {
+    action: "key.created",
+    app_id: appId,
+    detail: { key_id: rotated.key.key_id },
+  });
+  return rotated;
+}
+
+/** Revokes one live key of one of the organisation's apps, now. */
+export async function revokeMemberKey(
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "currentKeys" | "revokeKeys"> },
+  caller: PortalCaller,
+  appId: string,
+  keyId: string,
+): Promise<{ app_id: string; key: KeyView }> {
+  await memberApp(deps.apps, caller.member, appId);
+  const { revoked } = await revokeKeys(deps, { appId, keys: { keyId } });
+  const [key] = revoked;
+  if (!key) throw new Error("A revocation by key id revoked no key");
+  await recordAction(deps, caller, { action: "key.revoked", app_id: appId, detail: { key_id: keyId } });
+  return { app_id: appId, key };
+}
+
+export async function setMemberWebhook(
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "setWebhookUrl"> },
+  caller: PortalCaller,
+  appId: string,
+  url: string,
+): Promise<{ app_id: string; webhook_url: string }> {
+  await memberApp(deps.apps, caller.member, appId);
+  const destination = await asFieldRule("url", () => setWebhookDestination(deps, { appId, url }));
+  await recordAction(deps, caller, {
+    action: "webhook.updated",
+    app_id: appId,
+    detail: { webhook_url: destination.webhook_url },
+  });
+  return destination;
+}
+
+export async function rotateMemberSecret(
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "rotateWebhookSecret">; sealer: Sealer },
+  caller: PortalCaller,
+  appId: string,
+) {
+  await memberApp(deps.apps, caller.member, appId);
+  const rotated = await rotateWebhookSecret(deps, { appId });
+  await recordAction(deps, caller, { action: "webhook.secret_rotated", app_id: appId });
+  return rotated;
+}

@@ -1,0 +1,45 @@
+/** What every portal use case starts from: the caller's organisation, and only its apps. */
+import type { AppItem } from "../../domain/apps.ts";
+import { type AuditEntry, auditRecord } from "../../domain/audit.ts";
+import { type FieldError, InvalidInputError, RefusedError, ValidationError } from "../../domain/errors.ts";
+import { isId } from "../../domain/ids.ts";
+import type { Member, PortalCaller } from "../../domain/organizations.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import { appNotFound } from "../current-app.ts";
+
+/** The app `appId` if the caller's organisation owns it; any other app reads as not found. */
+export async function memberApp(apps: Pick<AppStore, "getApp">, member: Member, appId: string): Promise<AppItem> {
+  const app = isId("app", appId) ? await apps.getApp(appId) : undefined;
+  if (!app || app.organization_id !== member.organizationId) throw appNotFound(appId);
+  return app;
+}
+
+/** Appends the record of what the caller did in their organisation. */
+export async function recordAction(
+  deps: { audit: Pick<AuditTrail, "append">; clock: Clock },
+  caller: PortalCaller,
+  entry: Omit<AuditEntry, "actor" | "request_id" | "source_ip" | "organization_id">,
+): Promise<void> {
+  await deps.audit.append(
+    auditRecord(caller.audit, deps.clock.now(), { ...entry, organization_id: caller.member.organizationId }),
+  );
+}
+
+/**
+ * Runs a rule shared with the ops command, whose refusal of a value (a name, a URL) is the
+ * portal's `validation_failed` on `field`.
+ */
+export async function asFieldRule<T>(field: string, rule: () => T | Promise<T>): Promise<T> {
+  try {
+    return await rule();
+  } catch (error) {
+    const refused =
+      (error instanceof InvalidInputError && error.code === "invalid_input") ||
+      (error instanceof RefusedError && error.code === "webhook_url_not_allowed");
+    if (!refused) throw error;
+    const fieldError: FieldError = { field, code: "not_allowed", message: error.message };
+    throw new ValidationError([fieldError]);
+  }
+}

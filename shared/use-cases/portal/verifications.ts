@@ -1,0 +1,53 @@
+/** An organisation's verifications: search and view, each recorded as a read of personal data. */
+import { VerificationNotFoundError } from "../../domain/errors.ts";
+import { isId } from "../../domain/ids.ts";
+import type { PortalCaller } from "../../domain/organizations.ts";
+import type { VerificationListQuery } from "../../domain/searches.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { toResource } from "../../domain/verification.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
+import { type ListedVerification, listVerifications } from "../list-verifications.ts";
+import { memberApp, recordAction } from "./member.ts";
+
+type Deps = {
+  apps: Pick<AppStore, "getApp">;
+  audit: Pick<AuditTrail, "append">;
+  clock: Clock;
+};
+
+export async function searchMemberVerifications(
+  deps: Deps & { verifications: Pick<VerificationStore, "listForApp"> },
+  caller: PortalCaller,
+  query: VerificationListQuery & { app_id: string },
+): Promise<{ data: ListedVerification[]; next_cursor: string | null }> {
+  await memberApp(deps.apps, caller.member, query.app_id);
+  const page = await listVerifications(deps, query.app_id, query);
+  await recordAction(deps, caller, {
+    action: "verifications.searched",
+    app_id: query.app_id,
+    detail: { results: String(page.data.length) },
+  });
+  return page;
+}
+
+/** The verification as the public API shows it (without upload instructions), if one of the organisation's apps owns it. */
+export async function viewMemberVerification(
+  deps: Deps & { verifications: Pick<VerificationStore, "get"> },
+  caller: PortalCaller,
+  verificationId: string,
+): Promise<ListedVerification> {
+  const item = isId("verification", verificationId) ? await deps.verifications.get(verificationId) : undefined;
+  if (!item) throw new VerificationNotFoundError();
+  await memberApp(deps.apps, caller.member, item.app_id).catch(() => {
+    throw new VerificationNotFoundError();
+  });
+  await recordAction(deps, caller, {
+    action: "verification.viewed",
+    app_id: item.app_id,
+    verification_id: item.verification_id,
+  });
+  return toResource(item, isoSeconds(deps.clock.now()));
+}

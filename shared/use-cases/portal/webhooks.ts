@@ -1,0 +1,117 @@
+/** An organisation's webhook deliveries: a test event on request, the attempts made, a replay. */
+import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { isId, newId } from "../../domain/ids.ts";
+import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import type { Member, PortalCaller } from "../../domain/organizations.ts";
+import { deliveryPositionSchema } from "../../domain/portal.ts";
+import { addSeconds, isoSeconds } from "../../domain/time.ts";
+import {
+  API_VERSION,
+  type AttemptItem,
+  type EventItem,
+  eventPk,
+  TEST_EVENT_TYPE,
+  type TestEvent,
+} from "../../domain/webhook-events.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventStore } from "../../ports/event-store.ts";
+import {
+  attemptDelivery,
+  FIRST_ATTEMPT_LEASE_SECONDS,
+  KEEP_EVENTS_DAYS,
+  type WebhookDeps,
+} from "../webhook-delivery.ts";
+import { type DeliveryView, deliveryView, replayEvent } from "../webhook-replay.ts";
+import { memberApp, recordAction } from "./member.ts";
+
+/**
+ * Sends a signed `webhook.test` event to the app's destination now, while the caller waits,
+ * and answers how it went. Recorded like every event, so it is listed and can be replayed;
+ * never retried on its own.
+ */
+export async function sendTestEvent(
+  deps: WebhookDeps & { events: Pick<EventStore, "create">; audit: Pick<AuditTrail, "append"> },
+  caller: PortalCaller,
+  appId: string,
+): Promise<{ event_id: string; delivery: DeliveryView }> {
+  const app = await memberApp(deps.apps, caller.member, appId);
+  if (!app.webhook_url) throw new RefusedError("webhook_not_set", "Set a webhook URL for this app first");
+  const now = deps.clock.now();
+  const eventId = newId("event");
+  const body: TestEvent = {
+    id: eventId,
+    type: TEST_EVENT_TYPE,
+    created_at: isoSeconds(now),
+    environment: app.environment,
+    api_version: API_VERSION,
+    data: { app_id: app.app_id, message: "A test event sent from the portal: nothing changed." },
+  };
+  const event: EventItem = {
+    pk: eventPk(eventId),
+    sk: "EVENT",
+    event_id: eventId,
+    app_id: app.app_id,
+    environment: app.environment,
+    type: TEST_EVENT_TYPE,
+    body: JSON.stringify(body),
+    created_at: body.created_at,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: isoSeconds(addSeconds(now, FIRST_ATTEMPT_LEASE_SECONDS)),
+    expires_at_epoch: Math.floor(now.getTime() / 1000) + KEEP_EVENTS_DAYS * 86400,
+  };
+  await deps.events.create(event);
+  await recordAction(deps, caller, { action: "webhook.tested", app_id: app.app_id, detail: { event_id: eventId } });
+  const attempt = await attemptDelivery(deps, event, now);
+  if (!attempt) throw new RefusedError("webhook_not_set", "The app's webhook URL was removed meanwhile");
+  return { event_id: eventId, delivery: deliveryView(eventId, 1, attempt) };
+}
+
+/** The app's delivery attempts, newest first, optionally only delivered or only failed ones. */
+export async function memberDeliveries(
+  deps: { apps: Pick<AppStore, "getApp">; events: Pick<EventStore, "attemptsForApp"> },
+  member: Member,
+  appId: string,
+  query: { status?: AttemptItem["outcome"]; limit: number; cursor?: string },
+): Promise<{ data: DeliveryView[]; next_cursor: string | null }> {
+  await memberApp(deps.apps, member, appId);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, deliveryPositionSchema);
+  const { items, last } = await deps.events.attemptsForApp(appId, { outcome: query.status }, query.limit, after);
+  return {
+    data: items.map((item) => deliveryView(item.event_id, item.attempt, item)),
+    next_cursor: last ? encodeCursor(last) : null,
+  };
+}
+
+/** Delivers one of the organisation's events again, as a new round of attempts due now. */
+export async function replayMemberEvent(
+  deps: {
+    apps: Pick<AppStore, "getApp">;
+    events: Pick<EventStore, "get" | "requeue">;
+    audit: Pick<AuditTrail, "append">;
+    clock: Clock;
+  },
+  caller: PortalCaller,
+  eventId: string,
+): Promise<{ event_id: string; status: "pending"; next_attempt_at: string }> {
+  const notFound = new NotFoundError("event_not_found", "No event with this id exists for your organisation");
+  const event = isId("event", eventId) ? await deps.events.get(eventId) : undefined;
+  if (!event) throw notFound;
+  await memberApp(deps.apps, caller.member, event.app_id).catch(() => {
+    throw notFound;
+  });
+  const queued = await replayEvent(deps, eventId);
+  await recordAction(deps, caller, {
+    action: "event.replayed",
+    app_id: event.app_id,
+    ...(event.verification_id ? { verification_id: event.verification_id } : {}),
+    detail: { event_id: eventId },
+  });
+  return {
+    event_id: eventId,
+    status: "pending",
+    next_attempt_at: queued.next_attempt_at ?? isoSeconds(deps.clock.now()),
+  };
+}

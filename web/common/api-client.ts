@@ -1,0 +1,97 @@
+/**
+ * An API of the service called with the session's bearer token. Paths are relative to the
+ * page (`<base>/backoffice/`, `<base>/portal/`), so a page works under any stage or domain
+ * without knowing it.
+ */
+import { type Session, SignedOutError } from "./session.ts";
+
+/** What the API refused, by its problem+json: `code` to branch on, `detail` to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    /** The fields a `validation_failed` named. */
+    readonly fields: { field: string; message: string }[] = [],
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+}
+
+interface ProblemBody {
+  code: string;
+  detail: string;
+  request_id?: string;
+  errors?: { field: string; message: string }[];
+}
+
+async function problemOf(response: Response, apiName: string): Promise<ApiError> {
+  const problem = (await response.json().catch(() => undefined)) as Partial<ProblemBody> | undefined;
+  if (problem && typeof problem.code === "string" && typeof problem.detail === "string") {
+    const fields = problem.errors ?? [];
+    const reference = problem.request_id ? ` (request ${problem.request_id})` : "";
+    const listed = fields.map((error) => `${error.field}: ${error.message}`);
+    const detail = listed.length > 1 ? `${problem.detail}: ${listed.join("; ")}` : problem.detail;
+    return new ApiError(response.status, problem.code, `${detail}${reference}`, fields);
+  }
+  return new ApiError(response.status, "unexpected", `The ${apiName} answered ${response.status}. Try again.`);
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class BearerClient {
+  /** `onSignedOut` runs when the API no longer accepts the session, after one renewal was tried. */
+  constructor(
+    private readonly session: Session,
+    private readonly onSignedOut: () => void,
+    /** The API as the page names it in messages: "backoffice", "portal". */
+    private readonly apiName: string,
+  ) {}
+
+  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    let response = await this.#send(method, path, options);
+    if (response.status === 401) {
+      // The token may have been renewed elsewhere or revoked: renew once, then give up.
+      await this.session.renew().catch(() => undefined);
+      response = await this.#send(method, path, options);
+    }
+    if (response.status === 401) {
+      this.session.end();
+      this.onSignedOut();
+      throw new ApiError(401, "invalid_token", "Your session has ended. Sign in again.");
+    }
+    if (!response.ok) throw await problemOf(response, this.apiName);
+    return (await response.json()) as T;
+  }
+
+  async #send(method: string, path: string, options: RequestOptions): Promise<Response> {
+    let token: string;
+    try {
+      token = await this.session.accessToken();
+    } catch (error) {
+      if (error instanceof SignedOutError) this.onSignedOut();
+      throw new ApiError(401, "invalid_token", "Your session has ended. Sign in again.");
+    }
+    try {
+      return await fetch(path, {
+        method,
+        headers: {
+          Accept: "application/json",
+          Authorization: `Bearer ${token}`,
+          ...(options.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...options.headers,
+        },
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        // Nothing for the browser to keep: every answer is about now.
+        cache: "no-store",
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch {
+      throw new ApiError(0, "network", `The ${this.apiName} could not be reached. Check the connection and try again.`);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/** The portal API, called through the shared bearer client (paths relative to `<base>/portal/`). */
+import { BearerClient } from "../common/api-client.ts";
+import type { Session } from "../common/session.ts";
+import type {
+  App,
+  CreatedApp,
+  Delivery,
+  Invited,
+  Me,
+  Page,
+  Person,
+  Replay,
+  Role,
+  RotatedKey,
+  RotatedSecret,
+  Status,
+  TestDelivery,
+  UsageRow,
+  Verification,
+} from "./wire.ts";
+
+export interface Search {
+  app_id: string;
+  external_reference_id?: string;
+  status?: Status;
+  created_after?: string;
+  created_before?: string;
+}
+
+const app = (id: string) => `v1/apps/${encodeURIComponent(id)}`;
+
+/** `?name=value&…` of the values that are set. */
+function query(values: Record<string, string | undefined | null>): string {
+  const set = Object.entries(values).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  return set.length === 0 ? "" : `?${new URLSearchParams(set)}`;
+}
+
+export class PortalApi {
+  readonly #client: BearerClient;
+
+  constructor(session: Session, onSignedOut: () => void) {
+    this.#client = new BearerClient(session, onSignedOut, "portal");
+  }
+
+  me(): Promise<Me> {
+    return this.#client.json("GET", "v1/me");
+  }
+
+  apps(cursor: string | null = null): Promise<Page<App>> {
+    return this.#client.json("GET", `v1/apps${query({ limit: "100", cursor })}`);
+  }
+
+  createApp(name: string, webhookUrl?: string): Promise<CreatedApp> {
+    return this.#client.json("POST", "v1/apps", { body: { name, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) } });
+  }
+
+  rotateKey(appId: string, graceSeconds: number): Promise<RotatedKey> {
+    return this.#client.json("POST", `${app(appId)}/keys`, { body: { grace_seconds: graceSeconds } });
+  }
+
+  revokeKey(appId: string, keyId: string): Promise<{ app_id: string }> {
+    return this.#client.json("DELETE", `${app(appId)}/keys/${encodeURIComponent(keyId)}`);
+  }
+
+  setWebhook(appId: string, url: string): Promise<{ app_id: string; webhook_url: string }> {
+    return this.#client.json("PUT", `${app(appId)}/webhook`, { body: { url } });
+  }
+
+  rotateSecret(appId: string): Promise<RotatedSecret> {
+    return this.#client.json("POST", `${app(appId)}/webhook/secret`);
+  }
+
+  testWebhook(appId: string): Promise<TestDelivery> {
+    return this.#client.json("POST", `${app(appId)}/webhook/test`);
+  }
+
+  deliveries(appId: string, status: string, cursor: string | null): Promise<Page<Delivery>> {
+    return this.#client.json("GET", `${app(appId)}/deliveries${query({ status, cursor, limit: "20" })}`);
+  }
+
+  replay(eventId: string): Promise<Replay> {
+    return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/replay`);
+  }
+
+  search(search: Search, cursor: string | null): Promise<Page<Verification>> {
+    return this.#client.json("GET", `v1/verifications${query({ ...search, cursor, limit: "20" })}`);
+  }
+
+  verification(id: string): Promise<Verification> {
+    return this.#client.json("GET", `v1/verifications/${encodeURIComponent(id)}`);
+  }
+
+  usage(from: string, to: string): Promise<Page<UsageRow>> {
+    return this.#client.json("GET", `v1/usage${query({ from, to })}`);
+  }
+
+  people(): Promise<Page<Person>> {
+    return this.#client.json("GET", `v1/users${query({ limit: "100" })}`);
+  }
+
+  invite(username: string, role: Role, email?: string): Promise<Invited> {
+    return this.#client.json("POST", "v1/users", { body: { username, role, ...(email ? { email } : {}) } });
+  }
+}

@@ -1,0 +1,160 @@
+/** Apps and their keys: create an app (its key shown once), rotate a key with a grace period, revoke one. */
+import { h, timeOf } from "../common/dom.ts";
+import { action, canChange, field, onSubmit, type PortalContext, reasonOf, table } from "./context.ts";
+import type { App, Key } from "./wire.ts";
+
+const GRACE_CHOICES = [
+  { seconds: 3600, label: "1 hour" },
+  { seconds: 86_400, label: "24 hours" },
+  { seconds: 7 * 86_400, label: "7 days" },
+] as const;
+
+const KEY_STATUS: Record<Key["status"], string> = {
+  active: "Active",
+  expiring: "Expiring",
+  expired: "Expired",
+  revoked: "Revoked",
+};
+
+function keysTable(context: PortalContext, app: App, redraw: () => void): HTMLElement {
+  const live = (key: Key) => key.status === "active" || key.status === "expiring";
+  return table(
+    `Keys of ${app.name}`,
+    ["Key", "Prefix", "Status", "Created", "Expires", ...(canChange(context.me) ? [""] : [])],
+    app.keys.map((key) => [
+      h("code", {}, key.key_id),
+      h("code", {}, `${key.prefix}…`),
+      h("span", { class: `badge ${key.status}` }, KEY_STATUS[key.status]),
+      timeOf(key.created_at),
+      key.expires_at ? timeOf(key.expires_at) : "—",
+      ...(canChange(context.me)
+        ? [
+            live(key)
+              ? action(
+                  context,
+                  "Revoke",
+                  async () => {
+                    const sure = await context.confirm(
+                      `Revoke ${key.prefix}…? Calls with it stop working within 5 minutes.`,
+                      "Revoke key",
+                    );
+                    if (!sure) return;
+                    await context.api.revokeKey(app.app_id, key.key_id);
+                    context.say.info(`Key ${key.prefix}… is revoked.`);
+                    redraw();
+                  },
+                  { class: "danger", "aria-label": `Revoke key ${key.prefix}` },
+                )
+              : "",
+          ]
+        : []),
+    ]),
+  );
+}
+
+function rotateControls(context: PortalContext, app: App, redraw: () => void): HTMLElement {
+  const grace = h(
+    "select",
+    { id: `grace-${app.app_id}`, name: "grace" },
+    ...GRACE_CHOICES.map((choice) =>
+      h("option", { value: String(choice.seconds), selected: choice.seconds === 86_400 }, choice.label),
+    ),
+  );
+  const rotate = action(context, "Rotate key", async () => {
+    const rotated = await context.api.rotateKey(app.app_id, Number(grace.value));
+    await context.showSecrets(
+      "Your new API key",
+      [{ label: "API key", value: rotated.api_key }],
+      "This is the only time the key is shown: copy it to your backend now. The previous key keeps working until it expires.",
+    );
+    redraw();
+  });
+  return h("div", { class: "inline-form" }, field("Old key keeps working for", grace), rotate);
+}
+
+function appCard(context: PortalContext, app: App, redraw: () => void): HTMLElement {
+  const headingId = `app-${app.app_id}`;
+  return h(
+    "article",
+    { class: "panel", "aria-labelledby": headingId },
+    h("h2", { id: headingId }, app.name),
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "App id"),
+      h("dd", {}, h("code", {}, app.app_id)),
+      h("dt", {}, "Environment"),
+      h("dd", {}, app.environment),
+      h("dt", {}, "Status"),
+      h("dd", {}, app.status),
+      h("dt", {}, "Webhook"),
+      h("dd", {}, app.webhook_url ? h("code", {}, app.webhook_url) : "not set"),
+    ),
+    h("h3", {}, "API keys"),
+    keysTable(context, app, redraw),
+    canChange(context.me) ? rotateControls(context, app, redraw) : null,
+  );
+}
+
+function createForm(context: PortalContext, redraw: () => void): HTMLElement {
+  const name = h("input", { id: "new-app-name", name: "name", required: true, maxlength: "100", autocomplete: "off" });
+  const webhook = h("input", {
+    id: "new-app-webhook",
+    name: "webhook_url",
+    type: "url",
+    inputmode: "url",
+    placeholder: "https://…",
+  });
+  const submit = h("button", { type: "submit", class: "primary" }, "Create app");
+  const form = h(
+    "form",
+    { class: "panel", "aria-labelledby": "create-app-title" },
+    h("h2", { id: "create-app-title" }, "Create an app"),
+    field("Name", name, "For people: shown in this portal only."),
+    field("Webhook URL (optional)", webhook, "Where events go; you can set it later."),
+    h("div", { class: "actions" }, submit),
+  );
+  onSubmit(context, form, "The app could not be created.", async () => {
+    const created = await context.api.createApp(name.value.trim(), webhook.value.trim() || undefined);
+    context.selected = created.app_id;
+    await context.showSecrets(
+      `${created.name} is ready`,
+      [
+        { label: "API key", value: created.api_key },
+        { label: "Webhook signing secret", value: created.webhook_secret },
+      ],
+      "This is the only time these are shown: copy them to your backend now. Only the key's hash is kept.",
+    );
+    redraw();
+  });
+  return form;
+}
+
+export function showApps(context: PortalContext): void {
+  const list = h("div", { class: "stack", "aria-live": "polite", "aria-busy": "true" });
+  const redraw = () => {
+    list.setAttribute("aria-busy", "true");
+    context
+      .apps(true)
+      .then((apps) => {
+        list.replaceChildren(
+          ...(apps.length === 0
+            ? [h("p", { class: "empty" }, "No apps yet.")]
+            : apps.map((app) => appCard(context, app, redraw))),
+        );
+      })
+      .catch((error: unknown) => context.say.error(reasonOf(error, "The apps could not be loaded.")))
+      .finally(() => list.removeAttribute("aria-busy"));
+  };
+  context.view.replaceChildren(
+    h(
+      "section",
+      { "aria-labelledby": "apps-title" },
+      h("h1", { id: "apps-title", tabindex: "-1" }, "Apps"),
+      h("p", { class: "intro" }, "Each app has its own API keys and webhook destination in this environment."),
+      canChange(context.me) ? createForm(context, redraw) : null,
+      list,
+    ),
+  );
+  redraw();
+}
