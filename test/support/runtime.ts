@@ -16,6 +16,13 @@ export interface RunningRuntime {
 /** Starts the runtime with `env` over the defaults and resolves once it serves. */
 export async function startRuntime(env: Record<string, string>, args: string[] = []): Promise<RunningRuntime> {
   const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
+  // Every other server on a free port of its own too: PORT + n may be another process's.
+  const others = {
+    AUTHORITY_PORT: await freePort(),
+    BACKOFFICE_PORT: await freePort(),
+    IDENTITY_PORT: await freePort(),
+    PORTAL_PORT: await freePort(),
+  };
   // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal.
   const child = spawn(process.execPath, ["--import", "tsx", "local/main.ts", ...args], {
     cwd: root,
@@ -24,6 +31,7 @@ export async function startRuntime(env: Record<string, string>, args: string[] =
       PORT: String(ports[0]),
       DYNAMODB_PORT: String(ports[1]),
       S3_PORT: String(ports[2]),
+      ...Object.fromEntries(Object.entries(others).map(([name, port]) => [name, String(port)])),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
