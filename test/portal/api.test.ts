@@ -244,11 +244,20 @@ describe("webhooks", () => {
     const app = await newApp(developer);
     await portal(developer, "PUT", `/portal/v1/apps/${app.app_id}/webhook`, { body: { url: fx.receiver.url } });
     fx.receiver.answer = 503;
+    // 3,000 bytes of two-byte characters: kept to the last whole character within 1,024 bytes.
+    fx.receiver.answerBody = `{"error":"${"ş".repeat(1500)}"}`;
     try {
       const tested = await portal(developer, "POST", `/portal/v1/apps/${app.app_id}/webhook/test`);
-      expect(tested.json).toMatchObject({ delivery: { outcome: "failed", response_status: 503 } });
+      const { delivery } = tested.json as {
+        delivery: { outcome: string; response_status: number; response_body: string };
+      };
+      expect(delivery).toMatchObject({ outcome: "failed", response_status: 503 });
+      expect(fx.receiver.answerBody.startsWith(delivery.response_body)).toBe(true);
+      expect(Buffer.byteLength(delivery.response_body)).toBeGreaterThan(1000);
+      expect(Buffer.byteLength(delivery.response_body)).toBeLessThanOrEqual(1024);
     } finally {
       fx.receiver.answer = 200;
+      fx.receiver.answerBody = "";
     }
     const failed = await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/deliveries?status=failed`);
     expect((failed.json as { data: unknown[] }).data).toEqual([

@@ -13,6 +13,8 @@ export interface Receiver {
   deliveries: Delivery[];
   /** The status the next deliveries get; 200 unless changed. */
   answer: number;
+  /** The body they get; none unless changed. */
+  answerBody: string;
   /** Resolves once `count` deliveries have arrived in all. */
   waitFor(count: number, timeoutMs?: number): Promise<Delivery[]>;
   stop(): Promise<void>;
@@ -24,6 +26,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: "",
     deliveries,
     answer: 200,
+    answerBody: "",
     async waitFor(count: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (deliveries.length < count) {
@@ -45,7 +48,7 @@ export async function startReceiver(): Promise<Receiver> {
       body: Buffer.concat(chunks).toString("utf8"),
       receivedAt: Date.now(),
     });
-    res.writeHead(receiver.answer).end();
+    res.writeHead(receiver.answer).end(receiver.answerBody);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
