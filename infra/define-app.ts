@@ -18,6 +18,15 @@ function issuerFromContext(app: App): { issuer?: { url: string; secretArn: strin
   return { issuer: { url, secretArn } };
 }
 
+/** `-c indexStep=N`: the upgrade step of the table indexes to deploy (see Deploy in the README). */
+function indexStepFromContext(app: App): { indexStep?: number } {
+  const step: unknown = app.node.tryGetContext("indexStep");
+  if (step === undefined) return {};
+  const value = Number(step);
+  if (!Number.isInteger(value) || value < 0) throw new Error("-c indexStep= takes a whole number: 0, 1, 2, ...");
+  return { indexStep: value };
+}
+
 /**
  * The stack of the environment chosen with `-c env=sandbox|production`, checked by cdk-nag's
  * AwsSolutions pack: an unacknowledged finding fails the synth.
@@ -31,6 +40,7 @@ export function defineApp(app: App, variables: NodeJS.ProcessEnv = process.env):
   const stack = new VerificationApiStack(app, stackName(environment), {
     config: ENVIRONMENT_CONFIGS[environment],
     ...issuerFromContext(app),
+    ...indexStepFromContext(app),
     description: `Document verification API, ${environment}`,
     ...(target.account || target.region ? { env: target } : {}),
   });

@@ -27,6 +27,11 @@ export interface VerificationApiStackProps extends StackProps {
    * production sends every verification that needs the issuer to review.
    */
   issuer?: { url: string; secretArn: string };
+  /**
+   * Upgrading a stack deployed before some indexes existed: only the indexes added in this step
+   * or before (`addedInStep`), one more per table per deploy. Absent: every index.
+   */
+  indexStep?: number;
 }
 
 /** Characters of key material that seal webhook signing secrets (`SecretBox`). */
@@ -63,7 +68,7 @@ export class VerificationApiStack extends Stack {
 
     const tables = new Map<SettingName, { table: Table; definition: TableDefinition }>();
     for (const definition of TABLES) {
-      const table = this.table(definition, config);
+      const table = this.table(definition, config, props.indexStep);
       tables.set(definition.setting, { table, definition });
       new CfnOutput(this, `${definition.id}TableName`, {
         value: table.tableName,
@@ -217,7 +222,7 @@ export class VerificationApiStack extends Stack {
     return fn;
   }
 
-  private table(definition: TableDefinition, config: EnvironmentConfig): Table {
+  private table(definition: TableDefinition, config: EnvironmentConfig, indexStep = Number.POSITIVE_INFINITY): Table {
     const attribute = (key: { name: string; type: "S" | "N" }) => ({
       name: key.name,
       type: key.type === "S" ? AttributeType.STRING : AttributeType.NUMBER,
@@ -249,7 +254,7 @@ export class VerificationApiStack extends Stack {
           }
         : {}),
     });
-    for (const index of definition.globalIndexes) {
+    for (const index of definition.globalIndexes.filter((candidate) => (candidate.addedInStep ?? 0) <= indexStep)) {
       table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),

@@ -14,6 +14,13 @@ export interface IndexDefinition {
   indexName: string;
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
+  /**
+   * The upgrade step that adds the index to a table that exists already: DynamoDB (and so
+   * CloudFormation) creates one index per table per update, so a stack deployed before it is
+   * upgraded with `-c indexStep=1`, then `=2`, ..., then without (see Deploy in the README).
+   * A new table is created with every index at once.
+   */
+  addedInStep?: number;
 }
 
 export interface TableDefinition {
@@ -48,12 +55,14 @@ export const APPS_TABLE = {
       indexName: "apps_by_organization",
       partitionKey: { name: "organization_id", type: "S" },
       sortKey: { name: "app_id", type: "S" },
+      addedInStep: 1,
     },
     // Sparse: only memberships carry member_org_id, so an organisation's people list by name.
     {
       indexName: "members_by_organization",
       partitionKey: { name: "member_org_id", type: "S" },
       sortKey: { name: "username", type: "S" },
+      addedInStep: 2,
     },
   ],
 } as const satisfies TableDefinition;
@@ -82,12 +91,14 @@ export const VERIFICATIONS_TABLE = {
       indexName: "verifications_by_app",
       partitionKey: { name: "app_id", type: "S" },
       sortKey: { name: "created_at", type: "S" },
+      addedInStep: 1,
     },
     // Sparse: only verifications created with a reference carry app_reference (`<app_id>#<reference>`).
     {
       indexName: "verifications_by_reference",
       partitionKey: { name: "app_reference", type: "S" },
       sortKey: { name: "created_at", type: "S" },
+      addedInStep: 2,
     },
   ],
   stream: "NEW_AND_OLD_IMAGES",
@@ -129,6 +140,7 @@ export const EVENTS_TABLE = {
       indexName: "events_by_app",
       partitionKey: { name: "app_id", type: "S" },
       sortKey: { name: "event_id", type: "S" },
+      addedInStep: 1,
     },
   ],
   ttlAttribute: "expires_at_epoch",

@@ -864,6 +864,44 @@ describe("the environment", () => {
     expect(() => defineApp(half, {})).toThrow(/authoritySecretArn/);
   });
 
+  it("upgrades a deployed stack one index per table per deploy with -c indexStep, and creates a new one with all", () => {
+    const indexesAt = (step?: number) => {
+      const app = new App({
+        context: {
+          ...cdkJson.context,
+          env: "sandbox",
+          "aws:cdk:bundling-stacks": [],
+          ...(step === undefined ? {} : { indexStep: String(step) }),
+        },
+      });
+      const template = Template.fromStack(defineApp(app, {}));
+      return Object.fromEntries(
+        TABLES.map((table) => {
+          const resource = template.findResources("AWS::DynamoDB::Table")[tableId(template, table.setting)];
+          const indexes = (resource?.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string }[];
+          return [table.id, indexes.map((index) => index.IndexName)];
+        }),
+      );
+    };
+    const steps = [0, 1, 2].map(indexesAt);
+    const all = indexesAt();
+    for (const table of TABLES) {
+      expect(all[table.id]).toEqual(table.globalIndexes.map((index) => index.indexName));
+      // From one step to the next, each table gains at most one index and loses none.
+      let previous: string[] = steps[0]?.[table.id] ?? [];
+      for (const step of [...steps.slice(1), all]) {
+        const now = step[table.id] ?? [];
+        expect(now.slice(0, previous.length)).toEqual(previous);
+        expect(now.length - previous.length).toBeLessThanOrEqual(1);
+        previous = now;
+      }
+    }
+    // Step 0 is the set the stack had before organisations, lists and usage.
+    expect(steps[0]?.Apps).toEqual(["keys_by_app"]);
+    expect(steps[0]?.Verifications).toEqual(["awaiting_by_deadline", "in_review_by_deadline"]);
+    expect(() => indexesAt(-1)).toThrow(/indexStep/);
+  });
+
   it("refuses to deploy a function whose required setting has no value in AWS, and leaves optional ones unset", () => {
     expect(functionEnvironment(["ENVIRONMENT"], { ENVIRONMENT: "sandbox" })).toEqual({ ENVIRONMENT: "sandbox" });
     expect(
