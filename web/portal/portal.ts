@@ -123,7 +123,11 @@ byId("sign-out").addEventListener("click", () => {
   signedOut();
   say.info("Signed out.");
 });
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  // The last screen's messages are about the last screen.
+  say.clear();
+  route();
+});
 
 if (!configured) {
   view.textContent =

@@ -71,8 +71,15 @@ function chart(days: string[], totals: Map<string, Record<Outcome, number>>): SV
       bar.append(tip);
       drawing.append(bar);
     }
-    if (index % 7 === 0 || index === days.length - 1) {
-      const label = svg("text", { x: AXIS + index * slot, y: HEIGHT + 16, class: "axis-label" });
+    // A label a week, counted back from today, so the last bar is always labelled (ending at the edge).
+    if ((days.length - 1 - index) % 7 === 0) {
+      const last = index === days.length - 1;
+      const label = svg("text", {
+        x: last ? WIDTH : AXIS + (index + 0.5) * slot,
+        y: HEIGHT + 16,
+        class: "axis-label",
+        "text-anchor": last ? "end" : "middle",
+      });
       label.textContent = day.slice(5);
       drawing.append(label);
     }
