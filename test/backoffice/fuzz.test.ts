@@ -6,12 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import { BACKOFFICE_ROUTES } from "#shared/declarations/routes";
 import type { StaffUser } from "../support/api.ts";
-import { call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
+import { fuzzAudited } from "../support/audited-fuzz.ts";
+import { call, expectVerification, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1313);
@@ -111,37 +111,17 @@ function send(testCase: FuzzCase): Promise<Reply> {
   });
 }
 
-async function auditCount(): Promise<number> {
-  const { Count = 0 } = await fx.api.db.send(
-    new ScanCommand({ TableName: fx.api.tables.audit, Select: "COUNT", ConsistentRead: true }),
-  );
-  return Count;
-}
-
 describe(`fuzzing the backoffice API (seed ${SEED}, ${NUM_RUNS * BATCH} requests)`, () => {
   it("never answers 5xx, answers every error as problem+json, and audits only what succeeded", async () => {
-    const statuses: Record<string, number> = {};
-    let requests = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(fuzzCase, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-        const before = await auditCount();
-        const replies = await Promise.all(batch.map(send));
-        let audited = 0;
-        replies.forEach((reply, i) => {
-          const testCase = batch[i] as FuzzCase;
-          const code = (reply.json as { code?: string } | undefined)?.code ?? "";
-          const key = `${reply.status} ${code}`.trim();
-          statuses[key] = (statuses[key] ?? 0) + 1;
-          expect(reply.status, `${JSON.stringify(testCase)} -> ${reply.text}`).toBeLessThan(500);
-          if (reply.status >= 400) expectProblem(reply, reply.status, code);
-          else if (AUDITED.has(testCase.route.function)) audited += 1;
-        });
-        requests += batch.length;
-        expect(await auditCount()).toBe(before + audited);
-      }),
-      { seed: SEED, numRuns: NUM_RUNS, endOnFailure: true },
-    );
-    expect(requests).toBe(NUM_RUNS * BATCH);
-    console.log(`backoffice/fuzz: seed ${SEED}, ${requests} requests; replies ${JSON.stringify(statuses)}`);
+    const statuses = await fuzzAudited({
+      api: fx.api,
+      seed: SEED,
+      runs: NUM_RUNS,
+      batch: BATCH,
+      cases: fuzzCase,
+      send,
+      audited: (testCase) => AUDITED.has(testCase.route.function),
+    });
+    console.log(`backoffice/fuzz: seed ${SEED}, ${NUM_RUNS * BATCH} requests; replies ${JSON.stringify(statuses)}`);
   });
 });
