@@ -74,8 +74,11 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
     AUTHORITY_DOCUMENTS: "/var/task/issuer",
     AUDIT_TABLE: "bench-audit",
+    USAGE_TABLE: "bench-usage",
     STAFF_USER_POOL_ID: "us-east-1_BenchStaff",
     STAFF_CLIENT_ID: "benchconsole",
+    PORTAL_USER_POOL_ID: "us-east-1_BenchPortal",
+    PORTAL_CLIENT_ID: "benchportal",
     // The console reads its built files at init, so they are real.
     WEB_ASSETS: webAssets,
   };
