@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryComman
 import { AUDIT_TABLE } from "../declarations/tables.ts";
 import { AUDIT_RETENTION_SECONDS, type AuditRecord, auditMonth } from "../domain/audit.ts";
 import type { AuditFilter, AuditTrail } from "../ports/audit-trail.ts";
+import { queryWithMore } from "./dynamodb-pages.ts";
 
 /** How far back an unfiltered listing reads: the trail's whole retention, month by month. */
 const RETENTION_MONTHS = 25;
@@ -58,17 +59,18 @@ export class DynamoDbAuditTrail implements AuditTrail {
     before?: string,
   ): Promise<{ records: AuditRecord[]; more: boolean }> {
     const { indexName, partitionKey } = AUDIT_TABLE.globalIndexes[index];
-    const items = await this.query({
+    const { items, more } = await queryWithMore<Record<string, unknown>>(this.db, limit, {
+      TableName: this.table,
+      ScanIndexForward: false,
       IndexName: indexName,
       KeyConditionExpression: "#key = :value",
       ExpressionAttributeNames: { "#key": partitionKey.name },
       ExpressionAttributeValues: { ":value": value },
-      Limit: limit + 1,
       ...(before
         ? { ExclusiveStartKey: { month: auditMonth(before), audit_id: before, [partitionKey.name]: value } }
         : {}),
     });
-    return { records: items.slice(0, limit).map(recordOf), more: items.length > limit };
+    return { records: items.map(recordOf), more };
   }
 
   /** Newest month first, until the page is full or the retention is read. */

@@ -4,13 +4,13 @@ import {
   GetCommand,
   PutCommand,
   paginateScan,
-  QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, appPk } from "../domain/apps.ts";
 import { type MemberItem, memberPk, type OrganizationItem, orgPk } from "../domain/organizations.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
+import { queryWithMore } from "./dynamodb-pages.ts";
 
 /** Organisations and memberships, kept in the apps table beside the apps they own. */
 export class DynamoDbOrganizationStore implements OrganizationStore {
@@ -80,21 +80,16 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     limit: number,
     afterAppId?: string,
   ): Promise<{ apps: AppItem[]; more: boolean }> {
-    const { indexName } = APPS_TABLE.globalIndexes[1];
-    // One more than asked, so the answer knows whether another page follows.
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: indexName,
-        KeyConditionExpression: "organization_id = :organization",
-        ExpressionAttributeValues: { ":organization": organizationId },
-        Limit: limit + 1,
-        ...(afterAppId
-          ? { ExclusiveStartKey: { pk: appPk(afterAppId), organization_id: organizationId, app_id: afterAppId } }
-          : {}),
-      }),
-    );
-    return { apps: Items.slice(0, limit) as AppItem[], more: Items.length > limit };
+    const { items, more } = await queryWithMore<AppItem>(this.db, limit, {
+      TableName: this.table,
+      IndexName: APPS_TABLE.globalIndexes[1].indexName,
+      KeyConditionExpression: "organization_id = :organization",
+      ExpressionAttributeValues: { ":organization": organizationId },
+      ...(afterAppId
+        ? { ExclusiveStartKey: { pk: appPk(afterAppId), organization_id: organizationId, app_id: afterAppId } }
+        : {}),
+    });
+    return { apps: items, more };
   }
 
   async membersOf(
@@ -102,19 +97,15 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     limit: number,
     after?: { username: string; sub: string },
   ): Promise<{ members: MemberItem[]; more: boolean }> {
-    const { indexName } = APPS_TABLE.globalIndexes[2];
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: indexName,
-        KeyConditionExpression: "member_org_id = :organization",
-        ExpressionAttributeValues: { ":organization": organizationId },
-        Limit: limit + 1,
-        ...(after
-          ? { ExclusiveStartKey: { pk: memberPk(after.sub), member_org_id: organizationId, username: after.username } }
-          : {}),
-      }),
-    );
-    return { members: Items.slice(0, limit) as MemberItem[], more: Items.length > limit };
+    const { items, more } = await queryWithMore<MemberItem>(this.db, limit, {
+      TableName: this.table,
+      IndexName: APPS_TABLE.globalIndexes[2].indexName,
+      KeyConditionExpression: "member_org_id = :organization",
+      ExpressionAttributeValues: { ":organization": organizationId },
+      ...(after
+        ? { ExclusiveStartKey: { pk: memberPk(after.sub), member_org_id: organizationId, username: after.username } }
+        : {}),
+    });
+    return { members: items, more };
   }
 }

@@ -1,4 +1,7 @@
-/** One page of a query that may filter: read on until the page is full or the index ends. */
+/**
+ * Pages of queries: one that may filter and reads on until the page is full, and one that
+ * reads one item more than asked to know whether another page follows.
+ */
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 
 /** A filtered page reads at most this many times, so a sparse filter cannot hold a request for long. */
@@ -22,4 +25,14 @@ export async function queryPage<Item>(
     if (!lastKey || items.length >= limit) break;
   }
   return { items, lastKey };
+}
+
+/** Up to `limit` items of `input`, read with one more than asked so the answer knows whether `more` follow. */
+export async function queryWithMore<Item>(
+  db: DynamoDBDocumentClient,
+  limit: number,
+  input: Omit<QueryCommandInput, "Limit">,
+): Promise<{ items: Item[]; more: boolean }> {
+  const { Items = [] } = await db.send(new QueryCommand({ ...input, Limit: limit + 1 }));
+  return { items: Items.slice(0, limit) as Item[], more: Items.length > limit };
 }

@@ -5,7 +5,6 @@ import {
   GetCommand,
   PutCommand,
   paginateQuery,
-  QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
@@ -21,7 +20,7 @@ import type {
   VerificationQuery,
   VerificationStore,
 } from "../ports/verification-store.ts";
-import { queryPage } from "./dynamodb-pages.ts";
+import { queryPage, queryWithMore } from "./dynamodb-pages.ts";
 
 /** The last whole second before `instant`: created_at has no finer part. */
 function beforeInstant(instant: string): string {
@@ -161,27 +160,22 @@ export class DynamoDbVerificationStore implements VerificationStore {
     after?: ReviewPosition,
   ): Promise<{ items: VerificationItem[]; more: boolean }> {
     const { indexName, partitionKey, sortKey } = VERIFICATIONS_TABLE.globalIndexes[1];
-    // One more than asked, so the answer knows whether another page follows.
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: indexName,
-        KeyConditionExpression: "#day = :day",
-        ExpressionAttributeNames: { "#day": partitionKey.name },
-        ExpressionAttributeValues: { ":day": day },
-        Limit: limit + 1,
-        ...(after
-          ? {
-              ExclusiveStartKey: {
-                verification_id: after.id,
-                [partitionKey.name]: day,
-                [sortKey.name]: after.deadline,
-              },
-            }
-          : {}),
-      }),
-    );
-    return { items: Items.slice(0, limit) as VerificationItem[], more: Items.length > limit };
+    return queryWithMore<VerificationItem>(this.db, limit, {
+      TableName: this.table,
+      IndexName: indexName,
+      KeyConditionExpression: "#day = :day",
+      ExpressionAttributeNames: { "#day": partitionKey.name },
+      ExpressionAttributeValues: { ":day": day },
+      ...(after
+        ? {
+            ExclusiveStartKey: {
+              verification_id: after.id,
+              [partitionKey.name]: day,
+              [sortKey.name]: after.deadline,
+            },
+          }
+        : {}),
+    });
   }
 
   /**
@@ -197,22 +191,21 @@ export class DynamoDbVerificationStore implements VerificationStore {
     const partition = query.reference === undefined ? query.appId : appReference(query.appId, query.reference);
     const names: Record<string, string> = { "#partition": index.partitionKey.name };
     const values: Record<string, unknown> = { ":partition": partition };
-    let keyCondition = "#partition = :partition";
-    if (query.createdAfter !== undefined || query.createdBefore !== undefined) names["#created"] = "created_at";
-    // created_before is exclusive, created_after inclusive; created_at is in whole seconds.
-    if (query.createdAfter !== undefined && query.createdBefore !== undefined) {
-      keyCondition += " AND #created BETWEEN :from AND :before";
-      Object.assign(values, {
-        ":from": isoSeconds(new Date(query.createdAfter)),
-        ":before": beforeInstant(query.createdBefore),
-      });
-    } else if (query.createdAfter !== undefined) {
-      keyCondition += " AND #created >= :from";
-      values[":from"] = isoSeconds(new Date(query.createdAfter));
-    } else if (query.createdBefore !== undefined) {
-      keyCondition += " AND #created <= :before";
-      values[":before"] = beforeInstant(query.createdBefore);
-    }
+    // created_after is inclusive, created_before exclusive; created_at is in whole seconds.
+    const from = query.createdAfter === undefined ? undefined : isoSeconds(new Date(query.createdAfter));
+    const before = query.createdBefore === undefined ? undefined : beforeInstant(query.createdBefore);
+    const window =
+      from !== undefined && before !== undefined
+        ? "BETWEEN :from AND :before"
+        : from !== undefined
+          ? ">= :from"
+          : before !== undefined
+            ? "<= :before"
+            : undefined;
+    if (from !== undefined) values[":from"] = from;
+    if (before !== undefined) values[":before"] = before;
+    if (window) names["#created"] = "created_at";
+    const keyCondition = `#partition = :partition${window ? ` AND #created ${window}` : ""}`;
     let filter: string | undefined;
     if (query.status !== undefined) {
       names["#status"] = "status";

@@ -27,15 +27,15 @@ export async function createOrganization(
 ): Promise<OrganizationView> {
   // The same rule as an app's name: printable, 1 to 100 characters.
   const name = checkAppName(input.name);
+  const organizationId = newId("organization");
   const organization: OrganizationItem = {
-    pk: "",
+    pk: orgPk(organizationId),
     kind: "organization",
-    organization_id: newId("organization"),
+    organization_id: organizationId,
     name,
     environment: input.environment,
     created_at: isoSeconds(deps.clock.now()),
   };
-  organization.pk = orgPk(organization.organization_id);
   await deps.organizations.createOrganization(organization);
   return organizationView(organization);
 }
