@@ -50,12 +50,21 @@ const DORM = {
   barcode: ["Barkod No", "Belge Doğrulama Kodu"],
 };
 
+/**
+ * A word as a reader tolerant of look-alikes sees it: `Adİ` and `ADI` are the label `Adı`.
+ * Written here from the look-alike table, not taken from the reader.
+ */
+const asLabelWord = (text: string) =>
+  [...text]
+    .map((char) => LOOK_ALIKES[char] ?? char)
+    .join("")
+    .toLowerCase();
 /** Words of labels: a value starting with one, printed without a colon, would read as a longer label. */
 const LABEL_WORDS = new Set(
   [...Object.values(YOK), ...Object.values(DORM)]
     .flat()
     .flatMap((label) => label.split(" "))
-    .map((word) => word.toLocaleLowerCase("tr-TR")),
+    .map(asLabelWord),
 );
 const TURKISH_LETTERS = [..."ABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZabcçdefgğhıijklmnoöprsştuüvyz"];
 const NOISE = [
@@ -71,7 +80,7 @@ const BARCODE = "ABCD-1234-EFGH";
 
 const word = fc
   .string({ unit: fc.constantFrom(...TURKISH_LETTERS), minLength: 2, maxLength: 10 })
-  .filter((text) => !LABEL_WORDS.has(text.toLocaleLowerCase("tr-TR")));
+  .filter((text) => !LABEL_WORDS.has(asLabelWord(text)));
 const words = (max = 4) => fc.array(word, { minLength: 1, maxLength: max }).map((list) => list.join(" "));
 const named = (suffix: string) => words(3).map((text) => `${text} ${suffix}`);
 const validDate = fc
@@ -304,7 +313,7 @@ describe("the YÖK student layout reads any messy rendering of a certificate", (
           lines.join("\n"),
         );
       }),
-      { numRuns: 200 },
+      { numRuns: 200, seed: 248927349 },
     );
   });
 });
