@@ -152,10 +152,16 @@ export async function listApps(deps: { apps: Pick<AppStore, "listApps">; clock: 
 export async function showApp(
   deps: { apps: Pick<AppStore, "getApp" | "listKeys">; clock: Clock },
   appId: string,
-): Promise<AppView & { keys: KeyView[] }> {
+): Promise<AppWithKeys> {
   const app = await requireApp(deps.apps, appId);
-  const now = isoSeconds(deps.clock.now());
-  return { ...appView(app, now), keys: (await deps.apps.listKeys(appId)).map((key) => keyView(key, now)) };
+  return appWithKeys(deps.apps, app, isoSeconds(deps.clock.now()));
+}
+
+export type AppWithKeys = AppView & { keys: KeyView[] };
+
+/** An app as operators and portal users see it: its view and every key's, at `now`. */
+export async function appWithKeys(apps: Pick<AppStore, "listKeys">, app: AppItem, now: string): Promise<AppWithKeys> {
+  return { ...appView(app, now), keys: (await apps.listKeys(app.app_id)).map((key) => keyView(key, now)) };
 }
 
 /** Enables or disables an app; its keys answer 403 app_disabled while it is disabled. */

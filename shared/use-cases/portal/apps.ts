@@ -2,7 +2,6 @@
  * An organisation's apps, keys and webhook destinations, through the same use cases the ops
  * command runs, each change recorded in the audit trail under the portal user's name.
  */
-import type { AppItem } from "../../domain/apps.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
@@ -13,18 +12,14 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { Sealer } from "../../ports/sealer.ts";
-import { type AppView, appView, checkAppName, createApp } from "../apps.ts";
+import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../apps.ts";
 import { type KeyView, keyView, revokeKeys, rotateKey } from "../keys.ts";
 import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhook-destination.ts";
 import { asFieldRule, memberApp, recordAction } from "./member.ts";
 
 type Audited = { audit: Pick<AuditTrail, "append">; clock: Clock };
 
-export type PortalApp = AppView & { keys: KeyView[] };
-
-async function withKeys(apps: Pick<AppStore, "listKeys">, app: AppItem, now: string): Promise<PortalApp> {
-  return { ...appView(app, now), keys: (await apps.listKeys(app.app_id)).map((key) => keyView(key, now)) };
-}
+export type PortalApp = AppWithKeys;
 
 /** The organisation's apps in creation order, each with its keys. */
 export async function listMemberApps(
@@ -35,7 +30,7 @@ export async function listMemberApps(
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, appPositionSchema).app_id;
   const { apps, more } = await deps.organizations.appsOf(member.organizationId, page.limit, after);
   const now = isoSeconds(deps.clock.now());
-  const data = await Promise.all(apps.map((app) => withKeys(deps.apps, app, now)));
+  const data = await Promise.all(apps.map((app) => appWithKeys(deps.apps, app, now)));
   const last = apps.at(-1);
   return { data, next_cursor: more && last ? encodeCursor({ app_id: last.app_id }) : null };
 }
