@@ -27,6 +27,7 @@ import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
 import {
+  AUDITED_REQUEST_ID_HEADER,
   componentSchemasOf,
   headerRef,
   JSON_CONTENT_TYPE,
@@ -407,12 +408,7 @@ export function buildBackofficeDocument(): Json {
         },
       },
       headers: {
-        RequestId: {
-          description:
-            "Identifies this request: the same value as `request_id` in an error body and in the audit trail.",
-          required: true,
-          schema: { type: "string", minLength: 1 },
-        },
+        RequestId: AUDITED_REQUEST_ID_HEADER,
         ETag: {
           description: "The verification's `sequence` as an entity tag: send it back as `If-Match` to decide",
           required: true,

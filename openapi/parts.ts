@@ -19,6 +19,13 @@ export const parameterRef = (name: string) => ({ $ref: `#/components/parameters/
 
 export type Json = Record<string, unknown>;
 
+/** The `Request-Id` header of the signed-in APIs, where the same id is also the audit record's. */
+export const AUDITED_REQUEST_ID_HEADER: Json = {
+  description: "Identifies this request: the same value as `request_id` in an error body and in the audit trail.",
+  required: true,
+  schema: { type: "string", minLength: 1 },
+};
+
 const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";
 
 /** Codes whose responses carry `Retry-After` (the gateway's throttling, a busy dependency, a key in flight). */

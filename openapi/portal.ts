@@ -39,6 +39,7 @@ import { API_VERSION } from "#shared/domain/webhook-events";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
+  AUDITED_REQUEST_ID_HEADER,
   componentSchemasOf,
   headerRef,
   JSON_CONTENT_TYPE,
@@ -496,12 +497,7 @@ export function buildPortalDocument(): Json {
         ),
       },
       headers: {
-        RequestId: {
-          description:
-            "Identifies this request: the same value as `request_id` in an error body and in the audit trail.",
-          required: true,
-          schema: { type: "string", minLength: 1 },
-        },
+        RequestId: AUDITED_REQUEST_ID_HEADER,
         NoStore: {
           description: "The answer holds a secret shown once: never cached",
           required: true,
