@@ -3,6 +3,7 @@
  * memory on loopback ports, fresh tables, the deployed handler modules behind the local
  * gateway, and a counter of every SDK request the shared clients send.
  */
+
 import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -14,6 +15,7 @@ import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import { destinationsFor } from "#shared/domain/addresses";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
@@ -126,7 +128,11 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
-      newApp: () => createApp({ apps, sealer, clock: systemClock }, { name: "bench app", environment: "sandbox" }),
+      newApp: () =>
+        createApp(
+          { apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
+          { name: "bench app", environment: "sandbox" },
+        ),
       stop: () => stopAll(stops),
     };
   } catch (error) {

@@ -19,6 +19,7 @@ const deps = {
   audit: auditTrail(config),
   clock,
   environment: config.environment(),
+  destinations: config.destinations(),
 };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({

@@ -8,7 +8,7 @@ import { log } from "#shared/wiring/log";
 import { appStore, auditTrail } from "#shared/wiring/stores";
 
 const config = functionConfig("set-webhook");
-const deps = { apps: appStore(config), audit: auditTrail(config), clock };
+const deps = { apps: appStore(config), audit: auditTrail(config), clock, destinations: config.destinations() };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 200,

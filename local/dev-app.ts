@@ -2,12 +2,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { Destinations } from "#shared/domain/addresses";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
-import { isoSeconds } from "#shared/domain/time";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
 import { createApp } from "#shared/use-cases/apps";
+import { setWebhookDestination } from "#shared/use-cases/webhook-destination";
 
 const devAppFile = z.object({
   base_url: z.string(),
@@ -33,7 +34,7 @@ function readDevApp(file: string): DevApp | undefined {
  * otherwise a new one. `webhookUrl`, when given, becomes its webhook destination.
  */
 export async function ensureDevApp(
-  deps: { apps: AppStore; sealer: Sealer; clock: Clock },
+  deps: { apps: AppStore; sealer: Sealer; clock: Clock; destinations: Destinations },
   options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
 ): Promise<{ devApp: DevApp; created: boolean }> {
   const file = devAppPath(options.dataDir);
@@ -43,8 +44,7 @@ export async function ensureDevApp(
   let devApp: DevApp;
   if (existing) {
     devApp = { ...existing, base_url: options.baseUrl };
-    if (options.webhookUrl)
-      await deps.apps.setWebhookUrl(existing.app_id, options.webhookUrl, isoSeconds(deps.clock.now()));
+    if (options.webhookUrl) await setWebhookDestination(deps, { appId: existing.app_id, url: options.webhookUrl });
   } else {
     const app = await createApp(deps, {
       name: "Local development app",

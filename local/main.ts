@@ -20,6 +20,7 @@ import { systemClock } from "#shared/adapters/system-clock";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
+import { destinationsFor } from "#shared/domain/addresses";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { buildWeb } from "../web/build.ts";
 import { startAuthority } from "./authority.ts";
@@ -205,6 +206,7 @@ async function main(): Promise<void> {
       apps,
       sealer: sealerWithKey(async () => sealingKey),
       clock: systemClock,
+      destinations: destinationsFor(settings.LOCAL_ENV, "local"),
     },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );

@@ -12,6 +12,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
+import { destinationsFor } from "#shared/domain/addresses";
 import type { Environment } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
@@ -137,6 +138,7 @@ export function localSettings(options: {
   const settings: Partial<Record<SettingName, string>> = {
     ...tables,
     ENVIRONMENT: options.environment,
+    WEBHOOK_DESTINATIONS: destinationsFor(options.environment, "local"),
     UPLOADS_BUCKET: LOCAL_BUCKET,
     SECRETS_KEY: options.secretsKey,
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),

@@ -18,6 +18,7 @@ import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
 import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
+import { type Destinations, destinationsFor } from "#shared/domain/addresses";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
@@ -45,6 +46,8 @@ export interface Target {
   /** What the command is aimed at, for the readable output. */
   label: string;
   environment: Environment;
+  /** Where its webhooks may go: the same rule its functions apply. */
+  destinations: Destinations;
   apps: AppStore;
   /** Organisations and memberships, in the apps table. */
   organizations: OrganizationStore;
@@ -129,6 +132,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
+    destinations: destinationsFor(runtime.environment, "local"),
     apps: new DynamoDbAppStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
     organizations: new DynamoDbOrganizationStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
     clock: systemClock,
@@ -202,6 +206,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
+    destinations: destinationsFor(options.env, "deployed"),
     apps: new DynamoDbAppStore(documentClientOf(raw), table),
     organizations: new DynamoDbOrganizationStore(documentClientOf(raw), table),
     clock: systemClock,

@@ -33,7 +33,7 @@ export function addAppsCommands(program: Command, run: Run): void {
         ENVIRONMENTS,
       ),
     )
-    .option("--webhook-url <url>", "where its events go: https (http to loopback in sandbox)")
+    .option("--webhook-url <url>", "where its events go: https (http to loopback only in the local sandbox runtime)")
     .action((options: { name: string; env?: Environment; webhookUrl?: string }, command: Command) =>
       run(command, async (target) => {
         // createApp checks the input before it reads the sealing key (a Secrets Manager call when deployed).

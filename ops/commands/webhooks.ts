@@ -13,7 +13,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .command("set")
     .description("set where the app's events go")
     .argument("<app-id>", "the app", appId)
-    .requiredOption("--url <url>", "https, or http to a loopback address in sandbox")
+    .requiredOption("--url <url>", "https to a public address, or http to loopback in the local sandbox runtime")
     .action((id: string, options: { url: string }, command: Command) =>
       run(command, async (target) => {
         const result = await setWebhookDestination(target, { appId: id, url: options.url });

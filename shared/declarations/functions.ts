@@ -87,6 +87,7 @@ export const FUNCTIONS = {
       "EVENTS_TABLE",
       "USAGE_TABLE",
       "SECRETS_KEY_ARN",
+      "WEBHOOK_DESTINATIONS",
     ],
     // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
     timeoutSeconds: 120,
@@ -105,7 +106,7 @@ export const FUNCTIONS = {
   },
   tick: {
     entry: "functions/tick.ts",
-    settings: ["VERIFICATIONS_TABLE", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN"],
+    settings: ["VERIFICATIONS_TABLE", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
     timeoutSeconds: 300,
     access: {
       tables: {
@@ -236,7 +237,7 @@ export const FUNCTIONS = {
   },
   "create-app": {
     entry: "functions/create-app.ts",
-    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -267,7 +268,7 @@ export const FUNCTIONS = {
   },
   "set-webhook": {
     entry: "functions/set-webhook.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    settings: ["APPS_TABLE", "AUDIT_TABLE", "WEBHOOK_DESTINATIONS"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -286,7 +287,7 @@ export const FUNCTIONS = {
   },
   "test-webhook": {
     entry: "functions/test-webhook.ts",
-    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
     // One delivery attempt (10 s) while the caller waits.
     timeoutSeconds: 29,
     access: {

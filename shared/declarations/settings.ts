@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DESTINATIONS } from "../domain/addresses.ts";
 import { ENVIRONMENTS } from "../domain/environments.ts";
 
 /**
@@ -37,6 +38,11 @@ const settings = {
   IDENTITY_ENDPOINT: z.url().optional(),
   /** The built web pages (the review console), beside the function's bundle. */
   WEB_ASSETS: z.string().min(1),
+  /**
+   * Local runtime only: where webhooks may go. Absent, as in every deployed stack, it is
+   * `public`; the local runtime playing sandbox sets `public-or-loopback`.
+   */
+  WEBHOOK_DESTINATIONS: z.enum(DESTINATIONS).optional(),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

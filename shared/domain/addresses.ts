@@ -1,79 +1,52 @@
-/** Which addresses a production webhook may not reach. */
-import { isIPv4, isIPv6 } from "node:net";
+/**
+ * Which addresses a webhook may reach. Addresses are read by `ipaddr.js`, whose range tables
+ * follow the IANA special-purpose registries, so no form of an inward address is parsed here.
+ */
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import type { Environment } from "./environments.ts";
 
-/** IPv4 ranges no production webhook may reach: private, loopback, link-local, and the like. */
-const BLOCKED_V4: [string, number][] = [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-];
+/**
+ * Where an environment's webhooks may go: public addresses only (every deployed stack, and
+ * the local runtime playing production), or loopback as well (the local runtime playing
+ * sandbox, so a receiver on the developer's own machine gets its events).
+ */
+export const DESTINATIONS = ["public", "public-or-loopback"] as const;
+export type Destinations = (typeof DESTINATIONS)[number];
 
-function v4ToNumber(address: string): number {
-  return address.split(".").reduce((value, part) => value * 256 + Number(part), 0);
+/** The rule where functions run: loopback only for the local runtime playing sandbox. */
+export function destinationsFor(environment: Environment, runtime: "local" | "deployed"): Destinations {
+  return runtime === "local" && environment === "sandbox" ? "public-or-loopback" : "public";
 }
 
-function blockedV4(value: number): boolean {
-  return BLOCKED_V4.some(([base, bits]) => {
-    const start = v4ToNumber(base);
-    return value >= start && value < start + 2 ** (32 - bits);
-  });
+/**
+ * IPv6 global unicast (RFC 4291). Every form that carries an IPv4 address or reaches inward
+ * lies outside it (mapped, compatible, NAT64, discard-only) or in a range `ipaddr.js` names
+ * (6to4, Teredo, documentation, ORCHID, benchmarking).
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
+/** True only for an address in no special-use range: one that may be public on the Internet. */
+export function isPublicAddress(address: string): boolean {
+  if (isIP(address) === 0) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== "unicast") return false;
+  return parsed.kind() === "ipv4" || ipaddr.IPv6.parse(address).match(GLOBAL_UNICAST_V6);
 }
 
-/** An IPv4 address as the last two groups of an IPv6 one: `a.b.c.d` -> `hhhh:llll`. */
-function twoGroups(v4: number): string {
-  return `${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+/** True for 127.0.0.0/8 and ::1: the machine itself, written plainly. */
+export function isLoopbackAddress(address: string): boolean {
+  return isIP(address) !== 0 && ipaddr.parse(address).range() === "loopback";
 }
 
-/** The eight 16-bit groups of an IPv6 address (one that `isIPv6` accepts). */
-function v6Groups(address: string): number[] {
-  // A trailing dotted IPv4 part stands for the last two groups.
-  const dotted = /\d+\.\d+\.\d+\.\d+$/.exec(address)?.[0];
-  const text = dotted === undefined ? address : `${address.slice(0, -dotted.length)}${twoGroups(v4ToNumber(dotted))}`;
-  const [head = "", tail] = text.split("::");
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => Number.parseInt(group, 16)));
-  const front = parse(head);
-  const back = tail === undefined ? [] : parse(tail);
-  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
-}
-
-/** 96-bit IPv6 prefixes whose last 32 bits are an IPv4 address: mapped, compatible, NAT64. */
-const EMBEDS_V4: number[][] = [
-  [0, 0, 0, 0, 0, 0xffff],
-  [0, 0, 0, 0, 0, 0],
-  [0x64, 0xff9b, 0, 0, 0, 0],
-];
-
-function blockedV6(address: string): boolean {
-  const groups = v6Groups(address.toLowerCase());
-  const [first = 0, , , , , , high = 0, low = 0] = groups;
-  // Judged by the IPv4 address inside, in whatever form it was written; :: and ::1 are 0.0.0.0/8.
-  if (EMBEDS_V4.some((prefix) => prefix.every((group, i) => groups[i] === group))) {
-    return blockedV4(high * 0x10000 + low);
-  }
-  return (
-    (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
-    (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
-    (first & 0xff00) === 0xff00 // multicast ff00::/8
-  );
-}
-
-/** True for an address a production webhook must not be sent to. */
-export function isPrivateAddress(address: string): boolean {
-  if (isIPv4(address)) return blockedV4(v4ToNumber(address));
-  if (isIPv6(address)) return blockedV6(address);
-  return true;
+/** Whether `address` may be connected to under `destinations`. */
+export function mayReach(address: string, destinations: Destinations): boolean {
+  return isPublicAddress(address) || (destinations === "public-or-loopback" && isLoopbackAddress(address));
 }
 
 /** True when `host` is an IP address rather than a name. */
 export function isAddressLiteral(host: string): boolean {
-  return isIPv4(host) || isIPv6(host);
+  return isIP(host) !== 0;
 }
 
 /** The host of a URL as an address or a name, without the brackets of an IPv6 literal. */

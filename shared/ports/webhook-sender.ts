@@ -8,10 +8,9 @@ export type WebhookResponse =
 /** Sends webhooks over the network. */
 export interface WebhookSender {
   /**
-   * Why `url` must not be reached by an event that may go only to public addresses, or
-   * undefined: resolved now, so a name that later points inward is still refused.
+   * One POST, made only to an address the environment's rule allows (judged on the address
+   * connected to). Never throws for the destination's sake: every failure, a refused address
+   * included, is an `error` response.
    */
-  privateDestination(url: string): Promise<string | undefined>;
-  /** One POST. Never throws for the destination's sake: every failure is an `error` response. */
   post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse>;
 }

@@ -1,3 +1,4 @@
+import type { Destinations } from "../domain/addresses.ts";
 import { type AppItem, type AppStatus, appPk, keyPk } from "../domain/apps.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../domain/credentials.ts";
 import type { Environment } from "../domain/environments.ts";
@@ -49,7 +50,11 @@ export interface NewAppInput {
  * and, when `tableEnvironment` is known, the same environment as the table. Returns the input
  * normalized.
  */
-function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInput): NewAppInput {
+function checkNewApp(
+  tableEnvironment: Environment | undefined,
+  destinations: Destinations,
+  input: NewAppInput,
+): NewAppInput {
   if (tableEnvironment && tableEnvironment !== input.environment) {
     throw new RefusedError(
       "environment_mismatch",
@@ -59,7 +64,7 @@ function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInp
   return {
     name: checkAppName(input.name),
     environment: input.environment,
-    webhookUrl: input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, input.environment),
+    webhookUrl: input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, destinations),
     organizationId: input.organizationId,
   };
 }
@@ -69,11 +74,17 @@ function checkNewApp(tableEnvironment: Environment | undefined, input: NewAppInp
  * when given, is the environment whose table `deps.apps` is: an app of another is refused.
  */
 export async function createApp(
-  deps: { apps: Pick<AppStore, "createWithKey">; sealer: Sealer; clock: Clock; environment?: Environment },
+  deps: {
+    apps: Pick<AppStore, "createWithKey">;
+    sealer: Sealer;
+    clock: Clock;
+    environment?: Environment;
+    destinations: Destinations;
+  },
   input: NewAppInput,
 ): Promise<NewApp> {
   // Every rule before the sealing key is read (a Secrets Manager call when deployed).
-  const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, input);
+  const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, deps.destinations, input);
   const webhookSecret = generateWebhookSecret();
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret);
   const now = isoSeconds(deps.clock.now());

@@ -22,7 +22,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
 import type { Log } from "../ports/log.ts";
 import type { Sealer } from "../ports/sealer.ts";
-import type { WebhookResponse, WebhookSender } from "../ports/webhook-sender.ts";
+import type { WebhookSender } from "../ports/webhook-sender.ts";
 import { signingSecrets } from "./webhook-destination.ts";
 
 /** Seconds after each failed attempt before the next one; after the last, the event is parked. */
@@ -132,33 +132,24 @@ export async function attemptDelivery(
   }
   const url = app.webhook_url;
   const timestamp = Math.floor(now.getTime() / 1000);
-  // No production event goes inward, wherever its destination's name points now.
-  const refusal =
-    event.environment === "production"
-      ? await deps.sender.privateDestination(url).catch(() => "The destination's name could not be resolved")
-      : undefined;
-  let outcome: WebhookResponse;
-  if (refusal) {
-    outcome = { error: refusal, latencyMs: 0 };
-  } else {
-    const signature = signWebhook(
-      await signingSecrets(app, deps.sealer, isoSeconds(now)),
-      event.event_id,
-      timestamp,
-      event.body,
-    );
-    outcome = await deps.sender.post(
-      url,
-      {
-        "Content-Type": "application/json",
-        "User-Agent": "verification-api-webhooks/1",
-        [WEBHOOK_HEADERS.id]: event.event_id,
-        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signature,
-      },
-      event.body,
-    );
-  }
+  const signature = signWebhook(
+    await signingSecrets(app, deps.sealer, isoSeconds(now)),
+    event.event_id,
+    timestamp,
+    event.body,
+  );
+  // The sender refuses an address the environment's rule forbids, as a failed attempt.
+  const outcome = await deps.sender.post(
+    url,
+    {
+      "Content-Type": "application/json",
+      "User-Agent": "verification-api-webhooks/1",
+      [WEBHOOK_HEADERS.id]: event.event_id,
+      [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      [WEBHOOK_HEADERS.signature]: signature,
+    },
+    event.body,
+  );
   const statusCode = "statusCode" in outcome ? outcome.statusCode : undefined;
   const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
   const next = delivered ? undefined : nextAttemptAt(deps, event, now);

@@ -1,8 +1,13 @@
 /** An app's webhook destination: where events go, and the secrets they are signed with. */
-import { bareHost, isAddressLiteral, isPrivateAddress } from "../domain/addresses.ts";
+import {
+  bareHost,
+  type Destinations,
+  isAddressLiteral,
+  isLoopbackAddress,
+  isPublicAddress,
+} from "../domain/addresses.ts";
 import type { AppItem } from "../domain/apps.ts";
 import { generateWebhookSecret } from "../domain/credentials.ts";
-import type { Environment } from "../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../domain/errors.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
 import type { AppStore } from "../ports/app-store.ts";
@@ -15,17 +20,14 @@ export const PREVIOUS_SECRET_SECONDS = 24 * 3600;
 
 const MAX_URL_LENGTH = 2048;
 
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
 /**
- * The webhook URL rule: https, or http to a loopback address in sandbox only (a receiver on
- * the developer's own machine); in production no loopback or private address. No credentials
- * in the URL: it is stored and shown in plain text.
- * Returns the URL in its normalized form.
+ * The webhook URL rule: https to a public address, or, where `destinations` lets webhooks
+ * reach loopback (the local runtime playing sandbox), http or https to the machine itself. A
+ * name is resolved at delivery, where the address actually connected to is checked; an
+ * address written in the URL is checked here already. No credentials in the URL: it is stored
+ * and shown in plain text. Returns the URL in its normalized form.
  */
-export function checkWebhookUrl(url: string, environment: Environment): string {
+export function checkWebhookUrl(url: string, destinations: Destinations): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -37,22 +39,20 @@ export function checkWebhookUrl(url: string, environment: Environment): string {
   if (parsed.username || parsed.password) {
     throw new RefusedError("webhook_url_not_allowed", "A webhook URL must not carry credentials");
   }
-  if (parsed.protocol === "https:") {
-    // Delivery checks where a name resolves; a literal private address is refused already here.
-    const host = bareHost(parsed);
-    const inward = host === "localhost" || (isAddressLiteral(host) && isPrivateAddress(host));
-    if (environment === "production" && inward) {
-      throw new RefusedError("webhook_url_not_allowed", "A production webhook URL must reach a public address");
-    }
-    return parsed.href;
-  }
-  if (parsed.protocol === "http:" && isLoopback(parsed.hostname)) {
-    if (environment === "sandbox") return parsed.href;
-    throw new RefusedError("webhook_url_not_allowed", "http webhook URLs are for loopback receivers in sandbox only");
+  const host = bareHost(parsed);
+  const loopback = host === "localhost" || isLoopbackAddress(host);
+  if (loopback && destinations === "public-or-loopback") {
+    if (parsed.protocol === "https:" || parsed.protocol === "http:") return parsed.href;
+  } else if (parsed.protocol === "https:") {
+    if (!loopback && (!isAddressLiteral(host) || isPublicAddress(host))) return parsed.href;
+    throw new RefusedError(
+      "webhook_url_not_allowed",
+      "A webhook URL must reach a public address: loopback, private, link-local and special-use addresses are refused",
+    );
   }
   throw new RefusedError(
     "webhook_url_not_allowed",
-    "A webhook URL must use https (http only to a loopback address, in sandbox)",
+    "A webhook URL must use https (http only to a loopback receiver, in the local runtime playing sandbox)",
   );
 }
 
@@ -73,11 +73,11 @@ export async function signingSecrets(app: AppItem, sealer: Sealer, now: string):
 }
 
 export async function setWebhookDestination(
-  deps: { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; clock: Clock },
+  deps: { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; clock: Clock; destinations: Destinations },
   input: { appId: string; url: string },
 ): Promise<{ app_id: string; webhook_url: string }> {
   const app = await requireApp(deps.apps, input.appId);
-  const url = checkWebhookUrl(input.url, app.environment);
+  const url = checkWebhookUrl(input.url, deps.destinations);
   await deps.apps.setWebhookUrl(app.app_id, url, isoSeconds(deps.clock.now()));
   return { app_id: app.app_id, webhook_url: url };
 }

@@ -6,6 +6,7 @@
 import { systemClock } from "../adapters/system-clock.ts";
 import { FUNCTIONS, type FunctionName } from "../declarations/functions.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
+import type { Destinations } from "../domain/addresses.ts";
 import type { Environment } from "../domain/environments.ts";
 import type { Clock } from "../ports/clock.ts";
 
@@ -14,6 +15,8 @@ export interface FunctionConfig {
   /** A declared setting; throws for one the function does not declare. */
   setting(key: SettingName): string;
   environment(): Environment;
+  /** Where webhooks may go: public addresses unless the local runtime allows loopback too. */
+  destinations(): Destinations;
 }
 
 /** Function `name`'s settings, read and checked now, so a missing one fails the cold start. */
@@ -26,7 +29,12 @@ export function functionConfig(name: FunctionName): FunctionConfig {
     return value;
   };
   // Checked against the environments when the settings were read.
-  return { name, setting, environment: () => setting("ENVIRONMENT") as Environment };
+  const destinations = (): Destinations => {
+    if (!declared.includes("WEBHOOK_DESTINATIONS"))
+      throw new Error(`Function ${name} does not declare WEBHOOK_DESTINATIONS`);
+    return (settings.WEBHOOK_DESTINATIONS as Destinations | undefined) ?? "public";
+  };
+  return { name, setting, environment: () => setting("ENVIRONMENT") as Environment, destinations };
 }
 
 /** Every function's clock. */

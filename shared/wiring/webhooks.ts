@@ -1,5 +1,5 @@
 import { sealerWithKey } from "../adapters/sealer.ts";
-import { fetchWebhookSender } from "../adapters/webhook-sender.ts";
+import { webhookSender } from "../adapters/webhook-sender.ts";
 import type { Sealer } from "../ports/sealer.ts";
 import { clock, type FunctionConfig } from "./config.ts";
 import { log } from "./log.ts";
@@ -23,7 +23,7 @@ export function webhooks(config: FunctionConfig) {
     events: eventStore(config),
     apps: appStore(config),
     sealer: processSealer(),
-    sender: fetchWebhookSender,
+    sender: webhookSender(config.destinations()),
     clock,
     log,
   };

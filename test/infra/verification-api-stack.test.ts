@@ -55,7 +55,13 @@ const routesOf = (name: ApiName): readonly RouteDefinition[] => APIS[name].route
 const allRoutes = apiNames.flatMap(routesOf);
 const authorizerFunctions = new Set<string>(apiNames.map((name) => APIS[name].authorizer.function));
 /** Settings that name a local engine or endpoint: optional, and with no value in AWS. */
-const LOCAL_ONLY_SETTINGS: readonly SettingName[] = ["DYNAMODB_ENDPOINT", "S3_ENDPOINT", "IDENTITY_ENDPOINT"];
+/** Set only by the local runtime: a deployed function never has them (loopback webhooks above all). */
+const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
+  "DYNAMODB_ENDPOINT",
+  "S3_ENDPOINT",
+  "IDENTITY_ENDPOINT",
+  "WEBHOOK_DESTINATIONS",
+];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnResource);

@@ -1,9 +1,11 @@
 /** Webhook destinations: the URL rule, and secret rotation with both signatures for 24 hours. */
+
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
+import { destinationsFor } from "#shared/domain/addresses";
 import { InvalidInputError, RefusedError } from "#shared/domain/errors";
 import { isoSeconds } from "#shared/domain/time";
 import { signWebhook } from "#shared/domain/webhook-signature";
@@ -34,32 +36,32 @@ afterEach(() => {
 
 describe("the webhook URL rule", () => {
   it.each([
-    ["https://hooks.example.com/verification", "sandbox"],
-    ["https://hooks.example.com/verification", "production"],
-    ["http://127.0.0.1:4000/hook", "sandbox"],
-    ["http://localhost:4000/hook", "sandbox"],
-    ["http://[::1]:4000/hook", "sandbox"],
-  ] as const)("accepts %s in %s", (url, environment) => {
-    expect(checkWebhookUrl(url, environment)).toBe(url);
+    ["https://hooks.example.com/verification", "public-or-loopback"],
+    ["https://hooks.example.com/verification", "public"],
+    ["http://127.0.0.1:4000/hook", "public-or-loopback"],
+    ["http://localhost:4000/hook", "public-or-loopback"],
+    ["http://[::1]:4000/hook", "public-or-loopback"],
+  ] as const)("accepts %s under %s", (url, destinations) => {
+    expect(checkWebhookUrl(url, destinations)).toBe(url);
   });
 
   it.each([
-    ["http://hooks.example.com/verification", "sandbox"],
-    ["http://127.0.0.1:4000/hook", "production"],
-    ["https://localhost/hook", "production"],
-    ["https://10.1.2.3/hook", "production"],
-    ["ftp://hooks.example.com/verification", "sandbox"],
-    ["https://user:password@hooks.example.com/", "sandbox"],
-  ] as const)("refuses %s in %s", (url, environment) => {
-    expect(() => checkWebhookUrl(url, environment)).toThrow(RefusedError);
+    ["http://hooks.example.com/verification", "public-or-loopback"],
+    ["http://127.0.0.1:4000/hook", "public"],
+    ["https://localhost/hook", "public"],
+    ["https://10.1.2.3/hook", "public-or-loopback"],
+    ["ftp://hooks.example.com/verification", "public-or-loopback"],
+    ["https://user:password@hooks.example.com/", "public-or-loopback"],
+  ] as const)("refuses %s under %s", (url, destinations) => {
+    expect(() => checkWebhookUrl(url, destinations)).toThrow(RefusedError);
   });
 
   it("calls something that is not a URL invalid input", () => {
-    expect(() => checkWebhookUrl("hooks.example.com/verification", "sandbox")).toThrow(InvalidInputError);
+    expect(() => checkWebhookUrl("hooks.example.com/verification", "public")).toThrow(InvalidInputError);
   });
 
   it("is applied when an app is created and when its destination is set", async () => {
-    const deps = { apps: api.apps, sealer, clock: systemClock };
+    const deps = { apps: api.apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") };
     await expect(
       createApp(deps, { name: "Plain http", environment: "sandbox", webhookUrl: "http://hooks.example.com/" }),
     ).rejects.toMatchObject({ code: "webhook_url_not_allowed" });
@@ -78,7 +80,7 @@ describe("rotating the signing secret", () => {
   it("signs with the new and the previous secret for 24 hours, then with the new one only", async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"], now: start });
-    const deps = { apps: api.apps, sealer, clock: systemClock };
+    const deps = { apps: api.apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") };
     const app = await createApp(deps, { name: "Rotating", environment: "sandbox" });
     const stored = async () => {
       const item = await api.apps.getApp(app.app_id);
@@ -113,7 +115,7 @@ describe("rotating the signing secret", () => {
   });
 
   it("keeps only the latest previous secret when rotated twice within 24 hours", async () => {
-    const deps = { apps: api.apps, sealer, clock: systemClock };
+    const deps = { apps: api.apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") };
     const app = await createApp(deps, { name: "Twice", environment: "sandbox" });
     const first = await rotateWebhookSecret(deps, { appId: app.app_id });
     const second = await rotateWebhookSecret(deps, { appId: app.app_id });

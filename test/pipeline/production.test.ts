@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REFUSED_DESTINATION } from "#shared/adapters/webhook-sender";
 import { expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
@@ -65,7 +66,7 @@ describe("production", () => {
     for (const attempt of attempts) {
       expect(attempt).toMatchObject({
         outcome: "failed",
-        error: "The destination resolves to a private or link-local address",
+        error: REFUSED_DESTINATION,
       });
     }
     expect(receiver.deliveries).toEqual([]);

@@ -2,6 +2,7 @@
  * An API for one test file: fresh tables (by prefix) on the shared engines, the deployed
  * handler modules behind the local gateway, on a port of its own, called over HTTP.
  */
+
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
@@ -34,6 +35,7 @@ import {
   USAGE_TABLE,
   VERIFICATIONS_TABLE,
 } from "#shared/declarations/tables";
+import { destinationsFor } from "#shared/domain/addresses";
 import type { Environment } from "#shared/domain/environments";
 import type { PortalRole } from "#shared/domain/organizations";
 import { type StaffGroup, staffPassword } from "#shared/domain/staff";
@@ -216,7 +218,7 @@ export async function startApi(
     },
     organizationApp: (organizationId, webhookUrl) =>
       createApp(
-        { apps, sealer, clock: systemClock },
+        { apps, sealer, clock: systemClock, destinations: destinationsFor(environment, "local") },
         { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId },
       ),
     identity: {
@@ -238,7 +240,7 @@ export async function startApi(
     clock: systemClock,
     newApp: (appEnvironment = environment, webhookUrl) =>
       createApp(
-        { apps, sealer, clock: systemClock },
+        { apps, sealer, clock: systemClock, destinations: destinationsFor(environment, "local") },
         { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl },
       ),
     async scan(table) {

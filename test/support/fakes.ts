@@ -724,20 +724,10 @@ export interface Post {
   body: string;
 }
 
-/**
- * Records every POST and every private-destination lookup; answers as the test says
- * (`respond`, `privateReason`; a `privateReason` that throws is a name that did not resolve).
- */
+/** Records every POST; answers as the test says (`respond`). */
 export class RecordingWebhookSender implements WebhookSender {
   readonly posts: Post[] = [];
-  readonly lookups: string[] = [];
   respond: (url: string) => WebhookResponse = () => ({ statusCode: 200, latencyMs: 12.4 });
-  privateReason: (url: string) => string | undefined = () => undefined;
-
-  async privateDestination(url: string): Promise<string | undefined> {
-    this.lookups.push(url);
-    return this.privateReason(url);
-  }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse> {
     this.posts.push({ url, headers: { ...headers }, body });

@@ -2,6 +2,7 @@
  * An organisation's apps, keys and webhook destinations, through the same use cases the ops
  * command runs, each change recorded in the audit trail under the portal user's name.
  */
+import type { Destinations } from "../../domain/addresses.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
@@ -41,6 +42,7 @@ export async function createMemberApp(
     apps: Pick<AppStore, "createWithKey" | "getApp" | "currentKeys">;
     sealer: Sealer;
     environment: Environment;
+    destinations: Destinations;
   },
   caller: PortalCaller,
   input: { name: string; webhook_url?: string },
@@ -48,7 +50,7 @@ export async function createMemberApp(
   await asFieldRule("name", () => checkAppName(input.name));
   if (input.webhook_url !== undefined) {
     const url = input.webhook_url;
-    await asFieldRule("webhook_url", () => checkWebhookUrl(url, deps.environment));
+    await asFieldRule("webhook_url", () => checkWebhookUrl(url, deps.destinations));
   }
   const created = await createApp(deps, {
     name: input.name,
@@ -96,7 +98,7 @@ export async function revokeMemberKey(
 }
 
 export async function setMemberWebhook(
-  deps: Audited & { apps: Pick<AppStore, "getApp" | "setWebhookUrl"> },
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; destinations: Destinations },
   caller: PortalCaller,
   appId: string,
   url: string,

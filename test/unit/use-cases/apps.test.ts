@@ -12,7 +12,7 @@ function setup(environment?: Environment) {
   const apps = new InMemoryAppStore();
   const sealer = new TaggingSealer();
   const clock = new FixedClock(T0);
-  return { apps, sealer, clock, deps: { apps, sealer, clock, environment } };
+  return { apps, sealer, clock, deps: { apps, sealer, clock, environment, destinations: "public" as const } };
 }
 
 describe("createApp", () => {

@@ -407,64 +407,23 @@ describe("attemptDelivery", () => {
     expect(log.counts).toEqual([]);
   });
 
-  it("never posts a production event to a private destination; the refusal is a failed attempt", async () => {
+  it("records the sender's refusal of an inward address as a failed attempt, retried on schedule", async () => {
     const app = anApp({ environment: "production", webhook_url: "https://hooks.internal.example/v" });
     const { events, sender, deps } = setup({ apps: [app] });
     const event = anEvent(processingItem({ environment: "production" }));
     events.put(event);
-    sender.privateReason = () => "The destination resolves to a private or link-local address";
+    sender.respond = () => ({ error: "The destination is not a public address", latencyMs: 0 });
 
     await attemptDelivery(deps, event, new Date(T0));
 
-    expect(sender.lookups).toEqual(["https://hooks.internal.example/v"]);
-    expect(sender.posts).toEqual([]);
+    expect(sender.posts.map((post) => post.url)).toEqual(["https://hooks.internal.example/v"]);
     expect(events.attempts[0]).toMatchObject({
       outcome: "failed",
       latency_ms: 0,
       status_code: undefined,
-      error: "The destination resolves to a private or link-local address",
+      error: "The destination is not a public address",
     });
     expect(events.stored(event.event_id)).toMatchObject({ status: "pending", next_attempt_at: "2026-11-22T12:01:00Z" });
-  });
-
-  it("treats a production destination whose name does not resolve as refused", async () => {
-    const app = anApp({ environment: "production" });
-    const { events, sender, deps } = setup({ apps: [app] });
-    const event = anEvent(processingItem({ environment: "production" }));
-    events.put(event);
-    sender.privateReason = () => {
-      throw new Error("ENOTFOUND");
-    };
-
-    await attemptDelivery(deps, event, new Date(T0));
-
-    expect(sender.posts).toEqual([]);
-    expect(events.attempts[0]?.error).toBe("The destination's name could not be resolved");
-  });
-
-  it("posts a production event to a public destination", async () => {
-    const app = anApp({ environment: "production" });
-    const { events, sender, deps } = setup({ apps: [app] });
-    const event = anEvent(processingItem({ environment: "production" }));
-    events.put(event);
-
-    await attemptDelivery(deps, event, new Date(T0));
-
-    expect(sender.lookups).toEqual([URL_A]);
-    expect(sender.posts.map((post) => post.url)).toEqual([URL_A]);
-    expect(events.stored(event.event_id).status).toBe("delivered");
-  });
-
-  it("does not look up a sandbox destination (a loopback receiver is allowed there)", async () => {
-    const { events, sender, deps } = setup({ apps: [anApp({ webhook_url: "http://127.0.0.1:4000/hook" })] });
-    const event = anEvent(processingItem());
-    events.put(event);
-    sender.privateReason = () => "private";
-
-    await attemptDelivery(deps, event, new Date(T0));
-
-    expect(sender.lookups).toEqual([]);
-    expect(sender.posts.map((post) => post.url)).toEqual(["http://127.0.0.1:4000/hook"]);
   });
 });
 

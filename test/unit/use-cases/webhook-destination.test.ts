@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Environment } from "#shared/domain/environments";
+import type { Destinations } from "#shared/domain/addresses";
 import { InvalidInputError, NotFoundError, RefusedError } from "#shared/domain/errors";
 import {
   checkWebhookUrl,
@@ -19,58 +19,100 @@ import {
 } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
-function outcome(url: string, environment: Environment): string {
+function outcome(url: string, destinations: Destinations): string {
   try {
-    return checkWebhookUrl(url, environment);
+    return checkWebhookUrl(url, destinations);
   } catch (error) {
     if (error instanceof RefusedError || error instanceof InvalidInputError) return error.code;
     throw error;
   }
 }
 
+const REFUSED = "webhook_url_not_allowed";
+
 describe("checkWebhookUrl", () => {
   it.each([
-    // url, sandbox, production
+    // url; the local runtime playing sandbox (loopback allowed); every deployed stack (public only)
     ["https://hooks.example.com/v1?x=1", "https://hooks.example.com/v1?x=1", "https://hooks.example.com/v1?x=1"],
     ["https://Hooks.Example.COM", "https://hooks.example.com/", "https://hooks.example.com/"],
-    ["https://203.0.113.10:8443/hook", "https://203.0.113.10:8443/hook", "https://203.0.113.10:8443/hook"],
-    ["https://localhost/hook", "https://localhost/hook", "webhook_url_not_allowed"],
-    ["https://127.0.0.1/hook", "https://127.0.0.1/hook", "webhook_url_not_allowed"],
-    ["https://10.1.2.3/hook", "https://10.1.2.3/hook", "webhook_url_not_allowed"],
-    ["https://192.168.0.10/hook", "https://192.168.0.10/hook", "webhook_url_not_allowed"],
-    ["https://169.254.169.254/latest", "https://169.254.169.254/latest", "webhook_url_not_allowed"],
-    ["https://[::1]/hook", "https://[::1]/hook", "webhook_url_not_allowed"],
-    ["https://[fd00::1]/hook", "https://[fd00::1]/hook", "webhook_url_not_allowed"],
-    ["http://localhost:3000/hook", "http://localhost:3000/hook", "webhook_url_not_allowed"],
-    ["http://127.0.0.1:4000/hook", "http://127.0.0.1:4000/hook", "webhook_url_not_allowed"],
-    ["http://[::1]:4000/hook", "http://[::1]:4000/hook", "webhook_url_not_allowed"],
-    ["http://hooks.example.com/hook", "webhook_url_not_allowed", "webhook_url_not_allowed"],
-    ["http://10.0.0.1/hook", "webhook_url_not_allowed", "webhook_url_not_allowed"],
-    ["ftp://hooks.example.com/hook", "webhook_url_not_allowed", "webhook_url_not_allowed"],
-    ["https://user:secret@hooks.example.com/", "webhook_url_not_allowed", "webhook_url_not_allowed"],
-    ["http://user@localhost/", "webhook_url_not_allowed", "webhook_url_not_allowed"],
+    ["https://93.184.215.14:8443/hook", "https://93.184.215.14:8443/hook", "https://93.184.215.14:8443/hook"],
+    ["https://[2606:4700::1111]/hook", "https://[2606:4700::1111]/hook", "https://[2606:4700::1111]/hook"],
+    ["https://localhost/hook", "https://localhost/hook", REFUSED],
+    ["https://127.0.0.1/hook", "https://127.0.0.1/hook", REFUSED],
+    ["https://[::1]/hook", "https://[::1]/hook", REFUSED],
+    ["http://localhost:3000/hook", "http://localhost:3000/hook", REFUSED],
+    ["http://127.0.0.1:4000/hook", "http://127.0.0.1:4000/hook", REFUSED],
+    ["http://[::1]:4000/hook", "http://[::1]:4000/hook", REFUSED],
+    ["https://10.1.2.3/hook", REFUSED, REFUSED],
+    ["https://192.168.0.10/hook", REFUSED, REFUSED],
+    ["https://169.254.169.254/latest", REFUSED, REFUSED],
+    ["https://[fd00::1]/hook", REFUSED, REFUSED],
+    ["http://hooks.example.com/hook", REFUSED, REFUSED],
+    ["http://10.0.0.1/hook", REFUSED, REFUSED],
+    ["ftp://hooks.example.com/hook", REFUSED, REFUSED],
+    ["https://user:secret@hooks.example.com/", REFUSED, REFUSED],
+    ["http://user@localhost/", REFUSED, REFUSED],
     ["hooks.example.com/hook", "invalid_input", "invalid_input"],
     ["not a url", "invalid_input", "invalid_input"],
     [`https://hooks.example.com/${"a".repeat(2048)}`, "invalid_input", "invalid_input"],
-  ])("%s: sandbox %s, production %s", (url, sandbox, production) => {
-    expect(outcome(url, "sandbox")).toBe(sandbox);
-    expect(outcome(url, "production")).toBe(production);
+  ])("%s: local sandbox %s, deployed %s", (url, loopbackToo, publicOnly) => {
+    expect(outcome(url, "public-or-loopback")).toBe(loopbackToo);
+    expect(outcome(url, "public")).toBe(publicOnly);
   });
 
-  // The URL parser rewrites an IPv4-mapped literal to hex (`[::ffff:10.0.0.1]` -> `[::ffff:a00:1]`).
+  // Every form an inward address can be written in; the URL parser rewrites some first
+  // (`[::ffff:10.0.0.1]` -> `[::ffff:a00:1]`, `0x7f.1` -> `127.0.0.1`).
   it.each([
-    "https://[::ffff:10.0.0.1]/hook",
-    "https://[::ffff:127.0.0.1]/hook",
-    "https://[::ffff:169.254.169.254]/latest/meta-data",
-  ])("refuses the IPv4-mapped private address %s in production", (url) => {
-    expect(outcome(url, "production")).toBe("webhook_url_not_allowed");
+    ["IPv4-mapped loopback, hex", "https://[::ffff:7f00:1]/"],
+    ["IPv4-mapped metadata, hex", "https://[::ffff:a9fe:a9fe]/latest/meta-data"],
+    ["IPv4-mapped private, dotted", "https://[::ffff:10.0.0.1]/"],
+    ["IPv4-translated (RFC 6145)", "https://[::ffff:0:7f00:1]/"],
+    ["IPv4-compatible loopback", "https://[::127.0.0.1]/"],
+    ["IPv4-compatible metadata", "https://[::a9fe:a9fe]/"],
+    ["NAT64 of the metadata address", "https://[64:ff9b::a9fe:a9fe]/"],
+    ["NAT64 of a public address", "https://[64:ff9b::808:808]/"],
+    ["local-use NAT64 (RFC 8215)", "https://[64:ff9b:1::a00:1]/"],
+    ["6to4 of loopback", "https://[2002:7f00:1::]/"],
+    ["6to4 of a public address", "https://[2002:808:808::1]/"],
+    ["Teredo", "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"],
+    ["IPv6 unspecified", "https://[::]/"],
+    ["IPv6 link-local", "https://[fe80::1]/"],
+    ["IPv6 site-local (deprecated)", "https://[fec0::1]/"],
+    ["IPv6 multicast", "https://[ff02::1]/"],
+    ["IPv6 discard-only", "https://[100::1]/"],
+    ["IPv6 documentation", "https://[2001:db8::1]/"],
+    ["IPv6 ORCHIDv2", "https://[2001:20::1]/"],
+    ["IPv6 benchmarking", "https://[2001:2::1]/"],
+    ["IPv4 this network", "https://0.0.0.0/"],
+    ["IPv4 IETF protocol assignments", "https://192.0.0.8/"],
+    ["IPv4 documentation", "https://203.0.113.10/"],
+    ["IPv4 benchmarking", "https://198.18.0.1/"],
+    ["IPv4 shared address space", "https://100.64.0.1/"],
+    ["IPv4 6to4 relay anycast", "https://192.88.99.1/"],
+    ["IPv4 multicast", "https://224.0.0.1/"],
+    ["IPv4 reserved", "https://240.0.0.1/"],
+    ["IPv4 broadcast", "https://255.255.255.255/"],
+    ["IPv4 private, short", "https://10.1/"],
+    ["IPv4 private, decimal", "https://167772161/"],
+  ])("refuses %s (%s) everywhere", (_form, url) => {
+    expect(outcome(url, "public")).toBe(REFUSED);
+    expect(outcome(url, "public-or-loopback")).toBe(REFUSED);
+  });
+
+  it.each([
+    ["decimal", "https://2130706433/"],
+    ["hex and short", "https://0x7f.1/"],
+    ["octal", "https://0177.0.0.1/"],
+  ])("reads loopback written in %s form as loopback (%s): refused when deployed", (_form, url) => {
+    expect(outcome(url, "public")).toBe(REFUSED);
+    expect(outcome(url, "public-or-loopback")).toBe("https://127.0.0.1/");
   });
 
   it("accepts a URL of exactly 2048 characters", () => {
     const base = "https://hooks.example.com/";
     const url = base + "a".repeat(2048 - base.length);
 
-    expect(checkWebhookUrl(url, "production")).toBe(url);
+    expect(checkWebhookUrl(url, "public")).toBe(url);
   });
 });
 
@@ -105,11 +147,12 @@ function setup(...apps: ReturnType<typeof anApp>[]) {
   for (const app of apps) store.put(app);
   const sealer = new TaggingSealer();
   const clock = new FixedClock(T0);
-  return { store, sealer, clock, deps: { apps: store, sealer, clock } };
+  const destinations: Destinations = "public";
+  return { store, sealer, clock, deps: { apps: store, sealer, clock, destinations } };
 }
 
 describe("setWebhookDestination", () => {
-  it("stores the URL in its normalized form, checked for the app's environment", async () => {
+  it("stores the URL in its normalized form, checked under the runtime's rule", async () => {
     const { store, deps } = setup(anApp({ environment: "production" }));
 
     const result = await setWebhookDestination(deps, { appId: appId(1), url: "https://New.Example.com" });
@@ -118,7 +161,7 @@ describe("setWebhookDestination", () => {
     expect(store.app(appId(1))).toMatchObject({ webhook_url: "https://new.example.com/", updated_at: T0 });
   });
 
-  it("refuses a URL the app's environment does not allow, changing nothing", async () => {
+  it("refuses a URL the rule does not allow, changing nothing", async () => {
     const { store, deps } = setup(anApp({ environment: "production" }));
 
     const error = await setWebhookDestination(deps, { appId: appId(1), url: "http://localhost:3000/" }).catch(
@@ -129,10 +172,15 @@ describe("setWebhookDestination", () => {
     expect(store.app(appId(1))).toEqual(anApp({ environment: "production" }));
   });
 
-  it("allows that URL for a sandbox app", async () => {
+  it("allows that URL where loopback is allowed (the local runtime playing sandbox)", async () => {
     const { deps } = setup(anApp({ environment: "sandbox" }));
 
-    expect(await setWebhookDestination(deps, { appId: appId(1), url: "http://localhost:3000/" })).toEqual({
+    expect(
+      await setWebhookDestination(
+        { ...deps, destinations: "public-or-loopback" },
+        { appId: appId(1), url: "http://localhost:3000/" },
+      ),
+    ).toEqual({
       app_id: appId(1),
       webhook_url: "http://localhost:3000/",
     });
