@@ -3,8 +3,8 @@
  * `idempotentCreateVerification` -> secondary adapters (DynamoDB, S3 presigner, the
  * idempotency records).
  */
-import { assertBodySize, assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
-import { bodyText, header, routeHandler } from "#shared/http/responses";
+import { assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
+import { bodyText, header, resourceUrl, routeHandler } from "#shared/http/responses";
 import { idempotentCreateVerification } from "#shared/use-cases/create-idempotently";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
@@ -23,7 +23,6 @@ export const handler = routeHandler(log, async (event, caller, context) => {
   // Every check runs before the idempotent section, so a refused request is never stored.
   assertJsonContentType(header(event, "Content-Type"));
   const text = bodyText(event);
-  assertBodySize(text);
   const idempotencyKey = parseIdempotencyKey(header(event, "Idempotency-Key"));
   const request = parseCreateBody(text);
   const { resource, replayed } = await idempotentCreateVerification(
@@ -35,7 +34,7 @@ export const handler = routeHandler(log, async (event, caller, context) => {
     status: 201,
     body: resource,
     headers: {
-      Location: `/v1/verifications/${resource.verification_id}`,
+      Location: resourceUrl(event, resource.verification_id),
       ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
     },
   };

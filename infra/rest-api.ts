@@ -9,6 +9,8 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
   RequestAuthorizer,
   RestApi,
   TokenAuthorizer,
@@ -16,7 +18,10 @@ import {
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { IDependable } from "constructs";
-import { APIS, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
+import { METHOD_NOT_ALLOWED } from "#shared/declarations/gateway-responses";
+import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
+import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import type { EnvironmentConfig } from "./config.ts";
 import { addGatewayResponses } from "./gateway-responses.ts";
 
@@ -123,6 +128,8 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
     restApiName: `${stack.stackName}${parts.nameSuffix}`,
     description: `${definition.description} (${environment})`,
     endpointTypes: [EndpointType.REGIONAL],
+    // Every body reaches the functions base64-encoded, as sent: one that is not UTF-8 is told apart (400).
+    binaryMediaTypes: ["*/*"],
     // Execution logging needs the account's API Gateway CloudWatch role.
     cloudWatchRole: setsUpAccountLogging,
     deployOptions: {
@@ -183,9 +190,50 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
       resource.addMethod(route.method, integration, { authorizer, authorizationType: AuthorizationType.CUSTOM });
     }
   }
+  for (const [path, methods] of methodsByPath(routes)) {
+    const method = api.root.resourceForPath(path).addMethod("ANY", methodNotAllowed(methods), {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [
+        {
+          statusCode: "405",
+          responseParameters: Object.fromEntries(
+            ["Allow", "Content-Type", REQUEST_ID_HEADER].map((name) => [`method.response.header.${name}`, true]),
+          ),
+        },
+      ],
+    });
+    Validations.of(method).acknowledge({
+      id: "AwsSolutions-APIG4",
+      reason:
+        "Answers 405 with Allow by itself (a mock integration) for a method the path does not take; it reaches no function",
+    });
+  }
   addGatewayResponses(api, definition.gatewayResponses);
 
   return { api, accessLogs, ...(setsUpAccountLogging ? { accountLogging: api.node.findChild("Account") } : {}) };
+}
+
+/**
+ * The catch-all method of a declared path: any method but the declared ones (which API Gateway
+ * matches first) is answered 405 with the path's methods in `Allow`, as problem+json.
+ */
+function methodNotAllowed(methods: readonly string[]): MockIntegration {
+  const body = problemBody(METHOD_NOT_ALLOWED.code, METHOD_NOT_ALLOWED.detail, "$context.requestId");
+  return new MockIntegration({
+    // No request template: the mock answers its default integration response, whatever was sent.
+    passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+    integrationResponses: [
+      {
+        statusCode: "405",
+        responseParameters: {
+          "method.response.header.Allow": `'${methods.join(", ")}'`,
+          "method.response.header.Content-Type": `'${PROBLEM_CONTENT_TYPE}'`,
+          [`method.response.header.${REQUEST_ID_HEADER}`]: "context.requestId",
+        },
+        responseTemplates: { "application/json": JSON.stringify(body) },
+      },
+    ],
+  });
 }
 
 /** The API's authorizer as declared: REQUEST on a header, or TOKEN on one, cached as long as it says. */

@@ -25,8 +25,8 @@ import {
   requestFields,
   requestTarget,
 } from "./gateway/events.ts";
-import { gatewayResponse, writeAccessLog, writeResponse } from "./gateway/responses.ts";
-import { compileRoutes, matchRoute, type RouteTable } from "./gateway/routes.ts";
+import { gatewayResponse, methodNotAllowedResponse, writeAccessLog, writeResponse } from "./gateway/responses.ts";
+import { allowedMethods, compileRoutes, matchRoute, type RouteTable } from "./gateway/routes.ts";
 
 export type { AuthorizerHandler, TokenAuthorizerHandler } from "./gateway/authorizer.ts";
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -46,8 +46,24 @@ export interface GatewayOptions {
   throttle?: { rateLimit: number; burstLimit: number };
 }
 
-/** What the gateway answers a request with: the function's result, or one of its own gateway responses. */
-type Answer = APIGatewayProxyResult | GatewayResponseType;
+/** API Gateway's limit on a request's headers, together (10 KB). */
+const GATEWAY_MAX_HEADER_BYTES = 10 * 1024;
+
+/**
+ * What the gateway answers a request with: the function's result, one of its own gateway
+ * responses, or the 405 of a known path with the methods it takes.
+ */
+type Answer = APIGatewayProxyResult | GatewayResponseType | { methodNotAllowed: string[] };
+
+/** Whether every percent sign of a path starts an escape that decodes. */
+function wellEncoded(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** What one gateway keeps across requests: its options, its API, the stage's token bucket and the cached authorizer. */
 interface Gateway {
@@ -102,7 +118,7 @@ export function createGateway(options: GatewayOptions): http.Server {
     admit: options.throttle ? tokenBucket(options.throttle) : () => true,
     authorize: apiAuthorizer(api, options),
   };
-  return http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: GATEWAY_MAX_HEADER_BYTES }, (req, res) => {
     // The API reference (/openapi.json, /docs) is served only here, beside the public API, not through it.
     const reference = api === APIS.public ? referenceResponse(req.method, req.url) : undefined;
     if (reference) {
@@ -111,6 +127,20 @@ export function createGateway(options: GatewayOptions): http.Server {
     }
     serveApiRequest(gateway, req, res);
   });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    // Headers past the limit are the gateway's problem answer too; anything else unreadable closes.
+    if (error.code === "HPE_HEADER_OVERFLOW") {
+      const result = gatewayResponse(api, "REQUEST_TOO_LARGE", randomUUID());
+      const headers = Object.entries({ ...result.headers, "Content-Length": Buffer.byteLength(result.body) });
+      socket.end(
+        `HTTP/1.1 ${result.statusCode} Payload Too Large\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join("")}Connection: close\r\n\r\n${result.body}`,
+      );
+      return;
+    }
+    socket.destroy();
+  });
+  return server;
 }
 
 /** Answers one API request, writes the response and its access-log line; an unexpected error is the 5XX response. */
@@ -120,7 +150,12 @@ function serveApiRequest(gateway: Gateway, req: http.IncomingMessage, res: http.
   answerRequest(gateway, req, requestId)
     .catch((): Answer => "DEFAULT_5XX")
     .then((answer) => {
-      const result = typeof answer === "string" ? gatewayResponse(gateway.api, answer, requestId) : answer;
+      const result =
+        typeof answer === "string"
+          ? gatewayResponse(gateway.api, answer, requestId)
+          : "methodNotAllowed" in answer
+            ? methodNotAllowedResponse(answer.methodNotAllowed, requestId)
+            : answer;
       writeResponse(res, result);
       if (gateway.options.accessLog) writeAccessLog(req, requestId, result.statusCode, started);
     });
@@ -133,11 +168,17 @@ async function answerRequest(gateway: Gateway, req: http.IncomingMessage, reques
     return "THROTTLED";
   }
   const target = requestTarget(req);
-  const matched = matchRoute(gateway.routes, target.method, target.url.pathname);
-  if (!matched) {
+  if (!wellEncoded(target.url.pathname)) {
     req.resume();
     return "MISSING_AUTHENTICATION_TOKEN";
   }
+  const matched = matchRoute(gateway.routes, target.method, target.url.pathname);
+  if (!matched) {
+    req.resume();
+    const allow = allowedMethods(gateway.routes, target.url.pathname);
+    return allow.length > 0 ? { methodNotAllowed: allow } : "MISSING_AUTHENTICATION_TOKEN";
+  }
+  // The web ACL's body rule, in front of the stage.
   const body = await readBody(req);
   if (body === undefined) return "REQUEST_TOO_LARGE";
 

@@ -32,6 +32,7 @@ import {
   headerRef,
   JSON_CONTENT_TYPE,
   type Json,
+  methodNotAllowedResponse,
   parameterRef,
   pathsOf,
   problemResponse,
@@ -427,6 +428,7 @@ export function buildBackofficeDocument(): Json {
       },
       responses: {
         RouteNotFound: problemResponse(["route_not_found"], BACKOFFICE_GATEWAY_RESPONSES),
+        MethodNotAllowed: methodNotAllowedResponse(BACKOFFICE_GATEWAY_RESPONSES),
       },
       schemas: componentSchemas(),
     },

@@ -33,8 +33,9 @@ import {
   WEBHOOK_HEADERS,
   webhookEventSchema,
 } from "#shared/domain/webhook-events";
+import { MAX_BODY_BYTES } from "#shared/http/edges";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
-import { idempotencyKey, MAX_BODY_BYTES } from "#shared/http/requests";
+import { idempotencyKey } from "#shared/http/requests";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
   componentSchemasOf,
@@ -42,6 +43,7 @@ import {
   JSON_CONTENT_TYPE,
   type Json,
   jsonSchemaOf,
+  methodNotAllowedResponse,
   parameterRef,
   problemResponse,
   problemResponses,
@@ -545,9 +547,13 @@ export function buildDocument(): Json {
           schema: { type: "string", minLength: 1 },
         },
         Location: {
-          description: "The path of the new verification",
+          description: "The new verification's absolute URL, under the base URL the request was sent to",
           required: true,
-          schema: { type: "string", pattern: `^${CREATE_PATH}/${ID_PATTERNS.verification.source.replace(/^\^/, "")}` },
+          schema: {
+            type: "string",
+            format: "uri",
+            pattern: `^https?://[^/]+(/[^/]+)*${CREATE_PATH}/${ID_PATTERNS.verification.source.replace(/^\^/, "")}`,
+          },
         },
         IdempotentReplayed: {
           description: "Present, `true`, when this is the stored first response to the same Idempotency-Key",
@@ -557,6 +563,7 @@ export function buildDocument(): Json {
       },
       responses: {
         RouteNotFound: problemResponse(["route_not_found"]),
+        MethodNotAllowed: methodNotAllowedResponse(GATEWAY_RESPONSES),
       },
       schemas: componentSchemas(),
     },

@@ -77,7 +77,8 @@ export function componentSchemasOf(
   }
   const problem = byName.Problem as { properties: { code: { enum: string[] } } } | undefined;
   if (!problem) throw new Error("The document has no Problem schema");
-  const answered = new Set<string>(codes);
+  // Every route also answers the request edges' codes, and a declared path the 405 of a method it does not take.
+  const answered = new Set<string>([...codes, ...EDGE_CODES, "method_not_allowed"]);
   problem.properties.code.enum = problem.properties.code.enum.filter((code) => answered.has(code));
   return byName;
 }
@@ -185,13 +186,24 @@ export function queryParameters(schema: z.ZodObject): Json[] {
   });
 }
 
-/** One problem response per status the operation may answer (its own codes and the gateway's), in order. */
+/** What every route refuses before its work (`shared/http/edges.ts`), beside its own codes and the gateway's. */
+export const EDGE_CODES: readonly ProblemCode[] = [
+  "duplicate_header",
+  "malformed_json",
+  "payload_too_large",
+  "unsupported_media_type",
+];
+
+/**
+ * One problem response per status the operation may answer (its own codes, the request edges'
+ * and the gateway's), in order.
+ */
 export function problemResponses(
   codes: readonly ProblemCode[],
   gatewayResponses: Record<string, GatewayResponseDefinition>,
 ): Json {
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of new Set(codes)) {
+  for (const code of new Set([...codes, ...EDGE_CODES])) {
     byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   }
   return Object.fromEntries(
@@ -208,6 +220,19 @@ export function problemResponses(
         ];
       }),
   );
+}
+
+/** The 405 a declared path answers for a method it does not take, with the methods it takes in `Allow`. */
+export function methodNotAllowedResponse(gatewayResponses: Record<string, GatewayResponseDefinition>): Json {
+  const response = problemResponse(["method_not_allowed"], gatewayResponses);
+  return {
+    ...response,
+    description: "`method_not_allowed`: the path does not take this method; `Allow` lists those it takes",
+    headers: {
+      ...(response.headers as Json),
+      Allow: { description: "The path's methods, comma-separated", required: true, schema: { type: "string" } },
+    },
+  };
 }
 
 /** A web page's own routes (the page and its files), served with no credential. */

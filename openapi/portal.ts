@@ -44,6 +44,7 @@ import {
   headerRef,
   JSON_CONTENT_TYPE,
   type Json,
+  methodNotAllowedResponse,
   parameterRef,
   pathsOf,
   problemResponse,
@@ -504,7 +505,10 @@ export function buildPortalDocument(): Json {
           schema: { type: "string", const: "no-store" },
         },
       },
-      responses: { RouteNotFound: problemResponse(["route_not_found"], PORTAL_GATEWAY_RESPONSES) },
+      responses: {
+        RouteNotFound: problemResponse(["route_not_found"], PORTAL_GATEWAY_RESPONSES),
+        MethodNotAllowed: methodNotAllowedResponse(PORTAL_GATEWAY_RESPONSES),
+      },
       schemas: componentSchemasOf(responseSchemas, REQUEST_SCHEMAS, [
         ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
         ...GATEWAY_CODES,

@@ -10,7 +10,8 @@ import type {
   Context,
 } from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
-import { GATEWAY_MAX_BODY_BYTES, type RouteDefinition } from "#shared/declarations/routes";
+import type { RouteDefinition } from "#shared/declarations/routes";
+import { MAX_BODY_BYTES } from "#shared/http/edges";
 import type { RouteMatch } from "./routes.ts";
 
 const ACCOUNT_ID = "000000000000";
@@ -43,26 +44,31 @@ export function requestTarget(req: http.IncomingMessage): RequestTarget {
   return { method: req.method ?? "GET", url: new URL(req.url ?? "/", "http://localhost") };
 }
 
-/** Reads the body, or undefined once it passes API Gateway's own limit. */
+/** Reads the body, or undefined once it passes the limit the web ACL's body rule holds every route to. */
 export async function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) return undefined;
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
-/** Headers as API Gateway passes them: the client's spelling, last value and every value. */
+/**
+ * Headers as API Gateway passes them: the client's spelling, last value and every value, with
+ * the scheme the client used in `X-Forwarded-Proto` (the gateway's own, whatever a client sent).
+ */
 function requestHeaders(req: http.IncomingMessage) {
   // A Map, so a header named like an Object method (`toString`) is a header like any other.
   const values = new Map<string, string[]>();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
+    if (name.toLowerCase() === "x-forwarded-proto") continue;
     values.set(name, [...(values.get(name) ?? []), req.rawHeaders[i + 1] as string]);
   }
+  values.set("X-Forwarded-Proto", ["http"]);
   return {
     headers: Object.fromEntries([...values].map(([name, all]) => [name, all.at(-1) ?? ""])),
     multiValueHeaders: Object.fromEntries(values),
@@ -94,7 +100,9 @@ function requestContext(
     accountId: ACCOUNT_ID,
     apiId: API_ID,
     httpMethod: target.method,
-    path: `/${STAGE}${target.url.pathname}`,
+    // The API is served at the root of its host, as under a custom domain with no base path.
+    path: target.url.pathname,
+    domainName: req.headers.host ?? "127.0.0.1",
     protocol: `HTTP/${req.httpVersion}`,
     requestId,
     requestTimeEpoch: Date.now(),
@@ -142,8 +150,10 @@ export function proxyEvent(
 ): APIGatewayProxyEvent {
   return {
     ...fields,
-    body: body.length > 0 ? body.toString("utf8") : null,
-    isBase64Encoded: false,
+    // Every body arrives base64-encoded, as the stack's binary media type `*/*` has API Gateway
+    // pass it: the bytes as sent, so a body that is not UTF-8 can be told apart.
+    body: body.length > 0 ? body.toString("base64") : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       ...fields.requestContext,
       authorizer: authorization ? { ...authorization.context, principalId: authorization.principalId } : null,

@@ -1,7 +1,11 @@
 /** What goes back to the client: the gateway's own problem responses, the written response, the access log. */
 import type http from "node:http";
 import type { APIGatewayProxyResult } from "aws-lambda";
-import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
+import {
+  type GatewayResponseDefinition,
+  type GatewayResponseType,
+  METHOD_NOT_ALLOWED,
+} from "#shared/declarations/gateway-responses";
 import type { ApiDefinition } from "#shared/declarations/routes";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
@@ -14,6 +18,15 @@ export function gatewayResponse(
 ): APIGatewayProxyResult {
   const definition = api.gatewayResponses[type];
   if (!definition) throw new Error(`The API defines no ${type} gateway response`);
+  return problemResponse(definition, requestId);
+}
+
+/** The 405 of a known path called with another method, naming the methods it takes. */
+export function methodNotAllowedResponse(allow: string[], requestId: string): APIGatewayProxyResult {
+  return problemResponse({ ...METHOD_NOT_ALLOWED, headers: { Allow: allow.join(", ") } }, requestId);
+}
+
+function problemResponse(definition: GatewayResponseDefinition, requestId: string): APIGatewayProxyResult {
   const body = problemBody(definition.code, definition.detail, requestId);
   return {
     statusCode: body.status,

@@ -17,7 +17,10 @@ export const GATEWAY_RESPONSES = {
   },
   ACCESS_DENIED: { code: "app_disabled", detail: "The client app of this API key is disabled" },
   MISSING_AUTHENTICATION_TOKEN: { code: "route_not_found", detail: "No route matches this method and path" },
-  REQUEST_TOO_LARGE: { code: "payload_too_large", detail: "The request body is too large" },
+  REQUEST_TOO_LARGE: {
+    code: "payload_too_large",
+    detail: "The request is too large: a body of at most 16 KiB, headers of at most 10 KiB",
+  },
   THROTTLED: {
     code: "rate_limited",
     detail: "Request rate limit exceeded; retry after the time in Retry-After",
@@ -35,6 +38,15 @@ export const GATEWAY_RESPONSES = {
 } as const satisfies Record<string, GatewayResponseDefinition>;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
+
+/**
+ * A known path with a method it does not take: answered by the API itself (a mock method on
+ * each path in AWS, the local gateway on one machine), with `Allow` listing the path's methods.
+ */
+export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = {
+  code: "method_not_allowed",
+  detail: "This path does not take this method; Allow lists the methods it takes",
+};
 
 /** The backoffice API's: the same, but its credential is a staff access token. */
 export const BACKOFFICE_GATEWAY_RESPONSES = {

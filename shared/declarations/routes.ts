@@ -208,8 +208,15 @@ export const APIS = {
 } as const satisfies Record<string, ApiDefinition>;
 export type ApiName = keyof typeof APIS;
 
-/** Largest request body API Gateway itself accepts (REST APIs: 10 MB). */
-export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Each path of `routes` with the methods declared on it, in declaration order: what a request
+ * with another method is told in `Allow` (405), by the stack's catch-all method and locally.
+ */
+export function methodsByPath(routes: readonly RouteDefinition[]): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  for (const route of routes) paths.set(route.path, [...(paths.get(route.path) ?? []), route.method]);
+  return paths;
+}
 
 /** The contract's request rate per environment: API Gateway's stage throttling, and the local gateway's. */
 export const STAGE_THROTTLING: Record<Environment, { rateLimit: number; burstLimit: number }> = {

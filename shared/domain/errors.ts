@@ -29,6 +29,7 @@ export type InvalidInputCode =
   | "malformed_json"
   | "idempotency_key_missing"
   | "idempotency_key_invalid"
+  | "duplicate_header"
   | "unsupported_media_type"
   | "payload_too_large"
   | "invalid_cursor"

@@ -5,9 +5,6 @@ import { type FieldError, InvalidInputError, ValidationError } from "../domain/e
 import { type NewVerification, newVerificationSchema } from "../domain/new-verification.ts";
 import { bodyText, header } from "./responses.ts";
 
-/** Largest create body, in bytes. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
 function fieldErrors(error: z.ZodError, sent: object): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     const field = issue.path.join(".") || "(body)";
@@ -121,12 +118,6 @@ export function assertJsonContentType(value: string | undefined): void {
   }
 }
 
-export function assertBodySize(text: string): void {
-  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) {
-    throw new InvalidInputError("payload_too_large", `The request body must be at most ${MAX_BODY_BYTES} bytes`);
-  }
-}
-
 /**
  * A route's JSON body: the content type, the size, then the schema, each refused with the
  * contract's error. With `emptyIs`, a request with no body at all reads as that value.
@@ -139,6 +130,5 @@ export function readJsonBody<T>(
   const text = bodyText(event);
   if (text === "" && "emptyIs" in options) return parseJsonBody(JSON.stringify(options.emptyIs), schema);
   assertJsonContentType(header(event, "Content-Type"));
-  assertBodySize(text);
   return parseJsonBody(text, schema);
 }

@@ -4,6 +4,7 @@ import type { Environment } from "../domain/environments.ts";
 import { ServiceError, UnavailableError, ValidationError } from "../domain/errors.ts";
 import { type PortalCaller, roleSchema } from "../domain/organizations.ts";
 import type { Log } from "../ports/log.ts";
+import { refuseEdges } from "./edges.ts";
 import { isProblemCode, PROBLEM_CONTENT_TYPE, problemBody } from "./problems.ts";
 
 export const REQUEST_ID_HEADER = "Request-Id";
@@ -91,6 +92,16 @@ export function bodyText(event: Pick<APIGatewayProxyEvent, "body" | "isBase64Enc
   return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
 }
 
+/**
+ * The absolute URL of the resource `id` under the collection the request was sent to, as the
+ * client reached it: the stage's (or custom domain's) host and path, and its scheme.
+ */
+export function resourceUrl(event: Pick<APIGatewayProxyEvent, "headers" | "requestContext">, id: string): string {
+  const scheme = header(event, "X-Forwarded-Proto") ?? "https";
+  const host = event.requestContext.domainName ?? header(event, "Host");
+  return `${scheme}://${host}${event.requestContext.path.replace(/\/$/, "")}/${encodeURIComponent(id)}`;
+}
+
 /** Who is calling, as the authorizer put it in the request context. */
 export interface Caller {
   appId: string;
@@ -161,6 +172,7 @@ function handlerFor<C>(
   return async (event, context) => {
     const requestId = event.requestContext.requestId;
     try {
+      refuseEdges(event);
       const result = await run(event, callerFrom(event), context);
       if (result.body === undefined) {
         return { statusCode: result.status, headers: { [REQUEST_ID_HEADER]: requestId, ...result.headers }, body: "" };

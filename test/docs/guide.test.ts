@@ -135,8 +135,10 @@ describe("docs/integration-guide.md", () => {
     const rows = [...section(guide, "## Errors").matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(
       ([, status, code]) => [code, Number(status)],
     );
-    // The responses of its operations; the shared Problem schema names every code of every API.
-    const answered = problemCodesOf(buildDocument().paths);
+    // The responses of its operations and the 405 of its paths; the shared Problem schema names every code of every API.
+    const document = buildDocument();
+    const shared = (document.components as { responses: Record<string, unknown> }).responses;
+    const answered = problemCodesOf([document.paths, shared.MethodNotAllowed]);
     expect(answered.size).toBeGreaterThan(10);
     expect(Object.fromEntries(rows)).toEqual(
       Object.fromEntries([...answered].sort().map((code) => [code, PROBLEMS[code as ProblemCode].status])),

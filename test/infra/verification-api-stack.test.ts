@@ -12,7 +12,7 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
-import { APIS, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
+import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
 import { AUDIT_TABLE, TABLES } from "#shared/declarations/tables";
@@ -155,7 +155,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
   it("builds one REST API per declared API, each with exactly its routes, behind its own authorizer", () => {
     template.resourceCountIs("AWS::ApiGateway::RestApi", apiNames.length);
     const routes = wiredRoutes(template);
-    expect([...routes.keys()].sort()).toEqual(allRoutes.map((route) => `${route.method} ${route.path}`).sort());
+    const declared = [...routes.keys()].filter((key) => !key.startsWith("ANY "));
+    expect(declared.sort()).toEqual(allRoutes.map((route) => `${route.method} ${route.path}`).sort());
     for (const name of apiNames) {
       const authorizerId = authorizerIdOf(template, stack, name);
       for (const route of routesOf(name)) {
@@ -172,6 +173,45 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         }
         expect(JSON.stringify(method?.Integration)).toContain(`"${functionId(stack, route.function)}"`);
       }
+    }
+  });
+
+  it("answers any other method of a declared path 405 with Allow, by itself, and passes every body as sent", () => {
+    const routes = wiredRoutes(template);
+    const paths = new Map(apiNames.flatMap((name) => [...methodsByPath(routesOf(name))]));
+    expect([...routes.keys()].filter((key) => key.startsWith("ANY ")).sort()).toEqual(
+      [...paths.keys()].map((path) => `ANY ${path}`).sort(),
+    );
+    for (const [path, methods] of paths) {
+      const method = routes.get(`ANY ${path}`);
+      expect(method).toMatchObject({
+        AuthorizationType: "NONE",
+        Integration: {
+          Type: "MOCK",
+          PassthroughBehavior: "WHEN_NO_MATCH",
+          IntegrationResponses: [
+            {
+              StatusCode: "405",
+              ResponseParameters: {
+                "method.response.header.Allow": `'${methods.join(", ")}'`,
+                "method.response.header.Content-Type": "'application/problem+json'",
+                "method.response.header.Request-Id": "context.requestId",
+              },
+            },
+          ],
+        },
+        MethodResponses: [{ StatusCode: "405" }],
+      });
+      const integration = method?.Integration as {
+        RequestTemplates?: unknown;
+        IntegrationResponses: { ResponseTemplates: Record<string, string> }[];
+      };
+      expect(integration.RequestTemplates).toBeUndefined();
+      const body = JSON.parse(integration.IntegrationResponses[0]?.ResponseTemplates["application/json"] ?? "");
+      expect(body).toMatchObject({ status: 405, code: "method_not_allowed", request_id: "$context.requestId" });
+    }
+    for (const api of Object.values(template.findResources("AWS::ApiGateway::RestApi"))) {
+      expect(api.Properties.BinaryMediaTypes).toEqual(["*/*"]);
     }
   });
 

@@ -27,5 +27,8 @@ export function namedCodes(source: Json): string[] {
       }
     }
   }
+  // The 405 of a declared path's other methods is a shared response no operation lists.
+  const methodNotAllowed = (source.components as Record<string, Record<string, Json>>).responses?.MethodNotAllowed;
+  for (const code of methodNotAllowed ? codesOf(methodNotAllowed, source) : []) named.add(code);
   return [...named];
 }

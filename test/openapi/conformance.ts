@@ -118,6 +118,8 @@ export class Conformance {
       const responses = this.resolve(operation.responsesAt).value;
       if (!(String(reply.status) in responses)) return [`${where}: the document lists no such status here`];
       responseAt = [...operation.responsesAt, String(reply.status)];
+    } else if (this.operations.some((op) => op.regex.test(pathname))) {
+      responseAt = ["components", "responses", "MethodNotAllowed"];
     } else {
       responseAt = ["components", "responses", "RouteNotFound"];
     }

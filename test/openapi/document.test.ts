@@ -140,7 +140,7 @@ describe("the conformance check the HTTP tests run", () => {
           path: "/v1/verifications",
           status: 201,
           headerValues: {
-            Location: `/v1/verifications/${verification.verification_id}`,
+            Location: `https://api.example.com/sandbox/v1/verifications/${verification.verification_id}`,
             "Idempotent-Replayed": "true",
           },
         }),
