@@ -68,7 +68,11 @@ export const verificationResourceSchema = z
       .describe("Grows by one at every change of state: keep the copy with the highest sequence"),
     created_at: timestamp,
     updated_at: timestamp,
-    completed_at: timestamp.nullable().describe("When processing ended (`completed` or `failed`); null otherwise"),
+    completed_at: timestamp
+      .nullable()
+      .describe(
+        "When the verification reached its final state (`completed`, `failed`, or `expired` at its deadline); null before",
+      ),
     metadata: z.record(z.string(), z.string()).describe("Your labels, as sent on create, or `{}`"),
     reason_code: z
       .string()
@@ -206,7 +210,7 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     sequence: lazilyExpired ? item.sequence + 1 : item.sequence,
     created_at: item.created_at,
     updated_at: lazilyExpired ? item.upload_deadline : item.updated_at,
-    completed_at: item.completed_at ?? null,
+    completed_at: item.completed_at ?? (lazilyExpired ? item.upload_deadline : null),
     metadata: item.metadata ?? {},
     reason_code: code,
     message: reasonMessage(code),

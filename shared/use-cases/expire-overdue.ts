@@ -25,6 +25,8 @@ export async function expireOverdue(deps: {
         from: "awaiting_upload",
         to: "expired",
         now: item.upload_deadline,
+        // Its life ended at the deadline, as for every final state.
+        set: { completed_at: item.upload_deadline },
         condition: { expression: "upload_deadline <= :deadline", values: { ":deadline": nowIso } },
       });
       if (outcome.applied) expired += 1;

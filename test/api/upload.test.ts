@@ -170,7 +170,12 @@ describe("GET /v1/verifications/{id}", () => {
     const verification = await fx.customer.created();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(verification.upload_deadline) });
     const fetched = expectVerification(await fx.customer.get(verification.verification_id));
-    expect(fetched).toMatchObject({ status: "expired", sequence: 2, updated_at: verification.upload_deadline });
+    expect(fetched).toMatchObject({
+      status: "expired",
+      sequence: 2,
+      updated_at: verification.upload_deadline,
+      completed_at: verification.upload_deadline,
+    });
     expect(fetched.upload).toBeUndefined();
   });
 

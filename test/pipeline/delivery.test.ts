@@ -181,6 +181,7 @@ describe("the tick", () => {
       status: "expired",
       sequence: 2,
       updated_at: verification.upload_deadline,
+      completed_at: verification.upload_deadline,
     });
     const delivery = await until(
       async () => receiver.deliveries.find((d) => d.body.includes(verification.verification_id)),
@@ -188,11 +189,11 @@ describe("the tick", () => {
     );
     const event = new Webhook(app.webhook_secret).verify(delivery?.body ?? "", delivery?.headers ?? {}) as {
       type: string;
-      data: { verification: { status: string; sequence: number } };
+      data: { verification: { status: string; sequence: number; completed_at: string | null } };
     };
     expect(event).toMatchObject({
       type: "verification.expired",
-      data: { verification: { status: "expired", sequence: 2 } },
+      data: { verification: { status: "expired", sequence: 2, completed_at: verification.upload_deadline } },
     });
     // A second tick finds nothing more to do.
     expect(await api.handlers.tick()).toMatchObject({ expired: 0 });

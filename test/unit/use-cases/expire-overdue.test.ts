@@ -52,6 +52,7 @@ describe("expireOverdue", () => {
         from: "awaiting_upload",
         to: "expired",
         now: "2026-11-30T11:00:00Z",
+        set: { completed_at: "2026-11-30T11:00:00Z" },
         condition: { expression: "upload_deadline <= :deadline", values: { ":deadline": NOW } },
       },
     ]);
