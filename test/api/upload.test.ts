@@ -1,4 +1,4 @@
-import { HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { S3DocumentStore } from "#shared/adapters/s3-document-store";
@@ -83,6 +83,53 @@ describe("the presigned upload", () => {
     const put = await upload({ ...verification, upload: signedLongAgo }, documentBytes("pdf", SIZE));
     expect(put.status).toBe(403);
     expect(await put.text()).toContain("Request has expired");
+  });
+});
+
+describe("the local S3 engine, as S3", () => {
+  const store = () => `${process.env.S3_ENDPOINT}/${fx.api.bucket}`;
+
+  it.each([
+    ["an anonymous read", "GET", "/documents/anything"],
+    ["an anonymous write", "PUT", "/documents/anything"],
+    ["an anonymous listing", "GET", "?list-type=2"],
+    ["an anonymous delete", "DELETE", "/documents/anything"],
+  ])("refuses %s (403 AccessDenied)", async (_name, method, path) => {
+    const reply = await fetch(`${store()}${path}`, { method, ...(method === "PUT" ? { body: "x" } : {}) });
+    expect(reply.status).toBe(403);
+    expect(await reply.text()).toContain("<Code>AccessDenied</Code>");
+  });
+
+  it("refuses a request signed with another secret, and takes the SDK's own", async () => {
+    const verification = await fx.customer.created({ file_size_bytes: SIZE });
+    await upload(verification, documentBytes("pdf", SIZE));
+    const key = `documents/${verification.verification_id}`;
+    await expect(fx.api.s3.send(new HeadObjectCommand({ Bucket: fx.api.bucket, Key: key }))).resolves.toBeDefined();
+    const forger = new S3Client({
+      region: await fx.api.s3.config.region(),
+      endpoint: process.env.S3_ENDPOINT,
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "not-the-secret" },
+    });
+    await expect(forger.send(new GetObjectCommand({ Bucket: fx.api.bucket, Key: key }))).rejects.toMatchObject({
+      name: "SignatureDoesNotMatch",
+    });
+    forger.destroy();
+  });
+
+  it("refuses a presigned read whose signature was changed", async () => {
+    const verification = await fx.customer.created({ file_size_bytes: SIZE });
+    await upload(verification, documentBytes("pdf", SIZE));
+    const url = new URL(
+      await new S3DocumentStore(fx.api.s3, fx.api.bucket).presignGet(
+        `documents/${verification.verification_id}`,
+        new Date(),
+        60,
+      ),
+    );
+    expect((await fetch(url)).status).toBe(200);
+    url.searchParams.set("X-Amz-Signature", "0".repeat(64));
+    expect((await fetch(url)).status).toBe(403);
   });
 });
 
