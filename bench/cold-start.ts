@@ -71,6 +71,7 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     IDEMPOTENCY_TABLE: "bench-idempotency",
     EVENTS_TABLE: "bench-events",
     UPLOADS_BUCKET: "bench-uploads",
+    VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
     AUTHORITY_DOCUMENTS: "/var/task/issuer",
     AUDIT_TABLE: "bench-audit",

@@ -17,6 +17,7 @@ const deps = {
   documents: documentStore(config),
   idempotency: idempotency(config),
   clock,
+  retentionDays: Number(config.setting("VERIFICATION_RETENTION_DAYS")),
 };
 
 export const handler = routeHandler(log, async (event, caller, context) => {

@@ -219,6 +219,7 @@ export class ApiFunction extends Construct {
       ENVIRONMENT: environment.environment,
       AUTHORITY_DOCUMENTS: `/var/task/${AUTHORITY_DOCUMENTS_FOLDER}`,
       UPLOADS_BUCKET: uploads.bucketName,
+      VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
       SECRETS_KEY_ARN: secretsKey.secretArn,
       STAFF_USER_POOL_ID: pools.staff.userPoolId,
       STAFF_CLIENT_ID: pools.staff.clientId,

@@ -14,6 +14,8 @@ export interface EnvironmentConfig {
   logRetention: RetentionDays;
   /** Days an uploaded document is kept before the bucket's lifecycle deletes it. */
   uploadRetentionDays: number;
+  /** Days a verification record is kept after its creation before the table's TTL deletes it. */
+  recordRetentionDays: number;
   /** Tables, bucket, secret and log groups: kept or deleted with the stack. */
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
@@ -34,6 +36,7 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     logLevel: "DEBUG",
     logRetention: RetentionDays.TWO_WEEKS,
     uploadRetentionDays: 7,
+    recordRetentionDays: 365,
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     alarms: { serverErrorPercent: 5, serverErrorMinRequests: 20, throttledRequests: 100 },
@@ -44,6 +47,7 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     logLevel: "INFO",
     logRetention: RetentionDays.ONE_YEAR,
     uploadRetentionDays: 30,
+    recordRetentionDays: 365,
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     alarms: { serverErrorPercent: 1, serverErrorMinRequests: 20, throttledRequests: 50 },

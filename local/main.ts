@@ -188,6 +188,7 @@ async function main(): Promise<void> {
         environment: settings.LOCAL_ENV,
         base_url: baseUrl,
         dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+        s3_endpoint: process.env.S3_ENDPOINT,
         tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
         identity: {
           endpoint: identityEndpoint,

@@ -140,6 +140,8 @@ export function localSettings(options: {
     ENVIRONMENT: options.environment,
     WEBHOOK_DESTINATIONS: destinationsFor(options.environment, "local"),
     UPLOADS_BUCKET: LOCAL_BUCKET,
+    // As both stacks keep records.
+    VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY: options.secretsKey,
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
     AUTHORITY_SECRET: options.authority.secret,

@@ -19,6 +19,7 @@ import {
 } from "#shared/domain/searches";
 import {
   checkSchema,
+  erasedResource,
   reasonSchema,
   uploadSchema,
   type VerificationResource,
@@ -119,6 +120,7 @@ const EXAMPLE_CREATED = verificationResourceSchema.parse({
   extracted: null,
   fraud_signals: [],
   review: null,
+  redacted_at: null,
 } satisfies VerificationResource);
 function withoutUploadOf(resource: VerificationResource): Omit<VerificationResource, "upload"> {
   const { upload: _upload, ...rest } = resource;
@@ -285,6 +287,29 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
     },
     problems: ["verification_not_found", "service_unavailable", "internal_error"],
   },
+  "erase-verification": {
+    operationId: "eraseVerification",
+    summary: "Erase a verification",
+    description: [
+      "Erases the person from the verification now: the document, the issuer's copy, the checks' details,",
+      "extracted fields, file name, reference and metadata are deleted; ids, status, result, reasons and times",
+      "remain, with `redacted_at`. A `verification.redacted` event follows, and the bodies of its earlier events",
+      "are erased too. An upload still awaited ends as `expired`. While the verification is `processing` (seconds)",
+      "or `in_review` (until a decision or the review window closes) it answers 409 `verification_in_progress`.",
+      "Erasing again answers the same erased verification. Nothing can undo an erasure.",
+    ].join("\n"),
+    success: {
+      status: 200,
+      description: "The erased verification",
+      examples: {
+        erased: {
+          summary: "Erased after it completed",
+          value: erasedResource(withoutUploadOf(EXAMPLE_COMPLETED), "2026-11-24T09:00:00Z"),
+        },
+      },
+    },
+    problems: ["verification_not_found", "verification_in_progress", "service_unavailable", "internal_error"],
+  },
   "list-verifications": {
     operationId: "listVerifications",
     summary: "List verifications",
@@ -416,6 +441,8 @@ const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   "verification.completed": "Processing finished: `result` is `verified`, `rejected` or `inconclusive`",
   "verification.failed": "The file could not be processed: see `failure_code`",
   "verification.expired": "The upload deadline passed before the upload was confirmed",
+  "verification.redacted":
+    "The verification was erased (`DELETE`, or an operator's erasure): the resource keeps ids, status, result, reasons and times. The bodies of its earlier events are erased too; drop what you kept of them",
   [TEST_EVENT_TYPE]:
     "Sent only when someone of your organisation asks for it in the portal, to try the destination; it is about no verification, so change nothing on receiving it",
 };

@@ -8,6 +8,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { addAppsCommands } from "./commands/apps.ts";
+import { addEraseCommand } from "./commands/erase.ts";
 import { addKeysCommands } from "./commands/keys.ts";
 import { addOrgsCommands } from "./commands/orgs.ts";
 import { addStaffCommands } from "./commands/staff.ts";
@@ -104,6 +105,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   addWebhooksCommands(program, run);
   addStaffCommands(program, run);
   addOrgsCommands(program, run);
+  addEraseCommand(program, run);
   // Positional options keep the program's --json before the command; each command takes it after too.
   for (const command of leaves(program)) command.addOption(jsonOption());
 

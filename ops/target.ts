@@ -7,6 +7,7 @@ import path from "node:path";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { documentClientOf } from "#shared/adapters/aws-clients";
@@ -14,6 +15,8 @@ import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory"
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
+import { DynamoDbVerificationStore } from "#shared/adapters/dynamodb-verification-store";
+import { S3DocumentStore } from "#shared/adapters/s3-document-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
 import { systemClock } from "#shared/adapters/system-clock";
@@ -22,11 +25,13 @@ import { type Destinations, destinationsFor } from "#shared/domain/addresses";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
+import type { DocumentStore } from "#shared/ports/document-store";
 import type { EventStore } from "#shared/ports/event-store";
 import type { StaffDirectory } from "#shared/ports/identity";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import type { Sealer } from "#shared/ports/sealer";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
+import type { VerificationStore } from "#shared/ports/verification-store";
+import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
 
 export interface TargetOptions {
   /** A deployed environment; without it, the local runtime. */
@@ -60,6 +65,8 @@ export interface Target {
   staff(): Promise<StaffDirectory>;
   /** The customer pool's users (portal logins); found only by the commands that invite them. */
   portalUsers(): Promise<StaffDirectory>;
+  /** Verifications and their documents; found only by the erase command. */
+  erasure(): Promise<{ verifications: VerificationStore; documents: DocumentStore }>;
   close(): void;
 }
 
@@ -76,7 +83,13 @@ const runtimeFile = z.object({
   environment: z.enum(ENVIRONMENTS),
   base_url: z.string(),
   dynamodb_endpoint: z.url(),
-  tables: z.object({ APPS_TABLE: z.string().min(1), EVENTS_TABLE: z.string().min(1).optional() }),
+  /** The local S3 engine; absent from a runtime that predates the erase command. */
+  s3_endpoint: z.url().optional(),
+  tables: z.object({
+    APPS_TABLE: z.string().min(1),
+    EVENTS_TABLE: z.string().min(1).optional(),
+    VERIFICATIONS_TABLE: z.string().min(1).optional(),
+  }),
   /** The local identity endpoint and its pools; absent from a runtime that predates them. */
   identity: z
     .object({
@@ -112,6 +125,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     maxAttempts: 2,
   });
   const cognitoClients: CognitoIdentityProviderClient[] = [];
+  let s3: S3Client | undefined;
   /** A pool of the local identity endpoint, by the id runtime.json gives it. */
   const localPool = (which: string, userPoolId: string | undefined) => {
     const identity = runtime.identity;
@@ -141,6 +155,18 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
       return new DynamoDbEventStore(documentClientOf(raw), name);
     },
+    async erasure() {
+      const table = runtime.tables.VERIFICATIONS_TABLE;
+      const endpoint = runtime.s3_endpoint;
+      if (!table || !endpoint) {
+        throw new TargetUnavailableError(`${file} names no verifications table or S3 engine: restart npm start`);
+      }
+      s3 = new S3Client({ endpoint, forcePathStyle: true, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+      return {
+        verifications: new DynamoDbVerificationStore(documentClientOf(raw), table),
+        documents: new S3DocumentStore(s3, LOCAL_BUCKET),
+      };
+    },
     sealer: sealerWithKey(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
@@ -154,6 +180,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     },
     close() {
       raw.destroy();
+      s3?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };
@@ -197,6 +224,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const raw = new DynamoDBClient(clientConfig);
   let secretsManager: SecretsManagerClient | undefined;
   const cognitoClients: CognitoIdentityProviderClient[] = [];
+  let s3: S3Client | undefined;
   /** A deployed pool: it lives in the region its id names, whatever the default region is. */
   const deployedPool = (userPoolId: string) => {
     const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
@@ -213,6 +241,15 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
       return new DynamoDbEventStore(documentClientOf(raw), name);
+    },
+    async erasure() {
+      const table = await requiredOutput(outputs, "VerificationsTableName", stack, "--env with a complete stack");
+      const bucket = await requiredOutput(outputs, "UploadsBucketName", stack, "--env with a complete stack");
+      s3 = new S3Client(clientConfig);
+      return {
+        verifications: new DynamoDbVerificationStore(documentClientOf(raw), table),
+        documents: new S3DocumentStore(s3, bucket),
+      };
     },
     sealer: sealerWithKey(async () => {
       const arn = options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
@@ -235,6 +272,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       raw.destroy();
       cloudFormation.destroy();
       secretsManager?.destroy();
+      s3?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };

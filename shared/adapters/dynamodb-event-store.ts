@@ -204,4 +204,36 @@ export class DynamoDbEventStore implements EventStore {
     );
     return Items as EventItem[];
   }
+
+  /** A verification's events from its index: a handful per verification, so every page is read. */
+  async eventsOf(verificationId: string): Promise<EventItem[]> {
+    const events: EventItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: EVENTS_TABLE.globalIndexes[3].indexName,
+          KeyConditionExpression: "verification_id = :id",
+          ExpressionAttributeValues: { ":id": verificationId },
+          ExclusiveStartKey: start,
+        }),
+      );
+      events.push(...((page.Items ?? []) as EventItem[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return events;
+  }
+
+  async replaceBody(eventId: string, body: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: eventPk(eventId), sk: "EVENT" },
+        UpdateExpression: "SET body = :body",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":body": body },
+      }),
+    );
+  }
 }

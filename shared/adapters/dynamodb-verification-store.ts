@@ -12,7 +12,7 @@ import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import { canTransition } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import { appReference, type VerificationItem } from "../domain/verification.ts";
+import { appReference, ERASED_ATTRIBUTES, type VerificationItem } from "../domain/verification.ts";
 import type {
   ReviewPosition,
   TransitionOutcome,
@@ -106,6 +106,33 @@ export class DynamoDbVerificationStore implements VerificationStore {
         ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  }
+
+  erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome> {
+    const sets = ["redacted_at = :now", "updated_at = :now", "#sequence = #sequence + :one", "checks = :none"];
+    const removed: string[] = [...ERASED_ATTRIBUTES];
+    if (request.expire) {
+      sets.push("#status = :expired", "completed_at = :now");
+      removed.push("awaiting_day");
+    }
+    return this.conditionalUpdate(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: `SET ${sets.join(", ")} REMOVE ${removed.join(", ")}`,
+        ConditionExpression: `attribute_exists(verification_id) AND #sequence = :sequence AND attribute_not_exists(redacted_at)${request.expire ? " AND #status = :awaiting" : ""}`,
+        ExpressionAttributeNames: { "#sequence": "sequence", ...(request.expire ? { "#status": "status" } : {}) },
+        ExpressionAttributeValues: {
+          ":now": request.now,
+          ":one": 1,
+          ":none": [],
+          ":sequence": request.sequence,
+          ...(request.expire ? { ":expired": "expired", ":awaiting": "awaiting_upload" } : {}),
+        },
         ReturnValues: "ALL_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),

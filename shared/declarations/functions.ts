@@ -53,7 +53,13 @@ export const FUNCTIONS = {
   },
   "create-verification": {
     entry: "functions/create-verification.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "IDEMPOTENCY_TABLE", "UPLOADS_BUCKET"],
+    settings: [
+      "ENVIRONMENT",
+      "VERIFICATIONS_TABLE",
+      "IDEMPOTENCY_TABLE",
+      "UPLOADS_BUCKET",
+      "VERIFICATION_RETENTION_DAYS",
+    ],
     timeoutSeconds: 29,
     access: {
       tables: {
@@ -95,7 +101,8 @@ export const FUNCTIONS = {
       tables: {
         VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
         APPS_TABLE: ["dynamodb:GetItem"],
-        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+        // Query: an erased verification's events, whose bodies it rewrites.
+        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
         // A counter and the mark that the verification is counted, in one transaction.
         USAGE_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
       },
@@ -123,6 +130,16 @@ export const FUNCTIONS = {
     settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
+  },
+  "erase-verification": {
+    entry: "functions/erase-verification.ts",
+    settings: ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      // The upload, its pinned copy and the issuer's copy.
+      uploads: ["s3:DeleteObject"],
+    },
   },
   "list-verifications": {
     entry: "functions/list-verifications.ts",

@@ -20,6 +20,7 @@ export interface RouteDefinition {
     | "create-verification"
     | "confirm-upload"
     | "get-verification"
+    | "erase-verification"
     | "list-verifications"
     | "list-events"
     | "backoffice-console"
@@ -62,6 +63,7 @@ export const ROUTES = [
     function: "confirm-upload",
   },
   { method: "GET", path: "/v1/verifications/{verification_id}", function: "get-verification" },
+  { method: "DELETE", path: "/v1/verifications/{verification_id}", function: "erase-verification" },
   { method: "GET", path: "/v1/verifications", function: "list-verifications" },
   { method: "GET", path: "/v1/events", function: "list-events" },
 ] as const satisfies readonly RouteDefinition[];

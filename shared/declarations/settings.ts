@@ -16,6 +16,8 @@ const settings = {
   AUDIT_TABLE: z.string().min(1),
   USAGE_TABLE: z.string().min(1),
   UPLOADS_BUCKET: z.string().min(1),
+  /** Days a verification record is kept after its creation before the table's TTL deletes it. */
+  VERIFICATION_RETENTION_DAYS: z.string().regex(/^[1-9]\d{0,3}$/),
   /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
   SECRETS_KEY: z.string().min(32).optional(),
   /** In AWS: the Secrets Manager secret that holds that key material, read at first use. */

@@ -101,6 +101,8 @@ export const VERIFICATIONS_TABLE = {
       addedInStep: 2,
     },
   ],
+  // Set on create: the record is deleted the retention period after it was made.
+  ttlAttribute: "expires_at_epoch",
   stream: "NEW_AND_OLD_IMAGES",
 } as const satisfies TableDefinition;
 
@@ -141,6 +143,13 @@ export const EVENTS_TABLE = {
       partitionKey: { name: "app_id", type: "S" },
       sortKey: { name: "event_id", type: "S" },
       addedInStep: 1,
+    },
+    // A verification's events, so erasing it reaches the bodies already sent.
+    {
+      indexName: "events_by_verification",
+      partitionKey: { name: "verification_id", type: "S" },
+      sortKey: { name: "sequence", type: "N" },
+      addedInStep: 2,
     },
   ],
   ttlAttribute: "expires_at_epoch",

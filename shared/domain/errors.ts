@@ -78,6 +78,7 @@ export type RefusalCode =
   | "unsupported_file_type"
   | "idempotency_key_reused"
   | "idempotency_request_in_progress"
+  | "verification_in_progress"
   // Apps, keys and webhook destinations
   | "too_many_live_keys"
   | "grace_out_of_range"

@@ -53,8 +53,11 @@ export const verificationResourceSchema = z
     result: z.enum(RESULTS).nullable().describe("Set when `status` is `completed`, otherwise null"),
     document_type: z.enum(DOCUMENT_TYPE_CODES),
     process_type: z.enum(PROCESS_TYPES),
-    external_reference_id: z.string().nullable().describe("Your reference, as sent on create"),
-    original_filename: z.string(),
+    external_reference_id: z
+      .string()
+      .nullable()
+      .describe("Your reference, as sent on create; null when none was sent, or once the verification is erased"),
+    original_filename: z.string().nullable().describe("As sent on create; null once the verification is erased"),
     file_size_bytes: z.int().positive(),
     environment: z.enum(ENVIRONMENTS),
     upload: uploadSchema.optional(),
@@ -91,6 +94,11 @@ export const verificationResourceSchema = z
       })
       .nullable()
       .describe("Set when the verification needed a person; no reviewer is named"),
+    redacted_at: timestamp
+      .nullable()
+      .describe(
+        "When the verification was erased (`DELETE`): its document, the issuer's copy, the checks' details, extracted fields, file name, reference and metadata are gone; ids, status, result, reasons and times remain. Null until then",
+      ),
   })
   .describe("A verification of one document");
 export type VerificationResource = z.infer<typeof verificationResourceSchema>;
@@ -107,7 +115,8 @@ export interface VerificationItem {
   external_reference_id?: string;
   /** Present only with a reference: `<app_id>#<reference>`, the key of the by-reference index. */
   app_reference?: string;
-  original_filename: string;
+  /** Absent once the verification is erased. */
+  original_filename?: string;
   file_size_bytes: number;
   media_type: string;
   object_key: string;
@@ -145,6 +154,41 @@ export interface VerificationItem {
   /** Who decided the review, and their note; staff only. */
   decided_by?: string;
   decision_note?: string;
+  /** When the verification was erased; from then on it holds nothing about the person. */
+  redacted_at?: string;
+  /** When the table's TTL deletes the record (epoch seconds): its retention period after creation. */
+  expires_at_epoch?: number;
+}
+
+/**
+ * What erasure removes from a stored verification: everything that is or may describe the
+ * person (the document's keys go with the objects; checks are emptied, as their details name
+ * what was read). Ids, status, result, reasons, sizes and times remain.
+ */
+export const ERASED_ATTRIBUTES = [
+  "external_reference_id",
+  "app_reference",
+  "original_filename",
+  "metadata",
+  "expected_subject",
+  "extracted",
+  "fraud_signals",
+  "issuer_copy_key",
+  "decision_note",
+] as const satisfies readonly (keyof VerificationItem)[];
+
+/** The resource as an erased verification shows it: what `ERASED_ATTRIBUTES` leaves, and no checks. */
+export function erasedResource<R extends Omit<VerificationResource, "upload">>(resource: R, redactedAt: string): R {
+  return {
+    ...resource,
+    external_reference_id: null,
+    original_filename: null,
+    metadata: {},
+    extracted: null,
+    fraud_signals: [],
+    checks: [],
+    redacted_at: redactedAt,
+  };
 }
 
 export type Extracted = z.infer<typeof extractedSchema>;
@@ -199,7 +243,7 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     document_type: item.document_type,
     process_type: item.process_type,
     external_reference_id: item.external_reference_id ?? null,
-    original_filename: item.original_filename,
+    original_filename: item.original_filename ?? null,
     file_size_bytes: item.file_size_bytes,
     environment: item.environment,
     ...(status === "awaiting_upload" && upload ? { upload } : {}),
@@ -219,5 +263,6 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     review: item.review_required_at
       ? { required_at: item.review_required_at, decided_at: item.review_decided_at ?? null }
       : null,
+    redacted_at: item.redacted_at ?? null,
   };
 }

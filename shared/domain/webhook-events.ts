@@ -3,13 +3,14 @@ import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { verificationResourceSchema } from "./verification.ts";
 
-/** The verification event types, one per state a verification can reach after creation. */
+/** The verification event types: one per state a verification can reach after creation, and its erasure. */
 export const VERIFICATION_EVENT_TYPES = [
   "verification.processing",
   "verification.in_review",
   "verification.completed",
   "verification.failed",
   "verification.expired",
+  "verification.redacted",
 ] as const;
 export type VerificationEventType = (typeof VERIFICATION_EVENT_TYPES)[number];
 

@@ -26,6 +26,7 @@ export const PROBLEMS = {
   idempotency_request_in_progress: { status: 409, title: "A request with this Idempotency-Key is in progress" },
   upload_not_found: { status: 409, title: "The document has not been uploaded" },
   verification_expired: { status: 409, title: "The verification has expired" },
+  verification_in_progress: { status: 409, title: "The verification is being processed or reviewed" },
   review_claimed: { status: 409, title: "Another reviewer holds the claim" },
   review_not_claimed: { status: 409, title: "Claim the review before deciding it" },
   verification_not_in_review: { status: 409, title: "The verification is not in review" },

@@ -50,4 +50,8 @@ export interface EventStore {
   ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }>;
   /** Up to `limit` of an app's events in the order they happened, after the event `afterId`. */
   eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]>;
+  /** Every event kept about one verification, in the order of its changes. */
+  eventsOf(verificationId: string): Promise<EventItem[]>;
+  /** Replaces what an event's attempts send (and `GET /v1/events` lists); the rest of the event stays. */
+  replaceBody(eventId: string, body: string): Promise<void>;
 }

@@ -79,4 +79,10 @@ export interface VerificationStore {
     limit: number,
     after?: VerificationPosition,
   ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }>;
+  /**
+   * Erases the person from a verification still at `sequence` and not erased: removes
+   * `ERASED_ATTRIBUTES`, empties its checks, sets `redacted_at` and `updated_at` to `now`, one
+   * step up the sequence; with `expire`, an awaited upload also ends as `expired` now.
+   */
+  erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome>;
 }

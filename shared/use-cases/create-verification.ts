@@ -25,6 +25,8 @@ export interface CreateVerificationDeps {
   verifications: Pick<VerificationStore, "create">;
   documents: Pick<DocumentStore, "presignPut">;
   clock: Clock;
+  /** How long the record is kept after its creation. */
+  retentionDays: number;
 }
 
 /** Stores a new verification awaiting its upload and returns it with a presigned upload URL. */
@@ -63,6 +65,7 @@ export async function createVerification(
     sequence: 1,
     created_at: created,
     updated_at: created,
+    expires_at_epoch: Math.floor(now.getTime() / 1000) + deps.retentionDays * 86_400,
   };
   await deps.verifications.create(item);
   const upload = await deps.documents.presignPut(

@@ -1,6 +1,7 @@
 import { usageOutcome } from "../domain/portal.ts";
-import type { VerificationItem } from "../domain/verification.ts";
-import type { EventItem } from "../domain/webhook-events.ts";
+import { erasedResource, type VerificationItem } from "../domain/verification.ts";
+import { type EventItem, webhookEventSchema } from "../domain/webhook-events.ts";
+import type { EventStore } from "../ports/event-store.ts";
 import type { UsageStore } from "../ports/usage-store.ts";
 import { settleSandboxReview } from "./complete-review.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
@@ -13,11 +14,21 @@ import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delive
  * only moves a verification that is still processing.
  */
 export async function onVerificationChange(
-  deps: ProcessDeps & WebhookDeps & { usage: Pick<UsageStore, "count">; sleep: (ms: number) => Promise<void> },
+  deps: ProcessDeps &
+    WebhookDeps & {
+      events: Pick<EventStore, "eventsOf" | "replaceBody">;
+      usage: Pick<UsageStore, "count">;
+      sleep: (ms: number) => Promise<void>;
+    },
   change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
 ): Promise<void> {
   const { before, after } = change;
-  if (!after || after.status === before?.status) return;
+  if (!after) return;
+  if (after.redacted_at !== undefined && before?.redacted_at === undefined) {
+    await eraseSentEvents(deps, after);
+  } else if (after.status === before?.status) {
+    return;
+  }
   await countUsage(deps, after);
   // The checks first, so a slow webhook destination never delays a result; the next change
   // (completed or failed) arrives as a later record, so its event still follows this one.
@@ -26,6 +37,22 @@ export async function onVerificationChange(
   if (event) await deliverFirst(deps, event);
   // After its in_review event, so the decision's event follows it.
   await settleSandboxReview(deps, after);
+}
+
+/**
+ * Rewrites the bodies of the events kept about an erased verification, so neither a replay nor
+ * `GET /v1/events` sends what it erased; the new `verification.redacted` event follows.
+ */
+async function eraseSentEvents(
+  deps: { events: Pick<EventStore, "eventsOf" | "replaceBody"> },
+  item: VerificationItem,
+): Promise<void> {
+  const redactedAt = item.redacted_at ?? item.updated_at;
+  for (const event of await deps.events.eventsOf(item.verification_id)) {
+    const body = webhookEventSchema.parse(JSON.parse(event.body));
+    const erased = { ...body, data: { verification: erasedResource(body.data.verification, redactedAt) } };
+    await deps.events.replaceBody(event.event_id, JSON.stringify(erased));
+  }
 }
 
 /** Counts a verification that reached its final state, once, on the day it got there. */

@@ -60,7 +60,8 @@ export interface WebhookDeps {
 export function eventFor(
   item: VerificationItem,
 ): Omit<EventItem, "status" | "attempts" | "next_attempt_at"> | undefined {
-  const type = EVENT_TYPE_OF[item.status];
+  // The erasure is the last change a verification makes: the same write set both times.
+  const type = item.redacted_at === item.updated_at ? "verification.redacted" : EVENT_TYPE_OF[item.status];
   if (!type) return undefined;
   const changedAt = Date.parse(item.updated_at);
   const eventId = deterministicId("event", changedAt, `${item.verification_id}#${item.sequence}`);

@@ -131,7 +131,7 @@ describe("request edges", () => {
 
   it.each([
     ["PUT", "/v1/verifications", "POST, GET"],
-    ["PATCH", "/v1/verifications/ver_01JD0000000000000000000000", "GET"],
+    ["PATCH", "/v1/verifications/ver_01JD0000000000000000000000", "GET, DELETE"],
     ["GET", "/v1/verifications/ver_01JD0000000000000000000000/upload-complete", "POST"],
     ["POST", "/v1/events", "GET"],
   ])("answers %s %s with 405 and Allow: %s, before authentication", async (method, path, allow) => {

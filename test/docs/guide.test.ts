@@ -96,6 +96,7 @@ describe("docs/integration-guide.md", () => {
     expect(output).toContain('"code":"idempotency_key_reused"');
     // The sandbox's `test_verified_` reference prefix chooses the authority's answer.
     expect(output).toMatch(/^poll \d: completed verified$/m);
+    expect(output).toMatch(/^erased: completed verified at \d{4}-\d{2}-\d{2}T/m);
     expect(output).toContain('"code":"verification_not_found"');
   }, 90_000);
 

@@ -1008,6 +1008,7 @@ describe("the bundles", () => {
         // What the function finds in AWS: its settings with values there, in their formats.
         const samples: Partial<Record<SettingName, string>> = {
           ENVIRONMENT: "sandbox",
+          VERIFICATION_RETENTION_DAYS: "365",
           STAFF_USER_POOL_ID: `${REGION}_TestPool01`,
           PORTAL_USER_POOL_ID: `${REGION}_TestPool02`,
           WEB_ASSETS: path.join(folder, "web"),

@@ -120,6 +120,7 @@ describe("the conformance check the HTTP tests run", () => {
     extracted: null,
     fraud_signals: [],
     review: null,
+    redacted_at: null,
   };
   const reply = (overrides: Partial<ObservedReply> & { body?: unknown; headerValues?: Record<string, string> }) => ({
     method: "GET",

@@ -56,6 +56,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
       environment: api.environment,
       base_url: api.baseUrl,
       dynamodb_endpoint: dynamoEndpoint,
+      s3_endpoint: process.env.S3_ENDPOINT,
       tables: {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,

@@ -97,6 +97,10 @@ export class Customer {
     return call(this.baseUrl, "GET", `/v1/verifications/${id}`, { headers: { "X-API-Key": this.apiKey } });
   }
 
+  erase(id: string) {
+    return call(this.baseUrl, "DELETE", `/v1/verifications/${id}`, { headers: { "X-API-Key": this.apiKey } });
+  }
+
   /** Creates a verification and asserts it worked. */
   async created(overrides: Record<string, unknown> = {}): Promise<VerificationResource> {
     const reply = await this.create(validBody(overrides));

@@ -18,7 +18,12 @@ import type { UsageOutcome } from "#shared/domain/portal";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
-import { documentKey, type UploadInstructions, type VerificationItem } from "#shared/domain/verification";
+import {
+  documentKey,
+  ERASED_ATTRIBUTES,
+  type UploadInstructions,
+  type VerificationItem,
+} from "#shared/domain/verification";
 import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
@@ -114,6 +119,28 @@ export class InMemoryVerificationStore implements VerificationStore {
     };
     if (request.from === "awaiting_upload") delete next.awaiting_day;
     if (request.from === "in_review") delete next.review_day;
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
+
+  async erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome> {
+    const stored = this.items.get(request.id);
+    const holds =
+      stored !== undefined &&
+      stored.sequence === request.sequence &&
+      stored.redacted_at === undefined &&
+      (!request.expire || stored.status === "awaiting_upload");
+    if (!holds) return { applied: false, item: stored && copy(stored) };
+    const next: VerificationItem = {
+      ...stored,
+      checks: [],
+      redacted_at: request.now,
+      updated_at: request.now,
+      sequence: stored.sequence + 1,
+      ...(request.expire ? { status: "expired" as const, completed_at: request.now } : {}),
+    };
+    for (const name of ERASED_ATTRIBUTES) delete next[name];
+    if (request.expire) delete next.awaiting_day;
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -585,6 +612,19 @@ export class InMemoryEventStore implements EventStore {
       .sort((a, b) => a.event_id.localeCompare(b.event_id))
       .slice(0, limit)
       .map(copy);
+  }
+
+  async eventsOf(verificationId: string): Promise<EventItem[]> {
+    return [...this.events.values()]
+      .filter((event) => event.verification_id === verificationId)
+      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
+      .map(copy);
+  }
+
+  async replaceBody(eventId: string, body: string): Promise<void> {
+    const event = this.events.get(eventId);
+    if (!event) throw new Error(`No event ${eventId} is stored`);
+    event.body = body;
   }
 }
 

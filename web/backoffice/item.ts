@@ -115,7 +115,10 @@ export function showItem(context: ConsoleContext, id: string): Screen {
           ["Reason", verification.reason_code],
           ["Type", verification.document_type],
           ["App", verification.app_id],
-          ["File", `${verification.original_filename} (${verification.file_size_bytes.toLocaleString()} bytes)`],
+          [
+            "File",
+            `${verification.original_filename ?? "(erased)"} (${verification.file_size_bytes.toLocaleString()} bytes)`,
+          ],
           ["Reference", verification.external_reference_id ?? "—"],
         ].flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]),
         h("dt", {}, "In review since"),

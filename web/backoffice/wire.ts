@@ -57,7 +57,7 @@ export interface StaffVerification {
   result: string | null;
   document_type: string;
   external_reference_id: string | null;
-  original_filename: string;
+  original_filename: string | null;
   file_size_bytes: number;
   created_at: string;
   checks: Check[];

@@ -16,7 +16,7 @@ function detail(verification: Verification): HTMLElement {
   return h(
     "section",
     { class: "panel", id: "verification-detail", tabindex: "-1", "aria-labelledby": "detail-title" },
-    h("h2", { id: "detail-title" }, verification.original_filename),
+    h("h2", { id: "detail-title" }, verification.original_filename ?? verification.verification_id),
     h(
       "dl",
       { class: "facts" },

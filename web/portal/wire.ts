@@ -90,7 +90,7 @@ export interface Verification {
   result: "verified" | "rejected" | "inconclusive" | null;
   document_type: string;
   external_reference_id: string | null;
-  original_filename: string;
+  original_filename: string | null;
   reason_code: string;
   message: string;
   created_at: string;

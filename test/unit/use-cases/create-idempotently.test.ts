@@ -23,7 +23,13 @@ function setup() {
   const documents = new InMemoryDocumentStore();
   const idempotency = new InMemoryIdempotency();
   const clock = new FixedClock(T0);
-  return { verifications, documents, idempotency, clock, deps: { verifications, documents, idempotency, clock } };
+  return {
+    verifications,
+    documents,
+    idempotency,
+    clock,
+    deps: { verifications, documents, idempotency, clock, retentionDays: 365 },
+  };
 }
 
 describe("idempotentCreateVerification", () => {

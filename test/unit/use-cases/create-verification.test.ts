@@ -17,7 +17,7 @@ function setup() {
   const verifications = new InMemoryVerificationStore();
   const documents = new InMemoryDocumentStore();
   const clock = new FixedClock(T0);
-  return { verifications, documents, clock, deps: { verifications, documents, clock } };
+  return { verifications, documents, clock, deps: { verifications, documents, clock, retentionDays: 365 } };
 }
 
 describe("createVerification", () => {
@@ -47,6 +47,8 @@ describe("createVerification", () => {
       sequence: 1,
       created_at: T0,
       updated_at: T0,
+      // Kept 365 days from creation, then the table's TTL deletes it.
+      expires_at_epoch: Date.parse(T0) / 1000 + 365 * 86_400,
     });
   });
 

@@ -1,0 +1,20 @@
+/**
+ * DELETE /v1/verifications/{verification_id}: primary adapter -> use case `eraseVerification`
+ * -> secondary adapters (the document objects deleted, then one conditional DynamoDB write).
+ */
+import { routeHandler } from "#shared/http/responses";
+import { eraseVerification } from "#shared/use-cases/erase-verification";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { documentStore, verificationStore } from "#shared/wiring/stores";
+
+const config = functionConfig("erase-verification");
+const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };
+
+export const handler = routeHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await eraseVerification(deps, {
+    appId: caller.appId,
+    verificationId: event.pathParameters?.verification_id ?? "",
+  }),
+}));
