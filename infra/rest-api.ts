@@ -167,10 +167,6 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
       reason:
         "The handlers validate every request, so refusals carry the contract's problem+json codes (validation_failed, malformed_json, unsupported_media_type)",
     },
-    {
-      id: "AwsSolutions-APIG3",
-      reason: `Abuse is bounded by the ${parts.authorizerTitle} and stage throttling; a WAF web ACL is an account-level decision`,
-    },
     { id: "AwsSolutions-COG4", reason: parts.noCognitoAuthorizer },
   );
 

@@ -18,6 +18,7 @@ import { constructId, type EnvironmentConfig } from "./config.ts";
 import { Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
+import { EdgeAcl } from "./web-acl.ts";
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
@@ -172,6 +173,12 @@ export class VerificationApiStack extends Stack {
         description: `Base URL of the ${environment} ${parts.title}`,
       });
     }
+
+    new EdgeAcl(this, "Edge", {
+      environment,
+      stages: [...this.apis.values()].map((api) => api.deploymentStage),
+      namePrefix: this.stackName,
+    });
 
     const alarms = new ApiAlarms(this, "Alarms", {
       environment: config,

@@ -10,6 +10,7 @@ import { App, type CfnResource } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
+import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
@@ -212,6 +213,63 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     }
     for (const api of Object.values(template.findResources("AWS::ApiGateway::RestApi"))) {
       expect(api.Properties.BinaryMediaTypes).toEqual(["*/*"]);
+    }
+  });
+
+  it("puts one regional web ACL in front of every API stage: the body limit, per-address and per-key rates, AWS's managed rules", () => {
+    const acls = Object.entries(template.findResources("AWS::WAFv2::WebACL"));
+    expect(acls).toHaveLength(1);
+    const [aclId, acl] = acls[0] as [string, { Properties: Json }];
+    const associations = Object.values(template.findResources("AWS::WAFv2::WebACLAssociation")).map(
+      (association) => association.Properties,
+    );
+    const stages = Object.keys(template.findResources("AWS::ApiGateway::Stage"));
+    expect(stages).toHaveLength(apiNames.length);
+    expect(associations.map((association) => JSON.stringify(association.ResourceArn)).sort()).toEqual(
+      stages.map((stage) => expect.stringContaining(stage)),
+    );
+    for (const association of associations) {
+      expect(association.WebACLArn).toEqual({ "Fn::GetAtt": [aclId, "Arn"] });
+    }
+    const limits = edgeLimits(environment);
+    const rules = acl.Properties.Rules as Json[];
+    expect(acl.Properties).toMatchObject({ Scope: "REGIONAL", DefaultAction: { Allow: {} } });
+    expect(rules.map((rule) => rule.Name)).toEqual([
+      "body-size",
+      "rate-per-source-ip",
+      "rate-per-api-key",
+      ...MANAGED_RULE_GROUPS.map((group) => group.name),
+    ]);
+    expect(rules[0]).toMatchObject({
+      Action: { Block: { CustomResponse: { ResponseCode: 413 } } },
+      Statement: {
+        SizeConstraintStatement: {
+          ComparisonOperator: "GT",
+          Size: EDGE_MAX_BODY_BYTES,
+          FieldToMatch: { Body: { OversizeHandling: "MATCH" } },
+        },
+      },
+    });
+    expect(rules[1]).toMatchObject({
+      Action: { Block: { CustomResponse: { ResponseCode: 429 } } },
+      Statement: { RateBasedStatement: { AggregateKeyType: "IP", Limit: limits.perSourceIp, EvaluationWindowSec: 60 } },
+    });
+    expect(rules[2]).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          AggregateKeyType: "CUSTOM_KEYS",
+          Limit: limits.perApiKey,
+          CustomKeys: [{ Header: { Name: "x-api-key" } }],
+        },
+      },
+    });
+    // No one address or key may take the whole of the stage's minute.
+    const perMinute = (environment === "production" ? 100 : 25) * 60;
+    expect(limits.perSourceIp).toBeLessThan(perMinute);
+    expect(limits.perApiKey).toBeLessThan(limits.perSourceIp);
+    const bodies = acl.Properties.CustomResponseBodies as Record<string, { Content: string }>;
+    for (const body of Object.values(bodies)) {
+      expect(JSON.parse(body.Content)).toMatchObject({ type: expect.stringMatching(/^urn:problem:verification-api:/) });
     }
   });
 
