@@ -1,8 +1,8 @@
-import { Duration } from "aws-cdk-lib";
+import { Duration, Stack } from "aws-cdk-lib";
 import type { Stage } from "aws-cdk-lib/aws-apigateway";
 import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Key } from "aws-cdk-lib/aws-kms";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { FilterPattern, type ILogGroup, MetricFilter } from "aws-cdk-lib/aws-logs";
@@ -55,7 +55,20 @@ export class ApiAlarms extends Construct {
       enableKeyRotation: true,
       removalPolicy: environment.removalPolicy,
     });
-    key.grant(new ServicePrincipal("cloudwatch.amazonaws.com"), "kms:Decrypt", "kms:GenerateDataKey*");
+    // Only CloudWatch acting for this account's alarms (the confused-deputy guard).
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal("cloudwatch.amazonaws.com")],
+        actions: ["kms:Decrypt", "kms:GenerateDataKey*"],
+        resources: ["*"],
+        conditions: {
+          StringEquals: { "aws:SourceAccount": Stack.of(this).account },
+          ArnLike: {
+            "aws:SourceArn": `arn:${Stack.of(this).partition}:cloudwatch:${Stack.of(this).region}:${Stack.of(this).account}:alarm:*`,
+          },
+        },
+      }),
+    );
     this.topic = new Topic(this, "Topic", { masterKey: key, enforceSSL: true });
     this.action = new SnsAction(this.topic);
     this.environmentName = environment.environment;

@@ -197,8 +197,19 @@ export class ApiFunction extends Construct {
       const indexArns = readsIndexes
         ? entry.definition.globalIndexes.map((index) => `${entry.table.tableArn}/index/${index.indexName}`)
         : [];
+      const leading = definition.access.leadingKeys?.[setting as keyof typeof definition.access.tables];
       this.role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: [...actions], resources: [entry.table.tableArn, ...indexArns] }),
+        new PolicyStatement({
+          actions: [...actions],
+          resources: [entry.table.tableArn, ...indexArns],
+          ...(leading
+            ? {
+                conditions: {
+                  "ForAllValues:StringLike": { "dynamodb:LeadingKeys": leading.map((prefix) => `${prefix}*`) },
+                },
+              }
+            : {}),
+        }),
       );
     }
     const documents = `${documentKey("")}*`;

@@ -27,6 +27,8 @@ export class PowertoolsIdempotency implements Idempotency {
       eventKeyJmesPath: "[appId, idempotencyKey]",
       payloadValidationJmesPath: "request",
       expiresAfterSeconds: keepSeconds,
+      // The record's key and the request's fingerprint: SHA-256, not the library's MD5 default.
+      hashFunction: "sha256",
       throwOnNoIdempotencyKey: true,
       responseHook: (response) => ({ ...(response as object), replayed: true }),
     });

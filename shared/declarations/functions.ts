@@ -1,3 +1,4 @@
+import { keyPk } from "../domain/apps.ts";
 import type { Environment } from "../domain/environments.ts";
 import type { SettingName } from "./settings.ts";
 
@@ -27,6 +28,11 @@ export interface FunctionDefinition {
    */
   access: {
     tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
+    /**
+     * Where the function may touch a table only items whose partition key starts with one of
+     * these (`dynamodb:LeadingKeys`), so a compromised function reads nothing else.
+     */
+    leadingKeys?: Partial<Record<TableSetting, readonly string[]>>;
     uploads: readonly `s3:${string}`[];
     /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
     userPool?: "staff" | "portal";
@@ -49,7 +55,8 @@ export const FUNCTIONS = {
     entry: "functions/authorizer.ts",
     settings: ["ENVIRONMENT", "APPS_TABLE"],
     timeoutSeconds: 10,
-    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
+    // A key's item holds what the decision needs: the authorizer reads key items and nothing else.
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, leadingKeys: { APPS_TABLE: [keyPk("")] }, uploads: [] },
   },
   "create-verification": {
     entry: "functions/create-verification.ts",

@@ -72,6 +72,19 @@ describe("POST /v1/verifications", () => {
   });
 
   describe("idempotency", () => {
+    it("keys each record by a SHA-256 of the app and the key, and fingerprints the body the same way", async () => {
+      const key = crypto.randomUUID();
+      expect((await fx.customer.create(validBody(), key)).status).toBe(201);
+      const records = await fx.api.scan(fx.api.tables.idempotency);
+      expect(records.length).toBeGreaterThan(0);
+      // Digests are base64: 32 bytes is SHA-256 (MD5 would be 16).
+      const bytes = (digest: string) => Buffer.from(digest, "base64").length;
+      for (const record of records) {
+        expect(bytes(String(record.id).split("#").at(-1) ?? "")).toBe(32);
+        if (record.validation !== undefined) expect(bytes(String(record.validation))).toBe(32);
+      }
+    });
+
     it("replays the first response for the same key and body", async () => {
       const key = crypto.randomUUID();
       const first = await fx.customer.create(validBody(), key);

@@ -472,6 +472,28 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     }
   });
 
+  it("lets the API key authorizer read key items only, and only this account's alarms use the topic key", () => {
+    const authorizer = template.findResources("AWS::Lambda::Function")[functionId(stack, "authorizer")];
+    const role = authorizer?.Properties.Role as { "Fn::GetAtt": string[] } | undefined;
+    const roleId = role?.["Fn::GetAtt"][0] ?? "";
+    const tableStatements = policyStatementsOfRole(template, roleId).filter((statement) =>
+      [statement.Action].flat().some((action) => String(action).startsWith("dynamodb:")),
+    );
+    expect(tableStatements).toHaveLength(1);
+    expect(tableStatements[0]?.Condition).toEqual({
+      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["KEY#*"] },
+    });
+    const keys = Object.values(template.findResources("AWS::KMS::Key"));
+    const cloudWatch = keys
+      .flatMap((key) => key.Properties.KeyPolicy.Statement as Json[])
+      .filter((statement) => JSON.stringify(statement.Principal).includes("cloudwatch.amazonaws.com"));
+    expect(cloudWatch).toHaveLength(1);
+    expect(cloudWatch[0]?.Condition).toMatchObject({
+      StringEquals: { "aws:SourceAccount": ACCOUNT },
+      ArnLike: { "aws:SourceArn": expect.stringMatching(/^arn:aws:cloudwatch:[a-z0-9-]+:\d{12}:alarm:\*$/) },
+    });
+  });
+
   it("creates every shared table with its keys, indexes, TTL and stream, recoverable and encrypted", () => {
     template.resourceCountIs("AWS::DynamoDB::Table", TABLES.length);
     for (const definition of TABLES) {
