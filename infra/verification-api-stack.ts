@@ -7,7 +7,7 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
-import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
+import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
 import { APIS, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
@@ -15,6 +15,7 @@ import { documentKey } from "#shared/domain/verification";
 import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
+import { OperatorRole } from "./operator-role.ts";
 import { Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
@@ -198,6 +199,18 @@ export class VerificationApiStack extends Stack {
     });
 
     new CfnOutput(this, "AlarmTopicArn", { value: alarms.topic.topicArn, description: "Subscribe operators here" });
+
+    const operators = new OperatorRole(this, "Operators", {
+      environment,
+      tables: new Map([...tables].map(([setting, entry]) => [setting as TableSetting, entry])),
+      uploads,
+      sealingKey: secretsKey,
+      userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
+    });
+    new CfnOutput(this, "OperatorRoleArn", {
+      value: operators.role.roleArn,
+      description: "Assume with MFA to run npm run ops -- --env against this environment",
+    });
   }
 
   /**

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
+import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
@@ -773,11 +774,47 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     });
   });
 
+  it("gives operators one role with exactly the ops command's access, to this account's principals with MFA, an hour at a time", () => {
+    const roles = Object.values(template.findResources("AWS::IAM::Role")).filter((role) =>
+      String(role.Properties.Description ?? "").startsWith("Runs the ops command"),
+    );
+    expect(roles).toHaveLength(1);
+    const role = roles[0]?.Properties as Json;
+    expect(role.MaxSessionDuration).toBe(OPERATOR_SESSION_SECONDS);
+    const trust = (role.AssumeRolePolicyDocument as { Statement: Json[] }).Statement;
+    expect(trust).toHaveLength(1);
+    expect(trust[0]).toMatchObject({
+      Action: "sts:AssumeRole",
+      Condition: {
+        Bool: { "aws:MultiFactorAuthPresent": "true" },
+        NumericLessThan: { "aws:MultiFactorAuthAge": String(OPERATOR_SESSION_SECONDS) },
+      },
+    });
+    expect(JSON.stringify(trust[0]?.Principal)).toContain(`:iam::${ACCOUNT}:root`);
+    const statements = (role.Policies as { PolicyDocument: { Statement: Json[] } }[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    );
+    const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    expect(actions).toEqual(
+      [
+        ...Object.values(OPERATOR_ACCESS.tables).flat(),
+        ...OPERATOR_ACCESS.uploads,
+        ...OPERATOR_ACCESS.userPools,
+        ...OPERATOR_ACCESS.sealingKey,
+        ...OPERATOR_ACCESS.stack,
+      ].sort(),
+    );
+    // Nothing on any resource: every statement names its own.
+    for (const statement of statements) expect(statement.Resource).not.toBe("*");
+    expect(template.findOutputs("OperatorRoleArn")).not.toEqual({});
+  });
+
   it("outputs what operators and the ops command read", () => {
     const outputs = template.findOutputs("*");
     expect(Object.keys(outputs).sort()).toEqual(
       [
         "AlarmTopicArn",
+        "OperatorRoleArn",
         "SecretsKeyArn",
         "UploadsBucketName",
         "StaffUserPoolId",

@@ -1,0 +1,51 @@
+/**
+ * What the ops command may do in a deployed environment, and nothing more: the operator role
+ * the stack creates grants exactly this, to people signed in with MFA. Each entry names the
+ * commands that need it.
+ */
+import { documentKey } from "../domain/verification.ts";
+import type { TableSetting } from "./functions.ts";
+
+export const OPERATOR_ACCESS = {
+  tables: {
+    // apps, keys, webhooks set and rotate-secret, orgs: items of every kind; apps list scans.
+    APPS_TABLE: [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:Query",
+      "dynamodb:Scan",
+      "dynamodb:ConditionCheckItem",
+    ],
+    // webhooks deliveries and replay.
+    EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    // erase: by app or reference, from their indexes.
+    VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:Query"],
+  },
+  // erase: the document, its pinned copy and the issuer's copy.
+  uploads: ["s3:DeleteObject"],
+  uploadsPrefix: documentKey(""),
+  // staff (staff pool) and orgs invite (customer pool).
+  userPools: [
+    "cognito-idp:AdminCreateUser",
+    "cognito-idp:AdminAddUserToGroup",
+    "cognito-idp:AdminDisableUser",
+    "cognito-idp:AdminUserGlobalSignOut",
+    "cognito-idp:AdminListGroupsForUser",
+    "cognito-idp:ListUsers",
+  ],
+  // apps create and webhooks rotate-secret seal a new secret with the sealing key.
+  sealingKey: ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"],
+  // Every command finds the tables, bucket, key and pools in the stack's outputs.
+  stack: ["cloudformation:DescribeStacks"],
+} as const satisfies {
+  tables: Partial<Record<TableSetting, readonly `dynamodb:${string}`[]>>;
+  uploads: readonly `s3:${string}`[];
+  uploadsPrefix: string;
+  userPools: readonly `cognito-idp:${string}`[];
+  sealingKey: readonly `secretsmanager:${string}`[];
+  stack: readonly `cloudformation:${string}`[];
+};
+
+/** How long an operator's session lasts before MFA is asked again. */
+export const OPERATOR_SESSION_SECONDS = 3600;
