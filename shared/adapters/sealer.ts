@@ -3,12 +3,18 @@ import { SecretBox } from "./secret-box.ts";
 
 /**
  * A Sealer whose key material is loaded on first use (a Secrets Manager read in AWS), once:
- * a function or command that never seals or opens a secret never reads it.
+ * a function or command that never seals or opens a secret never reads it. A load that fails
+ * is not kept: the next use tries again, so one throttled read does not break a warm function.
  */
 export function sealerWithKey(loadKeyMaterial: () => Promise<string>): Sealer {
   let box: Promise<SecretBox> | undefined;
   const opened = () => {
-    box ??= loadKeyMaterial().then((material) => new SecretBox(material));
+    box ??= loadKeyMaterial()
+      .then((material) => new SecretBox(material))
+      .catch((error: unknown) => {
+        box = undefined;
+        throw error;
+      });
     return box;
   };
   return {

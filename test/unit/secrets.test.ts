@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import {
   API_KEY_PATTERN,
@@ -49,5 +50,22 @@ describe("webhook secrets", () => {
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}${sealed.slice(-1)}`;
     expect(() => box.open(tampered)).toThrow();
     expect(() => new SecretBox(SecretBox.generateKey()).open(sealed)).toThrow();
+  });
+});
+
+describe("sealerWithKey", () => {
+  it("loads the key once, and tries again after a load that failed instead of keeping the failure", async () => {
+    const material = SecretBox.generateKey();
+    let loads = 0;
+    const sealer = sealerWithKey(async () => {
+      loads += 1;
+      if (loads === 1) throw new Error("ThrottlingException");
+      return material;
+    });
+
+    await expect(sealer.seal("whsec_x")).rejects.toThrow("ThrottlingException");
+    const sealed = await sealer.seal("whsec_x");
+    expect(await sealer.open(sealed)).toBe("whsec_x");
+    expect(loads).toBe(2);
   });
 });
