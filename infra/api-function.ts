@@ -193,10 +193,31 @@ export class ApiFunction extends Construct {
     for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, readonly string[]][]) {
       const entry = tables.get(setting);
       if (!entry) throw new Error(`${name} declares access to ${setting}, which is not a table`);
+      const indexArn = (indexName: string) => `${entry.table.tableArn}/index/${indexName}`;
+      const named = definition.access.queries?.[setting as keyof typeof definition.access.tables];
+      if (named) {
+        // Its queries reach the indexes it names; every other action, the table itself.
+        for (const indexName of named) {
+          if (!entry.definition.globalIndexes.some((index) => index.indexName === indexName)) {
+            throw new Error(`${name} queries ${indexName}, which is not an index of ${setting}`);
+          }
+        }
+        this.role.addToPrincipalPolicy(
+          new PolicyStatement({
+            actions: actions.filter((action) => INDEX_ACTIONS.has(action)),
+            resources: named.map(indexArn),
+          }),
+        );
+        this.role.addToPrincipalPolicy(
+          new PolicyStatement({
+            actions: actions.filter((action) => !INDEX_ACTIONS.has(action)),
+            resources: [entry.table.tableArn],
+          }),
+        );
+        continue;
+      }
       const readsIndexes = actions.some((action) => INDEX_ACTIONS.has(action));
-      const indexArns = readsIndexes
-        ? entry.definition.globalIndexes.map((index) => `${entry.table.tableArn}/index/${index.indexName}`)
-        : [];
+      const indexArns = readsIndexes ? entry.definition.globalIndexes.map((index) => indexArn(index.indexName)) : [];
       const leading = definition.access.leadingKeys?.[setting as keyof typeof definition.access.tables];
       this.role.addToPrincipalPolicy(
         new PolicyStatement({

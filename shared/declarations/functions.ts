@@ -1,6 +1,7 @@
 import { keyPk } from "../domain/apps.ts";
 import type { Environment } from "../domain/environments.ts";
 import type { SettingName } from "./settings.ts";
+import { EVENTS_TABLE, VERIFICATIONS_TABLE } from "./tables.ts";
 
 /**
  * Every function: its entry file, settings, timeout and access. The CDK stack deploys exactly
@@ -33,6 +34,11 @@ export interface FunctionDefinition {
      * these (`dynamodb:LeadingKeys`), so a compromised function reads nothing else.
      */
     leadingKeys?: Partial<Record<TableSetting, readonly string[]>>;
+    /**
+     * The indexes the function queries, where it names them: its `Query` reaches those and
+     * nothing else (not the table, not its other indexes). Without it, every index of the table.
+     */
+    queries?: Partial<Record<TableSetting, readonly string[]>>;
     uploads: readonly `s3:${string}`[];
     /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
     userPool?: "staff" | "portal";
@@ -127,6 +133,14 @@ export const FUNCTIONS = {
         VERIFICATIONS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem"],
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+      },
+      // Overdue uploads and reviews, and due deliveries: three sparse indexes, never the tables.
+      queries: {
+        VERIFICATIONS_TABLE: [
+          VERIFICATIONS_TABLE.globalIndexes[0].indexName,
+          VERIFICATIONS_TABLE.globalIndexes[1].indexName,
+        ],
+        EVENTS_TABLE: [EVENTS_TABLE.globalIndexes[0].indexName],
       },
       uploads: [],
       secretsKey: true,

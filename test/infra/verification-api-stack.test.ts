@@ -411,10 +411,26 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, string[]][]) {
         const id = tableId(template, setting);
         const table = TABLES.find((candidate) => candidate.setting === setting);
+        const indexArn = (indexName: string) => ({
+          "Fn::Join": ["", [{ "Fn::GetAtt": [id, "Arn"] }, `/index/${indexName}`]],
+        });
+        const named = (definition.access.queries as Partial<Record<SettingName, readonly string[]>> | undefined)?.[
+          setting
+        ];
+        if (named) {
+          // Queries reach the named indexes only; the other actions, the table only.
+          expected.push(
+            { Effect: "Allow", Action: ["dynamodb:Query"], Resource: named.map(indexArn) },
+            {
+              Effect: "Allow",
+              Action: actions.filter((action) => action !== "dynamodb:Query"),
+              Resource: { "Fn::GetAtt": [id, "Arn"] },
+            },
+          );
+          continue;
+        }
         const indexes = actions.includes("dynamodb:Query")
-          ? (table?.globalIndexes ?? []).map((index) => ({
-              "Fn::Join": ["", [{ "Fn::GetAtt": [id, "Arn"] }, `/index/${index.indexName}`]],
-            }))
+          ? (table?.globalIndexes ?? []).map((index) => indexArn(index.indexName))
           : [];
         expected.push({ Effect: "Allow", Action: actions, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
       }
@@ -471,6 +487,23 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         normalizeStatements(expected),
       );
     }
+  });
+
+  it("lets the tick query its three sparse indexes and nothing else of the tables", () => {
+    const tick = template.findResources("AWS::Lambda::Function")[functionId(stack, "tick")];
+    const role = tick?.Properties.Role as { "Fn::GetAtt": string[] } | undefined;
+    const queries = policyStatementsOfRole(template, role?.["Fn::GetAtt"][0] ?? "").filter((statement) =>
+      [statement.Action].flat().includes("dynamodb:Query"),
+    );
+    expect(queries.length).toBeGreaterThan(0);
+    const reached = JSON.stringify(queries.map((statement) => statement.Resource));
+    for (const index of ["awaiting_by_deadline", "in_review_by_deadline", "due_deliveries"]) {
+      expect(reached).toContain(`/index/${index}`);
+    }
+    for (const index of ["verifications_by_app", "verifications_by_reference", "attempts_by_app", "events_by_app"]) {
+      expect(reached).not.toContain(`/index/${index}`);
+    }
+    expect(reached).not.toMatch(/"Arn"\]\}(?!,"\/index)/);
   });
 
   it("lets the API key authorizer read key items only, and only this account's alarms use the topic key", () => {
