@@ -73,6 +73,7 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     UPLOADS_BUCKET: "bench-uploads",
     VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
+    SEALING_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000be",
     AUTHORITY_DOCUMENTS: "/var/task/issuer",
     AUDIT_TABLE: "bench-audit",
     USAGE_TABLE: "bench-usage",

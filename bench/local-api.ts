@@ -11,7 +11,6 @@ import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
-import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
@@ -21,6 +20,7 @@ import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
+import { localSealer, startKms } from "../local/kms.ts";
 import { ensureTables, localSettings, tableName } from "../local/resources.ts";
 import { buildWeb } from "../web/build.ts";
 
@@ -61,6 +61,7 @@ export async function startBenchApi(): Promise<BenchApi> {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
   const secretsKey = SecretBox.generateKey();
+  const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
@@ -72,12 +73,13 @@ export async function startBenchApi(): Promise<BenchApi> {
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey,
+      kmsEndpoint: kms.url,
       // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
       authority: { documents: [], secret: SecretBox.generateKey() },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
-  const stops: (() => Promise<void>)[] = [];
+  const stops: (() => Promise<void>)[] = [() => kms.stop()];
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
     stops.push(() => dynamo.stop());
@@ -92,7 +94,7 @@ export async function startBenchApi(): Promise<BenchApi> {
     stops.push(async () => ownClient.destroy());
     await ensureTables(ownClient, PREFIX);
     const apps = new DynamoDbAppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
-    const sealer = sealerWithKey(async () => secretsKey);
+    const sealer = localSealer(kms.url, secretsKey);
 
     const roundTrips = new RoundTrips();
     // The document client sends through its raw client's stack; Powertools uses the raw client.

@@ -15,7 +15,7 @@ import { processSealer } from "#shared/wiring/webhooks";
 const config = functionConfig("create-app");
 const deps = {
   apps: appStore(config),
-  sealer: processSealer(),
+  sealer: processSealer(config),
   audit: auditTrail(config),
   clock,
   environment: config.environment(),

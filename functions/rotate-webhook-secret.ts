@@ -7,7 +7,7 @@ import { appStore, auditTrail } from "#shared/wiring/stores";
 import { processSealer } from "#shared/wiring/webhooks";
 
 const config = functionConfig("rotate-webhook-secret");
-const deps = { apps: appStore(config), sealer: processSealer(), audit: auditTrail(config), clock };
+const deps = { apps: appStore(config), sealer: processSealer(config), audit: auditTrail(config), clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 201,

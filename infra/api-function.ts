@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { Duration, Stack, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import {
   ApplicationLogLevel,
   Architecture,
@@ -127,13 +128,30 @@ function bundlingOf(definition: FunctionDefinition): BundlingOptions {
 /** Actions that may read a table's indexes as well as the table. */
 const INDEX_ACTIONS = new Set(["dynamodb:Query", "dynamodb:Scan"]);
 
+/**
+ * Sealing with the KMS key: `encrypt` seals and can open nothing; `decrypt` opens. Either only
+ * with an app id as the one encryption context key, so the key serves no other purpose.
+ */
+export function sealingStatement(use: "encrypt" | "decrypt", keyArn: string): PolicyStatement {
+  return new PolicyStatement({
+    actions: [use === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
+    resources: [keyArn],
+    conditions: {
+      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
+      StringLike: { "kms:EncryptionContext:app_id": "app_*" },
+    },
+  });
+}
+
 /** The deployed resources a function can be given, by the setting that names them. */
 export interface FunctionResources {
   environment: EnvironmentConfig;
   tables: ReadonlyMap<SettingName, { table: ITable; definition: TableDefinition }>;
   uploads: IBucket;
-  /** The key material that seals webhook secrets; read only by functions that declare it. */
+  /** The retired key material that sealed webhook secrets before KMS; read only by functions that declare it. */
   secretsKey: ISecret;
+  /** The KMS key that seals webhook secrets. */
+  sealingKey: IKey;
   /** The staff and customer user pools and the web pages' clients of them. */
   pools: {
     staff: { userPoolId: string; clientId: string };
@@ -178,7 +196,7 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey, pools } = resources;
+    const { environment, tables, uploads, secretsKey, sealingKey, pools } = resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -241,6 +259,9 @@ export class ApiFunction extends Construct {
     }
 
     if (definition.access.secretsKey) secretsKey.grantRead(this.role);
+    if (definition.access.sealing) {
+      this.role.addToPrincipalPolicy(sealingStatement(definition.access.sealing, sealingKey.keyArn));
+    }
     if (definition.access.portalUserAdmin) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ["cognito-idp:AdminCreateUser"], resources: [pools.portal.userPoolArn] }),
@@ -253,6 +274,7 @@ export class ApiFunction extends Construct {
       UPLOADS_BUCKET: uploads.bucketName,
       VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
       SECRETS_KEY_ARN: secretsKey.secretArn,
+      SEALING_KEY_ID: sealingKey.keyArn,
       STAFF_USER_POOL_ID: pools.staff.userPoolId,
       STAFF_CLIENT_ID: pools.staff.clientId,
       PORTAL_USER_POOL_ID: pools.portal.userPoolId,

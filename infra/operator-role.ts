@@ -1,6 +1,7 @@
 import { Duration, Stack, Validations } from "aws-cdk-lib";
 import type { Table } from "aws-cdk-lib/aws-dynamodb";
 import { AccountPrincipal, PolicyDocument, PolicyStatement, Role } from "aws-cdk-lib/aws-iam";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
@@ -8,6 +9,7 @@ import type { TableSetting } from "#shared/declarations/functions";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import type { TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
+import { sealingStatement } from "./api-function.ts";
 
 /**
  * The role operators assume to run the ops command against an environment: only what
@@ -24,7 +26,8 @@ export class OperatorRole extends Construct {
       environment: Environment;
       tables: Map<TableSetting, { table: Table; definition: TableDefinition }>;
       uploads: IBucket;
-      sealingKey: ISecret;
+      retiredSealingKey: ISecret;
+      sealingKey: IKey;
       userPoolArns: string[];
     },
   ) {
@@ -44,7 +47,9 @@ export class OperatorRole extends Construct {
         resources: [props.uploads.arnForObjects(`${OPERATOR_ACCESS.uploadsPrefix}*`)],
       }),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.userPools], resources: props.userPoolArns }),
-      new PolicyStatement({ actions: [...OPERATOR_ACCESS.sealingKey], resources: [props.sealingKey.secretArn] }),
+      new PolicyStatement({ actions: [...OPERATOR_ACCESS.sealingKey], resources: [props.retiredSealingKey.secretArn] }),
+      // Seal new secrets, open none: `apps create`, `webhooks rotate-secret`, `webhooks reseal`.
+      sealingStatement("encrypt", props.sealingKey.keyArn),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.stack], resources: [stack.stackId] }),
     );
     this.role = new Role(this, "Role", {

@@ -2,6 +2,7 @@ import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cd
 import type { RestApi } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { Key } from "aws-cdk-lib/aws-kms";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
@@ -96,7 +97,16 @@ export class VerificationApiStack extends Stack {
     });
     new CfnOutput(this, "SecretsKeyArn", {
       value: secretsKey.secretArn,
-      description: "Sealing key for webhook secrets",
+      description: "The retired sealing key material: opens webhook secrets sealed before KMS",
+    });
+    const sealingKey = new Key(this, "SealingKey", {
+      description: `Seals webhook signing secrets, each with its app id as encryption context (${environment})`,
+      enableKeyRotation: true,
+      removalPolicy: config.removalPolicy,
+    });
+    new CfnOutput(this, "SealingKeyArn", {
+      value: sealingKey.keyArn,
+      description: "The KMS key that seals webhook secrets (operators may encrypt only)",
     });
 
     const staff = new StaffIdentity(this, "Staff", config);
@@ -123,6 +133,7 @@ export class VerificationApiStack extends Stack {
       tables,
       uploads,
       secretsKey,
+      sealingKey,
       pools: {
         staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
         portal: {
@@ -204,7 +215,8 @@ export class VerificationApiStack extends Stack {
       environment,
       tables: new Map([...tables].map(([setting, entry]) => [setting as TableSetting, entry])),
       uploads,
-      sealingKey: secretsKey,
+      retiredSealingKey: secretsKey,
+      sealingKey,
       userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
     });
     new CfnOutput(this, "OperatorRoleArn", {

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createDynamoClients } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
-import { sealerWithKey } from "#shared/adapters/sealer";
+
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
@@ -30,6 +30,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "./engin
 import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
 import { startIdentity } from "./identity.ts";
+import { localSealer, startKms } from "./kms.ts";
 import { startPipeline } from "./pipeline.ts";
 import {
   ensureTables,
@@ -61,6 +62,8 @@ const settings = z
     IDENTITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The portal API (the customer portal page and its API). */
     PORTAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The local key service that seals webhook secrets, as KMS does in AWS. */
+    KMS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
     LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
@@ -78,6 +81,7 @@ const identityEndpoint = `http://127.0.0.1:${identityPort}`;
 const backofficeUrl = `http://127.0.0.1:${backofficePort}`;
 const portalPort = settings.PORTAL_PORT ?? settings.PORT + 6;
 const portalUrl = `http://127.0.0.1:${portalPort}`;
+const kmsPort = settings.KMS_PORT ?? settings.PORT + 7;
 /** Certificates added here while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
@@ -124,6 +128,9 @@ async function listen(server: Server, port: number): Promise<void> {
 async function main(): Promise<void> {
   mkdirSync(localCertificates, { recursive: true });
   const sealingKey = secretsKey();
+  // The key service seals with material derived from the same local key, so it lasts as long as the data.
+  const kms = await startKms({ port: kmsPort, keyMaterial: sealingKey });
+  running.push(kms);
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -135,6 +142,7 @@ async function main(): Promise<void> {
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey: sealingKey,
+      kmsEndpoint: kms.url,
       authority: {
         documents: [PUBLISHED_CERTIFICATES, localCertificates],
         secret: randomBytes(32).toString("base64url"),
@@ -188,6 +196,7 @@ async function main(): Promise<void> {
         environment: settings.LOCAL_ENV,
         base_url: baseUrl,
         dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+        kms_endpoint: kms.url,
         s3_endpoint: process.env.S3_ENDPOINT,
         tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
         identity: {
@@ -205,7 +214,7 @@ async function main(): Promise<void> {
   const { devApp, created } = await ensureDevApp(
     {
       apps,
-      sealer: sealerWithKey(async () => sealingKey),
+      sealer: localSealer(kms.url, sealingKey),
       clock: systemClock,
       destinations: destinationsFor(settings.LOCAL_ENV, "local"),
     },

@@ -17,6 +17,7 @@ import type { Environment } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";
+import { LOCAL_SEALING_KEY_ID } from "./kms.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
   return `${prefix}${table.id}`;
@@ -126,6 +127,8 @@ export function localSettings(options: {
   dynamoEndpoint: string;
   s3Endpoint: string;
   secretsKey: string;
+  /** The local key service; absent in a process that seals nothing (the test engines' global setup). */
+  kmsEndpoint?: string;
   /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
   authority: { documents: string[]; secret: string; url?: string };
   /**
@@ -143,6 +146,8 @@ export function localSettings(options: {
     // As both stacks keep records.
     VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY: options.secretsKey,
+    SEALING_KEY_ID: LOCAL_SEALING_KEY_ID,
+    ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
     AUTHORITY_SECRET: options.authority.secret,
     ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),

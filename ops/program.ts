@@ -33,6 +33,7 @@ const TARGET_FLAGS = [
   "--apps-table",
   "--events-table",
   "--secrets-key-arn",
+  "--sealing-key-id",
   "--staff-user-pool-id",
   "--portal-user-pool-id",
   "--data-dir",
@@ -68,7 +69,8 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .option("--stack <name>", "stack to read outputs from (default: VerificationApi-<env>)")
     .option("--apps-table <name>", "apps table name, instead of the stack output AppsTableName")
     .option("--events-table <name>", "events table name, instead of the stack output EventsTableName")
-    .option("--secrets-key-arn <arn>", "sealing key secret, instead of the stack output SecretsKeyArn")
+    .option("--secrets-key-arn <arn>", "the retired sealing key's secret, instead of the stack output SecretsKeyArn")
+    .option("--sealing-key-id <arn>", "the KMS sealing key, instead of the stack output SealingKeyArn")
     .option("--staff-user-pool-id <id>", "staff user pool, instead of the stack output StaffUserPoolId")
     .option("--portal-user-pool-id <id>", "customer user pool, instead of the stack output PortalUserPoolId")
     .option("--data-dir <path>", "the local runtime's data folder (default: LOCAL_DATA_DIR or .local)")
@@ -84,11 +86,12 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         global.appsTable ||
         global.eventsTable ||
         global.secretsKeyArn ||
+        global.sealingKeyId ||
         global.staffUserPoolId ||
         global.portalUserPoolId)
     ) {
       command.error(
-        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --staff-user-pool-id and --portal-user-pool-id need --env",
+        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --sealing-key-id, --staff-user-pool-id and --portal-user-pool-id need --env",
         { exitCode: EXIT.usage },
       );
     }

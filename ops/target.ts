@@ -7,6 +7,7 @@ import path from "node:path";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { KMSClient } from "@aws-sdk/client-kms";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
@@ -16,6 +17,7 @@ import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { DynamoDbVerificationStore } from "#shared/adapters/dynamodb-verification-store";
+import { kmsSealer } from "#shared/adapters/kms-sealer";
 import { S3DocumentStore } from "#shared/adapters/s3-document-store";
 import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
@@ -32,6 +34,7 @@ import type { OrganizationStore } from "#shared/ports/organization-store";
 import type { Sealer } from "#shared/ports/sealer";
 import type { VerificationStore } from "#shared/ports/verification-store";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
+import { localSealer } from "../local/kms.ts";
 
 export interface TargetOptions {
   /** A deployed environment; without it, the local runtime. */
@@ -41,6 +44,8 @@ export interface TargetOptions {
   appsTable?: string;
   eventsTable?: string;
   secretsKeyArn?: string;
+  /** The KMS key that seals webhook secrets; default: the stack's `SealingKeyArn` output. */
+  sealingKeyId?: string;
   staffUserPoolId?: string;
   portalUserPoolId?: string;
   /** The local runtime's data folder. */
@@ -70,6 +75,22 @@ export interface Target {
   close(): void;
 }
 
+/** A sealer made on first use, so a command that seals nothing reaches no key; a failed make is not kept. */
+function lazySealer(make: () => Promise<Sealer>): Sealer {
+  let made: Promise<Sealer> | undefined;
+  const get = () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
+  return {
+    seal: async (plain, context) => (await get()).seal(plain, context),
+    open: async (sealed, context) => (await get()).open(sealed, context),
+  };
+}
+
 /** The target cannot be reached or described: the runtime is not running, a stack is missing. */
 export class TargetUnavailableError extends Error {
   constructor(message: string) {
@@ -83,6 +104,8 @@ const runtimeFile = z.object({
   environment: z.enum(ENVIRONMENTS),
   base_url: z.string(),
   dynamodb_endpoint: z.url(),
+  /** The local key service; absent from a runtime that predates it. */
+  kms_endpoint: z.url().optional(),
   /** The local S3 engine; absent from a runtime that predates the erase command. */
   s3_endpoint: z.url().optional(),
   tables: z.object({
@@ -167,10 +190,11 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
         documents: new S3DocumentStore(s3, LOCAL_BUCKET),
       };
     },
-    sealer: sealerWithKey(async () => {
+    sealer: lazySealer(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
-      return readFileSync(keyFile, "utf8").trim();
+      if (!runtime.kms_endpoint) throw new TargetUnavailableError(`${file} names no key service: restart npm start`);
+      return localSealer(runtime.kms_endpoint, readFileSync(keyFile, "utf8").trim());
     }),
     async staff() {
       return localPool("staff", runtime.identity?.staff_user_pool_id);
@@ -225,6 +249,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   let secretsManager: SecretsManagerClient | undefined;
   const cognitoClients: CognitoIdentityProviderClient[] = [];
   let s3: S3Client | undefined;
+  let kms: KMSClient | undefined;
   /** A deployed pool: it lives in the region its id names, whatever the default region is. */
   const deployedPool = (userPoolId: string) => {
     const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
@@ -251,12 +276,19 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
         documents: new S3DocumentStore(s3, bucket),
       };
     },
-    sealer: sealerWithKey(async () => {
-      const arn = options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
-      secretsManager = new SecretsManagerClient(clientConfig);
-      const material = await secretString(secretsManager, arn);
-      if (!material) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
-      return material;
+    sealer: lazySealer(async () => {
+      const keyId = options.sealingKeyId ?? (await requiredOutput(outputs, "SealingKeyArn", stack, "--sealing-key-id"));
+      kms = new KMSClient(clientConfig);
+      // Values sealed before KMS still open, with the retired key material, until they are resealed.
+      const retired = sealerWithKey(async () => {
+        const arn =
+          options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
+        secretsManager = new SecretsManagerClient(clientConfig);
+        const material = await secretString(secretsManager, arn);
+        if (!material) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
+        return material;
+      });
+      return kmsSealer(kms, keyId, retired);
     }),
     async staff() {
       return deployedPool(
@@ -273,6 +305,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       cloudFormation.destroy();
       secretsManager?.destroy();
       s3?.destroy();
+      kms?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };

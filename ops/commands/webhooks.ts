@@ -1,6 +1,7 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
 import { type Command, Option } from "commander";
-import { rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhook-destination";
+import { KMS_SEALED } from "#shared/adapters/kms-sealer";
+import { resealSecrets, rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhook-destination";
 import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhook-replay";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
 import { fields, table } from "../output.ts";
@@ -61,6 +62,19 @@ export function addWebhooksCommands(program: Command, run: Run): void {
             ],
             attempts,
           ),
+        };
+      }),
+    );
+
+  webhooks
+    .command("reseal")
+    .description("seal every app's webhook secrets with the KMS key: those sealed before it are moved, once")
+    .action((_options: object, command: Command) =>
+      run(command, async (target) => {
+        const tally = await resealSecrets(target, (sealed) => sealed.startsWith(KMS_SEALED));
+        return {
+          json: tally,
+          text: `Resealed the secrets of ${tally.resealed} app(s) with the KMS key; ${tally.current} were sealed with it already.`,
         };
       }),
     );

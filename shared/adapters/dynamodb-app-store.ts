@@ -209,6 +209,29 @@ export class DynamoDbAppStore implements AppStore {
     }
   }
 
+  async resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void> {
+    const previous = sealed.previous !== undefined && app.previous_webhook_secret_sealed !== undefined;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: app.pk },
+          UpdateExpression: `SET webhook_secret_sealed = :sealed, updated_at = :now${previous ? ", previous_webhook_secret_sealed = :previous" : ""}`,
+          ConditionExpression: `webhook_secret_sealed = :was${previous ? " AND previous_webhook_secret_sealed = :wasPrevious" : ""}`,
+          ExpressionAttributeValues: {
+            ":sealed": sealed.current,
+            ":was": app.webhook_secret_sealed,
+            ":now": now,
+            ...(previous ? { ":previous": sealed.previous, ":wasPrevious": app.previous_webhook_secret_sealed } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
+      throw error;
+    }
+  }
+
   /**
    * The app item's new set of live keys, one version on, written only while the app still
    * has the version it was read with and `condition` holds.

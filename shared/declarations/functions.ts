@@ -44,8 +44,13 @@ export interface FunctionDefinition {
     userPool?: "staff" | "portal";
     /** Creates users in the customer pool (`cognito-idp:AdminCreateUser`): an owner inviting their people. */
     portalUserAdmin?: boolean;
-    /** Reads the Secrets Manager secret that seals webhook secrets (`SECRETS_KEY_ARN`). */
+    /** Reads the retired Secrets Manager key material (`SECRETS_KEY_ARN`), to open values sealed before KMS. */
     secretsKey?: boolean;
+    /**
+     * The KMS sealing key (`SEALING_KEY_ID`): `encrypt` seals new secrets and cannot open any;
+     * `decrypt` opens them, for signing deliveries. Always with an app id as encryption context.
+     */
+    sealing?: "encrypt" | "decrypt";
     /**
      * The issuer-lookup contract: a `client` asks the issuer (`AUTHORITY_URL` and the bearer
      * secret, when the environment has an integration); the `service` answers it.
@@ -106,6 +111,8 @@ export const FUNCTIONS = {
       "EVENTS_TABLE",
       "USAGE_TABLE",
       "SECRETS_KEY_ARN",
+      "SEALING_KEY_ID",
+      "KMS_ENDPOINT",
       "WEBHOOK_DESTINATIONS",
     ],
     // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
@@ -121,12 +128,21 @@ export const FUNCTIONS = {
       },
       uploads: ["s3:GetObject", "s3:PutObject"],
       secretsKey: true,
+      sealing: "decrypt",
       authority: "client",
     },
   },
   tick: {
     entry: "functions/tick.ts",
-    settings: ["VERIFICATIONS_TABLE", "APPS_TABLE", "EVENTS_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
+    settings: [
+      "VERIFICATIONS_TABLE",
+      "APPS_TABLE",
+      "EVENTS_TABLE",
+      "SECRETS_KEY_ARN",
+      "SEALING_KEY_ID",
+      "KMS_ENDPOINT",
+      "WEBHOOK_DESTINATIONS",
+    ],
     timeoutSeconds: 300,
     access: {
       tables: {
@@ -144,6 +160,7 @@ export const FUNCTIONS = {
       },
       uploads: [],
       secretsKey: true,
+      sealing: "decrypt",
     },
   },
   "get-verification": {
@@ -275,12 +292,12 @@ export const FUNCTIONS = {
   },
   "create-app": {
     entry: "functions/create-app.ts",
-    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
+    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SEALING_KEY_ID", "KMS_ENDPOINT", "WEBHOOK_DESTINATIONS"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
       uploads: [],
-      secretsKey: true,
+      sealing: "encrypt",
     },
   },
   "rotate-key": {
@@ -315,17 +332,25 @@ export const FUNCTIONS = {
   },
   "rotate-webhook-secret": {
     entry: "functions/rotate-webhook-secret.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN"],
+    settings: ["APPS_TABLE", "AUDIT_TABLE", "SEALING_KEY_ID", "KMS_ENDPOINT"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
       uploads: [],
-      secretsKey: true,
+      sealing: "encrypt",
     },
   },
   "test-webhook": {
     entry: "functions/test-webhook.ts",
-    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE", "SECRETS_KEY_ARN", "WEBHOOK_DESTINATIONS"],
+    settings: [
+      "APPS_TABLE",
+      "EVENTS_TABLE",
+      "AUDIT_TABLE",
+      "SECRETS_KEY_ARN",
+      "SEALING_KEY_ID",
+      "KMS_ENDPOINT",
+      "WEBHOOK_DESTINATIONS",
+    ],
     // One delivery attempt (10 s) while the caller waits.
     timeoutSeconds: 29,
     access: {
@@ -336,6 +361,7 @@ export const FUNCTIONS = {
       },
       uploads: [],
       secretsKey: true,
+      sealing: "decrypt",
     },
   },
   "list-deliveries": {

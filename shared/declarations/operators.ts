@@ -34,8 +34,10 @@ export const OPERATOR_ACCESS = {
     "cognito-idp:AdminListGroupsForUser",
     "cognito-idp:ListUsers",
   ],
-  // apps create and webhooks rotate-secret seal a new secret with the sealing key.
+  // webhooks reseal opens secrets sealed before KMS with the retired key material (and seals
+  // them again with the KMS key, encrypt only, as apps create and webhooks rotate-secret do).
   sealingKey: ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"],
+  kms: ["kms:Encrypt"],
   // Every command finds the tables, bucket, key and pools in the stack's outputs.
   stack: ["cloudformation:DescribeStacks"],
 } as const satisfies {
@@ -44,6 +46,7 @@ export const OPERATOR_ACCESS = {
   uploadsPrefix: string;
   userPools: readonly `cognito-idp:${string}`[];
   sealingKey: readonly `secretsmanager:${string}`[];
+  kms: readonly `kms:${string}`[];
   stack: readonly `cloudformation:${string}`[];
 };
 

@@ -22,6 +22,10 @@ const settings = {
   SECRETS_KEY: z.string().min(32).optional(),
   /** In AWS: the Secrets Manager secret that holds that key material, read at first use. */
   SECRETS_KEY_ARN: z.string().min(1).optional(),
+  /** The KMS key that seals webhook secrets (the retired key above only opens older values). */
+  SEALING_KEY_ID: z.string().min(1),
+  /** Local runtime only: the local key service; in AWS the SDK finds KMS itself. */
+  KMS_ENDPOINT: z.url().optional(),
   /** The issuer-lookup integration's base URL; none means the authority check cannot run. */
   AUTHORITY_URL: z.url().optional(),
   /** The bearer secret of the issuer-lookup contract (the local runtime)... */

@@ -41,4 +41,9 @@ export interface AppStore {
    * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
    */
   rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void>;
+  /**
+   * Replaces the app's sealed secrets with the same secrets sealed anew (`previous` only when
+   * the app has one), while they are still those of `app`; `StaleAppError` otherwise.
+   */
+  resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void>;
 }

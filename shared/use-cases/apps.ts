@@ -83,12 +83,12 @@ export async function createApp(
   },
   input: NewAppInput,
 ): Promise<NewApp> {
-  // Every rule before the sealing key is read (a Secrets Manager call when deployed).
+  // Every rule before the sealing key is used (a KMS call when deployed).
   const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, deps.destinations, input);
-  const webhookSecret = generateWebhookSecret();
-  const webhookSecretSealed = await deps.sealer.seal(webhookSecret);
-  const now = isoSeconds(deps.clock.now());
   const appId = newId("app");
+  const webhookSecret = generateWebhookSecret();
+  const webhookSecretSealed = await deps.sealer.seal(webhookSecret, { appId });
+  const now = isoSeconds(deps.clock.now());
   const apiKey = generateApiKey(input.environment);
   const firstKey = keyPk(hashApiKey(apiKey));
   await deps.apps.createWithKey(

@@ -61,13 +61,14 @@ export function checkWebhookUrl(url: string, destinations: Destinations): string
  * while it is still valid after a rotation. Each gives one `v1,` signature.
  */
 export async function signingSecrets(app: AppItem, sealer: Sealer, now: string): Promise<string[]> {
-  const secrets = [await sealer.open(app.webhook_secret_sealed)];
+  const context = { appId: app.app_id };
+  const secrets = [await sealer.open(app.webhook_secret_sealed, context)];
   if (
     app.previous_webhook_secret_sealed &&
     app.previous_webhook_secret_expires_at &&
     app.previous_webhook_secret_expires_at > now
   ) {
-    secrets.push(await sealer.open(app.previous_webhook_secret_sealed));
+    secrets.push(await sealer.open(app.previous_webhook_secret_sealed, context));
   }
   return secrets;
 }
@@ -103,7 +104,48 @@ export async function rotateWebhookSecret(
     const now = deps.clock.now();
     const secret = generateWebhookSecret();
     const previousExpiresAt = isoSeconds(addSeconds(now, PREVIOUS_SECRET_SECONDS));
-    await deps.apps.rotateWebhookSecret(app, await deps.sealer.seal(secret), previousExpiresAt, isoSeconds(now));
+    const sealed = await deps.sealer.seal(secret, { appId: app.app_id });
+    await deps.apps.rotateWebhookSecret(app, sealed, previousExpiresAt, isoSeconds(now));
     return { app_id: app.app_id, webhook_secret: secret, previous_secret_expires_at: previousExpiresAt };
   });
+}
+
+/** How many apps a reseal moved to the current sealing key, and how many it found there already. */
+export interface ResealTally {
+  resealed: number;
+  current: number;
+}
+
+/**
+ * Moves every app's webhook secrets (and a previous one still kept) to the current sealing key:
+ * each is opened (with the retired key when it was sealed before) and sealed again for its app.
+ * A value already sealed with the current key is left alone; an app that changes meanwhile is
+ * read again.
+ */
+export async function resealSecrets(
+  deps: { apps: Pick<AppStore, "listApps" | "getApp" | "resealSecrets">; sealer: Sealer; clock: Clock },
+  isCurrent: (sealed: string) => boolean,
+): Promise<ResealTally> {
+  const tally: ResealTally = { resealed: 0, current: 0 };
+  for (const listed of await deps.apps.listApps()) {
+    const outcome = await retryWhenStale(async () => {
+      const app = await requireApp(deps.apps, listed.app_id);
+      const previous = app.previous_webhook_secret_sealed;
+      if (isCurrent(app.webhook_secret_sealed) && (previous === undefined || isCurrent(previous))) return "current";
+      const context = { appId: app.app_id };
+      const reseal = async (sealed: string) =>
+        isCurrent(sealed) ? sealed : deps.sealer.seal(await deps.sealer.open(sealed, context), context);
+      await deps.apps.resealSecrets(
+        app,
+        {
+          current: await reseal(app.webhook_secret_sealed),
+          ...(previous === undefined ? {} : { previous: await reseal(previous) }),
+        },
+        isoSeconds(deps.clock.now()),
+      );
+      return "resealed";
+    });
+    tally[outcome] += 1;
+  }
+  return tally;
 }

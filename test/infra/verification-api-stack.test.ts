@@ -63,6 +63,7 @@ const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
   "S3_ENDPOINT",
   "IDENTITY_ENDPOINT",
   "WEBHOOK_DESTINATIONS",
+  "KMS_ENDPOINT",
 ];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
@@ -448,6 +449,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Resource: { Ref: secretId(template) },
         });
       }
+      if (definition.access.sealing) {
+        expected.push({
+          Effect: "Allow",
+          Action: [definition.access.sealing === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
+          Resource: { "Fn::GetAtt": [sealingKeyId(template), "Arn"] },
+        });
+      }
       if (definition.access.portalUserAdmin) {
         expected.push({
           Effect: "Allow",
@@ -504,6 +512,35 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       expect(reached).not.toContain(`/index/${index}`);
     }
     expect(reached).not.toMatch(/"Arn"\]\}(?!,"\/index)/);
+  });
+
+  it("seals webhook secrets with a KMS key: only the delivering functions decrypt, the rest and operators only encrypt, always for an app", () => {
+    const key = sealingKeyId(template);
+    expect(template.findResources("AWS::KMS::Key")[key]?.Properties.EnableKeyRotation).toBe(true);
+    const kmsStatements = Object.values(template.findResources("AWS::IAM::Policy"))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])
+      .concat(
+        Object.values(template.findResources("AWS::IAM::Role")).flatMap((role) =>
+          ((role.Properties.Policies ?? []) as { PolicyDocument: { Statement: Json[] } }[]).flatMap(
+            (policy) => policy.PolicyDocument.Statement,
+          ),
+        ),
+      )
+      .filter((statement) => [statement.Action].flat().some((action) => String(action).startsWith("kms:")))
+      .filter((statement) => JSON.stringify(statement.Resource).includes(key));
+    const decrypting = Object.entries(FUNCTIONS)
+      .filter(([, definition]) => (definition.access as { sealing?: string }).sealing === "decrypt")
+      .map(([name]) => name)
+      .sort();
+    expect(decrypting).toEqual(["on-verification-change", "test-webhook", "tick"]);
+    expect(kmsStatements.filter((statement) => statement.Action === "kms:Decrypt")).toHaveLength(decrypting.length);
+    for (const statement of kmsStatements) {
+      expect(["kms:Encrypt", "kms:Decrypt"]).toContain(statement.Action);
+      expect(statement.Condition).toEqual({
+        "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
+        StringLike: { "kms:EncryptionContext:app_id": "app_*" },
+      });
+    }
   });
 
   it("lets the API key authorizer read key items only, and only this account's alarms use the topic key", () => {
@@ -834,6 +871,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         ...OPERATOR_ACCESS.uploads,
         ...OPERATOR_ACCESS.userPools,
         ...OPERATOR_ACCESS.sealingKey,
+        ...OPERATOR_ACCESS.kms,
         ...OPERATOR_ACCESS.stack,
       ].sort(),
     );
@@ -848,6 +886,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       [
         "AlarmTopicArn",
         "OperatorRoleArn",
+        "SealingKeyArn",
         "SecretsKeyArn",
         "UploadsBucketName",
         "StaffUserPoolId",
@@ -957,6 +996,14 @@ function bucket(stack: VerificationApiStack) {
   const found = stack.node.tryFindChild("Uploads");
   if (!found) throw new Error("no Uploads bucket");
   return found;
+}
+
+/** The KMS key that seals webhook secrets (not the alarm topic's key). */
+function sealingKeyId(template: Template): string {
+  const [id] = Object.entries(template.findResources("AWS::KMS::Key")).find(([, key]) =>
+    String(key.Properties.Description ?? "").startsWith("Seals webhook signing secrets"),
+  ) ?? [""];
+  return id;
 }
 
 function secretId(template: Template): string {

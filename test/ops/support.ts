@@ -57,6 +57,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
       base_url: api.baseUrl,
       dynamodb_endpoint: dynamoEndpoint,
       s3_endpoint: process.env.S3_ENDPOINT,
+      kms_endpoint: process.env.KMS_ENDPOINT,
       tables: {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,

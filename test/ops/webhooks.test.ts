@@ -1,8 +1,9 @@
 /** Webhook destinations: the URL rule, and secret rotation with both signatures for 24 hours. */
 
+import { rmSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { sealerWithKey } from "#shared/adapters/sealer";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { KMS_SEALED, RETIRED_SEALED } from "#shared/adapters/kms-sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { destinationsFor } from "#shared/domain/addresses";
@@ -18,7 +19,7 @@ import {
   signingSecrets,
 } from "#shared/use-cases/webhook-destination";
 import { startApi, type TestApi } from "../support/api.ts";
-import { expectNoPlainSecrets } from "./support.ts";
+import { expectNoPlainSecrets, opsInProcess, runtimeFileFor } from "./support.ts";
 
 let api: TestApi;
 let sealer: Sealer;
@@ -26,8 +27,7 @@ const issued: string[] = [];
 
 beforeAll(async () => {
   api = await startApi();
-  const key = SecretBox.generateKey();
-  sealer = sealerWithKey(async () => key);
+  sealer = api.sealer;
 });
 afterAll(() => api.stop());
 afterEach(() => {
@@ -129,5 +129,33 @@ describe("rotating the signing secret", () => {
 
   it("stores every secret sealed: no table holds one in plain text", async () => {
     await expectNoPlainSecrets(api, issued);
+  });
+});
+
+describe("npm run ops -- webhooks reseal", () => {
+  it("moves secrets sealed with the retired key to the KMS key, for their own app, once", async () => {
+    const deps = { apps: api.apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") };
+    const app = await createApp(deps, { name: "Sealed before KMS", environment: "sandbox" });
+    issued.push(app.api_key, app.webhook_secret);
+    // As an app created before KMS holds it: sealed with the local key material, the retired key.
+    const retired = new SecretBox(process.env.SECRETS_KEY ?? "");
+    const before = await api.apps.getApp(app.app_id);
+    if (!before) throw new Error("the app is gone");
+    await api.apps.resealSecrets(before, { current: retired.seal(app.webhook_secret) }, isoSeconds(new Date()));
+    expect((await api.apps.getApp(app.app_id))?.webhook_secret_sealed.startsWith(RETIRED_SEALED)).toBe(true);
+    const dataDir = runtimeFileFor(api, inject("engines").dynamoEndpoint);
+
+    const run = await opsInProcess(["webhooks", "reseal", "--json"], dataDir);
+
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout).resealed).toBeGreaterThanOrEqual(1);
+    const after = await api.apps.getApp(app.app_id);
+    expect(after?.webhook_secret_sealed.startsWith(KMS_SEALED)).toBe(true);
+    expect(after && (await signingSecrets(after, sealer, isoSeconds(new Date())))).toEqual([app.webhook_secret]);
+    // Sealed for this app: it does not open as another app's.
+    await expect(sealer.open(after?.webhook_secret_sealed ?? "", { appId: "app_other" })).rejects.toThrow();
+    const again = await opsInProcess(["webhooks", "reseal", "--json"], dataDir);
+    expect(JSON.parse(again.stdout)).toMatchObject({ resealed: 0 });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

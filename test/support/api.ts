@@ -24,7 +24,6 @@ import { inject } from "vitest";
 import { documentClientOf } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
-import { sealerWithKey } from "#shared/adapters/sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import {
@@ -49,6 +48,7 @@ import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engin
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
 import { startIdentity } from "../../local/identity.ts";
+import { localSealer, startKms } from "../../local/kms.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import {
   ensureTables,
@@ -135,7 +135,8 @@ export async function startApi(
   const environment = options.environment ?? "sandbox";
   const prefix = `t${randomUUID().slice(0, 8)}-`;
   const secretsKey = SecretBox.generateKey();
-  const sealer = sealerWithKey(async () => secretsKey);
+  const kms = await startKms({ port: 0, keyMaterial: secretsKey });
+  const sealer = localSealer(kms.url, secretsKey);
   // The authority service listens before the handlers load: processing reads its URL at cold start.
   const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
   const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
@@ -153,6 +154,7 @@ export async function startApi(
       dynamoEndpoint: options.dynamoEndpoint ?? engines.dynamoEndpoint,
       s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
       secretsKey,
+      kmsEndpoint: kms.url,
       authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
@@ -258,6 +260,7 @@ export async function startApi(
         await new Promise((resolve) => gateway.close(resolve));
       }
       await identity.stop();
+      await kms.stop();
       cognito.destroy();
       raw.destroy();
       s3.destroy();

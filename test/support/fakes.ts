@@ -32,7 +32,7 @@ import type { DocumentStore } from "#shared/ports/document-store";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
 import type { Log, ServiceMetric } from "#shared/ports/log";
-import type { Sealer } from "#shared/ports/sealer";
+import type { SealContext, Sealer } from "#shared/ports/sealer";
 import type { UsageCounts, UsageStore } from "#shared/ports/usage-store";
 import type {
   ReviewPosition,
@@ -491,6 +491,20 @@ export class InMemoryAppStore implements AppStore {
     stored.webhook_secret_sealed = sealed;
     stored.updated_at = now;
   }
+
+  async resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void> {
+    this.conditionalWrite("resealSecrets");
+    const stored = this.apps.get(app.app_id);
+    const previousHolds = stored?.previous_webhook_secret_sealed === app.previous_webhook_secret_sealed;
+    if (!stored || stored.webhook_secret_sealed !== app.webhook_secret_sealed || !previousHolds) {
+      throw new StaleAppError();
+    }
+    stored.webhook_secret_sealed = sealed.current;
+    if (sealed.previous !== undefined && stored.previous_webhook_secret_sealed !== undefined) {
+      stored.previous_webhook_secret_sealed = sealed.previous;
+    }
+    stored.updated_at = now;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -745,14 +759,18 @@ export function tagSealed(plain: string): string {
 export class TaggingSealer implements Sealer {
   seals = 0;
   opens = 0;
+  /** The app of every seal and open, in order. */
+  readonly contexts: string[] = [];
 
-  async seal(plain: string): Promise<string> {
+  async seal(plain: string, context: SealContext): Promise<string> {
     this.seals += 1;
+    this.contexts.push(context.appId);
     return tagSealed(plain);
   }
 
-  async open(sealed: string): Promise<string> {
+  async open(sealed: string, context: SealContext): Promise<string> {
     this.opens += 1;
+    this.contexts.push(context.appId);
     if (!sealed.startsWith(SEALED)) throw new Error("The sealed value does not open");
     return Buffer.from(sealed.slice(SEALED.length), "base64").toString("utf8");
   }

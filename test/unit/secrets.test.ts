@@ -63,9 +63,10 @@ describe("sealerWithKey", () => {
       return material;
     });
 
-    await expect(sealer.seal("whsec_x")).rejects.toThrow("ThrottlingException");
-    const sealed = await sealer.seal("whsec_x");
-    expect(await sealer.open(sealed)).toBe("whsec_x");
+    const context = { appId: "app_01" };
+    await expect(sealer.seal("whsec_x", context)).rejects.toThrow("ThrottlingException");
+    const sealed = await sealer.seal("whsec_x", context);
+    expect(await sealer.open(sealed, context)).toBe("whsec_x");
     expect(loads).toBe(2);
   });
 });

@@ -1,0 +1,154 @@
+/**
+ * The local key service: KMS's wire protocol for the two operations the sealer uses, Encrypt
+ * and Decrypt (JSON 1.1, `POST /` with `X-Amz-Target: TrentService.<Operation>`), so the same
+ * KMS sealer and SDK client run locally. One symmetric key, named by `LOCAL_SEALING_KEY_ID`:
+ * AES-256-GCM with the encryption context as additional data, so a value opens only with the
+ * context it was sealed with, as in KMS. Errors come back as KMS sends them (HTTP 400 and
+ * `__type`).
+ */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { KMSClient } from "@aws-sdk/client-kms";
+import { kmsSealer } from "#shared/adapters/kms-sealer";
+import { SecretBox } from "#shared/adapters/secret-box";
+import type { Sealer } from "#shared/ports/sealer";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
+
+/** The key's ARN, as the stack's output names a deployed one. */
+export const LOCAL_SEALING_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000001";
+
+const TARGET_PREFIX = "TrentService.";
+const MAX_BODY_BYTES = 64 * 1024;
+/** What every ciphertext of this service starts with: its format and the key it was made with. */
+const MAGIC = Buffer.from("LKMS1");
+
+class KmsError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The encryption context as KMS binds it: every pair, in a fixed order. */
+function additionalData(context: unknown): Buffer {
+  const entries = Object.entries((context ?? {}) as Record<string, string>).sort(([a], [b]) => a.localeCompare(b));
+  return Buffer.from(JSON.stringify(entries), "utf8");
+}
+
+async function readInput(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new KmsError("ValidationException", "Request body too large.");
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
+  } catch {
+    throw new KmsError("SerializationException", "Request body is not JSON.");
+  }
+}
+
+/** The local key service over `keyMaterial` (the local runtime's own sealing material). */
+export async function startKms(options: {
+  port: number;
+  keyMaterial: string;
+}): Promise<{ url: string; stop(): Promise<void> }> {
+  const key = Buffer.from(hkdfSync("sha256", options.keyMaterial, "", "verification-api local kms", 32));
+  const knownKey = (keyId: unknown) => {
+    if (keyId !== undefined && keyId !== LOCAL_SEALING_KEY_ID) {
+      throw new KmsError("NotFoundException", `Key '${String(keyId)}' does not exist`);
+    }
+  };
+  const operations: Record<string, (input: Record<string, unknown>) => unknown> = {
+    Encrypt(input) {
+      knownKey(input.KeyId);
+      const plaintext = Buffer.from(String(input.Plaintext ?? ""), "base64");
+      if (plaintext.length === 0 || plaintext.length > 4096) {
+        throw new KmsError("ValidationException", "Plaintext must be 1 to 4096 bytes");
+      }
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      cipher.setAAD(additionalData(input.EncryptionContext));
+      const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+      const blob = Buffer.concat([MAGIC, iv, cipher.getAuthTag(), body]);
+      return {
+        CiphertextBlob: blob.toString("base64"),
+        KeyId: LOCAL_SEALING_KEY_ID,
+        EncryptionAlgorithm: "SYMMETRIC_DEFAULT",
+      };
+    },
+    Decrypt(input) {
+      knownKey(input.KeyId);
+      const blob = Buffer.from(String(input.CiphertextBlob ?? ""), "base64");
+      if (blob.length < MAGIC.length + 28 || !blob.subarray(0, MAGIC.length).equals(MAGIC)) {
+        throw new KmsError("InvalidCiphertextException", "The ciphertext is not one this key made");
+      }
+      const iv = blob.subarray(MAGIC.length, MAGIC.length + 12);
+      const tag = blob.subarray(MAGIC.length + 12, MAGIC.length + 28);
+      const decipher = createDecipheriv("aes-256-gcm", key, iv);
+      decipher.setAAD(additionalData(input.EncryptionContext));
+      decipher.setAuthTag(tag);
+      try {
+        const plaintext = Buffer.concat([decipher.update(blob.subarray(MAGIC.length + 28)), decipher.final()]);
+        return {
+          Plaintext: plaintext.toString("base64"),
+          KeyId: LOCAL_SEALING_KEY_ID,
+          EncryptionAlgorithm: "SYMMETRIC_DEFAULT",
+        };
+      } catch {
+        // A wrong encryption context and a tampered blob read alike, as in KMS.
+        throw new KmsError("InvalidCiphertextException", "The ciphertext or its encryption context does not match");
+      }
+    },
+  };
+  const server = createServer(async (request, response) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, {
+        "content-type": "application/x-amz-json-1.1",
+        "x-amzn-requestid": randomUUID(),
+        ...headers,
+      });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      const target = String(request.headers["x-amz-target"] ?? "");
+      const operation = target.startsWith(TARGET_PREFIX) ? operations[target.slice(TARGET_PREFIX.length)] : undefined;
+      if (request.method !== "POST" || !operation) {
+        throw new KmsError("UnknownOperationException", `Unknown operation ${target}`);
+      }
+      send(200, operation(await readInput(request)));
+    } catch (error) {
+      const known = error instanceof KmsError ? error : new KmsError("KMSInternalException", "Internal error");
+      send(400, { __type: known.type, message: known.message }, { "x-amzn-errortype": known.type });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The sealer the local runtime's own code uses (the dev app, the ops command, tests): the
+ * functions' KMS sealer against the local key service, opening values sealed before with the
+ * local key material.
+ */
+export function localSealer(endpoint: string, keyMaterial: string): Sealer {
+  const client = new KMSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 });
+  const retired = new SecretBox(keyMaterial);
+  return kmsSealer(client, LOCAL_SEALING_KEY_ID, { open: async (sealed) => retired.open(sealed) });
+}
