@@ -2,48 +2,11 @@
  * The request edges, through the local gateway to the real handlers and engines: each is the
  * contract's problem+json with a Request-Id, and nothing is stored.
  */
-import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, type Reply, validBody } from "../support/client.ts";
+import { call, expectProblem, rawCall, validBody } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture();
-
-/**
- * One request written as given: each header value on a line of its own (so a header can come
- * twice, as fetch never sends it), and the body's bytes as they are.
- */
-function raw(method: string, path: string, headers: [string, string][], body?: Buffer): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(new URL(path, fx.api.baseUrl), { method });
-    // Node names a header once, whatever its case: values of one name go out as lines of their own.
-    const values = new Map<string, string[]>();
-    for (const [name, value] of headers)
-      values.set(name.toLowerCase(), [...(values.get(name.toLowerCase()) ?? []), value]);
-    for (const [name, list] of values) request.setHeader(name, list.length === 1 ? (list[0] ?? "") : list);
-    if (body) request.setHeader("Content-Length", body.length);
-    request.on("response", (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === "string") headers.set(name, value);
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers, text, json });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
 
 const json = (body: unknown) => Buffer.from(JSON.stringify(body));
 
@@ -54,7 +17,8 @@ async function verificationsOfApp(): Promise<number> {
 describe("request edges", () => {
   it("refuses X-API-Key sent twice (400 duplicate_header), even the same valid key, and stores nothing", async () => {
     const before = await verificationsOfApp();
-    const reply = await raw(
+    const reply = await rawCall(
+      fx.api.baseUrl,
       "POST",
       "/v1/verifications",
       [
@@ -71,7 +35,8 @@ describe("request edges", () => {
 
   it("refuses Idempotency-Key sent twice (400 duplicate_header), and stores nothing", async () => {
     const before = await verificationsOfApp();
-    const reply = await raw(
+    const reply = await rawCall(
+      fx.api.baseUrl,
       "POST",
       "/v1/verifications",
       [
@@ -92,7 +57,8 @@ describe("request edges", () => {
       Buffer.from([0xc3, 0x28]),
       Buffer.from('"}'),
     ]);
-    const reply = await raw(
+    const reply = await rawCall(
+      fx.api.baseUrl,
       "POST",
       "/v1/verifications",
       [
@@ -106,7 +72,8 @@ describe("request edges", () => {
   });
 
   it("refuses a Content-Encoding (415 unsupported_media_type)", async () => {
-    const reply = await raw(
+    const reply = await rawCall(
+      fx.api.baseUrl,
       "POST",
       "/v1/verifications",
       [
@@ -125,7 +92,13 @@ describe("request edges", () => {
     ["GET", "/v1/verifications"],
     ["POST", "/v1/verifications"],
   ])("refuses a body over 16 KiB on %s %s (413) before any credential is looked at", async (method, path) => {
-    const reply = await raw(method, path, [["Content-Type", "application/json"]], Buffer.alloc(16 * 1024 + 1, 0x20));
+    const reply = await rawCall(
+      fx.api.baseUrl,
+      method,
+      path,
+      [["Content-Type", "application/json"]],
+      Buffer.alloc(16 * 1024 + 1, 0x20),
+    );
     expectProblem(reply, 413, "payload_too_large");
   });
 
@@ -141,12 +114,12 @@ describe("request edges", () => {
   });
 
   it("answers a path with a malformed percent-encoding 404, as problem+json", async () => {
-    const reply = await raw("GET", "/v1/verifications/%E0%A4%A", [["X-API-Key", fx.app.api_key]]);
+    const reply = await rawCall(fx.api.baseUrl, "GET", "/v1/verifications/%E0%A4%A", [["X-API-Key", fx.app.api_key]]);
     expectProblem(reply, 404, "route_not_found");
   });
 
   it("answers headers over 10 KiB with a problem+json and a Request-Id", async () => {
-    const reply = await raw("GET", "/v1/verifications", [
+    const reply = await rawCall(fx.api.baseUrl, "GET", "/v1/verifications", [
       ["X-API-Key", fx.app.api_key],
       ["X-Padding", "p".repeat(11 * 1024)],
     ]);

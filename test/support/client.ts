@@ -1,4 +1,5 @@
 /** A customer backend's view of the API: plain HTTP with fetch. */
+import http from "node:http";
 import { expect } from "vitest";
 import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
 import { problemSchema } from "#shared/http/problems";
@@ -153,4 +154,46 @@ export function documentBytes(kind: "pdf" | "png" | "jpeg" | "text", size: numbe
   const bytes = new Uint8Array(size).fill(0x20);
   bytes.set(heads[kind].slice(0, size));
   return bytes;
+}
+
+/**
+ * One request written as given: each header value on a line of its own (so a header can come
+ * twice, as fetch never sends it), and the body's bytes as they are.
+ */
+export function rawCall(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: [string, string][],
+  body?: Buffer,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(new URL(path, baseUrl), { method });
+    // Node names a header once, whatever its case: values of one name go out as lines of their own.
+    const values = new Map<string, string[]>();
+    for (const [name, value] of headers)
+      values.set(name.toLowerCase(), [...(values.get(name.toLowerCase()) ?? []), value]);
+    for (const [name, list] of values) request.setHeader(name, list.length === 1 ? (list[0] ?? "") : list);
+    if (body) request.setHeader("Content-Length", body.length);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (typeof value === "string") headers.set(name, value);
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: response.statusCode ?? 0, headers, text, json });
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
 }
