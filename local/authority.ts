@@ -3,8 +3,8 @@
  * HTTP server, as a function URL would call it, on the issuer-lookup contract.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { serveOnLoopback } from "./engines.ts";
 import { readBody, requestTarget } from "./gateway/events.ts";
 
 export type AuthorityHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -53,17 +53,5 @@ export async function startAuthority(
       response.writeHead(500).end();
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
-  });
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${bound}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(server, port);
 }

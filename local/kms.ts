@@ -8,12 +8,11 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { KMSClient } from "@aws-sdk/client-kms";
 import { kmsSealer } from "#shared/adapters/kms-sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import type { Sealer } from "#shared/ports/sealer";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "./engines.ts";
 
 /** The key's ARN, as the stack's output names a deployed one. */
 export const LOCAL_SEALING_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000001";
@@ -127,19 +126,7 @@ export async function startKms(options: {
       send(400, { __type: known.type, message: known.message }, { "x-amzn-errortype": known.type });
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(server, options.port);
 }
 
 /**

@@ -5,7 +5,6 @@
  * of the events already kept. The client's `DELETE` and the operators' erase command share it.
  */
 import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
-import { isId } from "../domain/ids.ts";
 import { isoSeconds } from "../domain/time.ts";
 import {
   documentKey,
@@ -18,6 +17,7 @@ import {
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
+import { appVerification } from "./get-verification.ts";
 
 export type ErasureDeps = {
   verifications: Pick<VerificationStore, "erase">;
@@ -70,11 +70,7 @@ export async function eraseVerification(
   deps: ErasureDeps & { verifications: Pick<VerificationStore, "get" | "erase"> },
   input: { appId: string; verificationId: string },
 ): Promise<VerificationResource> {
-  const item = isId("verification", input.verificationId)
-    ? await deps.verifications.get(input.verificationId)
-    : undefined;
-  if (!item || item.app_id !== input.appId) throw new VerificationNotFoundError();
-  const erasure = await erase(deps, item);
+  const erasure = await erase(deps, await appVerification(deps.verifications, input));
   if (erasure.outcome === "in_progress") {
     const processing = erasure.item.status === "processing";
     throw new RefusedError(

@@ -2,10 +2,20 @@ import { VerificationNotFoundError } from "../domain/errors.ts";
 import { isId } from "../domain/ids.ts";
 import { UPLOAD_URL_SECONDS, visibleStatus } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import { toResource, type VerificationResource } from "../domain/verification.ts";
+import { toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
+
+/** The app's own verification, read consistently; unknown, malformed and another app's ids read not found alike. */
+export async function appVerification(
+  verifications: Pick<VerificationStore, "get">,
+  input: { appId: string; verificationId: string },
+): Promise<VerificationItem> {
+  const item = isId("verification", input.verificationId) ? await verifications.get(input.verificationId) : undefined;
+  if (!item || item.app_id !== input.appId) throw new VerificationNotFoundError();
+  return item;
+}
 
 /**
  * The app's own verification as the client sees it now, with a fresh upload URL while the
@@ -16,10 +26,7 @@ export async function getVerification(
   deps: { verifications: Pick<VerificationStore, "get">; documents: Pick<DocumentStore, "presignPut">; clock: Clock },
   input: { appId: string; verificationId: string },
 ): Promise<VerificationResource> {
-  const item = isId("verification", input.verificationId)
-    ? await deps.verifications.get(input.verificationId)
-    : undefined;
-  if (!item || item.app_id !== input.appId) throw new VerificationNotFoundError();
+  const item = await appVerification(deps.verifications, input);
   const now = deps.clock.now();
   const nowIso = isoSeconds(now);
   if (visibleStatus(item.status, item.upload_deadline, nowIso) !== "awaiting_upload") {

@@ -108,6 +108,8 @@ export interface TestApi {
   sealer: Sealer;
   clock: Clock;
   scan(table: string): Promise<Record<string, unknown>[]>;
+  /** How many items `table` holds, read consistently. */
+  count(table: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -251,6 +253,12 @@ export async function startApi(
         items.push(...(page.Items ?? []));
       }
       return items;
+    },
+    async count(table) {
+      let count = 0;
+      const pages = paginateScan({ client: db }, { TableName: table, Select: "COUNT", ConsistentRead: true });
+      for await (const page of pages) count += page.Count ?? 0;
+      return count;
     },
     async stop() {
       await pipeline?.stop();
