@@ -1,19 +1,14 @@
 import type { Stage } from "aws-cdk-lib/aws-apigateway";
 import { CfnWebACL, CfnWebACLAssociation } from "aws-cdk-lib/aws-wafv2";
 import { Construct } from "constructs";
-import { EDGE_MAX_BODY_BYTES, EDGE_WINDOW_SECONDS, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
+import {
+  EDGE_MAX_BODY_BYTES,
+  EDGE_RESPONSES,
+  EDGE_WINDOW_SECONDS,
+  edgeLimits,
+  MANAGED_RULE_GROUPS,
+} from "#shared/declarations/edge";
 import type { Environment } from "#shared/domain/environments";
-import { PROBLEM_TYPE_PREFIX, PROBLEMS, type ProblemCode } from "#shared/http/problems";
-
-/**
- * A problem body the ACL answers with. It is answered before API Gateway, so it has no request
- * id, and WAF sends it as `application/json` (a custom response cannot set its Content-Type):
- * the one kind of answer without `request_id` and `Request-Id`, given only to abuse.
- */
-function edgeProblem(code: ProblemCode, detail: string): string {
-  const { status, title } = PROBLEMS[code];
-  return JSON.stringify({ type: `${PROBLEM_TYPE_PREFIX}${code}`, title, status, detail, code });
-}
 
 const visibility = (metricName: string) => ({
   cloudWatchMetricsEnabled: true,
@@ -28,42 +23,35 @@ export class EdgeAcl extends Construct {
   constructor(scope: Construct, id: string, props: { environment: Environment; stages: Stage[]; namePrefix: string }) {
     super(scope, id);
     const limits = edgeLimits(props.environment);
-    const block = (
-      bodyKey: "payloadTooLarge" | "rateLimited",
-      status: number,
-      headers: { name: string; value: string }[] = [],
-    ) => ({
-      block: {
-        customResponse: {
-          responseCode: status,
-          customResponseBodyKey: bodyKey,
-          ...(headers.length > 0 ? { responseHeaders: headers } : {}),
+    const block = (bodyKey: keyof typeof EDGE_RESPONSES) => {
+      const { status, headers } = EDGE_RESPONSES[bodyKey];
+      const responseHeaders = Object.entries(headers).map(([name, value]) => ({ name, value }));
+      return {
+        block: {
+          customResponse: {
+            responseCode: status,
+            customResponseBodyKey: bodyKey,
+            ...(responseHeaders.length > 0 ? { responseHeaders } : {}),
+          },
         },
-      },
-    });
-    const rateLimited = block("rateLimited", 429, [{ name: "Retry-After", value: String(EDGE_WINDOW_SECONDS) }]);
+      };
+    };
+    const rateLimited = block("rateLimited");
     this.acl = new CfnWebACL(this, "Acl", {
       scope: "REGIONAL",
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`${props.namePrefix}-edge`),
-      customResponseBodies: {
-        payloadTooLarge: {
-          contentType: "APPLICATION_JSON",
-          content: edgeProblem("payload_too_large", `The request body must be at most ${EDGE_MAX_BODY_BYTES} bytes`),
-        },
-        rateLimited: {
-          contentType: "APPLICATION_JSON",
-          content: edgeProblem(
-            "rate_limited",
-            "Too many requests from this address or with this key; retry after the time in Retry-After",
-          ),
-        },
-      },
+      customResponseBodies: Object.fromEntries(
+        Object.entries(EDGE_RESPONSES).map(([key, response]) => [
+          key,
+          { contentType: "APPLICATION_JSON", content: response.body },
+        ]),
+      ),
       rules: [
         {
           name: "body-size",
           priority: 0,
-          action: block("payloadTooLarge", 413),
+          action: block("payloadTooLarge"),
           statement: {
             sizeConstraintStatement: {
               // A body past what the ACL inspects (16 KB for API Gateway) is over the limit too.

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { EDGE_RESPONSES, EDGE_WINDOW_SECONDS } from "#shared/declarations/edge";
 import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
 import { APIS, type ApiDefinition, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
 import { referenceResponse } from "../openapi/reference.ts";
@@ -44,6 +45,11 @@ export interface GatewayOptions {
   accessLog?: boolean;
   /** Stage throttling as API Gateway applies it (a token bucket); none when absent. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * The web ACL's rate rules in front of the stage: requests per window from one source
+   * address and with one `X-API-Key`, answered as the ACL answers; none when absent.
+   */
+  edge?: { perSourceIp: number; perApiKey: number };
 }
 
 /** API Gateway's limit on a request's headers, together (10 KB). */
@@ -71,6 +77,8 @@ interface Gateway {
   api: ApiDefinition;
   routes: RouteTable;
   admit: () => boolean;
+  /** The ACL's rate rules for a request: false when one of its buckets is empty. */
+  edgeAdmits: (req: http.IncomingMessage) => boolean;
   /** Runs the API's authorizer (through its cache) for a request's fields and identity source. */
   authorize: (fields: RequestFields, identity: string | undefined) => Promise<Authorization>;
 }
@@ -108,6 +116,38 @@ function tokenBucket(limits: { rateLimit: number; burstLimit: number }): () => b
   };
 }
 
+/** Most buckets kept per rule; past it they start again (a flood of distinct junk keys cannot grow memory). */
+const MAX_EDGE_BUCKETS = 10_000;
+
+/**
+ * The ACL's two rate rules as buckets per source address and per `X-API-Key` value, each
+ * holding a window's worth of requests and refilled over the window, as WAF counts them.
+ */
+function edgeBuckets(limits: { perSourceIp: number; perApiKey: number }): (req: http.IncomingMessage) => boolean {
+  const rules = [
+    { limit: limits.perSourceIp, keyOf: (req: http.IncomingMessage) => req.socket.remoteAddress },
+    {
+      limit: limits.perApiKey,
+      keyOf: (req: http.IncomingMessage) => {
+        const value = req.headers["x-api-key"];
+        return typeof value === "string" ? value : undefined;
+      },
+    },
+  ].map((rule) => ({ ...rule, buckets: new Map<string, () => boolean>() }));
+  return (req) =>
+    rules.every((rule) => {
+      const key = rule.keyOf(req);
+      if (key === undefined) return true;
+      let bucket = rule.buckets.get(key);
+      if (!bucket) {
+        if (rule.buckets.size >= MAX_EDGE_BUCKETS) rule.buckets.clear();
+        bucket = tokenBucket({ rateLimit: rule.limit / EDGE_WINDOW_SECONDS, burstLimit: rule.limit });
+        rule.buckets.set(key, bucket);
+      }
+      return bucket();
+    });
+}
+
 /** An HTTP server that answers the API as the deployed stage does, with the API reference beside it. */
 export function createGateway(options: GatewayOptions): http.Server {
   const api: ApiDefinition = APIS[options.api ?? "public"];
@@ -116,6 +156,7 @@ export function createGateway(options: GatewayOptions): http.Server {
     api,
     routes: compileRoutes(api.routes),
     admit: options.throttle ? tokenBucket(options.throttle) : () => true,
+    edgeAdmits: options.edge ? edgeBuckets(options.edge) : () => true,
     authorize: apiAuthorizer(api, options),
   };
   const server = http.createServer({ maxHeaderSize: GATEWAY_MAX_HEADER_BYTES }, (req, res) => {
@@ -161,8 +202,14 @@ function serveApiRequest(gateway: Gateway, req: http.IncomingMessage, res: http.
     });
 }
 
-/** The stage's steps in order: throttling, the route, the body limit, the authorizer, the route's function. */
+/** The steps in order: the web ACL's rates, the stage's throttling, the route, the body limit, the authorizer, the function. */
 async function answerRequest(gateway: Gateway, req: http.IncomingMessage, requestId: string): Promise<Answer> {
+  // The web ACL first: what it blocks never reaches the stage, so it spends none of its throttle.
+  if (!gateway.edgeAdmits(req)) {
+    req.resume();
+    const { status, body, headers } = EDGE_RESPONSES.rateLimited;
+    return { statusCode: status, headers: { "Content-Type": "application/json", ...headers }, body };
+  }
   if (!gateway.admit()) {
     req.resume();
     return "THROTTLED";

@@ -17,6 +17,7 @@ import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organizatio
 
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
+import { edgeLimits } from "#shared/declarations/edge";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
@@ -168,12 +169,14 @@ async function main(): Promise<void> {
   const handlers = await loadHandlers();
   if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
   const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
-  await listen(createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle }), settings.PORT);
+  // The web ACL's rate rules come with the stage's throttling, as deployed.
+  const edge = throttle ? edgeLimits(settings.LOCAL_ENV) : undefined;
+  await listen(createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle, edge }), settings.PORT);
   for (const [api, port] of [
     ["backoffice", backofficePort],
     ["portal", portalPort],
   ] as const) {
-    await listen(createGateway({ api, handlers, region: LOCAL_REGION, accessLog: true, throttle }), port);
+    await listen(createGateway({ api, handlers, region: LOCAL_REGION, accessLog: true, throttle, edge }), port);
   }
 
   const pipeline = await startPipeline({

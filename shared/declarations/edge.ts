@@ -5,6 +5,7 @@
  */
 import type { Environment } from "../domain/environments.ts";
 import { MAX_BODY_BYTES } from "../http/edges.ts";
+import { PROBLEM_TYPE_PREFIX, PROBLEMS, type ProblemCode } from "../http/problems.ts";
 import { STAGE_THROTTLING } from "./routes.ts";
 
 /** WAF counts rate-based rules over a window of this many seconds. */
@@ -32,3 +33,30 @@ export const MANAGED_RULE_GROUPS = [
   { name: "AWSManagedRulesKnownBadInputsRuleSet", countOnly: [] },
   { name: "AWSManagedRulesCommonRuleSet", countOnly: ["SizeRestrictions_BODY", "NoUserAgent_HEADER"] },
 ] as const;
+
+/**
+ * A problem body the ACL answers with. It is answered before API Gateway, so it has no request
+ * id, and WAF sends it as `application/json` (a custom response cannot set its Content-Type):
+ * the one kind of answer without `request_id` and `Request-Id`, given only to abuse.
+ */
+function edgeProblem(code: ProblemCode, detail: string): string {
+  const { status, title } = PROBLEMS[code];
+  return JSON.stringify({ type: `${PROBLEM_TYPE_PREFIX}${code}`, title, status, detail, code });
+}
+
+/** What the ACL answers when it blocks, by the custom response body's key; the local gateway answers the same. */
+export const EDGE_RESPONSES = {
+  payloadTooLarge: {
+    status: 413,
+    body: edgeProblem("payload_too_large", `The request body must be at most ${EDGE_MAX_BODY_BYTES} bytes`),
+    headers: {},
+  },
+  rateLimited: {
+    status: 429,
+    body: edgeProblem(
+      "rate_limited",
+      "Too many requests from this address or with this key; retry after the time in Retry-After",
+    ),
+    headers: { "Retry-After": String(EDGE_WINDOW_SECONDS) },
+  },
+} as const satisfies Record<string, { status: number; body: string; headers: Record<string, string> }>;

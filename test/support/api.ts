@@ -131,6 +131,8 @@ export async function startApi(
     authority?: string[] | false;
     /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
     throttle?: GatewayOptions["throttle"];
+    /** The web ACL's rate rules in front of the gateways; none by default. */
+    edge?: GatewayOptions["edge"];
   } = {},
 ): Promise<TestApi> {
   const engines = inject("engines");
@@ -187,7 +189,7 @@ export async function startApi(
 
   const handlers = await loadHandlers();
   authorityHandler = handlers.authority;
-  const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle });
+  const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle, edge: options.edge });
   const backoffice = createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, throttle: options.throttle });
   const portal = createGateway({ api: "portal", handlers, region: LOCAL_REGION, throttle: options.throttle });
   const port = await listen(server);

@@ -166,9 +166,11 @@ export function rawCall(
   path: string,
   headers: [string, string][],
   body?: Buffer,
+  /** The loopback address to send from, so a test can play several clients (127.0.0.2, ...). */
+  localAddress?: string,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const request = http.request(new URL(path, baseUrl), { method });
+    const request = http.request(new URL(path, baseUrl), { method, ...(localAddress ? { localAddress } : {}) });
     // Node names a header once, whatever its case: values of one name go out as lines of their own.
     const values = new Map<string, string[]>();
     for (const [name, value] of headers)
