@@ -52,6 +52,11 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
       "exports.secrets = new SecretsManagerClient({});",
     );
   }
+  // Webhook secrets are sealed and opened with KMS.
+  if ("sealing" in access && access.sealing) {
+    clients.push("KMS");
+    lines.push('const { KMSClient } = require("@aws-sdk/client-kms");', "exports.kms = new KMSClient({});");
+  }
   if ("staffPool" in access && access.staffPool) {
     clients.push("Cognito");
     lines.push(

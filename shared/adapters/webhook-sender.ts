@@ -29,7 +29,7 @@ class RefusedDestination extends Error {}
  * The lookup a delivery's socket connects with: every address the name resolves to must be
  * one the rule allows, or the connection is not made at all.
  */
-export function guardedLookup(destinations: Destinations, resolve: Resolve = systemLookup): LookupFunction {
+function guardedLookup(destinations: Destinations, resolve: Resolve = systemLookup): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
