@@ -36,7 +36,7 @@ export const PROBLEMS = {
   concurrent_change: { status: 409, title: "The app changed at the same time; retry" },
   user_exists: { status: 409, title: "A user of this name exists already" },
   payload_too_large: { status: 413, title: "Request body is too large" },
-  unsupported_media_type: { status: 415, title: "Content-Type must be application/json" },
+  unsupported_media_type: { status: 415, title: "The body must be JSON (Content-Type: application/json), unencoded" },
   validation_failed: { status: 422, title: "Request validation failed" },
   idempotency_key_reused: { status: 422, title: "Idempotency-Key was used with a different request" },
   file_size_mismatch: { status: 422, title: "Uploaded file size does not match file_size_bytes" },
