@@ -14,7 +14,7 @@ import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/addresses";
+import { destinationsFor } from "#shared/domain/destinations";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { Destinations } from "#shared/domain/addresses";
+import type { Destinations } from "#shared/domain/destinations";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";

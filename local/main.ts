@@ -21,7 +21,7 @@ import { edgeLimits } from "#shared/declarations/edge";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/addresses";
+import { destinationsFor } from "#shared/domain/destinations";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { buildWeb } from "../web/build.ts";
 import { startAuthority } from "./authority.ts";

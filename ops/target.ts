@@ -23,7 +23,7 @@ import { sealerWithKey } from "#shared/adapters/sealer";
 import { secretString } from "#shared/adapters/sealing-key";
 import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
-import { type Destinations, destinationsFor } from "#shared/domain/addresses";
+import { type Destinations, destinationsFor } from "#shared/domain/destinations";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";

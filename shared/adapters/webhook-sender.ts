@@ -8,7 +8,8 @@ import { type LookupAddress, type LookupAllOptions, lookup as systemLookup } fro
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { bareHost, type Destinations, isAddressLiteral, mayReach } from "../domain/addresses.ts";
+import { bareHost, isAddressLiteral, mayReach } from "../domain/addresses.ts";
+import type { Destinations } from "../domain/destinations.ts";
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_BYTES } from "../domain/webhook-events.ts";
 import type { WebhookResponse, WebhookSender } from "../ports/webhook-sender.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DESTINATIONS } from "../domain/addresses.ts";
+import { DESTINATIONS } from "../domain/destinations.ts";
 import { ENVIRONMENTS } from "../domain/environments.ts";
 
 /**

@@ -4,20 +4,7 @@
  */
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { Environment } from "./environments.ts";
-
-/**
- * Where an environment's webhooks may go: public addresses only (every deployed stack, and
- * the local runtime playing production), or loopback as well (the local runtime playing
- * sandbox, so a receiver on the developer's own machine gets its events).
- */
-export const DESTINATIONS = ["public", "public-or-loopback"] as const;
-export type Destinations = (typeof DESTINATIONS)[number];
-
-/** The rule where functions run: loopback only for the local runtime playing sandbox. */
-export function destinationsFor(environment: Environment, runtime: "local" | "deployed"): Destinations {
-  return runtime === "local" && environment === "sandbox" ? "public-or-loopback" : "public";
-}
+import type { Destinations } from "./destinations.ts";
 
 /**
  * IPv6 global unicast (RFC 4291). Every form that carries an IPv4 address or reaches inward

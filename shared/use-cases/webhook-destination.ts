@@ -1,13 +1,8 @@
 /** An app's webhook destination: where events go, and the secrets they are signed with. */
-import {
-  bareHost,
-  type Destinations,
-  isAddressLiteral,
-  isLoopbackAddress,
-  isPublicAddress,
-} from "../domain/addresses.ts";
+import { bareHost, isAddressLiteral, isLoopbackAddress, isPublicAddress } from "../domain/addresses.ts";
 import type { AppItem } from "../domain/apps.ts";
 import { generateWebhookSecret } from "../domain/credentials.ts";
+import type { Destinations } from "../domain/destinations.ts";
 import { InvalidInputError, RefusedError } from "../domain/errors.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
 import type { AppStore } from "../ports/app-store.ts";
