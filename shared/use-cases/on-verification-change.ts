@@ -24,12 +24,12 @@ export async function onVerificationChange(
 ): Promise<void> {
   const { before, after } = change;
   if (!after) return;
-  if (after.redacted_at !== undefined && before?.redacted_at === undefined) {
-    await eraseSentEvents(deps, after);
-  } else if (after.status === before?.status) {
-    return;
-  }
-  await countUsage(deps, after);
+  const erased = after.redacted_at !== undefined && before?.redacted_at === undefined;
+  const moved = after.status !== before?.status;
+  if (!erased && !moved) return;
+  if (erased) await eraseSentEvents(deps, after);
+  // Only a change of state is counted: erasing a verification counted long ago counts nothing.
+  if (moved) await countUsage(deps, after);
   // The checks first, so a slow webhook destination never delays a result; the next change
   // (completed or failed) arrives as a later record, so its event still follows this one.
   if (after.status === "processing") await processVerification(deps, after.verification_id);

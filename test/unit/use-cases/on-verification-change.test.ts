@@ -221,4 +221,33 @@ describe("onVerificationChange", () => {
       { appId: completed.app_id, day: "2026-11-22", counts: { rejected: 1 } },
     ]);
   });
+
+  it("on an erasure, rewrites the events sent before and sends verification.redacted, counting nothing again", async () => {
+    const { usage, events, deps } = setup();
+    const completed = { ...processing, status: "completed" as const, result: "rejected" as const, sequence: 3 };
+    await onVerificationChange(deps, { before: processing, after: completed });
+    // Long after: the mark that it was counted has expired, as it does after 7 days.
+    usage.counted.clear();
+    const erased = {
+      ...completed,
+      sequence: 4,
+      redacted_at: "2026-12-30T00:00:00Z",
+      updated_at: "2026-12-30T00:00:00Z",
+    };
+    delete (erased as Partial<typeof erased>).external_reference_id;
+
+    await onVerificationChange(deps, { before: completed, after: erased });
+
+    expect(await usage.read(completed.app_id, "2026-11-01", "2026-12-31")).toEqual([
+      { appId: completed.app_id, day: "2026-11-22", counts: { rejected: 1 } },
+    ]);
+    const kept = [...events.events.values()].filter((event) => event.verification_id === completed.verification_id);
+    expect(kept.map((event) => event.type)).toEqual(["verification.completed", "verification.redacted"]);
+    for (const event of kept) {
+      expect(JSON.parse(event.body).data.verification).toMatchObject({
+        redacted_at: "2026-12-30T00:00:00Z",
+        checks: [],
+      });
+    }
+  });
 });
