@@ -177,8 +177,12 @@ export const ERASED_ATTRIBUTES = [
   "decision_note",
 ] as const satisfies readonly (keyof VerificationItem)[];
 
-/** The resource as an erased verification shows it: what `ERASED_ATTRIBUTES` leaves, and no checks. */
-export function erasedResource<R extends Omit<VerificationResource, "upload">>(resource: R, redactedAt: string): R {
+/**
+ * The resource as an erased verification shows it: what `ERASED_ATTRIBUTES` leaves, and no
+ * checks. Any object shaped like the resource will do, so a body recorded by an older version
+ * (without a field added since) is erased as well.
+ */
+export function erasedResource<R extends object>(resource: R, redactedAt: string): R {
   return {
     ...resource,
     external_reference_id: null,

@@ -1,6 +1,6 @@
 import { usageOutcome } from "../domain/portal.ts";
 import { erasedResource, type VerificationItem } from "../domain/verification.ts";
-import { type EventItem, webhookEventSchema } from "../domain/webhook-events.ts";
+import type { EventItem } from "../domain/webhook-events.ts";
 import type { EventStore } from "../ports/event-store.ts";
 import type { UsageStore } from "../ports/usage-store.ts";
 import { settleSandboxReview } from "./complete-review.ts";
@@ -49,8 +49,11 @@ async function eraseSentEvents(
 ): Promise<void> {
   const redactedAt = item.redacted_at ?? item.updated_at;
   for (const event of await deps.events.eventsOf(item.verification_id)) {
-    const body = webhookEventSchema.parse(JSON.parse(event.body));
-    const erased = { ...body, data: { verification: erasedResource(body.data.verification, redactedAt) } };
+    // Read loosely: a body recorded before a field was added must still be erased, not refused.
+    const body = JSON.parse(event.body) as { data?: { verification?: object } };
+    const verification = body.data?.verification;
+    if (!verification) continue;
+    const erased = { ...body, data: { ...body.data, verification: erasedResource(verification, redactedAt) } };
     await deps.events.replaceBody(event.event_id, JSON.stringify(erased));
   }
 }
