@@ -5,25 +5,18 @@
  * with a contract code and a Request-Id, and nothing stored for a request that was refused.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ROUTES } from "#shared/declarations/routes";
 import { MAX_BODY_BYTES } from "#shared/http/edges";
 import { isProblemCode } from "#shared/http/problems";
-import { startApi, type TestApi } from "../support/api.ts";
 import { rawCall, validBody } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 5151);
 const NUM_RUNS = 200;
 const BATCH = 50;
 
-let api: TestApi;
-let apiKey: string;
-
-beforeAll(async () => {
-  api = await startApi();
-  apiKey = (await api.newApp()).api_key;
-});
-afterAll(() => api.stop());
+const fx = useApiFixture();
 
 const VERIFICATION = "ver_01ARZ3NDEKTSV4RRFFQ69G5FAV";
 const declared = ROUTES.map((route) => ({
@@ -71,12 +64,15 @@ type Request = typeof request extends fc.Arbitrary<infer T> ? T : never;
 
 function send(testCase: Request) {
   const headers: [string, string][] = [
-    ...testCase.key.map((which): [string, string] => ["X-API-Key", which === "valid" ? apiKey : "vk_sandbox_junk"]),
+    ...testCase.key.map((which): [string, string] => [
+      "X-API-Key",
+      which === "valid" ? fx.app.api_key : "vk_sandbox_junk",
+    ]),
     ...testCase.idempotency.map((value): [string, string] => ["Idempotency-Key", value]),
     ...(testCase.encoding === null ? [] : [["Content-Encoding", testCase.encoding] as [string, string]]),
     ["Content-Type", "application/json"],
   ];
-  return rawCall(api.baseUrl, testCase.target.method, testCase.target.path, headers, testCase.body);
+  return rawCall(fx.api.baseUrl, testCase.target.method, testCase.target.path, headers, testCase.body);
 }
 
 describe(`fuzzing the request edges (seed ${SEED}, ${NUM_RUNS * BATCH} requests)`, () => {
@@ -85,7 +81,7 @@ describe(`fuzzing the request edges (seed ${SEED}, ${NUM_RUNS * BATCH} requests)
     let cases = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(request, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-        const before = await api.count(api.tables.verifications);
+        const before = await fx.api.count(fx.api.tables.verifications);
         const replies = await Promise.all(batch.map(send));
         let created = 0;
         replies.forEach((reply, i) => {
@@ -105,7 +101,7 @@ describe(`fuzzing the request edges (seed ${SEED}, ${NUM_RUNS * BATCH} requests)
           if (reply.status === 201) created += 1;
         });
         cases += batch.length;
-        expect(await api.count(api.tables.verifications)).toBe(before + created);
+        expect(await fx.api.count(fx.api.tables.verifications)).toBe(before + created);
       }),
       { seed: SEED, numRuns: NUM_RUNS, endOnFailure: true },
     );
