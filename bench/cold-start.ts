@@ -57,6 +57,14 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
     clients.push("KMS");
     lines.push('const { KMSClient } = require("@aws-sdk/client-kms");', "exports.kms = new KMSClient({});");
   }
+  // New apps get their key in the usage plan through API Gateway's own API.
+  if ("appLimits" in access && access.appLimits) {
+    clients.push("API Gateway");
+    lines.push(
+      'const { APIGatewayClient } = require("@aws-sdk/client-api-gateway");',
+      "exports.apiGateway = new APIGatewayClient({});",
+    );
+  }
   if ("staffPool" in access && access.staffPool) {
     clients.push("Cognito");
     lines.push(
@@ -86,6 +94,7 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     STAFF_CLIENT_ID: "benchconsole",
     PORTAL_USER_POOL_ID: "us-east-1_BenchPortal",
     PORTAL_CLIENT_ID: "benchportal",
+    USAGE_PLAN_ID: "benchplan",
     // The console reads its built files at init, so they are real.
     WEB_ASSETS: webAssets,
   };

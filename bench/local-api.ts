@@ -22,6 +22,7 @@ import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
 import { ensureTables, localSettings, tableName } from "../local/resources.ts";
+import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
 import { buildWeb } from "../web/build.ts";
 
 const PREFIX = "bench-";
@@ -62,6 +63,7 @@ export async function startBenchApi(): Promise<BenchApi> {
   const s3Port = await freePort();
   const secretsKey = SecretBox.generateKey();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
+  const usagePlans = await startUsagePlans({ port: 0 });
   // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
@@ -74,12 +76,13 @@ export async function startBenchApi(): Promise<BenchApi> {
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey,
       kmsEndpoint: kms.url,
+      apiGatewayEndpoint: usagePlans.url,
       // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
       authority: { documents: [], secret: SecretBox.generateKey() },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
-  const stops: (() => Promise<void>)[] = [() => kms.stop()];
+  const stops: (() => Promise<void>)[] = [() => kms.stop(), () => usagePlans.stop()];
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
     stops.push(() => dynamo.stop());
@@ -95,6 +98,7 @@ export async function startBenchApi(): Promise<BenchApi> {
     await ensureTables(ownClient, PREFIX);
     const apps = new DynamoDbAppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
     const sealer = localSealer(kms.url, secretsKey);
+    const limits = localAppLimits(usagePlans.url);
 
     const roundTrips = new RoundTrips();
     // The document client sends through its raw client's stack; Powertools uses the raw client.
@@ -102,7 +106,12 @@ export async function startBenchApi(): Promise<BenchApi> {
     dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
     s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
 
-    const server = createGateway({ handlers: await loadHandlers(), region: LOCAL_REGION });
+    // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
+    const server = createGateway({
+      handlers: await loadHandlers(),
+      region: LOCAL_REGION,
+      usagePlan: { has: usagePlans.has },
+    });
     // A load tool stops at its deadline with requests still in the handlers: let them finish
     // before the engines go, or they fail against a closed port.
     let inFlight = 0;
@@ -132,7 +141,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       roundTrips,
       newApp: () =>
         createApp(
-          { apps, sealer, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
+          { apps, sealer, limits, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
           { name: "bench app", environment: "sandbox" },
         ),
       stop: () => stopAll(stops),

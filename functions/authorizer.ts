@@ -5,6 +5,7 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { AUTHORIZER } from "#shared/declarations/routes";
+import { usageIdentifier } from "#shared/domain/apps";
 import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/authorize";
 import { clock, functionConfig } from "#shared/wiring/config";
@@ -41,6 +42,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       return {
         ...policy(decision.appId, "Allow", event.methodArn),
         context: { appId: decision.appId, environment: decision.environment },
+        // The app's own bucket in the stage's usage plan: its requests are throttled on their own.
+        usageIdentifierKey: usageIdentifier(decision.appId),
       };
   }
 };

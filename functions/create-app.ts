@@ -1,12 +1,13 @@
 /**
  * POST /portal/v1/apps: primary adapter -> use case `createMemberApp` (the ops command's
  * `createApp`, owned by the caller's organisation) -> secondary adapters (the apps table, the
- * sealing key, the audit trail).
+ * sealing key, the stage's usage plan, the audit trail).
  */
 import { newAppBodySchema } from "#shared/domain/portal";
 import { readJsonBody } from "#shared/http/requests";
 import { portalRouteHandler } from "#shared/http/responses";
 import { createMemberApp } from "#shared/use-cases/portal/apps";
+import { appLimits } from "#shared/wiring/app-limits";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { appStore, auditTrail } from "#shared/wiring/stores";
@@ -16,6 +17,7 @@ const config = functionConfig("create-app");
 const deps = {
   apps: appStore(config),
   sealer: processSealer(config),
+  limits: appLimits(config),
   audit: auditTrail(config),
   clock,
   environment: config.environment(),

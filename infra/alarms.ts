@@ -24,6 +24,8 @@ export interface WatchedApi {
   subject: string;
   /** Its authorizer, as the alarm names it. */
   authorizerTitle: string;
+  /** Whether its callers are apps, each needing its key in the usage plan. */
+  perApp: boolean;
 }
 
 export interface ApiAlarmsProps {
@@ -143,9 +145,21 @@ export class ApiAlarms extends Construct {
         evaluationPeriods: 1,
       },
     );
+    if (api.perApp) {
+      this.add(
+        `${idPrefix}AppsWithoutLimits`,
+        `requests of an app with no key in the usage plan were answered 503: run ops apps sync-limits${subject}`,
+        {
+          metric: countFromAccessLog(`${idPrefix}AppsWithoutLimits`, ["INVALID_API_KEY"]),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+      );
+    }
     this.add(
       `${idPrefix}StageThrottles`,
-      `more than ${environment.alarms.throttledRequests} requests refused by stage throttling${subject}`,
+      `more than ${environment.alarms.throttledRequests} requests refused by the stage's or an app's rate${subject}`,
       {
         metric: countFromAccessLog(`${idPrefix}ThrottledRequests`, ["THROTTLED"]),
         threshold: environment.alarms.throttledRequests,

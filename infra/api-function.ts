@@ -143,6 +143,20 @@ export function sealingStatement(use: "encrypt" | "decrypt", keyArn: string): Po
   });
 }
 
+/**
+ * Keeping apps' request buckets in the usage plan `usagePlanId`: `register` finds or creates an
+ * app's API key and adds it to the plan; `sync` also lists the plan's keys. No other key, plan
+ * or API of the account.
+ */
+export function appLimitsStatements(use: "register" | "sync", region: string, usagePlanId: string): PolicyStatement[] {
+  const apiKeys = `arn:aws:apigateway:${region}::/apikeys`;
+  const planKeys = `arn:aws:apigateway:${region}::/usageplans/${usagePlanId}/keys`;
+  return [
+    new PolicyStatement({ actions: ["apigateway:POST"], resources: [apiKeys, planKeys] }),
+    new PolicyStatement({ actions: ["apigateway:GET"], resources: use === "sync" ? [apiKeys, planKeys] : [apiKeys] }),
+  ];
+}
+
 /** The deployed resources a function can be given, by the setting that names them. */
 export interface FunctionResources {
   environment: EnvironmentConfig;
@@ -152,6 +166,8 @@ export interface FunctionResources {
   secretsKey: ISecret;
   /** The KMS key that seals webhook secrets. */
   sealingKey: IKey;
+  /** The public stage's usage plan: each app's own request bucket. */
+  usagePlanId: string;
   /** The staff and customer user pools and the web pages' clients of them. */
   pools: {
     staff: { userPoolId: string; clientId: string };
@@ -196,7 +212,7 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey, sealingKey, pools } = resources;
+    const { environment, tables, uploads, secretsKey, sealingKey, usagePlanId, pools } = resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -262,6 +278,12 @@ export class ApiFunction extends Construct {
     if (definition.access.sealing) {
       this.role.addToPrincipalPolicy(sealingStatement(definition.access.sealing, sealingKey.keyArn));
     }
+    if (definition.access.appLimits) {
+      const region = Stack.of(this).region;
+      for (const statement of appLimitsStatements(definition.access.appLimits, region, usagePlanId)) {
+        this.role.addToPrincipalPolicy(statement);
+      }
+    }
     if (definition.access.portalUserAdmin) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ["cognito-idp:AdminCreateUser"], resources: [pools.portal.userPoolArn] }),
@@ -275,6 +297,7 @@ export class ApiFunction extends Construct {
       VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
       SECRETS_KEY_ARN: secretsKey.secretArn,
       SEALING_KEY_ID: sealingKey.keyArn,
+      USAGE_PLAN_ID: usagePlanId,
       STAFF_USER_POOL_ID: pools.staff.userPoolId,
       STAFF_CLIENT_ID: pools.staff.clientId,
       PORTAL_USER_POOL_ID: pools.portal.userPoolId,

@@ -28,6 +28,19 @@ function indexStepFromContext(app: App): { indexStep?: number } {
 }
 
 /**
+ * `-c appLimits=prepare`: the first deploy of per-app request rates onto a stack that has apps
+ * already. The usage plan is made and new apps get their keys in it, but requests do not need
+ * one yet, so existing apps keep being served until `ops apps sync-limits` has given them theirs
+ * (see Deploy in the README).
+ */
+function appLimitsFromContext(app: App): { appLimits?: "prepare" } {
+  const value: unknown = app.node.tryGetContext("appLimits");
+  if (value === undefined) return {};
+  if (value !== "prepare") throw new Error("-c appLimits= takes only prepare; leave it out to enforce the rates");
+  return { appLimits: value };
+}
+
+/**
  * The stack of the environment chosen with `-c env=sandbox|production`, checked by cdk-nag's
  * AwsSolutions pack: an unacknowledged finding fails the synth.
  */
@@ -41,6 +54,7 @@ export function defineApp(app: App, variables: NodeJS.ProcessEnv = process.env):
     config: ENVIRONMENT_CONFIGS[environment],
     ...issuerFromContext(app),
     ...indexStepFromContext(app),
+    ...appLimitsFromContext(app),
     description: `Document verification API, ${environment}`,
     ...(target.account || target.region ? { env: target } : {}),
   });

@@ -9,7 +9,7 @@ import type { TableSetting } from "#shared/declarations/functions";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import type { TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
-import { sealingStatement } from "./api-function.ts";
+import { appLimitsStatements, sealingStatement } from "./api-function.ts";
 
 /**
  * The role operators assume to run the ops command against an environment: only what
@@ -29,6 +29,7 @@ export class OperatorRole extends Construct {
       retiredSealingKey: ISecret;
       sealingKey: IKey;
       userPoolArns: string[];
+      usagePlanId: string;
     },
   ) {
     super(scope, id);
@@ -50,6 +51,7 @@ export class OperatorRole extends Construct {
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.sealingKey], resources: [props.retiredSealingKey.secretArn] }),
       // Seal new secrets, open none: `apps create`, `webhooks rotate-secret`, `webhooks reseal`.
       sealingStatement("encrypt", props.sealingKey.keyArn),
+      ...appLimitsStatements(OPERATOR_ACCESS.appLimits, stack.region, props.usagePlanId),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.stack], resources: [stack.stackId] }),
     );
     this.role = new Role(this, "Role", {

@@ -2,6 +2,7 @@ import { Duration, type Stack, Validations } from "aws-cdk-lib";
 import {
   AccessLogField,
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   type IAuthorizer,
@@ -14,12 +15,19 @@ import {
   RequestAuthorizer,
   RestApi,
   TokenAuthorizer,
+  type UsagePlan,
 } from "aws-cdk-lib/aws-apigateway";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { IDependable } from "constructs";
 import { METHOD_NOT_ALLOWED } from "#shared/declarations/gateway-responses";
-import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
+import {
+  APIS,
+  type ApiDefinition,
+  type ApiName,
+  methodsByPath,
+  type RouteDefinition,
+} from "#shared/declarations/routes";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import type { EnvironmentConfig } from "./config.ts";
@@ -99,6 +107,10 @@ export interface DeclaredApiProps {
    * (one role serves the whole account and region); undefined for the API that sets it up.
    */
   accountLogging?: IDependable;
+  /** The usage plan an API whose callers are apps (`perApp`) throttles each app in. */
+  usagePlan?: UsagePlan;
+  /** Whether its requests need their app's key in the plan; not while existing apps are given theirs. */
+  enforceAppLimits?: boolean;
 }
 
 export interface DeclaredApi {
@@ -114,11 +126,12 @@ export interface DeclaredApi {
  * authorizer, every declared route on its function, and its gateway responses.
  */
 export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps): DeclaredApi {
-  const definition = APIS[name];
+  const definition: ApiDefinition = APIS[name];
   const parts = API_PARTS[name];
   const { config } = props;
   const environment = config.environment;
   const setsUpAccountLogging = props.accountLogging === undefined;
+  const perApp = definition.perApp !== undefined && props.enforceAppLimits !== false;
 
   const accessLogs = new LogGroup(stack, parts.accessLogs, {
     retention: config.logRetention,
@@ -130,6 +143,8 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
     endpointTypes: [EndpointType.REGIONAL],
     // Every body reaches the functions base64-encoded, as sent: one that is not UTF-8 is told apart (400).
     binaryMediaTypes: ["*/*"],
+    // Where callers are apps, the authorizer names each app's key in the usage plan; no request can.
+    ...(perApp ? { apiKeySourceType: ApiKeySourceType.AUTHORIZER } : {}),
     // Execution logging needs the account's API Gateway CloudWatch role.
     cloudWatchRole: setsUpAccountLogging,
     deployOptions: {
@@ -183,7 +198,11 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
           "A web page and its script and style are public files holding no data; everything they show comes through the API's bearer-token routes",
       });
     } else {
-      resource.addMethod(route.method, integration, { authorizer, authorizationType: AuthorizationType.CUSTOM });
+      resource.addMethod(route.method, integration, {
+        authorizer,
+        authorizationType: AuthorizationType.CUSTOM,
+        apiKeyRequired: perApp,
+      });
     }
   }
   for (const [path, methods] of methodsByPath(routes)) {
@@ -205,6 +224,10 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
     });
   }
   addGatewayResponses(api, definition.gatewayResponses);
+  if (definition.perApp) {
+    if (!props.usagePlan) throw new Error(`${definition.id} throttles each app: it needs the usage plan`);
+    props.usagePlan.addApiStage({ stage: api.deploymentStage });
+  }
 
   return { api, accessLogs, ...(setsUpAccountLogging ? { accountLogging: api.node.findChild("Account") } : {}) };
 }

@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
-import type { RestApi } from "aws-cdk-lib/aws-apigateway";
+import { type RestApi, UsagePlan } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { Key } from "aws-cdk-lib/aws-kms";
@@ -9,7 +9,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aw
 import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
-import { APIS, type ApiName } from "#shared/declarations/routes";
+import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
 import { documentKey } from "#shared/domain/verification";
@@ -21,6 +21,9 @@ import { Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
 import { EdgeAcl } from "./web-acl.ts";
+
+/** An API's declaration, seen as any API's: what it may declare, not only what it does. */
+const definitionOf = (name: ApiName): ApiDefinition => APIS[name];
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
@@ -35,6 +38,11 @@ export interface VerificationApiStackProps extends StackProps {
    * or before (`addedInStep`), one more per table per deploy. Absent: every index.
    */
   indexStep?: number;
+  /**
+   * `prepare`: the usage plan and new apps' keys in it, but no request needs a key yet (the first
+   * deploy onto a stack with apps, before `ops apps sync-limits`). Absent: each app is held to its rate.
+   */
+  appLimits?: "prepare";
 }
 
 /** Characters of key material that seal webhook signing secrets (`SecretBox`). */
@@ -109,6 +117,17 @@ export class VerificationApiStack extends Stack {
       description: "The KMS key that seals webhook secrets (operators may encrypt only)",
     });
 
+    // Each app's own request rate: the authorizer names the app's key in it, and the public stage joins it below.
+    const usagePlan = new UsagePlan(this, "AppRequests", {
+      name: `${this.stackName}-apps`,
+      description: `Each app's own request rate (${environment}): one API key per app, named by its app id`,
+      throttle: APP_THROTTLING[environment],
+    });
+    new CfnOutput(this, "UsagePlanId", {
+      value: usagePlan.usagePlanId,
+      description: "Holds each app's request bucket: npm run ops -- apps sync-limits",
+    });
+
     const staff = new StaffIdentity(this, "Staff", config);
     new CfnOutput(this, "StaffUserPoolId", {
       value: staff.userPool.userPoolId,
@@ -134,6 +153,7 @@ export class VerificationApiStack extends Stack {
       uploads,
       secretsKey,
       sealingKey,
+      usagePlanId: usagePlan.usagePlanId,
       pools: {
         staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
         portal: {
@@ -168,6 +188,8 @@ export class VerificationApiStack extends Stack {
         config,
         functionNamed: (functionName) => this.functionNamed(functionName),
         accountLogging,
+        usagePlan,
+        enforceAppLimits: props.appLimits !== "prepare",
       });
       accountLogging ??= built.accountLogging;
       this.apis.set(name, built.api);
@@ -178,6 +200,7 @@ export class VerificationApiStack extends Stack {
         idPrefix: parts.alarmPrefix,
         subject: parts.alarmSubject,
         authorizerTitle: parts.authorizerTitle,
+        perApp: definitionOf(name).perApp !== undefined,
       });
       new CfnOutput(this, `${APIS[name].id}Url`, {
         // The base URL the contract's paths (/v1/..., /backoffice/..., /portal/...) are appended to: no trailing slash.
@@ -218,6 +241,7 @@ export class VerificationApiStack extends Stack {
       retiredSealingKey: secretsKey,
       sealingKey,
       userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
+      usagePlanId: usagePlan.usagePlanId,
     });
     new CfnOutput(this, "OperatorRoleArn", {
       value: operators.role.roleArn,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Destinations } from "#shared/domain/destinations";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
@@ -34,7 +35,7 @@ function readDevApp(file: string): DevApp | undefined {
  * otherwise a new one. `webhookUrl`, when given, becomes its webhook destination.
  */
 export async function ensureDevApp(
-  deps: { apps: AppStore; sealer: Sealer; clock: Clock; destinations: Destinations },
+  deps: { apps: AppStore; sealer: Sealer; limits: AppLimits; clock: Clock; destinations: Destinations },
   options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
 ): Promise<{ devApp: DevApp; created: boolean }> {
   const file = devAppPath(options.dataDir);

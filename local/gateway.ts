@@ -5,10 +5,16 @@
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import { EDGE_RESPONSES, EDGE_WINDOW_SECONDS } from "#shared/declarations/edge";
 import type { GatewayResponseType } from "#shared/declarations/gateway-responses";
-import { APIS, type ApiDefinition, type ApiName, type RouteDefinition } from "#shared/declarations/routes";
+import {
+  APIS,
+  type ApiDefinition,
+  type ApiName,
+  type RouteDefinition,
+  type Throttle,
+} from "#shared/declarations/routes";
 import { referenceResponse } from "../openapi/reference.ts";
 import {
   type Authorization,
@@ -44,7 +50,12 @@ export interface GatewayOptions {
   /** Print one JSON access-log line per request. */
   accessLog?: boolean;
   /** Stage throttling as API Gateway applies it (a token bucket); none when absent. */
-  throttle?: { rateLimit: number; burstLimit: number };
+  throttle?: Throttle;
+  /**
+   * The usage plan, for an API whose callers are apps (`perApp`): whether a usage identifier
+   * has a bucket, and the bucket each has (none: identifiers are checked, not throttled).
+   */
+  usagePlan?: { has(identifier: string): boolean; throttle?: Throttle };
   /**
    * The web ACL's rate rules in front of the stage: requests per window from one source
    * address and with one `X-API-Key`, answered as the ACL answers; none when absent.
@@ -77,6 +88,8 @@ interface Gateway {
   api: ApiDefinition;
   routes: RouteTable;
   admit: () => boolean;
+  /** The usage plan's step after the authorizer: nothing, or the gateway response that refuses the request. */
+  planRefuses: (authorization: APIGatewayAuthorizerResult) => GatewayResponseType | undefined;
   /** The ACL's rate rules for a request: false when one of its buckets is empty. */
   edgeAdmits: (req: http.IncomingMessage) => boolean;
   /** Runs the API's authorizer (through its cache) for a request's fields and identity source. */
@@ -103,7 +116,7 @@ function apiAuthorizer(api: ApiDefinition, options: GatewayOptions): Gateway["au
 }
 
 /** A token bucket: `burstLimit` tokens, refilled at `rateLimit` a second. */
-function tokenBucket(limits: { rateLimit: number; burstLimit: number }): () => boolean {
+function tokenBucket(limits: Throttle): () => boolean {
   let tokens = limits.burstLimit;
   let refilled = performance.now();
   return () => {
@@ -148,6 +161,29 @@ function edgeBuckets(limits: { perSourceIp: number; perApiKey: number }): (req: 
     });
 }
 
+/**
+ * The usage plan as API Gateway applies it once the authorizer has let a request through: the
+ * usage identifier it returned must name a key of the plan (else `INVALID_API_KEY`), and that
+ * key's own bucket must hold a token (else `THROTTLED`).
+ */
+function usagePlanStep(api: ApiDefinition, options: GatewayOptions): Gateway["planRefuses"] {
+  if (!api.perApp) return () => undefined;
+  const plan = options.usagePlan;
+  if (!plan) throw new Error(`The ${api.id} gateway needs its usage plan: its callers are apps`);
+  const buckets = new Map<string, () => boolean>();
+  return (authorization) => {
+    const identifier = authorization.usageIdentifierKey;
+    if (!identifier || !plan.has(identifier)) return "INVALID_API_KEY";
+    if (!plan.throttle) return undefined;
+    let bucket = buckets.get(identifier);
+    if (!bucket) {
+      bucket = tokenBucket(plan.throttle);
+      buckets.set(identifier, bucket);
+    }
+    return bucket() ? undefined : "THROTTLED";
+  };
+}
+
 /** An HTTP server that answers the API as the deployed stage does, with the API reference beside it. */
 export function createGateway(options: GatewayOptions): http.Server {
   const api: ApiDefinition = APIS[options.api ?? "public"];
@@ -156,6 +192,7 @@ export function createGateway(options: GatewayOptions): http.Server {
     api,
     routes: compileRoutes(api.routes),
     admit: options.throttle ? tokenBucket(options.throttle) : () => true,
+    planRefuses: usagePlanStep(api, options),
     edgeAdmits: options.edge ? edgeBuckets(options.edge) : () => true,
     authorize: apiAuthorizer(api, options),
   };
@@ -202,7 +239,10 @@ function serveApiRequest(gateway: Gateway, req: http.IncomingMessage, res: http.
     });
 }
 
-/** The steps in order: the web ACL's rates, the stage's throttling, the route, the body limit, the authorizer, the function. */
+/**
+ * The steps in order: the web ACL's rates, the stage's throttling, the route, the body limit,
+ * the authorizer, the app's usage plan, the function.
+ */
 async function answerRequest(gateway: Gateway, req: http.IncomingMessage, requestId: string): Promise<Answer> {
   // The web ACL first: what it blocks never reaches the stage, so it spends none of its throttle.
   if (!gateway.edgeAdmits(req)) {
@@ -236,6 +276,8 @@ async function answerRequest(gateway: Gateway, req: http.IncomingMessage, reques
   const identity = identitySource(req, gateway.api.authorizer.identityHeader);
   const authorization = await gateway.authorize(fields, identity);
   if (typeof authorization === "string") return authorization;
+  const refused = gateway.planRefuses(authorization);
+  if (refused) return refused;
   return invoke(gateway.options.handlers, matched.route.function, proxyEvent(fields, body, authorization));
 }
 

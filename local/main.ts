@@ -18,11 +18,12 @@ import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organizatio
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { edgeLimits } from "#shared/declarations/edge";
-import { STAGE_THROTTLING } from "#shared/declarations/routes";
+import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
 import { destinationsFor } from "#shared/domain/destinations";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import { syncAppLimits } from "#shared/use-cases/apps";
 import { buildWeb } from "../web/build.ts";
 import { startAuthority } from "./authority.ts";
 import { ensureDevApp } from "./dev-app.ts";
@@ -41,6 +42,7 @@ import {
   localSettings,
   PUBLISHED_CERTIFICATES,
 } from "./resources.ts";
+import { localAppLimits, startUsagePlans } from "./usage-plans.ts";
 
 const started = Date.now();
 
@@ -65,7 +67,9 @@ const settings = z
     PORTAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The local key service that seals webhook secrets, as KMS does in AWS. */
     KMS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-    /** The environment's stage throttling (429 past it), as deployed; `off` for local load tests. */
+    /** The local usage plan (API Gateway's control plane for the apps' request buckets). */
+    USAGE_PLANS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The environment's stage and per-app throttling (429 past it), as deployed; `off` for local load tests. */
     LOCAL_THROTTLE: z.enum(["on", "off"]).default("on"),
   })
   .parse(process.env);
@@ -83,6 +87,7 @@ const backofficeUrl = `http://127.0.0.1:${backofficePort}`;
 const portalPort = settings.PORTAL_PORT ?? settings.PORT + 6;
 const portalUrl = `http://127.0.0.1:${portalPort}`;
 const kmsPort = settings.KMS_PORT ?? settings.PORT + 7;
+const usagePlansPort = settings.USAGE_PLANS_PORT ?? settings.PORT + 8;
 /** Certificates added here while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
@@ -132,6 +137,12 @@ async function main(): Promise<void> {
   // The key service seals with material derived from the same local key, so it lasts as long as the data.
   const kms = await startKms({ port: kmsPort, keyMaterial: sealingKey });
   running.push(kms);
+  const usagePlans = await startUsagePlans({
+    port: usagePlansPort,
+    dataFile: inMemory ? undefined : path.join(dataDir, "usage-plan.json"),
+  });
+  running.push(usagePlans);
+  const limits = localAppLimits(usagePlans.url);
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -144,6 +155,7 @@ async function main(): Promise<void> {
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       secretsKey: sealingKey,
       kmsEndpoint: kms.url,
+      apiGatewayEndpoint: usagePlans.url,
       authority: {
         documents: [PUBLISHED_CERTIFICATES, localCertificates],
         secret: randomBytes(32).toString("base64url"),
@@ -169,9 +181,13 @@ async function main(): Promise<void> {
   const handlers = await loadHandlers();
   if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
   const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
-  // The web ACL's rate rules come with the stage's throttling, as deployed.
+  // The web ACL's rate rules and each app's own rate come with the stage's throttling, as deployed.
   const edge = throttle ? edgeLimits(settings.LOCAL_ENV) : undefined;
-  await listen(createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle, edge }), settings.PORT);
+  const usagePlan = { has: usagePlans.has, throttle: throttle ? APP_THROTTLING[settings.LOCAL_ENV] : undefined };
+  await listen(
+    createGateway({ handlers, region: LOCAL_REGION, accessLog: true, throttle, edge, usagePlan }),
+    settings.PORT,
+  );
   for (const [api, port] of [
     ["backoffice", backofficePort],
     ["portal", portalPort],
@@ -200,6 +216,7 @@ async function main(): Promise<void> {
         base_url: baseUrl,
         dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
         kms_endpoint: kms.url,
+        apigateway_endpoint: usagePlans.url,
         s3_endpoint: process.env.S3_ENDPOINT,
         tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
         identity: {
@@ -214,10 +231,13 @@ async function main(): Promise<void> {
   );
   const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
   const apps = new DynamoDbAppStore(dynamo.doc, APPS_TABLE);
+  // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
+  await syncAppLimits({ apps, limits });
   const { devApp, created } = await ensureDevApp(
     {
       apps,
       sealer: localSealer(kms.url, sealingKey),
+      limits,
       clock: systemClock,
       destinations: destinationsFor(settings.LOCAL_ENV, "local"),
     },

@@ -18,6 +18,7 @@ import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";
 import { LOCAL_SEALING_KEY_ID } from "./kms.ts";
+import { LOCAL_USAGE_PLAN_ID } from "./usage-plans.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
   return `${prefix}${table.id}`;
@@ -129,6 +130,8 @@ export function localSettings(options: {
   secretsKey: string;
   /** The local key service; absent in a process that seals nothing (the test engines' global setup). */
   kmsEndpoint?: string;
+  /** The local usage plan's control plane; absent in a process that creates no app (the test engines' global setup). */
+  apiGatewayEndpoint?: string;
   /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
   authority: { documents: string[]; secret: string; url?: string };
   /**
@@ -148,6 +151,8 @@ export function localSettings(options: {
     SECRETS_KEY: options.secretsKey,
     SEALING_KEY_ID: LOCAL_SEALING_KEY_ID,
     ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
+    USAGE_PLAN_ID: LOCAL_USAGE_PLAN_ID,
+    ...(options.apiGatewayEndpoint ? { APIGATEWAY_ENDPOINT: options.apiGatewayEndpoint } : {}),
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
     AUTHORITY_SECRET: options.authority.secret,
     ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),

@@ -34,6 +34,7 @@ const TARGET_FLAGS = [
   "--events-table",
   "--secrets-key-arn",
   "--sealing-key-id",
+  "--usage-plan-id",
   "--staff-user-pool-id",
   "--portal-user-pool-id",
   "--data-dir",
@@ -71,6 +72,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .option("--events-table <name>", "events table name, instead of the stack output EventsTableName")
     .option("--secrets-key-arn <arn>", "the retired sealing key's secret, instead of the stack output SecretsKeyArn")
     .option("--sealing-key-id <arn>", "the KMS sealing key, instead of the stack output SealingKeyArn")
+    .option("--usage-plan-id <id>", "the apps' usage plan, instead of the stack output UsagePlanId")
     .option("--staff-user-pool-id <id>", "staff user pool, instead of the stack output StaffUserPoolId")
     .option("--portal-user-pool-id <id>", "customer user pool, instead of the stack output PortalUserPoolId")
     .option("--data-dir <path>", "the local runtime's data folder (default: LOCAL_DATA_DIR or .local)")
@@ -87,11 +89,12 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         global.eventsTable ||
         global.secretsKeyArn ||
         global.sealingKeyId ||
+        global.usagePlanId ||
         global.staffUserPoolId ||
         global.portalUserPoolId)
     ) {
       command.error(
-        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --sealing-key-id, --staff-user-pool-id and --portal-user-pool-id need --env",
+        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --sealing-key-id, --usage-plan-id, --staff-user-pool-id and --portal-user-pool-id need --env",
         { exitCode: EXIT.usage },
       );
     }

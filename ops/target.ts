@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { APIGatewayClient } from "@aws-sdk/client-api-gateway";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
 import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -11,6 +12,7 @@ import { KMSClient } from "@aws-sdk/client-kms";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
+import { apiGatewayAppLimits } from "#shared/adapters/apigateway-app-limits";
 import { documentClientOf } from "#shared/adapters/aws-clients";
 import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
@@ -25,6 +27,7 @@ import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
 import { type Destinations, destinationsFor } from "#shared/domain/destinations";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { DocumentStore } from "#shared/ports/document-store";
@@ -35,6 +38,7 @@ import type { Sealer } from "#shared/ports/sealer";
 import type { VerificationStore } from "#shared/ports/verification-store";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
 import { localSealer } from "../local/kms.ts";
+import { localAppLimits } from "../local/usage-plans.ts";
 
 export interface TargetOptions {
   /** A deployed environment; without it, the local runtime. */
@@ -46,6 +50,8 @@ export interface TargetOptions {
   secretsKeyArn?: string;
   /** The KMS key that seals webhook secrets; default: the stack's `SealingKeyArn` output. */
   sealingKeyId?: string;
+  /** The usage plan of the apps' request buckets; default: the stack's `UsagePlanId` output. */
+  usagePlanId?: string;
   staffUserPoolId?: string;
   portalUserPoolId?: string;
   /** The local runtime's data folder. */
@@ -66,6 +72,8 @@ export interface Target {
   events(): Promise<EventStore>;
   /** Seals webhook secrets; its key is read on first use, so only by the commands that seal. */
   sealer: Sealer;
+  /** Each app's request bucket (the stage's usage plan); found on first use. */
+  limits: AppLimits;
   /** The staff user pool's users; found only by the commands that manage them. */
   staff(): Promise<StaffDirectory>;
   /** The customer pool's users (portal logins); found only by the commands that invite them. */
@@ -75,19 +83,33 @@ export interface Target {
   close(): void;
 }
 
-/** A sealer made on first use, so a command that seals nothing reaches no key; a failed make is not kept. */
-function lazySealer(make: () => Promise<Sealer>): Sealer {
-  let made: Promise<Sealer> | undefined;
-  const get = () => {
+/** What `make` makes, made on first use and kept; a failed make is not kept, so the next use tries again. */
+function onFirstUse<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
     made ??= make().catch((error: unknown) => {
       made = undefined;
       throw error;
     });
     return made;
   };
+}
+
+/** A sealer made on first use, so a command that seals nothing reaches no key. */
+function lazySealer(make: () => Promise<Sealer>): Sealer {
+  const get = onFirstUse(make);
   return {
     seal: async (plain, context) => (await get()).seal(plain, context),
     open: async (sealed, context) => (await get()).open(sealed, context),
+  };
+}
+
+/** The apps' request buckets, found on first use, so a command that creates no app reaches no usage plan. */
+function lazyLimits(make: () => Promise<AppLimits>): AppLimits {
+  const get = onFirstUse(make);
+  return {
+    register: async (appId) => (await get()).register(appId),
+    registered: async () => (await get()).registered(),
   };
 }
 
@@ -106,6 +128,8 @@ const runtimeFile = z.object({
   dynamodb_endpoint: z.url(),
   /** The local key service; absent from a runtime that predates it. */
   kms_endpoint: z.url().optional(),
+  /** The local usage plan's control plane; absent from a runtime that predates it. */
+  apigateway_endpoint: z.url().optional(),
   /** The local S3 engine; absent from a runtime that predates the erase command. */
   s3_endpoint: z.url().optional(),
   tables: z.object({
@@ -196,6 +220,11 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       if (!runtime.kms_endpoint) throw new TargetUnavailableError(`${file} names no key service: restart npm start`);
       return localSealer(runtime.kms_endpoint, readFileSync(keyFile, "utf8").trim());
     }),
+    limits: lazyLimits(async () => {
+      if (!runtime.apigateway_endpoint)
+        throw new TargetUnavailableError(`${file} names no usage plan: restart npm start`);
+      return localAppLimits(runtime.apigateway_endpoint);
+    }),
     async staff() {
       return localPool("staff", runtime.identity?.staff_user_pool_id);
     },
@@ -250,6 +279,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const cognitoClients: CognitoIdentityProviderClient[] = [];
   let s3: S3Client | undefined;
   let kms: KMSClient | undefined;
+  let apiGateway: APIGatewayClient | undefined;
   /** A deployed pool: it lives in the region its id names, whatever the default region is. */
   const deployedPool = (userPoolId: string) => {
     const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
@@ -290,6 +320,11 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       });
       return kmsSealer(kms, keyId, retired);
     }),
+    limits: lazyLimits(async () => {
+      const planId = options.usagePlanId ?? (await requiredOutput(outputs, "UsagePlanId", stack, "--usage-plan-id"));
+      apiGateway = new APIGatewayClient(clientConfig);
+      return apiGatewayAppLimits(apiGateway, planId);
+    }),
     async staff() {
       return deployedPool(
         options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id")),
@@ -306,6 +341,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       secretsManager?.destroy();
       s3?.destroy();
       kms?.destroy();
+      apiGateway?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };

@@ -1,7 +1,7 @@
-/** `ops apps`: create, list, show, disable and enable client apps. */
+/** `ops apps`: create, list, show, disable and enable client apps, and give every app its request bucket. */
 import { type Command, Option } from "commander";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
-import { type AppView, createApp, listApps, setAppStatus, showApp } from "#shared/use-cases/apps";
+import { type AppView, createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/apps";
 import { appId } from "../arguments.ts";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";
@@ -98,6 +98,26 @@ export function addAppsCommands(program: Command, run: Run): void {
       run(command, async (target) => {
         const app = await showApp(target, id);
         return { json: app, text: [fields(appFields(app)), "", "Keys", keysTable(app.keys)].join("\n") };
+      }),
+    );
+
+  apps
+    .command("sync-limits")
+    .description("give every app that has none its own request bucket (a key in the stage's usage plan)")
+    .action((_options: object, command: Command) =>
+      run(command, async (target) => {
+        const sync = await syncAppLimits(target);
+        const given = sync.registered.length;
+        return {
+          json: sync,
+          text:
+            given === 0
+              ? `Every app of ${target.label} has its request bucket (${sync.unchanged} apps)`
+              : [
+                  `Gave ${given} app${given === 1 ? "" : "s"} of ${target.label} a request bucket; ${sync.unchanged} had one`,
+                  ...sync.registered.map((id) => `  ${id}`),
+                ].join("\n"),
+        };
       }),
     );
 

@@ -1,23 +1,27 @@
 /**
  * The web ACL in front of every API stage: what it refuses before API Gateway sees a request.
- * Its limits follow the contract's stage rates, so no single source address or API key can
- * take the whole of a stage's share, and junk keys from one address are stopped at the edge.
+ * Its limits follow the stage's and each app's rates, so no single source address or API key
+ * can take the whole of a stage's share, and junk keys from one address are stopped at the edge.
  */
 import type { Environment } from "../domain/environments.ts";
 import { MAX_BODY_BYTES } from "../http/edges.ts";
 import { PROBLEM_TYPE_PREFIX, PROBLEMS, type ProblemCode } from "../http/problems.ts";
-import { STAGE_THROTTLING } from "./routes.ts";
+import { APP_THROTTLING, STAGE_THROTTLING } from "./routes.ts";
 
 /** WAF counts rate-based rules over a window of this many seconds. */
 export const EDGE_WINDOW_SECONDS = 60;
 
 /**
  * Requests per window: from one source address at most 60 % of what the stage lets through
- * in a window, and with one `X-API-Key` value at most 40 %.
+ * in a window, and with one `X-API-Key` value twice what one app may send in a window. A key
+ * past that is refused before its authorizer runs; below it, the app's own bucket (its usage
+ * plan) answers first. So a junk flood from one address and one app's flood together leave
+ * most of the stage to everyone else.
  */
 export function edgeLimits(environment: Environment): { perSourceIp: number; perApiKey: number } {
-  const perWindow = STAGE_THROTTLING[environment].rateLimit * EDGE_WINDOW_SECONDS;
-  return { perSourceIp: Math.round(perWindow * 0.6), perApiKey: Math.round(perWindow * 0.4) };
+  const stagePerWindow = STAGE_THROTTLING[environment].rateLimit * EDGE_WINDOW_SECONDS;
+  const appPerWindow = APP_THROTTLING[environment].rateLimit * EDGE_WINDOW_SECONDS;
+  return { perSourceIp: Math.round(stagePerWindow * 0.6), perApiKey: appPerWindow * 2 };
 }
 
 /** A body over this is refused at the edge (413), on every route. */

@@ -51,6 +51,8 @@ export interface FunctionDefinition {
      * `decrypt` opens them, for signing deliveries. Always with an app id as encryption context.
      */
     sealing?: "encrypt" | "decrypt";
+    /** Gives new apps their own request bucket: a key in the stage's usage plan (`USAGE_PLAN_ID`). */
+    appLimits?: "register";
     /**
      * The issuer-lookup contract: a `client` asks the issuer (`AUTHORITY_URL` and the bearer
      * secret, when the environment has an integration); the `service` answers it.
@@ -292,12 +294,22 @@ export const FUNCTIONS = {
   },
   "create-app": {
     entry: "functions/create-app.ts",
-    settings: ["ENVIRONMENT", "APPS_TABLE", "AUDIT_TABLE", "SEALING_KEY_ID", "KMS_ENDPOINT", "WEBHOOK_DESTINATIONS"],
+    settings: [
+      "ENVIRONMENT",
+      "APPS_TABLE",
+      "AUDIT_TABLE",
+      "SEALING_KEY_ID",
+      "KMS_ENDPOINT",
+      "WEBHOOK_DESTINATIONS",
+      "USAGE_PLAN_ID",
+      "APIGATEWAY_ENDPOINT",
+    ],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
       uploads: [],
       sealing: "encrypt",
+      appLimits: "register",
     },
   },
   "rotate-key": {

@@ -31,6 +31,12 @@ export const GATEWAY_RESPONSES = {
     detail: "The API key could not be checked right now; retry after the time in Retry-After",
     headers: { "Retry-After": "1" },
   },
+  // An app whose own rate bucket is missing (its usage-plan key not made yet): the service's fault, not the caller's.
+  INVALID_API_KEY: {
+    code: "service_unavailable",
+    detail: "This app's requests cannot be taken right now; retry after the time in Retry-After",
+    headers: { "Retry-After": "60" },
+  },
   DEFAULT_5XX: {
     code: "internal_error",
     detail: "An unexpected error occurred; retry later or contact support with the request_id",

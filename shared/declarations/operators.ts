@@ -38,6 +38,8 @@ export const OPERATOR_ACCESS = {
   // them again with the KMS key, encrypt only, as apps create and webhooks rotate-secret do).
   sealingKey: ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"],
   kms: ["kms:Encrypt"],
+  // apps create registers the new app's request bucket; apps sync-limits lists the plan's keys too.
+  appLimits: "sync",
   // Every command finds the tables, bucket, key and pools in the stack's outputs.
   stack: ["cloudformation:DescribeStacks"],
 } as const satisfies {
@@ -47,6 +49,7 @@ export const OPERATOR_ACCESS = {
   userPools: readonly `cognito-idp:${string}`[];
   sealingKey: readonly `secretsmanager:${string}`[];
   kms: readonly `kms:${string}`[];
+  appLimits: "sync";
   stack: readonly `cloudformation:${string}`[];
 };
 

@@ -170,6 +170,21 @@ export const PORTAL_AUTHORIZER = {
   cacheTtlSeconds: 60,
 } as const;
 
+/** A token bucket: `burstLimit` requests at once, refilled at `rateLimit` a second. */
+export interface Throttle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
+/**
+ * The contract's request rate, for each app on its own: its usage plan's throttle in API
+ * Gateway (per usage identifier, which the authorizer returns), and the local gateway's.
+ */
+export const APP_THROTTLING: Record<Environment, Throttle> = {
+  sandbox: { rateLimit: 25, burstLimit: 50 },
+  production: { rateLimit: 100, burstLimit: 200 },
+};
+
 export interface ApiDefinition {
   /** Names the REST API, its construct and its base URL output. */
   id: string;
@@ -182,6 +197,11 @@ export interface ApiDefinition {
     cacheTtlSeconds: number;
   };
   gatewayResponses: Record<string, GatewayResponseDefinition>;
+  /**
+   * Where callers are apps: each app's own bucket, which its usage identifier (returned by the
+   * authorizer) names. A request whose identifier has no bucket is refused (`INVALID_API_KEY`).
+   */
+  perApp?: Record<Environment, Throttle>;
 }
 
 /** Each REST API of an environment, with its own base URL and its own credential. */
@@ -192,6 +212,7 @@ export const APIS = {
     routes: ROUTES,
     authorizer: AUTHORIZER,
     gatewayResponses: GATEWAY_RESPONSES,
+    perApp: APP_THROTTLING,
   },
   backoffice: {
     id: "BackofficeApi",
@@ -220,8 +241,21 @@ export function methodsByPath(routes: readonly RouteDefinition[]): Map<string, s
   return paths;
 }
 
-/** The contract's request rate per environment: API Gateway's stage throttling, and the local gateway's. */
-export const STAGE_THROTTLING: Record<Environment, { rateLimit: number; burstLimit: number }> = {
-  sandbox: { rateLimit: 25, burstLimit: 50 },
-  production: { rateLimit: 100, burstLimit: 200 },
+/** How many apps at their full rate a stage serves at once. */
+export const APPS_AT_FULL_RATE = 10;
+
+/**
+ * What a stage lets through for every caller together: API Gateway's stage throttling and the
+ * local gateway's. Ten apps' worth, so one app (held to its own rate) and a junk flood (held
+ * by the web ACL to part of it) cannot use it all up.
+ */
+export const STAGE_THROTTLING: Record<Environment, Throttle> = {
+  sandbox: {
+    rateLimit: APP_THROTTLING.sandbox.rateLimit * APPS_AT_FULL_RATE,
+    burstLimit: APP_THROTTLING.sandbox.burstLimit * APPS_AT_FULL_RATE,
+  },
+  production: {
+    rateLimit: APP_THROTTLING.production.rateLimit * APPS_AT_FULL_RATE,
+    burstLimit: APP_THROTTLING.production.burstLimit * APPS_AT_FULL_RATE,
+  },
 };

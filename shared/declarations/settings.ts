@@ -26,6 +26,10 @@ const settings = {
   SEALING_KEY_ID: z.string().min(1),
   /** Local runtime only: the local key service; in AWS the SDK finds KMS itself. */
   KMS_ENDPOINT: z.url().optional(),
+  /** The stage's usage plan, which holds each app's own request bucket (a key named by the app). */
+  USAGE_PLAN_ID: z.string().min(1),
+  /** Local runtime only: the local usage plan's control plane; in AWS the SDK finds API Gateway itself. */
+  APIGATEWAY_ENDPOINT: z.url().optional(),
   /** The issuer-lookup integration's base URL; none means the authority check cannot run. */
   AUTHORITY_URL: z.url().optional(),
   /** The bearer secret of the issuer-lookup contract (the local runtime)... */

@@ -63,3 +63,13 @@ export function keyIdOf(key: Pick<KeyItem, "pk">): string {
 export function isLiveKey(key: KeyItem, now: string): boolean {
   return !key.revoked_at && !(key.expires_at && key.expires_at <= now);
 }
+
+/**
+ * The name of an app's own request bucket (its usage-plan key in API Gateway), which the
+ * authorizer returns for every request of the app. Derived from the app id, so the authorizer
+ * needs no read to find it. It is no secret and grants nothing: the API takes it only from the
+ * authorizer, never from a request. API Gateway wants 20 to 128 letters and digits.
+ */
+export function usageIdentifier(appId: string): string {
+  return `usage${appId.replace(/[^0-9A-Za-z]/g, "")}`;
+}

@@ -5,6 +5,7 @@ import type { Environment } from "../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../domain/errors.ts";
 import { newId } from "../domain/ids.ts";
 import { isoSeconds } from "../domain/time.ts";
+import type { AppLimits } from "../ports/app-limits.ts";
 import type { AppStore } from "../ports/app-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Sealer } from "../ports/sealer.ts";
@@ -77,6 +78,7 @@ export async function createApp(
   deps: {
     apps: Pick<AppStore, "createWithKey">;
     sealer: Sealer;
+    limits: Pick<AppLimits, "register">;
     clock: Clock;
     environment?: Environment;
     destinations: Destinations;
@@ -88,6 +90,8 @@ export async function createApp(
   const appId = newId("app");
   const webhookSecret = generateWebhookSecret();
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret, { appId });
+  // The app's own request bucket exists before its first key does, so its first request is served.
+  await deps.limits.register(appId);
   const now = isoSeconds(deps.clock.now());
   const apiKey = generateApiKey(input.environment);
   const firstKey = keyPk(hashApiKey(apiKey));
@@ -186,4 +190,27 @@ export async function setAppStatus(
     if (!app) throw appNotFound(input.appId);
     return appView(app, now);
   });
+}
+
+/** What a sync of the apps' request buckets did. */
+export interface LimitsSync {
+  /** Apps given their bucket now. */
+  registered: string[];
+  /** Apps that had one already. */
+  unchanged: number;
+}
+
+/**
+ * Gives every app of the table that has no request bucket its own (apps made before buckets
+ * existed, or whose registration was interrupted). Running it again changes nothing.
+ */
+export async function syncAppLimits(deps: {
+  apps: Pick<AppStore, "listApps">;
+  limits: AppLimits;
+}): Promise<LimitsSync> {
+  const [apps, registered] = await Promise.all([deps.apps.listApps(), deps.limits.registered()]);
+  const missing = apps.filter((app) => !registered.has(app.app_id)).map((app) => app.app_id);
+  // One at a time: API Gateway takes about five key creations a second per account.
+  for (const appId of missing) await deps.limits.register(appId);
+  return { registered: missing, unchanged: apps.length - missing.length };
 }

@@ -64,6 +64,7 @@ const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
   "IDENTITY_ENDPOINT",
   "WEBHOOK_DESTINATIONS",
   "KMS_ENDPOINT",
+  "APIGATEWAY_ENDPOINT",
 ];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
@@ -265,10 +266,12 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         },
       },
     });
-    // No one address or key may take the whole of the stage's minute.
-    const perMinute = (environment === "production" ? 100 : 25) * 60;
-    expect(limits.perSourceIp).toBeLessThan(perMinute);
-    expect(limits.perApiKey).toBeLessThan(limits.perSourceIp);
+    // No one address may take the whole of the stage's minute, nor one key more than twice its app's.
+    const stagePerMinute = (environment === "production" ? 1000 : 250) * 60;
+    const appPerMinute = (environment === "production" ? 100 : 25) * 60;
+    expect(limits.perSourceIp).toBeLessThan(stagePerMinute);
+    expect(limits.perApiKey).toBe(2 * appPerMinute);
+    expect(limits.perSourceIp + limits.perApiKey).toBeLessThan(stagePerMinute);
     const bodies = acl.Properties.CustomResponseBodies as Record<string, { Content: string }>;
     for (const body of Object.values(bodies)) {
       expect(JSON.parse(body.Content)).toMatchObject({ type: expect.stringMatching(/^urn:problem:verification-api:/) });
@@ -455,6 +458,22 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Action: [definition.access.sealing === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
           Resource: { "Fn::GetAtt": [sealingKeyId(template), "Arn"] },
         });
+      }
+      if (definition.access.appLimits) {
+        const planKeys = {
+          "Fn::Join": [
+            "",
+            [`arn:aws:apigateway:${stack.region}::/usageplans/`, { Ref: usagePlanId(template) }, "/keys"],
+          ],
+        };
+        expected.push(
+          {
+            Effect: "Allow",
+            Action: "apigateway:POST",
+            Resource: [`arn:aws:apigateway:${stack.region}::/apikeys`, planKeys],
+          },
+          { Effect: "Allow", Action: "apigateway:GET", Resource: `arn:aws:apigateway:${stack.region}::/apikeys` },
+        );
       }
       if (definition.access.portalUserAdmin) {
         expected.push({
@@ -702,6 +721,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         "AUTHORIZER_FAILURE",
         "DEFAULT_4XX",
         "DEFAULT_5XX",
+        "INVALID_API_KEY",
         "MISSING_AUTHENTICATION_TOKEN",
         "REQUEST_TOO_LARGE",
         "THROTTLED",
@@ -716,6 +736,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       REQUEST_TOO_LARGE: "413",
       THROTTLED: "429",
       AUTHORIZER_FAILURE: "503",
+      INVALID_API_KEY: "503",
       DEFAULT_5XX: "500",
     } as Record<string, string>;
     const codes: Record<string, string> = {};
@@ -754,7 +775,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
   it.each(apiNames)(
     "throttles the %s API's stage as the contract says, traces it and writes JSON access logs without headers",
     (name) => {
-      const limits = environment === "production" ? { rate: 100, burst: 200 } : { rate: 25, burst: 50 };
+      // Ten apps at the contract's rate (production 100 req/s, burst 200; sandbox 25, burst 50) each.
+      const limits = environment === "production" ? { rate: 1000, burst: 2000 } : { rate: 250, burst: 500 };
       template.resourceCountIs("AWS::ApiGateway::Stage", apiNames.length);
       const stages = Object.values(
         template.findResources("AWS::ApiGateway::Stage", { Properties: { RestApiId: { Ref: apiId(stack, name) } } }),
@@ -810,6 +832,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       expect.arrayContaining([
         "AuthorizerFailures",
         "ThrottledRequests",
+        "AppsWithoutLimits",
         "BackofficeAuthorizerFailures",
         "BackofficeThrottledRequests",
       ]),
@@ -832,6 +855,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(Object.values(accessLogs).map((filter) => filter.Properties.LogGroupName)).toEqual(
       expect.arrayContaining(stageLogs),
     );
+    // Only the public API's callers are apps with keys in the usage plan.
+    expect(metricNames.filter((metric) => String(metric).endsWith("AppsWithoutLimits"))).toEqual(["AppsWithoutLimits"]);
     template.hasResourceProperties("AWS::SNS::Topic", { KmsMasterKeyId: Match.anyValue() });
   });
 
@@ -873,11 +898,46 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         ...OPERATOR_ACCESS.sealingKey,
         ...OPERATOR_ACCESS.kms,
         ...OPERATOR_ACCESS.stack,
+        // apps create and apps sync-limits: the apps' keys in the usage plan.
+        "apigateway:GET",
+        "apigateway:POST",
       ].sort(),
     );
     // Nothing on any resource: every statement names its own.
     for (const statement of statements) expect(statement.Resource).not.toBe("*");
     expect(template.findOutputs("OperatorRoleArn")).not.toEqual({});
+  });
+
+  it("throttles each app on its own: a usage plan at the contract's rate, keyed by the authorizer, on the public stage only", () => {
+    template.resourceCountIs("AWS::ApiGateway::UsagePlan", 1);
+    const plan = template.toJSON().Resources[usagePlanId(template)].Properties;
+    const contract =
+      environment === "production" ? { RateLimit: 100, BurstLimit: 200 } : { RateLimit: 25, BurstLimit: 50 };
+    expect(plan.Throttle).toEqual(contract);
+    expect(plan.Quota).toBeUndefined();
+    expect(plan.ApiStages).toHaveLength(1);
+    expect(plan.ApiStages[0]).toMatchObject({ ApiId: { Ref: apiId(stack, "public") }, Stage: expect.anything() });
+    for (const name of apiNames) {
+      const api = template.toJSON().Resources[apiId(stack, name)].Properties;
+      const methods = Object.values(
+        template.findResources("AWS::ApiGateway::Method", { Properties: { RestApiId: { Ref: apiId(stack, name) } } }),
+      ).map((method) => method.Properties);
+      const authorized = methods.filter((method) => method.AuthorizationType === "CUSTOM");
+      expect(authorized.length).toBeGreaterThan(0);
+      if (name === "public") {
+        // The key comes from the authorizer alone: a request cannot name another app's bucket.
+        expect(api.ApiKeySourceType).toBe("AUTHORIZER");
+        for (const method of authorized) expect(method.ApiKeyRequired).toBe(true);
+      } else {
+        expect(api.ApiKeySourceType).toBeUndefined();
+        for (const method of authorized) expect(method.ApiKeyRequired).not.toBe(true);
+      }
+      for (const method of methods.filter((candidate) => candidate.AuthorizationType !== "CUSTOM")) {
+        expect(method.ApiKeyRequired).not.toBe(true);
+      }
+    }
+    const createApp = template.toJSON().Resources[functionId(stack, "create-app")].Properties;
+    expect(createApp.Environment.Variables.USAGE_PLAN_ID).toEqual({ Ref: usagePlanId(template) });
   });
 
   it("outputs what operators and the ops command read", () => {
@@ -893,6 +953,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         "StaffClientId",
         "PortalUserPoolId",
         "PortalClientId",
+        "UsagePlanId",
         ...apiNames.map((name) => `${APIS[name].id}Url`),
         ...TABLES.map((table) => `${table.id}TableName`),
       ].sort(),
@@ -904,6 +965,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(outputs.StaffClientId?.Value).toEqual({ Ref: staffClientId(template) });
     expect(outputs.PortalUserPoolId?.Value).toEqual({ Ref: portalPoolId(template) });
     expect(outputs.PortalClientId?.Value).toEqual({ Ref: portalClientId(template) });
+    expect(outputs.UsagePlanId?.Value).toEqual({ Ref: usagePlanId(template) });
     for (const name of apiNames) {
       // A base URL: the stage, no trailing slash.
       const url = outputs[`${APIS[name].id}Url`]?.Value;
@@ -999,6 +1061,11 @@ function bucket(stack: VerificationApiStack) {
 }
 
 /** The KMS key that seals webhook secrets (not the alarm topic's key). */
+function usagePlanId(template: Template): string {
+  const [id] = Object.keys(template.findResources("AWS::ApiGateway::UsagePlan"));
+  return id ?? "";
+}
+
 function sealingKeyId(template: Template): string {
   const [id] = Object.entries(template.findResources("AWS::KMS::Key")).find(([, key]) =>
     String(key.Properties.Description ?? "").startsWith("Seals webhook signing secrets"),
@@ -1143,6 +1210,38 @@ describe("the environment", () => {
     expect(steps[0]?.Apps).toEqual(["keys_by_app"]);
     expect(steps[0]?.Verifications).toEqual(["awaiting_by_deadline", "in_review_by_deadline"]);
     expect(() => indexesAt(-1)).toThrow(/indexStep/);
+  });
+
+  it("with -c appLimits=prepare makes the usage plan and lets new apps into it, but asks no request for a key yet", () => {
+    const publicApiAt = (appLimits?: string) => {
+      const app = new App({
+        context: {
+          ...cdkJson.context,
+          env: "sandbox",
+          "aws:cdk:bundling-stacks": [],
+          ...(appLimits === undefined ? {} : { appLimits }),
+        },
+      });
+      const stack = defineApp(app, {});
+      const template = Template.fromStack(stack);
+      const methods = Object.values(
+        template.findResources("AWS::ApiGateway::Method", {
+          Properties: { RestApiId: { Ref: apiId(stack, "public") } },
+        }),
+      ).map((method) => method.Properties);
+      return {
+        plans: Object.keys(template.findResources("AWS::ApiGateway::UsagePlan")).length,
+        keySource: template.toJSON().Resources[apiId(stack, "public")].Properties.ApiKeySourceType,
+        keyRequired: methods.filter((method) => method.ApiKeyRequired === true).length,
+        authorized: methods.filter((method) => method.AuthorizationType === "CUSTOM").length,
+      };
+    };
+    const prepared = publicApiAt("prepare");
+    expect(prepared).toMatchObject({ plans: 1, keySource: undefined, keyRequired: 0 });
+    const enforced = publicApiAt();
+    expect(enforced).toMatchObject({ plans: 1, keySource: "AUTHORIZER" });
+    expect(enforced.keyRequired).toBe(enforced.authorized);
+    expect(() => publicApiAt("later")).toThrow(/appLimits/);
   });
 
   it("refuses to deploy a function whose required setting has no value in AWS, and leaves optional ones unset", () => {

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { destinationsFor } from "#shared/domain/destinations";
+import { createApp } from "#shared/use-cases/apps";
 import { parseDuration } from "../../ops/arguments.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
@@ -154,6 +156,29 @@ describe("as a process", () => {
 });
 
 describe("every command", () => {
+  it("gives each app without its request bucket one with apps sync-limits, and none the second time", async () => {
+    // An app whose registration was lost: stored, with no key in the usage plan.
+    const lost = await createApp(
+      {
+        apps: api.apps,
+        sealer: api.sealer,
+        limits: { register: async () => undefined },
+        clock: api.clock,
+        destinations: destinationsFor("sandbox", "local"),
+      },
+      { name: "Lost bucket", environment: "sandbox" },
+    );
+    issued.push(lost.api_key, lost.webhook_secret);
+    expectProblem(await probe(api, lost.api_key), 503, "service_unavailable");
+
+    const first = json<{ registered: string[]; unchanged: number }>(await opsHere(["apps", "sync-limits", "--json"]));
+    expect(first.registered).toEqual([lost.app_id]);
+    expect((await probe(api, lost.api_key)).status).toBe(404);
+    const again = await opsHere(["apps", "sync-limits"]);
+    expect(again).toMatchObject({ exit: EXIT.ok, stderr: "" });
+    expect(again.stdout).toMatch(/^Every app of .* has its request bucket \(\d+ apps\)\n$/);
+  });
+
   it("answers --json and a readable table for apps list, show, disable and enable", async () => {
     const app = await createdApp("Listed");
     const list = json<{ apps: { app_id: string; status: string }[] }>(await opsHere(["apps", "list", "--json"]));

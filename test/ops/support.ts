@@ -58,6 +58,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
       dynamodb_endpoint: dynamoEndpoint,
       s3_endpoint: process.env.S3_ENDPOINT,
       kms_endpoint: process.env.KMS_ENDPOINT,
+      apigateway_endpoint: process.env.APIGATEWAY_ENDPOINT,
       tables: {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,

@@ -26,6 +26,7 @@ import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
+import type { Throttle } from "#shared/declarations/routes";
 import {
   APPS_TABLE,
   AUDIT_TABLE,
@@ -38,6 +39,7 @@ import { destinationsFor } from "#shared/domain/destinations";
 import type { Environment } from "#shared/domain/environments";
 import type { PortalRole } from "#shared/domain/organizations";
 import { type StaffGroup, staffPassword } from "#shared/domain/staff";
+import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
@@ -59,6 +61,7 @@ import {
   PUBLISHED_CERTIFICATES,
   tableName,
 } from "../../local/resources.ts";
+import { localAppLimits, startUsagePlans } from "../../local/usage-plans.ts";
 import { buildWeb } from "../../web/build.ts";
 
 /** A confirmed staff user of the test's staff pool, signed in. */
@@ -106,6 +109,8 @@ export interface TestApi {
   pipeline: Pipeline | undefined;
   /** Seals and opens with the key the functions of this file use. */
   sealer: Sealer;
+  /** The apps' request buckets, in the usage plan the public gateway checks. */
+  limits: AppLimits;
   clock: Clock;
   scan(table: string): Promise<Record<string, unknown>[]>;
   /** How many items `table` holds, read consistently. */
@@ -133,6 +138,8 @@ export async function startApi(
     throttle?: GatewayOptions["throttle"];
     /** The web ACL's rate rules in front of the gateways; none by default. */
     edge?: GatewayOptions["edge"];
+    /** Each app's own bucket in the usage plan, as deployed; none by default (the plan's keys are checked regardless). */
+    appThrottle?: Throttle;
   } = {},
 ): Promise<TestApi> {
   const engines = inject("engines");
@@ -141,6 +148,8 @@ export async function startApi(
   const secretsKey = SecretBox.generateKey();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const sealer = localSealer(kms.url, secretsKey);
+  const usagePlans = await startUsagePlans({ port: 0 });
+  const limits = localAppLimits(usagePlans.url);
   // The authority service listens before the handlers load: processing reads its URL at cold start.
   const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
   const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
@@ -159,6 +168,7 @@ export async function startApi(
       s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
       secretsKey,
       kmsEndpoint: kms.url,
+      apiGatewayEndpoint: usagePlans.url,
       authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
@@ -189,7 +199,13 @@ export async function startApi(
 
   const handlers = await loadHandlers();
   authorityHandler = handlers.authority;
-  const server = createGateway({ handlers, region: LOCAL_REGION, throttle: options.throttle, edge: options.edge });
+  const server = createGateway({
+    handlers,
+    region: LOCAL_REGION,
+    throttle: options.throttle,
+    edge: options.edge,
+    usagePlan: { has: usagePlans.has, throttle: options.appThrottle },
+  });
   const backoffice = createGateway({ api: "backoffice", handlers, region: LOCAL_REGION, throttle: options.throttle });
   const portal = createGateway({ api: "portal", handlers, region: LOCAL_REGION, throttle: options.throttle });
   const port = await listen(server);
@@ -224,7 +240,7 @@ export async function startApi(
     },
     organizationApp: (organizationId, webhookUrl) =>
       createApp(
-        { apps, sealer, clock: systemClock, destinations: destinationsFor(environment, "local") },
+        { apps, sealer, limits, clock: systemClock, destinations: destinationsFor(environment, "local") },
         { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId },
       ),
     identity: {
@@ -243,10 +259,11 @@ export async function startApi(
     handlers,
     pipeline,
     sealer,
+    limits,
     clock: systemClock,
     newApp: (appEnvironment = environment, webhookUrl) =>
       createApp(
-        { apps, sealer, clock: systemClock, destinations: destinationsFor(environment, "local") },
+        { apps, sealer, limits, clock: systemClock, destinations: destinationsFor(environment, "local") },
         { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl },
       ),
     async scan(table) {
@@ -271,6 +288,7 @@ export async function startApi(
       }
       await identity.stop();
       await kms.stop();
+      await usagePlans.stop();
       cognito.destroy();
       raw.destroy();
       s3.destroy();

@@ -25,6 +25,7 @@ import {
   type VerificationItem,
 } from "#shared/domain/verification";
 import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
+import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
@@ -773,6 +774,26 @@ export class TaggingSealer implements Sealer {
     this.contexts.push(context.appId);
     if (!sealed.startsWith(SEALED)) throw new Error("The sealed value does not open");
     return Buffer.from(sealed.slice(SEALED.length), "base64").toString("utf8");
+  }
+}
+
+/** Request buckets in memory: the apps registered, and a failure to answer the next registration with. */
+export class InMemoryAppLimits implements AppLimits {
+  readonly apps = new Set<string>();
+  /** Every registration asked for, in order, repeats included. */
+  readonly registrations: string[] = [];
+  failNext: Error | undefined;
+
+  async register(appId: string): Promise<void> {
+    this.registrations.push(appId);
+    const failure = this.failNext;
+    this.failNext = undefined;
+    if (failure) throw failure;
+    this.apps.add(appId);
+  }
+
+  async registered(): Promise<Set<string>> {
+    return new Set(this.apps);
   }
 }
 

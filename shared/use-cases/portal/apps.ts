@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
 import { appPositionSchema } from "../../domain/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
+import type { AppLimits } from "../../ports/app-limits.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -41,6 +42,7 @@ export async function createMemberApp(
   deps: Audited & {
     apps: Pick<AppStore, "createWithKey" | "getApp" | "currentKeys">;
     sealer: Sealer;
+    limits: Pick<AppLimits, "register">;
     environment: Environment;
     destinations: Destinations;
   },

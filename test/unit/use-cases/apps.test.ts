@@ -3,16 +3,23 @@ import { describe, expect, it } from "vitest";
 import { keyIdOf } from "#shared/domain/apps";
 import type { Environment } from "#shared/domain/environments";
 import { isId } from "#shared/domain/ids";
-import { createApp, listApps, setAppStatus, showApp } from "#shared/use-cases/apps";
+import { createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/apps";
 import { authorize } from "#shared/use-cases/authorize";
-import { anApp, appId, InMemoryAppStore, TaggingSealer, tagSealed } from "../../support/fakes.ts";
+import { anApp, appId, InMemoryAppLimits, InMemoryAppStore, TaggingSealer, tagSealed } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 function setup(environment?: Environment) {
   const apps = new InMemoryAppStore();
   const sealer = new TaggingSealer();
   const clock = new FixedClock(T0);
-  return { apps, sealer, clock, deps: { apps, sealer, clock, environment, destinations: "public" as const } };
+  const limits = new InMemoryAppLimits();
+  return {
+    apps,
+    sealer,
+    clock,
+    limits,
+    deps: { apps, sealer, limits, clock, environment, destinations: "public" as const },
+  };
 }
 
 describe("createApp", () => {
@@ -284,5 +291,37 @@ describe("setAppStatus", () => {
       code: "concurrent_change",
     });
     expect(apps.app(appId(1)).status).toBe("active");
+  });
+});
+
+describe("each app's request bucket", () => {
+  it("is given to a new app before the app is stored, so its first request is served", async () => {
+    const { apps, limits, deps } = setup("sandbox");
+    const created = await createApp(deps, { name: "Bucketed", environment: "sandbox" });
+    expect(limits.registrations).toEqual([created.app_id]);
+    expect(apps.app(created.app_id)).toBeDefined();
+  });
+
+  it("leaves nothing stored when it cannot be given", async () => {
+    const { apps, limits, deps } = setup("sandbox");
+    limits.failNext = new Error("TooManyRequestsException");
+    await expect(createApp(deps, { name: "Unlucky", environment: "sandbox" })).rejects.toThrow(
+      "TooManyRequestsException",
+    );
+    expect(await apps.listApps()).toEqual([]);
+  });
+
+  it("is given by a sync to every app without one, and a second sync gives none", async () => {
+    const { apps, limits, deps } = setup("sandbox");
+    const before = [anApp({ app_id: appId(1) }), anApp({ app_id: appId(2) })];
+    for (const app of before) apps.put(app);
+    const created = await createApp(deps, { name: "New", environment: "sandbox" });
+
+    const first = await syncAppLimits(deps);
+    expect(first.registered.sort()).toEqual([appId(1), appId(2)].sort());
+    expect(first.unchanged).toBe(1);
+    expect([...limits.apps].sort()).toEqual([appId(1), appId(2), created.app_id].sort());
+
+    expect(await syncAppLimits(deps)).toEqual({ registered: [], unchanged: 3 });
   });
 });
