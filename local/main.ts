@@ -142,7 +142,6 @@ async function main(): Promise<void> {
     dataFile: inMemory ? undefined : path.join(dataDir, "usage-plan.json"),
   });
   running.push(usagePlans);
-  const limits = localAppLimits(usagePlans.url);
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -232,6 +231,7 @@ async function main(): Promise<void> {
   const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
   const apps = new DynamoDbAppStore(dynamo.doc, APPS_TABLE);
   // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
+  const limits = localAppLimits(usagePlans.url);
   await syncAppLimits({ apps, limits });
   const { devApp, created } = await ensureDevApp(
     {
