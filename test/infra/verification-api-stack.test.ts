@@ -1061,6 +1061,12 @@ function bucket(stack: VerificationApiStack) {
 }
 
 /** The KMS key that seals webhook secrets (not the alarm topic's key). */
+/** The sandbox stack as `cdk deploy -c env=sandbox` with `context` builds it, without bundling its functions. */
+function unbundledSandbox(context: Record<string, string>): VerificationApiStack {
+  const app = new App({ context: { ...cdkJson.context, env: "sandbox", "aws:cdk:bundling-stacks": [], ...context } });
+  return defineApp(app, {});
+}
+
 function usagePlanId(template: Template): string {
   const [id] = Object.keys(template.findResources("AWS::ApiGateway::UsagePlan"));
   return id ?? "";
@@ -1176,15 +1182,7 @@ describe("the environment", () => {
 
   it("upgrades a deployed stack one index per table per deploy with -c indexStep, and creates a new one with all", () => {
     const indexesAt = (step?: number) => {
-      const app = new App({
-        context: {
-          ...cdkJson.context,
-          env: "sandbox",
-          "aws:cdk:bundling-stacks": [],
-          ...(step === undefined ? {} : { indexStep: String(step) }),
-        },
-      });
-      const template = Template.fromStack(defineApp(app, {}));
+      const template = Template.fromStack(unbundledSandbox(step === undefined ? {} : { indexStep: String(step) }));
       return Object.fromEntries(
         TABLES.map((table) => {
           const resource = template.findResources("AWS::DynamoDB::Table")[tableId(template, table.setting)];
@@ -1214,15 +1212,7 @@ describe("the environment", () => {
 
   it("with -c appLimits=prepare makes the usage plan and lets new apps into it, but asks no request for a key yet", () => {
     const publicApiAt = (appLimits?: string) => {
-      const app = new App({
-        context: {
-          ...cdkJson.context,
-          env: "sandbox",
-          "aws:cdk:bundling-stacks": [],
-          ...(appLimits === undefined ? {} : { appLimits }),
-        },
-      });
-      const stack = defineApp(app, {});
+      const stack = unbundledSandbox(appLimits === undefined ? {} : { appLimits });
       const template = Template.fromStack(stack);
       const methods = Object.values(
         template.findResources("AWS::ApiGateway::Method", {

@@ -34,6 +34,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** What creating and changing apps needs, against this file's API. */
+const appDeps = () => ({
+  apps: api.apps,
+  sealer,
+  limits: api.limits,
+  clock: systemClock,
+  destinations: destinationsFor("sandbox", "local"),
+});
+
 describe("the webhook URL rule", () => {
   it.each([
     ["https://hooks.example.com/verification", "public-or-loopback"],
@@ -61,13 +70,7 @@ describe("the webhook URL rule", () => {
   });
 
   it("is applied when an app is created and when its destination is set", async () => {
-    const deps = {
-      apps: api.apps,
-      sealer,
-      limits: api.limits,
-      clock: systemClock,
-      destinations: destinationsFor("sandbox", "local"),
-    };
+    const deps = appDeps();
     await expect(
       createApp(deps, { name: "Plain http", environment: "sandbox", webhookUrl: "http://hooks.example.com/" }),
     ).rejects.toMatchObject({ code: "webhook_url_not_allowed" });
@@ -86,13 +89,7 @@ describe("rotating the signing secret", () => {
   it("signs with the new and the previous secret for 24 hours, then with the new one only", async () => {
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"], now: start });
-    const deps = {
-      apps: api.apps,
-      sealer,
-      limits: api.limits,
-      clock: systemClock,
-      destinations: destinationsFor("sandbox", "local"),
-    };
+    const deps = appDeps();
     const app = await createApp(deps, { name: "Rotating", environment: "sandbox" });
     const stored = async () => {
       const item = await api.apps.getApp(app.app_id);
@@ -127,13 +124,7 @@ describe("rotating the signing secret", () => {
   });
 
   it("keeps only the latest previous secret when rotated twice within 24 hours", async () => {
-    const deps = {
-      apps: api.apps,
-      sealer,
-      limits: api.limits,
-      clock: systemClock,
-      destinations: destinationsFor("sandbox", "local"),
-    };
+    const deps = appDeps();
     const app = await createApp(deps, { name: "Twice", environment: "sandbox" });
     const first = await rotateWebhookSecret(deps, { appId: app.app_id });
     const second = await rotateWebhookSecret(deps, { appId: app.app_id });
@@ -152,13 +143,7 @@ describe("rotating the signing secret", () => {
 
 describe("npm run ops -- webhooks reseal", () => {
   it("moves secrets sealed with the retired key to the KMS key, for their own app, once", async () => {
-    const deps = {
-      apps: api.apps,
-      sealer,
-      limits: api.limits,
-      clock: systemClock,
-      destinations: destinationsFor("sandbox", "local"),
-    };
+    const deps = appDeps();
     const app = await createApp(deps, { name: "Sealed before KMS", environment: "sandbox" });
     issued.push(app.api_key, app.webhook_secret);
     // As an app created before KMS holds it: sealed with the local key material, the retired key.
