@@ -9,12 +9,14 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { EVENTS_TABLE } from "../declarations/tables.ts";
+import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { type AttemptItem, type EventItem, eventPk } from "../domain/webhook-events.ts";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
 
-/** The one partition of the due-deliveries index. */
+/** The due-deliveries index's key, sharded by the event id (`shards.ts`): every pending event would share it. */
 const DUE = "due";
+const dueShard = (event: Pick<EventItem, "event_id">) => shardedKey(DUE, event.event_id);
 
 /** The events table: events, their delivery schedule and their attempts. */
 export class DynamoDbEventStore implements EventStore {
@@ -29,7 +31,7 @@ export class DynamoDbEventStore implements EventStore {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...event, ...(event.status === "pending" ? { due_shard: DUE } : {}) },
+          Item: { ...event, ...(event.status === "pending" ? { due_shard: dueShard(event) } : {}) },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );
@@ -47,18 +49,26 @@ export class DynamoDbEventStore implements EventStore {
     return Item as EventItem | undefined;
   }
 
-  /** Pending events whose next attempt is due at `now`, oldest first. */
+  /** Pending events whose next attempt is due at `now`, oldest first: every partition asked at once. */
   async due(now: string, limit: number): Promise<EventItem[]> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: EVENTS_TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: "due_shard = :due AND next_attempt_at <= :now",
-        ExpressionAttributeValues: { ":due": DUE, ":now": now },
-        Limit: limit,
+    const pages = await Promise.all(
+      partitionsOf(DUE).map(async (partition) => {
+        const { Items = [] } = await this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: EVENTS_TABLE.globalIndexes[0].indexName,
+            KeyConditionExpression: "due_shard = :due AND next_attempt_at <= :now",
+            ExpressionAttributeValues: { ":due": partition, ":now": now },
+            Limit: limit,
+          }),
+        );
+        return Items as EventItem[];
       }),
     );
-    return Items as EventItem[];
+    return pages
+      .flat()
+      .sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)))
+      .slice(0, limit);
   }
 
   /**
@@ -127,7 +137,7 @@ export class DynamoDbEventStore implements EventStore {
                 ":status": next.status,
                 ":number": number,
                 ":previous": event.attempts,
-                ...(pending ? { ":next": next.nextAttemptAt, ":due": DUE } : {}),
+                ...(pending ? { ":next": next.nextAttemptAt, ":due": dueShard(event) } : {}),
               },
             },
           },
@@ -157,7 +167,7 @@ export class DynamoDbEventStore implements EventStore {
         Key: { pk: event.pk, sk: "EVENT" },
         UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, due_shard = :due",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": DUE },
+        ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": dueShard(event) },
         ReturnValues: "ALL_NEW",
       }),
     );

@@ -270,9 +270,9 @@ export class DynamoDbVerificationStore implements VerificationStore {
     return { items: page.items, last: last ? { created_at: last.created_at, id: last.verification_id } : undefined };
   }
 
-  /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
-  awaitingPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
-    return this.pastDeadline(0, day, now);
+  /** Verifications still awaiting an upload whose deadline is at or before `now`, in one partition (a day and its shard). */
+  awaitingPastDeadline(partition: string, now: string): AsyncGenerator<VerificationItem> {
+    return this.pastDeadline(0, partition, now);
   }
 
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */

@@ -51,8 +51,11 @@ export interface VerificationStore {
    * state the caller saw, and `sequence` grows by one.
    */
   transition(request: TransitionRequest): Promise<TransitionOutcome>;
-  /** Verifications still awaiting an upload whose deadline, on UTC day `day`, is at or before `now`. */
-  awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
+  /**
+   * Verifications still awaiting an upload whose deadline is at or before `now`, in one
+   * partition of the deadline index: a UTC day with its shard (`shards.ts`).
+   */
+  awaitingPastDeadline(partition: string, now: string): AsyncIterable<VerificationItem>;
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
   /**

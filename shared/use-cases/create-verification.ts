@@ -2,6 +2,7 @@ import { FILE_TYPES, fileTypeOfName } from "../domain/document-types.ts";
 import type { Environment } from "../domain/environments.ts";
 import { newId } from "../domain/ids.ts";
 import type { NewVerification } from "../domain/new-verification.ts";
+import { shardedKey } from "../domain/shards.ts";
 import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../domain/state.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
 import {
@@ -59,7 +60,8 @@ export async function createVerification(
     media_type: FILE_TYPES[fileType].mediaType,
     object_key: documentKey(id),
     upload_deadline: deadline,
-    awaiting_day: deadline.slice(0, 10),
+    // The deadline's day, sharded by the id: a day's creates spread over the index's partitions.
+    awaiting_day: shardedKey(deadline.slice(0, 10), id),
     checks: [],
     reasons: [],
     sequence: 1,

@@ -23,6 +23,7 @@ import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
 import type { Log } from "../ports/log.ts";
 import type { Sealer } from "../ports/sealer.ts";
 import type { WebhookSender } from "../ports/webhook-sender.ts";
+import { inParallel } from "./in-parallel.ts";
 import { signingSecrets } from "./webhook-destination.ts";
 
 /** Seconds after each failed attempt before the next one; after the last, the event is parked. */
@@ -178,14 +179,20 @@ export async function attemptDelivery(
   return attempt;
 }
 
-/** The tick's share: every due attempt, each taken by exactly one caller. */
+/**
+ * How many due attempts the tick makes at once: a hundred slow endpoints then take ten rounds
+ * of the delivery timeout at most, well within the tick's own.
+ */
+export const RETRY_CONCURRENCY = 10;
+
+/** The tick's share: every due attempt, each taken by exactly one caller, a few at a time. */
 export async function deliverDue(deps: WebhookDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.events.due(isoSeconds(now), limit);
   let attempted = 0;
-  for (const event of due) {
+  await inParallel(due, RETRY_CONCURRENCY, async (event) => {
     const lease = isoSeconds(addSeconds(now, DELIVERY_TIMEOUT_MS / 1000 + 20));
-    if (!(await deps.events.claim(event, lease))) continue;
+    if (!(await deps.events.claim(event, lease))) return;
     try {
       await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
       attempted += 1;
@@ -194,6 +201,6 @@ export async function deliverDue(deps: WebhookDeps, limit = 100): Promise<number
       // it is due again when its lease passes.
       deps.log.error("webhook attempt failed", { error, event_id: event.event_id });
     }
-  }
+  });
   return attempted;
 }

@@ -16,6 +16,7 @@ import {
 } from "#shared/domain/errors";
 import type { UsageOutcome } from "#shared/domain/portal";
 import type { VerificationPosition } from "#shared/domain/searches";
+import { shardedKey } from "#shared/domain/shards";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
 import {
@@ -146,10 +147,10 @@ export class InMemoryVerificationStore implements VerificationStore {
     return { applied: true, item: copy(next) };
   }
 
-  async *awaitingPastDeadline(day: string, now: string): AsyncIterable<VerificationItem> {
+  async *awaitingPastDeadline(partition: string, now: string): AsyncIterable<VerificationItem> {
     // Read as a query reads a page: what matched when it ran.
     const matching = [...this.items.values()].filter(
-      (item) => item.status === "awaiting_upload" && item.awaiting_day === day && item.upload_deadline <= now,
+      (item) => item.status === "awaiting_upload" && item.awaiting_day === partition && item.upload_deadline <= now,
     );
     for (const item of matching) yield copy(item);
   }
@@ -899,7 +900,7 @@ export function aVerification(fields: Partial<VerificationItem> = {}): Verificat
     media_type: "application/pdf",
     object_key: documentKey(id),
     upload_deadline: uploadDeadline,
-    ...(status === "awaiting_upload" ? { awaiting_day: uploadDeadline.slice(0, 10) } : {}),
+    ...(status === "awaiting_upload" ? { awaiting_day: shardedKey(uploadDeadline.slice(0, 10), id) } : {}),
     checks: [],
     reasons: [],
     sequence: 1,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
+import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import { createVerification } from "#shared/use-cases/create-verification";
 import { appId, InMemoryDocumentStore, InMemoryVerificationStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
@@ -41,7 +42,8 @@ describe("createVerification", () => {
       media_type: "application/pdf",
       object_key: `documents/${resource.verification_id}`,
       upload_deadline: "2026-11-23T12:00:00Z",
-      awaiting_day: "2026-11-23",
+      // The deadline's day in one of the index's sixteen partitions, chosen by the id.
+      awaiting_day: shardedKey("2026-11-23", resource.verification_id),
       checks: [],
       reasons: [],
       sequence: 1,
@@ -124,5 +126,25 @@ describe("createVerification", () => {
     ).rejects.toThrow("original_filename passed validation without a known extension");
     expect(verifications.items.size).toBe(0);
     expect(documents.presigned).toEqual([]);
+  });
+});
+
+describe("the deadline index under load", () => {
+  it("spreads 10,000 creates of one day evenly over its partitions: none takes more than 1.25 times its share", async () => {
+    const { verifications, deps } = setup();
+    const writes = new Map<string, number>();
+    for (let i = 0; i < 10_000; i += 1) {
+      const resource = await createVerification(deps, { appId: appId(1), environment: "sandbox", request: REQUEST });
+      const key = verifications.stored(resource.verification_id)?.awaiting_day ?? "none";
+      writes.set(key, (writes.get(key) ?? 0) + 1);
+    }
+    expect([...writes.keys()].every((key) => /^2026-11-23#\d{2}$/.test(key))).toBe(true);
+    expect(writes.size).toBe(PARTITION_SHARDS);
+    const share = 10_000 / PARTITION_SHARDS;
+    console.log(
+      `deadline index: 10,000 creates over ${writes.size} partitions, busiest ${Math.max(...writes.values())}, quietest ${Math.min(...writes.values())} (even share ${share})`,
+    );
+    expect(Math.max(...writes.values())).toBeLessThanOrEqual(share * 1.25);
+    expect(Math.min(...writes.values())).toBeGreaterThanOrEqual(share * 0.75);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PARTITION_SHARDS } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
 import { expireOverdue } from "#shared/use-cases/expire-overdue";
 import { aVerification, InMemoryVerificationStore, verificationId } from "../../support/fakes.ts";
@@ -87,6 +88,18 @@ describe("expireOverdue", () => {
     expect(verifications.stored(verificationId(1))).toEqual(processing);
   });
 
+  it("finds deadlines in every shard of a day, and under the day alone as written before sharding", async () => {
+    const many = Array.from({ length: 64 }, (_, i) => awaiting(i + 1, "2026-11-30T09:00:00Z"));
+    const older = { ...awaiting(100, "2026-11-29T09:00:00Z"), awaiting_day: "2026-11-29" };
+    const { verifications, deps } = setup(...many, older);
+    expect(new Set(many.map((item) => item.awaiting_day)).size).toBe(PARTITION_SHARDS);
+
+    expect(await expireOverdue(deps)).toBe(65);
+    for (const item of [...many, older]) {
+      expect(verifications.stored(item.verification_id)).toMatchObject({ status: "expired" });
+    }
+  });
+
   it("does nothing the second time", async () => {
     const { deps } = setup(awaiting(1, "2026-11-30T08:00:00Z"));
     await expireOverdue(deps);
@@ -99,8 +112,8 @@ describe("expireOverdue", () => {
     const { verifications, clock } = setup({ ...seen, status: "processing", sequence: 2 });
     const stale = {
       // The query saw it awaiting; by the time of the write it is processing.
-      async *awaitingPastDeadline(day: string) {
-        if (day === seen.awaiting_day) yield seen;
+      async *awaitingPastDeadline(partition: string) {
+        if (partition === seen.awaiting_day) yield seen;
       },
       transition: verifications.transition.bind(verifications),
     };
