@@ -57,6 +57,11 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
     clients.push("KMS");
     lines.push('const { KMSClient } = require("@aws-sdk/client-kms");', "exports.kms = new KMSClient({});");
   }
+  // New webhook events are sent to the delivery queue.
+  if ("deliveryQueue" in access && access.deliveryQueue === "send") {
+    clients.push("SQS");
+    lines.push('const { SQSClient } = require("@aws-sdk/client-sqs");', "exports.sqs = new SQSClient({});");
+  }
   // New apps get their key in the usage plan through API Gateway's own API.
   if ("appLimits" in access && access.appLimits) {
     clients.push("API Gateway");
@@ -95,6 +100,7 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     PORTAL_USER_POOL_ID: "us-east-1_BenchPortal",
     PORTAL_CLIENT_ID: "benchportal",
     USAGE_PLAN_ID: "benchplan",
+    DELIVERY_QUEUE_URL: "https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries",
     // The console reads its built files at init, so they are real.
     WEB_ASSETS: webAssets,
   };

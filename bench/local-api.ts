@@ -22,6 +22,7 @@ import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
 import { ensureTables, localSettings, tableName } from "../local/resources.ts";
+import { startQueue } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
 import { buildWeb } from "../web/build.ts";
 
@@ -64,6 +65,8 @@ export async function startBenchApi(): Promise<BenchApi> {
   const secretsKey = SecretBox.generateKey();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const usagePlans = await startUsagePlans({ port: 0 });
+  // Every handler loads, the change stream's consumer too, which names its delivery queue at init.
+  const deliveries = await startQueue({ port: 0 });
   // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
@@ -77,12 +80,13 @@ export async function startBenchApi(): Promise<BenchApi> {
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
+      deliveryQueueUrl: deliveries.queueUrl,
       // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
       authority: { documents: [], secret: SecretBox.generateKey() },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
-  const stops: (() => Promise<void>)[] = [() => kms.stop(), () => usagePlans.stop()];
+  const stops: (() => Promise<void>)[] = [() => kms.stop(), () => usagePlans.stop(), () => deliveries.stop()];
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
     stops.push(() => dynamo.stop());

@@ -1,8 +1,8 @@
 /**
  * Consumer of the verifications table's change stream: primary adapter (stream records) ->
- * use case `onVerificationChange` (event, delivery, processing) -> DynamoDB, S3, webhooks.
- * A failed record is reported so the stream retries from it; the ones after it wait, which
- * keeps each verification's changes in order.
+ * use case `onVerificationChange` (processing, the event, usage) -> DynamoDB, S3, the
+ * delivery queue. It calls no customer endpoint. A failed record is reported so the stream
+ * retries from it; the ones after it wait, which keeps each verification's changes in order.
  */
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
@@ -10,12 +10,17 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/on-verification-change";
 import { functionConfig } from "#shared/wiring/config";
+import { deliveryQueue } from "#shared/wiring/delivery-queue";
 import { processing } from "#shared/wiring/processing";
-import { usageStore } from "#shared/wiring/stores";
-import { webhooks } from "#shared/wiring/webhooks";
+import { eventStore, usageStore } from "#shared/wiring/stores";
 
 const config = functionConfig("on-verification-change");
-const deps = { ...processing(config), ...webhooks(config), usage: usageStore(config) };
+const deps = {
+  ...processing(config),
+  events: eventStore(config),
+  queue: deliveryQueue(config),
+  usage: usageStore(config),
+};
 
 type StreamImage = NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"];
 

@@ -17,6 +17,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { QR_DECODER_WASM_FILE, QR_DECODER_WASM_PACKAGE_PATH } from "#shared/adapters/documents/qr";
 import { READER_THREAD_FILE } from "#shared/adapters/documents/reader";
@@ -168,6 +169,8 @@ export interface FunctionResources {
   sealingKey: IKey;
   /** The public stage's usage plan: each app's own request bucket. */
   usagePlanId: string;
+  /** The queue new webhook events wait in for their first attempt. */
+  deliveryQueue: IQueue;
   /** The staff and customer user pools and the web pages' clients of them. */
   pools: {
     staff: { userPoolId: string; clientId: string };
@@ -212,7 +215,7 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey, sealingKey, usagePlanId, pools } = resources;
+    const { environment, tables, uploads, secretsKey, sealingKey, usagePlanId, deliveryQueue, pools } = resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -284,6 +287,12 @@ export class ApiFunction extends Construct {
         this.role.addToPrincipalPolicy(statement);
       }
     }
+    // Its reader's rights come with its event source (infra/pipeline.ts).
+    if (definition.access.deliveryQueue === "send") {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ["sqs:SendMessage"], resources: [deliveryQueue.queueArn] }),
+      );
+    }
     if (definition.access.portalUserAdmin) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ["cognito-idp:AdminCreateUser"], resources: [pools.portal.userPoolArn] }),
@@ -298,6 +307,7 @@ export class ApiFunction extends Construct {
       SECRETS_KEY_ARN: secretsKey.secretArn,
       SEALING_KEY_ID: sealingKey.keyArn,
       USAGE_PLAN_ID: usagePlanId,
+      DELIVERY_QUEUE_URL: deliveryQueue.queueUrl,
       STAFF_USER_POOL_ID: pools.staff.userPoolId,
       STAFF_CLIENT_ID: pools.staff.clientId,
       PORTAL_USER_POOL_ID: pools.portal.userPoolId,

@@ -4,20 +4,55 @@ import type { Table } from "aws-cdk-lib/aws-dynamodb";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
-import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import { DynamoEventSource, SqsDlq, SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
+import { DELIVERY_QUEUE } from "#shared/declarations/queues";
 import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
 import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
 
+/**
+ * The delivery queue of `DELIVERY_QUEUE` and its failure queue: made before the functions,
+ * whose settings name it; `Pipeline` gives it its reader.
+ */
+export class DeliveryQueue extends Construct {
+  readonly queue: Queue;
+  readonly failures: Queue;
+
+  constructor(scope: Construct, id: string, environment: EnvironmentConfig) {
+    super(scope, id);
+    this.failures = new Queue(this, "Failures", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: environment.removalPolicy,
+    });
+    Validations.of(this.failures).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason: "This queue is itself the delivery queue's failure queue: it has no queue behind it",
+    });
+    this.queue = new Queue(this, "Queue", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(DELIVERY_QUEUE.visibilityTimeoutSeconds),
+      // The event waits in the events table too: a message older than the retry schedule's start has no use.
+      retentionPeriod: Duration.days(1),
+      deadLetterQueue: { queue: this.failures, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
+      removalPolicy: environment.removalPolicy,
+    });
+  }
+}
+
 export interface PipelineProps {
   environment: EnvironmentConfig;
   verifications: Table;
-  /** Reads the change stream: processing, events, first delivery. */
+  /** Reads the change stream: processing, events, and sending them to the delivery queue. */
   consumer: NodejsFunction;
+  /** The delivery queue and its reader, which makes each event's first attempt. */
+  deliveries: { queue: DeliveryQueue; reader: NodejsFunction };
   /** Runs every minute: expiry and due webhook retries. */
   tick: NodejsFunction;
   alarms: ApiAlarms;
@@ -26,7 +61,7 @@ export interface PipelineProps {
 /**
  * What follows a change of state: the change stream drives the consumer (filtered as the
  * local poller filters, retried, bisected on error, and parked in a queue when every retry
- * fails), and a one-minute schedule drives the tick.
+ * fails), the delivery queue drives its reader, and a one-minute schedule drives the tick.
  */
 export class Pipeline extends Construct {
   readonly failures: Queue;
@@ -57,6 +92,13 @@ export class Pipeline extends Construct {
       }),
     );
 
+    props.deliveries.reader.addEventSource(
+      new SqsEventSource(props.deliveries.queue.queue, {
+        batchSize: DELIVERY_QUEUE.batchSize,
+        maxConcurrency: DELIVERY_QUEUE.maxConcurrency,
+      }),
+    );
+
     new Rule(this, "Tick", {
       description: "Expires overdue uploads and sends due webhook retries",
       schedule: Schedule.rate(Duration.minutes(1)),
@@ -69,6 +111,15 @@ export class Pipeline extends Construct {
         metricName: PARKED_EVENTS_METRIC,
         period: Duration.minutes(5),
         statistic: "Sum",
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    props.alarms.add("DeliveryFailures", "a delivery message failed every take; its event waits for the tick", {
+      metric: props.deliveries.queue.failures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: "Maximum",
       }),
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

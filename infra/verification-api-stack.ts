@@ -9,6 +9,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aw
 import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
+import { DELIVERY_QUEUE } from "#shared/declarations/queues";
 import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
@@ -17,7 +18,7 @@ import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 import { OperatorRole } from "./operator-role.ts";
-import { Pipeline } from "./pipeline.ts";
+import { DeliveryQueue, Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
 import { EdgeAcl } from "./web-acl.ts";
@@ -128,6 +129,8 @@ export class VerificationApiStack extends Stack {
       description: "Holds each app's request bucket: npm run ops -- apps sync-limits",
     });
 
+    const deliveries = new DeliveryQueue(this, DELIVERY_QUEUE.id, config);
+
     const staff = new StaffIdentity(this, "Staff", config);
     new CfnOutput(this, "StaffUserPoolId", {
       value: staff.userPool.userPoolId,
@@ -154,6 +157,7 @@ export class VerificationApiStack extends Stack {
       secretsKey,
       sealingKey,
       usagePlanId: usagePlan.usagePlanId,
+      deliveryQueue: deliveries.queue,
       pools: {
         staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
         portal: {
@@ -228,6 +232,7 @@ export class VerificationApiStack extends Stack {
       environment: config,
       verifications: verifications.table,
       consumer: this.functionNamed("on-verification-change"),
+      deliveries: { queue: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
       tick: this.functionNamed("tick"),
       alarms,
     });

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
 import type { RouteDefinition } from "#shared/declarations/routes";
 import type { AuthorityHandler } from "./authority.ts";
@@ -11,6 +11,7 @@ export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
   "staff-authorizer": TokenAuthorizerHandler;
   "portal-authorizer": TokenAuthorizerHandler;
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+  "deliver-webhooks": (event: SQSEvent) => Promise<void>;
   tick: () => Promise<unknown>;
   authority: AuthorityHandler;
 };

@@ -13,6 +13,7 @@ import { kmsSealer } from "#shared/adapters/kms-sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import type { Sealer } from "#shared/ports/sealer";
 import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "./engines.ts";
+import { jsonRequestBody } from "./json-body.ts";
 
 /** The key's ARN, as the stack's output names a deployed one. */
 export const LOCAL_SEALING_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000001";
@@ -38,18 +39,11 @@ function additionalData(context: unknown): Buffer {
 }
 
 async function readInput(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new KmsError("ValidationException", "Request body too large.");
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
-  } catch {
-    throw new KmsError("SerializationException", "Request body is not JSON.");
-  }
+  return (await jsonRequestBody(request, MAX_BODY_BYTES, (reason) =>
+    reason === "too_large"
+      ? new KmsError("ValidationException", "Request body too large.")
+      : new KmsError("SerializationException", "Request body is not JSON."),
+  )) as Record<string, unknown>;
 }
 
 /** The local key service over `keyMaterial` (the local runtime's own sealing material). */

@@ -42,6 +42,7 @@ import {
   localSettings,
   PUBLISHED_CERTIFICATES,
 } from "./resources.ts";
+import { startQueue } from "./sqs.ts";
 import { localAppLimits, startUsagePlans } from "./usage-plans.ts";
 
 const started = Date.now();
@@ -67,6 +68,8 @@ const settings = z
     PORTAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The local key service that seals webhook secrets, as KMS does in AWS. */
     KMS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** The local delivery queue (SQS's API), which new webhook events wait in for their first attempt. */
+    QUEUE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The local usage plan (API Gateway's control plane for the apps' request buckets). */
     USAGE_PLANS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** The environment's stage and per-app throttling (429 past it), as deployed; `off` for local load tests. */
@@ -88,6 +91,7 @@ const portalPort = settings.PORTAL_PORT ?? settings.PORT + 6;
 const portalUrl = `http://127.0.0.1:${portalPort}`;
 const kmsPort = settings.KMS_PORT ?? settings.PORT + 7;
 const usagePlansPort = settings.USAGE_PLANS_PORT ?? settings.PORT + 8;
+const queuePort = settings.QUEUE_PORT ?? settings.PORT + 9;
 /** Certificates added here while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
@@ -142,6 +146,11 @@ async function main(): Promise<void> {
     dataFile: inMemory ? undefined : path.join(dataDir, "usage-plan.json"),
   });
   running.push(usagePlans);
+  const deliveries = await startQueue({
+    port: queuePort,
+    onError: (error) => process.stderr.write(`deliveries: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  running.push(deliveries);
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -155,6 +164,7 @@ async function main(): Promise<void> {
       secretsKey: sealingKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
+      deliveryQueueUrl: deliveries.queueUrl,
       authority: {
         documents: [PUBLISHED_CERTIFICATES, localCertificates],
         secret: randomBytes(32).toString("base64url"),
@@ -199,6 +209,7 @@ async function main(): Promise<void> {
     region: LOCAL_REGION,
     table: readSettings(["VERIFICATIONS_TABLE"]).VERIFICATIONS_TABLE,
     consumer: handlers["on-verification-change"],
+    deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
     tick: handlers.tick,
     checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
     tickMs: settings.LOCAL_TICK_SECONDS * 1000,

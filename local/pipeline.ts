@@ -1,7 +1,7 @@
 /**
- * What Lambda's event-source mapping and EventBridge do in AWS, on one machine: a poller of
+ * What Lambda's event-source mappings and EventBridge do in AWS, on one machine: a poller of
  * the verifications table's change stream that calls the consumer with the same event shape
- * and filter, and a timer that calls the tick.
+ * and filter, the delivery queue handed to its reader, and a timer that calls the tick.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -14,6 +14,7 @@ import {
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { matchesFilter } from "#shared/declarations/stream-filter";
+import type { LocalQueue, QueueReader } from "./sqs.ts";
 
 export interface PipelineOptions {
   endpoint: string;
@@ -21,6 +22,8 @@ export interface PipelineOptions {
   table: string;
   consumer: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   tick: () => Promise<unknown>;
+  /** The delivery queue the consumer sends new events to, and the function that reads it. */
+  deliveries: { queue: LocalQueue; reader: QueueReader };
   /** Where the last handled sequence number per shard is kept across restarts; none in memory. */
   checkpointFile?: string;
   pollMs?: number;
@@ -29,7 +32,7 @@ export interface PipelineOptions {
 }
 
 export interface Pipeline {
-  /** Resolves once every record written so far has been handed to the consumer. */
+  /** Resolves once every record written so far has been handed to the consumer, and its events to their reader. */
   drain(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -148,13 +151,18 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     }
   })();
 
+  options.deliveries.queue.attach(options.deliveries.reader);
+
   const ticker = setInterval(() => {
     options.tick().catch((error: unknown) => options.onError?.(error));
   }, options.tickMs ?? 10_000);
 
   return {
     // The next pass to begin after this call and find no records: everything written before is handled.
-    drain: () => new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve })),
+    async drain() {
+      await new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve }));
+      await options.deliveries.queue.drain();
+    },
     async stop() {
       stopped = true;
       clearInterval(ticker);

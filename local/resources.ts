@@ -132,6 +132,8 @@ export function localSettings(options: {
   kmsEndpoint?: string;
   /** The local usage plan's control plane; absent in a process that creates no app (the test engines' global setup). */
   apiGatewayEndpoint?: string;
+  /** The local delivery queue's URL; absent in a process that loads no function (the test engines' global setup). */
+  deliveryQueueUrl?: string;
   /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
   authority: { documents: string[]; secret: string; url?: string };
   /**
@@ -153,6 +155,9 @@ export function localSettings(options: {
     ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
     USAGE_PLAN_ID: LOCAL_USAGE_PLAN_ID,
     ...(options.apiGatewayEndpoint ? { APIGATEWAY_ENDPOINT: options.apiGatewayEndpoint } : {}),
+    ...(options.deliveryQueueUrl
+      ? { DELIVERY_QUEUE_URL: options.deliveryQueueUrl, SQS_ENDPOINT: new URL(options.deliveryQueueUrl).origin }
+      : {}),
     AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
     AUTHORITY_SECRET: options.authority.secret,
     ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),

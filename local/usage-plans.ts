@@ -14,6 +14,7 @@ import { z } from "zod";
 import { apiGatewayAppLimits } from "#shared/adapters/apigateway-app-limits";
 import type { AppLimits } from "#shared/ports/app-limits";
 import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "./engines.ts";
+import { jsonRequestBody } from "./json-body.ts";
 
 /** The plan's id, as the stack's `UsagePlanId` output names a deployed one. */
 export const LOCAL_USAGE_PLAN_ID = "localplan";
@@ -38,20 +39,15 @@ class GatewayError extends Error {
 }
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new GatewayError(413, "BadRequestException", "Request body too large");
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-    if (typeof parsed !== "object" || parsed === null) throw new Error("not an object");
-    return parsed as Record<string, unknown>;
-  } catch {
+  const parsed = await jsonRequestBody(request, MAX_BODY_BYTES, (reason) =>
+    reason === "too_large"
+      ? new GatewayError(413, "BadRequestException", "Request body too large")
+      : new GatewayError(400, "BadRequestException", "Request body is not a JSON object"),
+  );
+  if (typeof parsed !== "object" || parsed === null) {
     throw new GatewayError(400, "BadRequestException", "Request body is not a JSON object");
   }
+  return parsed as Record<string, unknown>;
 }
 
 /** One page of `items` from `position` (an index, as text), with the next position when more remain. */

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { jsonRequestBody } from "../json-body.ts";
 import { associateSoftwareToken, getUser, verifySoftwareToken } from "./account.ts";
 import { ADMIN_OPERATIONS } from "./admin.ts";
 import type { IdentityContext } from "./context.ts";
@@ -36,19 +37,12 @@ const CORS = {
   "access-control-max-age": "600",
 };
 
-async function readInput(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new CognitoError("SerializationException", "Request body too large.");
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-  } catch {
-    throw new CognitoError("SerializationException", "Request body is not JSON.");
-  }
+function readInput(request: IncomingMessage): Promise<unknown> {
+  return jsonRequestBody(request, MAX_BODY_BYTES, (reason) =>
+    reason === "too_large"
+      ? new CognitoError("SerializationException", "Request body too large.")
+      : new CognitoError("SerializationException", "Request body is not JSON."),
+  );
 }
 
 async function answer(context: IdentityContext, request: IncomingMessage): Promise<unknown> {

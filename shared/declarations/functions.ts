@@ -53,6 +53,8 @@ export interface FunctionDefinition {
     sealing?: "encrypt" | "decrypt";
     /** Gives new apps their own request bucket: a key in the stage's usage plan (`USAGE_PLAN_ID`). */
     appLimits?: "register";
+    /** The delivery queue: `send` new events to it (`DELIVERY_QUEUE_URL`), or `receive` them as its reader. */
+    deliveryQueue?: "send" | "receive";
     /**
      * The issuer-lookup contract: a `client` asks the issuer (`AUTHORITY_URL` and the bearer
      * secret, when the environment has an integration); the `service` answers it.
@@ -62,6 +64,20 @@ export interface FunctionDefinition {
   /** The environments whose stacks deploy it; all when absent. */
   deployedIn?: readonly Environment[];
 }
+
+/**
+ * What every function that signs and sends webhooks reads: the app's destination and sealed
+ * secret, the event, the sealing key (and the retired one, for secrets sealed before it), and
+ * where webhooks may go.
+ */
+const DELIVERING_SETTINGS = [
+  "APPS_TABLE",
+  "EVENTS_TABLE",
+  "SECRETS_KEY_ARN",
+  "SEALING_KEY_ID",
+  "KMS_ENDPOINT",
+  "WEBHOOK_DESTINATIONS",
+] as const satisfies readonly SettingName[];
 
 export const FUNCTIONS = {
   authorizer: {
@@ -109,42 +125,46 @@ export const FUNCTIONS = {
       "ENVIRONMENT",
       "VERIFICATIONS_TABLE",
       "UPLOADS_BUCKET",
-      "APPS_TABLE",
       "EVENTS_TABLE",
       "USAGE_TABLE",
-      "SECRETS_KEY_ARN",
-      "SEALING_KEY_ID",
-      "KMS_ENDPOINT",
-      "WEBHOOK_DESTINATIONS",
+      "DELIVERY_QUEUE_URL",
+      "SQS_ENDPOINT",
     ],
-    // Checks on a 10 MiB document plus one webhook attempt (10 s) per record of a batch.
+    // Checks on a 10 MiB document per record of a batch; no customer endpoint is called here.
     timeoutSeconds: 120,
     access: {
       tables: {
         VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
-        APPS_TABLE: ["dynamodb:GetItem"],
         // Query: an erased verification's events, whose bodies it rewrites.
         EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
         // A counter and the mark that the verification is counted, in one transaction.
         USAGE_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
       },
       uploads: ["s3:GetObject", "s3:PutObject"],
+      authority: "client",
+      deliveryQueue: "send",
+    },
+  },
+  "deliver-webhooks": {
+    entry: "functions/deliver-webhooks.ts",
+    settings: DELIVERING_SETTINGS,
+    // A batch's attempts run side by side, each stopped at the delivery timeout (10 s).
+    timeoutSeconds: 30,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        // The event, its claim, and the attempt recorded with what follows it (a transaction).
+        EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+      },
+      uploads: [],
       secretsKey: true,
       sealing: "decrypt",
-      authority: "client",
+      deliveryQueue: "receive",
     },
   },
   tick: {
     entry: "functions/tick.ts",
-    settings: [
-      "VERIFICATIONS_TABLE",
-      "APPS_TABLE",
-      "EVENTS_TABLE",
-      "SECRETS_KEY_ARN",
-      "SEALING_KEY_ID",
-      "KMS_ENDPOINT",
-      "WEBHOOK_DESTINATIONS",
-    ],
+    settings: ["VERIFICATIONS_TABLE", ...DELIVERING_SETTINGS],
     timeoutSeconds: 300,
     access: {
       tables: {
@@ -354,15 +374,7 @@ export const FUNCTIONS = {
   },
   "test-webhook": {
     entry: "functions/test-webhook.ts",
-    settings: [
-      "APPS_TABLE",
-      "EVENTS_TABLE",
-      "AUDIT_TABLE",
-      "SECRETS_KEY_ARN",
-      "SEALING_KEY_ID",
-      "KMS_ENDPOINT",
-      "WEBHOOK_DESTINATIONS",
-    ],
+    settings: ["AUDIT_TABLE", ...DELIVERING_SETTINGS],
     // One delivery attempt (10 s) while the caller waits.
     timeoutSeconds: 29,
     access: {

@@ -53,6 +53,10 @@ const settings = {
    * `public`; the local runtime playing sandbox sets `public-or-loopback`.
    */
   WEBHOOK_DESTINATIONS: z.enum(DESTINATIONS).optional(),
+  /** The queue new webhook events are sent to for their first attempt. */
+  DELIVERY_QUEUE_URL: z.url(),
+  /** Local runtime only: the local queue service; in AWS the SDK finds SQS itself. */
+  SQS_ENDPOINT: z.url().optional(),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

@@ -97,6 +97,24 @@ export interface EventItem {
   expires_at_epoch: number;
 }
 
+/** What the delivery queue carries: the event to attempt first, and whose it is. */
+export interface DeliveryMessage {
+  event_id: string;
+  app_id: string;
+}
+
+/** A delivery message from its body; undefined for anything else, which no retry would mend. */
+export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { event_id: eventId, app_id: appId } = parsed as Record<string, unknown>;
+    return typeof eventId === "string" && typeof appId === "string" ? { event_id: eventId, app_id: appId } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One delivery attempt: `pk = EVT#<event_id>`, `sk = ATTEMPT#<time>#<n>#<suffix>`. */
 export interface AttemptItem {
   pk: string;

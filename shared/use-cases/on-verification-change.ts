@@ -1,25 +1,29 @@
 import { usageOutcome } from "../domain/portal.ts";
 import { erasedResource, type VerificationItem } from "../domain/verification.ts";
 import type { EventItem } from "../domain/webhook-events.ts";
+import type { DeliveryQueue } from "../ports/delivery-queue.ts";
 import type { EventStore } from "../ports/event-store.ts";
+import type { Log } from "../ports/log.ts";
 import type { UsageStore } from "../ports/usage-store.ts";
 import { settleSandboxReview } from "./complete-review.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
-import { attemptDelivery, recordEvent, type WebhookDeps } from "./webhook-delivery.ts";
+import { recordEvent } from "./webhook-delivery.ts";
 
 /**
  * What follows a change of a verification, read from the table's change stream: its event,
- * delivered, and for `processing` the checks that take it to a terminal state. A change seen
- * twice does nothing twice: the event is keyed by (verification, sequence) and processing
- * only moves a verification that is still processing.
+ * recorded and sent to the delivery queue, and for `processing` the checks that take it to a
+ * terminal state. No customer endpoint is called here, so none can hold up the stream. A
+ * change seen twice does nothing twice: the event is keyed by (verification, sequence) and
+ * processing only moves a verification that is still processing.
  */
 export async function onVerificationChange(
-  deps: ProcessDeps &
-    WebhookDeps & {
-      events: Pick<EventStore, "eventsOf" | "replaceBody">;
-      usage: Pick<UsageStore, "count">;
-      sleep: (ms: number) => Promise<void>;
-    },
+  deps: ProcessDeps & {
+    events: Pick<EventStore, "create" | "eventsOf" | "replaceBody">;
+    queue: DeliveryQueue;
+    usage: Pick<UsageStore, "count">;
+    log: Log;
+    sleep: (ms: number) => Promise<void>;
+  },
   change: { before: VerificationItem | undefined; after: VerificationItem | undefined },
 ): Promise<void> {
   const { before, after } = change;
@@ -34,7 +38,7 @@ export async function onVerificationChange(
   // (completed or failed) arrives as a later record, so its event still follows this one.
   if (after.status === "processing") await processVerification(deps, after.verification_id);
   const event = await recordEvent(deps, after);
-  if (event) await deliverFirst(deps, event);
+  if (event) await enqueueFirstAttempt(deps, event);
   // After its in_review event, so the decision's event follows it.
   await settleSandboxReview(deps, after);
 }
@@ -70,10 +74,10 @@ async function countUsage(deps: { usage: Pick<UsageStore, "count"> }, item: Veri
   });
 }
 
-async function deliverFirst(deps: WebhookDeps, event: EventItem): Promise<void> {
-  // The event is recorded: if this first attempt cannot even be made, the tick makes it once
+async function enqueueFirstAttempt(deps: { queue: DeliveryQueue; log: Log }, event: EventItem): Promise<void> {
+  // The event is recorded: if the queue cannot take it, the tick makes its first attempt once
   // the lease passes, and the stream moves on rather than retrying a change that is done.
-  await attemptDelivery(deps, event, deps.clock.now()).catch((error: unknown) =>
-    deps.log.error("first webhook attempt failed", { error, event_id: event.event_id }),
-  );
+  await deps.queue
+    .send({ event_id: event.event_id, app_id: event.app_id })
+    .catch((error: unknown) => deps.log.error("webhook event not queued", { error, event_id: event.event_id }));
 }

@@ -9,6 +9,7 @@ import { toResource, type VerificationItem } from "../domain/verification.ts";
 import {
   API_VERSION,
   DELIVERY_TIMEOUT_MS,
+  type DeliveryMessage,
   type EventItem,
   eventPk,
   TEST_EVENT_TYPE,
@@ -46,7 +47,7 @@ const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], VerificationEven
 };
 
 export interface WebhookDeps {
-  events: Pick<EventStore, "create" | "due" | "claim" | "recordAttempt" | "markNoDestination">;
+  events: Pick<EventStore, "get" | "due" | "claim" | "recordAttempt" | "markNoDestination">;
   apps: Pick<AppStore, "getApp">;
   /** Opens the sealed signing secrets. */
   sealer: Sealer;
@@ -91,11 +92,11 @@ export function eventFor(
 
 /**
  * Records the event for the verification's state; undefined when there is none or it was
- * recorded before (a change seen twice). The recorder owns the first attempt for a short
- * lease; if it never makes it, the tick does.
+ * recorded before (a change seen twice). Its first attempt is left to the delivery queue for
+ * a short lease; if the queue never makes it, the tick does.
  */
 export async function recordEvent(
-  deps: Pick<WebhookDeps, "events" | "clock">,
+  deps: { events: Pick<EventStore, "create">; clock: Clock },
   item: VerificationItem,
 ): Promise<EventItem | undefined> {
   const draft = eventFor(item);
@@ -185,17 +186,25 @@ export async function attemptDelivery(
  */
 export const RETRY_CONCURRENCY = 10;
 
+/**
+ * Takes the event's next attempt for this caller (false when another caller took it first)
+ * and makes it. The lease outlasts the attempt, so no one else makes it meanwhile.
+ */
+async function claimAndAttempt(deps: WebhookDeps, event: EventItem, now: Date): Promise<boolean> {
+  const lease = isoSeconds(addSeconds(now, DELIVERY_TIMEOUT_MS / 1000 + 20));
+  if (!(await deps.events.claim(event, lease))) return false;
+  await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
+  return true;
+}
+
 /** The tick's share: every due attempt, each taken by exactly one caller, a few at a time. */
 export async function deliverDue(deps: WebhookDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.events.due(isoSeconds(now), limit);
   let attempted = 0;
   await inParallel(due, RETRY_CONCURRENCY, async (event) => {
-    const lease = isoSeconds(addSeconds(now, DELIVERY_TIMEOUT_MS / 1000 + 20));
-    if (!(await deps.events.claim(event, lease))) return;
     try {
-      await attemptDelivery(deps, { ...event, next_attempt_at: lease }, now);
-      attempted += 1;
+      if (await claimAndAttempt(deps, event, now)) attempted += 1;
     } catch (error) {
       // One event's trouble (say, a secret that will not open) must not hold up the others;
       // it is due again when its lease passes.
@@ -203,4 +212,14 @@ export async function deliverDue(deps: WebhookDeps, limit = 100): Promise<number
     }
   });
   return attempted;
+}
+
+/**
+ * The delivery queue's share: the first attempt of a newly recorded event. A message seen
+ * twice, or one whose event the tick took first, does nothing; false then.
+ */
+export async function deliverQueued(deps: WebhookDeps, message: DeliveryMessage): Promise<boolean> {
+  const event = await deps.events.get(message.event_id);
+  if (event?.status !== "pending" || event.attempts > 0 || event.app_id !== message.app_id) return false;
+  return claimAndAttempt(deps, event, deps.clock.now());
 }

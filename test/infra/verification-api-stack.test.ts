@@ -14,6 +14,7 @@ import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/de
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
+import { DELIVERY_QUEUE } from "#shared/declarations/queues";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
@@ -65,6 +66,7 @@ const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
   "WEBHOOK_DESTINATIONS",
   "KMS_ENDPOINT",
   "APIGATEWAY_ENDPOINT",
+  "SQS_ENDPOINT",
 ];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
@@ -489,9 +491,27 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Resource: { Ref: authoritySecretId(template) },
         });
       }
+      const deliveryQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "DeliveriesQueue"), "Arn"] };
+      if (definition.access.deliveryQueue === "send") {
+        expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: deliveryQueueArn });
+      }
+      if (definition.access.deliveryQueue === "receive") {
+        // Its event source adds taking, hiding and deleting the queue's messages.
+        expected.push({
+          Effect: "Allow",
+          Action: [
+            "sqs:ChangeMessageVisibility",
+            "sqs:DeleteMessage",
+            "sqs:GetQueueAttributes",
+            "sqs:GetQueueUrl",
+            "sqs:ReceiveMessage",
+          ],
+          Resource: deliveryQueueArn,
+        });
+      }
       if (name === "on-verification-change") {
         // The stream event source adds reading the stream and sending failures to its queue.
-        const [queueId] = Object.keys(template.findResources("AWS::SQS::Queue"));
+        const queueId = queueIdStartingWith(template, "PipelineChangeFailures");
         expected[1] = {
           Effect: "Allow",
           Action: ["dynamodb:ListStreams", "xray:PutTelemetryRecords", "xray:PutTraceSegments"],
@@ -551,7 +571,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       .filter(([, definition]) => (definition.access as { sealing?: string }).sealing === "decrypt")
       .map(([name]) => name)
       .sort();
-    expect(decrypting).toEqual(["on-verification-change", "test-webhook", "tick"]);
+    expect(decrypting).toEqual(["deliver-webhooks", "test-webhook", "tick"]);
     expect(kmsStatements.filter((statement) => statement.Action === "kms:Decrypt")).toHaveLength(decrypting.length);
     for (const statement of kmsStatements) {
       expect(["kms:Encrypt", "kms:Decrypt"]).toContain(statement.Action);
@@ -1067,6 +1087,13 @@ function unbundledSandbox(context: Record<string, string>): VerificationApiStack
   return defineApp(app, {});
 }
 
+/** The logical id of the one queue whose id starts with `prefix`. */
+function queueIdStartingWith(template: Template, prefix: string): string {
+  const ids = Object.keys(template.findResources("AWS::SQS::Queue")).filter((id) => id.startsWith(prefix));
+  expect(ids).toHaveLength(1);
+  return ids[0] ?? "";
+}
+
 function usagePlanId(template: Template): string {
   const [id] = Object.keys(template.findResources("AWS::ApiGateway::UsagePlan"));
   return id ?? "";
@@ -1298,6 +1325,7 @@ describe("the bundles", () => {
           STAFF_USER_POOL_ID: `${REGION}_TestPool01`,
           PORTAL_USER_POOL_ID: `${REGION}_TestPool02`,
           WEB_ASSETS: path.join(folder, "web"),
+          DELIVERY_QUEUE_URL: `https://sqs.${REGION}.amazonaws.com/123456789012/test-deliveries`,
         };
         Object.assign(
           process.env,
@@ -1332,6 +1360,32 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify(CHANGE_STREAM_FILTER) }] },
     });
     template.hasResourceProperties("AWS::SQS::Queue", { SqsManagedSseEnabled: true });
+  });
+
+  it("feeds the delivery queue to its reader in batches, with a failure queue behind it", () => {
+    const queue = queueIdStartingWith(template, "DeliveriesQueue");
+    const failures = queueIdStartingWith(template, "DeliveriesFailures");
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: functionId(stack, DELIVERY_QUEUE.consumer) },
+      EventSourceArn: { "Fn::GetAtt": [queue, "Arn"] },
+      BatchSize: DELIVERY_QUEUE.batchSize,
+      ScalingConfig: { MaximumConcurrency: DELIVERY_QUEUE.maxConcurrency },
+    });
+    const properties = template.toJSON().Resources[queue].Properties;
+    expect(properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: DELIVERY_QUEUE.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: { "Fn::GetAtt": [failures, "Arn"] },
+        maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+      },
+    });
+    // The queue hides a message longer than its reader may run, so no message is taken twice at once.
+    const reader = template.findResources("AWS::Lambda::Function")[functionId(stack, DELIVERY_QUEUE.consumer)];
+    expect(DELIVERY_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(3 * reader?.Properties.Timeout);
+    // Only the change stream's consumer sends to it.
+    const consumer = template.findResources("AWS::Lambda::Function")[functionId(stack, "on-verification-change")];
+    expect(consumer?.Properties.Environment.Variables.DELIVERY_QUEUE_URL).toEqual({ Ref: queue });
   });
 
   it("runs the tick every minute, and only EventBridge may invoke it", () => {

@@ -254,3 +254,40 @@ describe("a delivery that cannot even be attempted", () => {
     });
   });
 });
+
+describe("a slow endpoint", () => {
+  it("holds up only its own app's deliveries: another app's webhooks arrive at once", async () => {
+    const slow = await startReceiver();
+    slow.answerAfterMs = 6_000;
+    try {
+      const slowApp = await api.newApp("sandbox", slow.url);
+      const slowCustomer = new Customer(api.baseUrl, slowApp.api_key);
+      const { customer } = await appWithCustomer();
+      const document = await pdfDocument();
+      const confirmOne = async (who: Customer) => {
+        const verification = await who.created({ file_size_bytes: document.length, process_type: "sync" });
+        expect((await upload(verification, document)).status).toBe(200);
+        expect(expectVerification(await who.confirm(verification.verification_id)).status).toBe("completed");
+        return verification.verification_id;
+      };
+      // Three verifications of the slow app: six events, each answered after 6 s.
+      const slowIds = await Promise.all([1, 2, 3].map(() => confirmOne(slowCustomer)));
+      await slow.waitFor(1);
+      const confirmed = Date.now();
+      const id = await confirmOne(customer);
+
+      const arrived = await until(
+        async () => receiver.deliveries.filter((delivery) => delivery.body.includes(id)),
+        (found) => found.length === 2,
+      );
+      const latencyMs = Math.max(...arrived.map((delivery) => delivery.receivedAt)) - confirmed;
+      console.log(`slow endpoint: the other app's two webhooks arrived ${latencyMs} ms after its confirm`);
+      expect(latencyMs).toBeLessThan(3_000);
+      // Meanwhile the slow endpoint has answered none of its app's attempts.
+      const slowEvents = (await Promise.all(slowIds.map(eventsOf))).flat();
+      expect(slowEvents.every((event) => event.attempts === 0)).toBe(true);
+    } finally {
+      await slow.stop();
+    }
+  });
+});

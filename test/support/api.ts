@@ -61,6 +61,7 @@ import {
   PUBLISHED_CERTIFICATES,
   tableName,
 } from "../../local/resources.ts";
+import { startQueue } from "../../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../../local/usage-plans.ts";
 import { buildWeb } from "../../web/build.ts";
 
@@ -149,6 +150,7 @@ export async function startApi(
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const sealer = localSealer(kms.url, secretsKey);
   const usagePlans = await startUsagePlans({ port: 0 });
+  const deliveries = await startQueue({ port: 0, onError: (error) => console.error("delivery queue:", error) });
   const limits = localAppLimits(usagePlans.url);
   // The authority service listens before the handlers load: processing reads its URL at cold start.
   const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
@@ -169,6 +171,7 @@ export async function startApi(
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
+      deliveryQueueUrl: deliveries.queueUrl,
       authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
@@ -217,6 +220,7 @@ export async function startApi(
         region: LOCAL_REGION,
         table: tables.verifications,
         consumer: handlers["on-verification-change"],
+        deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
         tick: async () => undefined,
         pollMs: 50,
         tickMs: 3_600_000,
@@ -289,6 +293,7 @@ export async function startApi(
       await identity.stop();
       await kms.stop();
       await usagePlans.stop();
+      await deliveries.stop();
       cognito.destroy();
       raw.destroy();
       s3.destroy();

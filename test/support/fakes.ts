@@ -25,10 +25,11 @@ import {
   type UploadInstructions,
   type VerificationItem,
 } from "#shared/domain/verification";
-import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
+import type { AttemptItem, DeliveryMessage, EventItem } from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
+import type { DeliveryQueue } from "#shared/ports/delivery-queue";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
@@ -775,6 +776,22 @@ export class TaggingSealer implements Sealer {
     this.contexts.push(context.appId);
     if (!sealed.startsWith(SEALED)) throw new Error("The sealed value does not open");
     return Buffer.from(sealed.slice(SEALED.length), "base64").toString("utf8");
+  }
+}
+
+/** The delivery queue in memory: what was sent, in order, and a failure to answer the next send with. */
+export class RecordingDeliveryQueue implements DeliveryQueue {
+  readonly messages: DeliveryMessage[] = [];
+  failNext: Error | undefined;
+  /** Called with each message as it is sent, before it is kept. */
+  onSend: ((message: DeliveryMessage) => void) | undefined;
+
+  async send(message: DeliveryMessage): Promise<void> {
+    const failure = this.failNext;
+    this.failNext = undefined;
+    if (failure) throw failure;
+    this.onSend?.(message);
+    this.messages.push({ ...message });
   }
 }
 

@@ -15,6 +15,8 @@ export interface Receiver {
   answer: number;
   /** The body they get; none unless changed. */
   answerBody: string;
+  /** How long it waits before answering: a slow endpoint; 0 unless changed. */
+  answerAfterMs: number;
   /** Resolves once `count` deliveries have arrived in all. */
   waitFor(count: number, timeoutMs?: number): Promise<Delivery[]>;
   stop(): Promise<void>;
@@ -27,6 +29,7 @@ export async function startReceiver(): Promise<Receiver> {
     deliveries,
     answer: 200,
     answerBody: "",
+    answerAfterMs: 0,
     async waitFor(count: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (deliveries.length < count) {
@@ -48,6 +51,7 @@ export async function startReceiver(): Promise<Receiver> {
       body: Buffer.concat(chunks).toString("utf8"),
       receivedAt: Date.now(),
     });
+    if (receiver.answerAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, receiver.answerAfterMs));
     res.writeHead(receiver.answer).end(receiver.answerBody);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

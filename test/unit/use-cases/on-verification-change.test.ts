@@ -1,21 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { AppItem } from "#shared/domain/apps";
 import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/on-verification-change";
 import {
-  anApp,
   aVerification,
   documentBytes,
-  InMemoryAppStore,
   InMemoryDocumentStore,
   InMemoryEventStore,
   InMemoryUsageStore,
   InMemoryVerificationStore,
+  RecordingDeliveryQueue,
   RecordingLog,
-  RecordingWebhookSender,
   ScriptedAuthority,
   ScriptedReader,
-  TaggingSealer,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
@@ -31,12 +27,11 @@ const processing = aVerification({
   external_reference_id: "test_verified_1",
 });
 
-function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
+function setup(options: { stored?: VerificationItem } = {}) {
   const verifications = new InMemoryVerificationStore().put(options.stored ?? processing);
   const documents = new InMemoryDocumentStore().upload(`documents/${ID}`, documentBytes("pdf", 1024));
-  const apps = new InMemoryAppStore().put(options.app ?? anApp());
   const events = new InMemoryEventStore();
-  const sender = new RecordingWebhookSender();
+  const queue = new RecordingDeliveryQueue();
   const log = new RecordingLog();
   const clock = new FixedClock(T0);
   const usage = new InMemoryUsageStore();
@@ -48,48 +43,47 @@ function setup(options: { stored?: VerificationItem; app?: AppItem } = {}) {
     authority: new ScriptedAuthority(),
     clock,
     events,
-    apps,
-    sealer: new TaggingSealer(),
-    sender,
+    queue,
     log,
-    random: () => 0.5,
     slept: [] as number[],
     async sleep(ms: number) {
       deps.slept.push(ms);
     },
   };
-  return { verifications, events, sender, log, usage, deps };
+  return { verifications, events, queue, log, usage, deps };
 }
 
-/** What each POST carried: the event's type and the verification's status and sequence in it. */
-function posted(sender: RecordingWebhookSender) {
-  return sender.posts.map((post) => {
-    const body = JSON.parse(post.body);
+/** What each queued event carries: its type and the verification's status and sequence in it. */
+function queued(events: InMemoryEventStore, queue: RecordingDeliveryQueue) {
+  return queue.messages.map((message) => {
+    const event = events.events.get(message.event_id);
+    const body = JSON.parse(event?.body ?? "{}");
+    expect(message.app_id).toBe(event?.app_id);
     return [body.type, body.data.verification.status, body.data.verification.sequence];
   });
 }
 
 describe("onVerificationChange", () => {
-  it("on a move to processing, runs the checks first, then records and delivers the processing event", async () => {
-    const { verifications, events, sender, deps } = setup();
-    let statusWhenPosted: string | undefined;
-    sender.respond = () => {
-      statusWhenPosted = verifications.stored(ID).status;
-      return { statusCode: 200, latencyMs: 3 };
+  it("on a move to processing, runs the checks first, then records the processing event and queues it", async () => {
+    const { verifications, events, queue, deps } = setup();
+    let statusWhenQueued: string | undefined;
+    queue.onSend = () => {
+      statusWhenQueued = verifications.stored(ID).status;
     };
 
     await onVerificationChange(deps, { before: awaiting, after: processing });
 
     expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "verified", sequence: 3 });
-    expect(statusWhenPosted).toBe("completed");
-    expect(posted(sender)).toEqual([["verification.processing", "processing", 2]]);
-    expect([...events.events.values()].map((event) => [event.type, event.status])).toEqual([
-      ["verification.processing", "delivered"],
+    expect(statusWhenQueued).toBe("completed");
+    expect(queued(events, queue)).toEqual([["verification.processing", "processing", 2]]);
+    // Its first attempt is the queue's for 30 s; then the tick's.
+    expect([...events.events.values()].map((event) => [event.type, event.status, event.next_attempt_at])).toEqual([
+      ["verification.processing", "pending", "2026-11-22T12:00:30Z"],
     ]);
   });
 
   it("when the checks cannot run, fails the change (the stream retries it) before recording its event", async () => {
-    const { events, sender, deps } = setup();
+    const { events, queue, deps } = setup();
     const outage = new Error("the bucket is unavailable");
     deps.documents.read = async () => {
       throw outage;
@@ -97,40 +91,40 @@ describe("onVerificationChange", () => {
 
     await expect(onVerificationChange(deps, { before: awaiting, after: processing })).rejects.toBe(outage);
     expect(events.events.size).toBe(0);
-    expect(sender.posts).toEqual([]);
+    expect(queue.messages).toEqual([]);
   });
 
-  it("on the move to a terminal state, records and delivers its event and runs no checks", async () => {
+  it("on the move to a terminal state, records and queues its event and runs no checks", async () => {
     const completed = aVerification({
       status: "completed",
       result: "verified",
       sequence: 3,
       updated_at: "2026-11-22T11:59:55Z",
     });
-    const { verifications, sender, deps } = setup({ stored: completed });
+    const { verifications, events, queue, deps } = setup({ stored: completed });
 
     await onVerificationChange(deps, { before: processing, after: completed });
 
-    expect(posted(sender)).toEqual([["verification.completed", "completed", 3]]);
+    expect(queued(events, queue)).toEqual([["verification.completed", "completed", 3]]);
     expect(verifications.transitions).toEqual([]);
   });
 
-  it("on an expiry, records and delivers verification.expired", async () => {
+  it("on an expiry, records and queues verification.expired", async () => {
     const expired = aVerification({ status: "expired", sequence: 2, updated_at: awaiting.upload_deadline });
-    const { sender, deps } = setup({ stored: expired });
+    const { events, queue, deps } = setup({ stored: expired });
 
     await onVerificationChange(deps, { before: awaiting, after: expired });
 
-    expect(posted(sender)).toEqual([["verification.expired", "expired", 2]]);
+    expect(queued(events, queue)).toEqual([["verification.expired", "expired", 2]]);
   });
 
   it("does nothing twice for a change seen twice", async () => {
-    const { verifications, events, sender, deps } = setup();
+    const { verifications, events, queue, deps } = setup();
     await onVerificationChange(deps, { before: awaiting, after: processing });
 
     await onVerificationChange(deps, { before: awaiting, after: processing });
 
-    expect(sender.posts).toHaveLength(1);
+    expect(queue.messages).toHaveLength(1);
     expect(events.events.size).toBe(1);
     expect(verifications.stored(ID).sequence).toBe(3);
   });
@@ -140,44 +134,34 @@ describe("onVerificationChange", () => {
     ["a removal", awaiting, undefined],
     ["a change that keeps the status", processing, { ...processing, checks: [] }],
   ])("does nothing for %s", async (_what, before, after) => {
-    const { verifications, events, sender, deps } = setup();
+    const { verifications, events, queue, deps } = setup();
 
     await onVerificationChange(deps, { before, after });
 
     expect(events.events.size).toBe(0);
-    expect(sender.posts).toEqual([]);
+    expect(queue.messages).toEqual([]);
     expect(verifications.stored(ID)).toEqual(processing);
   });
 
-  it("when the first attempt cannot be made, logs it and leaves the event pending for the tick", async () => {
-    const { events, sender, log, deps } = setup({
-      app: anApp({ webhook_secret_sealed: "sealed-with-another-key" }),
-    });
+  it("when the queue cannot take the event, logs it, leaves the event pending for the tick and lets the stream go on", async () => {
+    const { events, queue, log, deps } = setup();
+    queue.failNext = new Error("the queue is unavailable");
 
     await onVerificationChange(deps, { before: awaiting, after: processing });
 
     const [event] = [...events.events.values()];
     expect(event).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: "2026-11-22T12:00:30Z" });
-    expect(sender.posts).toEqual([]);
+    expect(queue.messages).toEqual([]);
     expect(log.lines).toEqual([
       {
         level: "error",
-        message: "first webhook attempt failed",
+        message: "webhook event not queued",
         attributes: { error: expect.any(Error), event_id: event?.event_id },
       },
     ]);
   });
 
-  it("marks the event when the app has no webhook destination", async () => {
-    const { events, sender, deps } = setup({ app: anApp({ webhook_url: undefined }) });
-
-    await onVerificationChange(deps, { before: awaiting, after: processing });
-
-    expect([...events.events.values()].map((event) => event.status)).toEqual(["no_destination"]);
-    expect(sender.posts).toEqual([]);
-  });
-
-  it("a sandbox review reference: delivers the in_review event, then decides a few seconds later", async () => {
+  it("a sandbox review reference: queues the in_review event, then decides a few seconds later", async () => {
     const inReview = aVerification({
       status: "in_review",
       sequence: 3,
@@ -185,11 +169,11 @@ describe("onVerificationChange", () => {
       review_reason: "review_requested",
       review_required_at: "2026-11-22T11:59:58Z",
     });
-    const { verifications, sender, deps } = setup({ stored: inReview });
+    const { verifications, events, queue, deps } = setup({ stored: inReview });
 
     await onVerificationChange(deps, { before: { ...inReview, status: "processing", sequence: 2 }, after: inReview });
 
-    expect(posted(sender)).toEqual([["verification.in_review", "in_review", 3]]);
+    expect(queued(events, queue)).toEqual([["verification.in_review", "in_review", 3]]);
     expect(deps.slept).toEqual([3000]);
     expect(verifications.stored(ID)).toMatchObject({
       status: "completed",

@@ -8,6 +8,7 @@ import { type EventItem, webhookEventSchema } from "#shared/domain/webhook-event
 import {
   attemptDelivery,
   deliverDue,
+  deliverQueued,
   eventFor,
   RETRY_DELAYS_SECONDS,
   recordEvent,
@@ -484,7 +485,7 @@ describe("deliverDue", () => {
     const racing = {
       ...deps,
       events: {
-        create: events.create.bind(events),
+        get: events.get.bind(events),
         claim: events.claim.bind(events),
         recordAttempt: events.recordAttempt.bind(events),
         markNoDestination: events.markNoDestination.bind(events),
@@ -537,5 +538,60 @@ describe("deliverDue", () => {
         attributes: { error: expect.any(Error), event_id: broken.event_id },
       },
     ]);
+  });
+});
+
+describe("deliverQueued", () => {
+  /** A freshly recorded event, as the queue's message finds it: no attempt yet, the first one the queue's. */
+  const recorded = (item = processingItem()) => anEvent(item, { next_attempt_at: "2026-11-22T12:00:25Z" });
+
+  it("makes the first attempt of a recorded event, under a lease of the delivery timeout plus 20 s", async () => {
+    const { events, sender, deps } = setup();
+    const event = recorded();
+    events.put(event);
+    let storedDuringPost: string | undefined;
+    sender.respond = () => {
+      storedDuringPost = events.stored(event.event_id).next_attempt_at;
+      return { statusCode: 200, latencyMs: 1 };
+    };
+
+    expect(await deliverQueued(deps, { event_id: event.event_id, app_id: event.app_id })).toBe(true);
+
+    expect(sender.posts.map((post) => post.headers["webhook-id"])).toEqual([event.event_id]);
+    expect(storedDuringPost).toBe("2026-11-22T12:00:30Z");
+    expect(events.stored(event.event_id)).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
+  it("does nothing for a message seen twice, nor for an event the tick attempted first", async () => {
+    const { events, sender, deps } = setup();
+    const event = recorded();
+    const retried = { ...recorded(processingItem({ verification_id: verificationId(2) })), attempts: 1 };
+    events.put(event, retried);
+    await deliverQueued(deps, { event_id: event.event_id, app_id: event.app_id });
+
+    expect(await deliverQueued(deps, { event_id: event.event_id, app_id: event.app_id })).toBe(false);
+    expect(await deliverQueued(deps, { event_id: retried.event_id, app_id: retried.app_id })).toBe(false);
+    expect(sender.posts).toHaveLength(1);
+  });
+
+  it("does nothing for an unknown event, or one of another app than the message says", async () => {
+    const { events, sender, deps } = setup();
+    const event = recorded();
+    events.put(event);
+
+    expect(await deliverQueued(deps, { event_id: "evt_01JD0000000000000000000000", app_id: event.app_id })).toBe(false);
+    expect(await deliverQueued(deps, { event_id: event.event_id, app_id: appId(9) })).toBe(false);
+    expect(sender.posts).toEqual([]);
+  });
+
+  it("marks the event when the app has no webhook destination", async () => {
+    const { events, sender, deps } = setup({ apps: [anApp({ webhook_url: undefined })] });
+    const event = recorded();
+    events.put(event);
+
+    await deliverQueued(deps, { event_id: event.event_id, app_id: event.app_id });
+
+    expect(events.stored(event.event_id).status).toBe("no_destination");
+    expect(sender.posts).toEqual([]);
   });
 });
