@@ -10,7 +10,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
 import { DELIVERY_QUEUE } from "#shared/declarations/queues";
-import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
+import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
 
@@ -82,7 +82,8 @@ export class Pipeline extends Construct {
     props.consumer.addEventSource(
       new DynamoEventSource(props.verifications, {
         startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 10,
+        batchSize: CHANGE_STREAM_READING.batchSize,
+        parallelizationFactor: CHANGE_STREAM_READING.parallelizationFactor,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         retryAttempts: 10,

@@ -7,6 +7,13 @@ export const CHANGE_STREAM_FILTER = {
   dynamodb: { NewImage: { status: { S: ["processing", "in_review", "completed", "failed", "expired"] } } },
 } as const;
 
+/**
+ * How the consumer reads each shard of the stream: batches of up to ten records, and up to ten
+ * batches of one shard at once. Lambda still hands each item's records over in order, and the
+ * consumer needs no other order; a shard otherwise waits on one verification's checks at a time.
+ */
+export const CHANGE_STREAM_READING = { batchSize: 10, parallelizationFactor: 10 } as const;
+
 type Pattern = { readonly [key: string]: Pattern | readonly string[] };
 
 /** Whether `record` matches `pattern` as Lambda matches equality filters: every listed field, one of its values. */

@@ -17,7 +17,7 @@ import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/
 import { DELIVERY_QUEUE } from "#shared/declarations/queues";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
-import { CHANGE_STREAM_FILTER } from "#shared/declarations/stream-filter";
+import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import { AUDIT_TABLE, TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
@@ -1353,6 +1353,8 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
       FunctionName: { Ref: functionId(stack, "on-verification-change") },
       EventSourceArn: { "Fn::GetAtt": [tableId(template, "VERIFICATIONS_TABLE"), "StreamArn"] },
       StartingPosition: "TRIM_HORIZON",
+      BatchSize: CHANGE_STREAM_READING.batchSize,
+      ParallelizationFactor: CHANGE_STREAM_READING.parallelizationFactor,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: 10,
       FunctionResponseTypes: ["ReportBatchItemFailures"],
