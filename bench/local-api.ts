@@ -21,6 +21,7 @@ import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb,
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
+import { startPipeline } from "../local/pipeline.ts";
 import { ensureTables, localSettings, tableName } from "../local/resources.ts";
 import { startQueue } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
@@ -54,8 +55,10 @@ export interface BenchApi {
   tables: { apps: string; verifications: string; idempotency: string };
   bucket: string;
   roundTrips: RoundTrips;
-  /** A new app with its key, written with a client of its own so the counter never sees it. */
-  newApp(): Promise<NewApp>;
+  /** A new app with its key (and `webhookUrl` as its destination), written with a client of its own so the counter never sees it. */
+  newApp(webhookUrl?: string): Promise<NewApp>;
+  /** Starts what follows a change: the stream's consumer, the delivery queue's reader; stopped with the rest. */
+  startPipeline(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -111,8 +114,9 @@ export async function startBenchApi(): Promise<BenchApi> {
     s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
 
     // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
+    const handlers = await loadHandlers();
     const server = createGateway({
-      handlers: await loadHandlers(),
+      handlers,
       region: LOCAL_REGION,
       usagePlan: { has: usagePlans.has },
     });
@@ -143,11 +147,26 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
-      newApp: () =>
+      newApp: (webhookUrl) =>
         createApp(
           { apps, sealer, limits, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
-          { name: "bench app", environment: "sandbox" },
+          { name: "bench app", environment: "sandbox", webhookUrl },
         ),
+      async startPipeline() {
+        const pipeline = await startPipeline({
+          endpoint: dynamo.endpoint,
+          region: LOCAL_REGION,
+          table: tableName(PREFIX, VERIFICATIONS_TABLE),
+          consumer: handlers["on-verification-change"],
+          deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
+          // Retries are the tick's; the bench measures first attempts only.
+          tick: async () => undefined,
+          pollMs: 20,
+          tickMs: 3_600_000,
+        });
+        // Stopped before the gateway and the engines, which stop after it.
+        stops.push(() => pipeline.stop());
+      },
       stop: () => stopAll(stops),
     };
   } catch (error) {

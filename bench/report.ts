@@ -1,6 +1,7 @@
 /** BENCHMARKS.md from one run's results: tables, targets, method, machine and command. */
 import { COLD_START_TARGET, type ColdStartRow } from "./cold-start.ts";
 import type { DocumentsResult } from "./documents.ts";
+import type { IsolationResult } from "./isolation.ts";
 import type { LoadResult } from "./load.ts";
 import type { Percentiles } from "./stats.ts";
 import { type RoundTripRow, WARM_TARGET, type WarmRow } from "./warm.ts";
@@ -24,6 +25,10 @@ export interface BenchSettings {
   loadUploads: number;
   loadReplayKeys: number;
   documentSamples: number;
+  isolationSamplesPerSide: number;
+  isolationBlocks: number;
+  isolationSlowAnswerMs: number;
+  isolationSlowVerificationsPerBlock: number;
 }
 
 export interface BenchResults {
@@ -39,7 +44,11 @@ export interface BenchResults {
   roundTrips: RoundTripRow[];
   load: LoadResult;
   documents: DocumentsResult;
+  isolation: IsolationResult;
 }
+
+/** Another app's slow endpoint may cost the measured app's confirm-to-webhook latency at most this ratio. */
+export const ISOLATION_TARGET = 1.2;
 
 /** The processing functions' memory (infra/api-function.ts): a read must stay well inside it. */
 export const FUNCTION_MEMORY_MIB = 512;
@@ -112,6 +121,15 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       .map(([kind, entry]) => `${kind} ${JSON.stringify(entry.statuses)}`)
       .join("; ")}`,
   });
+  const { isolation } = results;
+  const isolationRatio = Math.round((isolation.contended.p50 / isolation.baseline.p50) * 100) / 100;
+  checks.push({
+    name: "Webhook isolation: confirm to webhook with another app's 15 s endpoint",
+    target: `p50 <= ${ISOLATION_TARGET}x without it`,
+    result: `${isolationRatio}x (${ms(isolation.contended.p50)} ms vs ${ms(isolation.baseline.p50)} ms)`,
+    met: isolationRatio <= ISOLATION_TARGET,
+    why: `at least ${isolation.slowInFlightAtLeast} of the slow app's deliveries were waiting on its endpoint during each contended sample`,
+  });
   const large = results.documents.largePdf;
   checks.push({
     name: "Documents: peak memory of a 10 MiB PDF",
@@ -124,7 +142,8 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 }
 
 export function renderReport(results: BenchResults): string {
-  const { machine, settings, load } = results;
+  const { machine, settings, load, isolation } = results;
+  const isolationRatio = Math.round((isolation.contended.p50 / isolation.baseline.p50) * 100) / 100;
   const checks = checkTargets(results);
   const missed = checks.filter((check) => !check.met);
   const authorizerMiss = results.warm.find((row) => row.path === "authorizer, cache miss");
@@ -353,6 +372,29 @@ ${results.documents.largePdf.readMs} ms, resident memory ${results.documents.lar
 the read and ${results.documents.largePdf.peakRssMiB} MiB at its peak, against the function's ${FUNCTION_MEMORY_MIB} MB.
 The reader loads nothing at init (its thread starts at the first read), so the processing
 function's init against its baseline is the \`on-verification-change\` row of section 1.
+
+## 6. Webhook isolation
+
+One app's confirm-to-webhook latency: from its \`upload-complete\` answer to its endpoint
+receiving the final state's event, through the change stream, the consumer, the delivery
+queue and its reader (\`local/sqs.ts\`, Lambda's batching and concurrency as declared in
+\`shared/declarations/queues.ts\`). Measured ${isolation.samplesPerSide} times with no slow endpoint and
+${isolation.samplesPerSide} times while another app's endpoint held at least ${isolation.slowInFlightAtLeast} of its deliveries
+(it answers each after ${isolation.slowAnswerMs / 1000} s; ${isolation.slowVerificationsPerBlock} of its verifications are confirmed before each
+contended block), in ${settings.isolationBlocks} alternating blocks of one run.
+
+${table(
+  ["", "p50 (ms)", "p95 (ms)"],
+  [
+    ["no slow endpoint", ms(isolation.baseline.p50), ms(isolation.baseline.p95)],
+    [
+      `another app's endpoint answering in ${isolation.slowAnswerMs / 1000} s`,
+      ms(isolation.contended.p50),
+      ms(isolation.contended.p95),
+    ],
+    ["ratio", `${isolationRatio}x`, `${Math.round((isolation.contended.p95 / isolation.baseline.p95) * 100) / 100}x`],
+  ],
+)}
 
 ## Settings of this run
 

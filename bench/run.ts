@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: cold start, warm cost per request, round trips, load and reading documents, measured in one run
+ * `npm run bench`: cold start, warm cost per request, round trips, load, webhook isolation and reading documents, measured in one run
  * on this machine; writes BENCHMARKS.md and bench-results.json at the project root.
  */
 import { execFileSync } from "node:child_process";
@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
+import { measureIsolation } from "./isolation.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
 import { type BenchResults, type BenchSettings, checkTargets, renderReport } from "./report.ts";
@@ -25,6 +26,10 @@ const SETTINGS: BenchSettings = {
   loadUploads: 3000,
   loadReplayKeys: 50,
   documentSamples: 30,
+  isolationSamplesPerSide: 30,
+  isolationBlocks: 3,
+  isolationSlowAnswerMs: 15_000,
+  isolationSlowVerificationsPerBlock: 5,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -40,10 +45,10 @@ async function main(): Promise<void> {
     loadAverage: os.loadavg(),
   };
 
-  log(`1/4 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
+  log(`1/5 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
   const coldStart = await measureColdStart(SETTINGS.coldStartRuns);
 
-  log("2/4 warm cost and round trips: starting DynamoDB Local and the S3 engine");
+  log("2/5 warm cost and round trips: starting DynamoDB Local and the S3 engine");
   const api = await startBenchApi();
   // Ctrl-C still stops the engines, the JVM included.
   const interrupted = () => void api.stop().finally(() => process.exit(130));
@@ -51,18 +56,28 @@ async function main(): Promise<void> {
   process.once("SIGTERM", interrupted);
   let warm: Awaited<ReturnType<typeof measureWarm>>;
   let load: Awaited<ReturnType<typeof runLoad>>;
+  let isolation: Awaited<ReturnType<typeof measureIsolation>>;
   try {
     warm = await measureWarm(api, {
       samples: SETTINGS.warmSamples,
       authorizerSamples: SETTINGS.authorizerSamples,
       warmup: SETTINGS.warmup,
     });
-    log(`3/4 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
+    log(`3/5 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
     load = await runLoad(api, {
       durationSeconds: SETTINGS.loadSeconds,
       connections: SETTINGS.loadConnections,
       uploads: SETTINGS.loadUploads,
       replayKeys: SETTINGS.loadReplayKeys,
+    });
+    log(
+      `4/5 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
+    );
+    isolation = await measureIsolation(api, {
+      samplesPerSide: SETTINGS.isolationSamplesPerSide,
+      blocks: SETTINGS.isolationBlocks,
+      slowAnswerMs: SETTINGS.isolationSlowAnswerMs,
+      slowVerificationsPerBlock: SETTINGS.isolationSlowVerificationsPerBlock,
     });
   } finally {
     await api.stop();
@@ -70,7 +85,7 @@ async function main(): Promise<void> {
     process.off("SIGTERM", interrupted);
   }
 
-  log(`4/4 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
+  log(`5/5 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
   const documents = await measureDocuments(SETTINGS.documentSamples);
 
   const results: BenchResults = {
@@ -85,6 +100,7 @@ async function main(): Promise<void> {
     roundTrips: warm.roundTrips,
     load,
     documents,
+    isolation,
   };
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");

@@ -168,6 +168,8 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       clearInterval(ticker);
       for (const waiter of idleWaiters) waiter.resolve();
       await poller;
+      // Deliveries already handed out finish before the engines they write to stop.
+      await options.deliveries.queue.detach();
       dynamo.destroy();
       streams.destroy();
     },

@@ -42,6 +42,8 @@ export interface LocalQueue {
   queueUrl: string;
   /** Starts handing messages to `reader` (the queue's function), as the event-source mapping does. */
   attach(reader: QueueReader): void;
+  /** Stops handing messages out, and resolves once the batches already handed out have ended. */
+  detach(): Promise<void>;
   /** Resolves once every message sent so far has been handled or set aside. */
   drain(): Promise<void>;
   /** Messages set aside after `maxReceiveCount` takes: what the failure queue would hold. */
@@ -87,6 +89,7 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
   let running = 0;
   let stopped = false;
   let waiters: (() => void)[] = [];
+  let idle: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
 
   const settled = () => messages.length === 0 && running === 0;
@@ -135,6 +138,10 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
       }
     }
     running -= 1;
+    if (running === 0) {
+      for (const resolve of idle) resolve();
+      idle = [];
+    }
     pump();
     wake();
   };
@@ -175,6 +182,13 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
     attach(read) {
       reader = read;
       pump();
+    },
+    detach: () => {
+      reader = undefined;
+      return new Promise((resolve) => {
+        if (running === 0) resolve();
+        else idle.push(resolve);
+      });
     },
     drain: () =>
       new Promise((resolve) => {
