@@ -825,9 +825,18 @@ export interface Post {
 export class RecordingWebhookSender implements WebhookSender {
   readonly posts: Post[] = [];
   respond: (url: string) => WebhookResponse = () => ({ statusCode: 200, latencyMs: 12.4 });
+  /** How long each POST takes before its answer: a slow endpoint. */
+  answerAfterMs = 0;
+  /** The most POSTs that were waiting for their answers at once. */
+  mostAtOnce = 0;
+  private waiting = 0;
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse> {
     this.posts.push({ url, headers: { ...headers }, body });
+    this.waiting += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.waiting);
+    if (this.answerAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerAfterMs));
+    this.waiting -= 1;
     return this.respond(url);
   }
 }

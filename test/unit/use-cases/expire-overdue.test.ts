@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PARTITION_SHARDS } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
-import { expireOverdue } from "#shared/use-cases/expire-overdue";
+import { EXPIRY_CONCURRENCY, expireOverdue } from "#shared/use-cases/expire-overdue";
 import { aVerification, InMemoryVerificationStore, verificationId } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
 
@@ -98,6 +98,25 @@ describe("expireOverdue", () => {
     for (const item of [...many, older]) {
       expect(verifications.stored(item.verification_id)).toMatchObject({ status: "expired" });
     }
+  });
+
+  it("reads at most EXPIRY_CONCURRENCY partitions at once", async () => {
+    const { verifications, clock } = setup(awaiting(1, "2026-11-30T08:00:00Z"));
+    let reading = 0;
+    let most = 0;
+    const counting = {
+      async *awaitingPastDeadline(partition: string, now: string) {
+        reading += 1;
+        most = Math.max(most, reading);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        yield* verifications.awaitingPastDeadline(partition, now);
+        reading -= 1;
+      },
+      transition: verifications.transition.bind(verifications),
+    };
+
+    expect(await expireOverdue({ verifications: counting, clock })).toBe(1);
+    expect(most).toBe(EXPIRY_CONCURRENCY);
   });
 
   it("does nothing the second time", async () => {

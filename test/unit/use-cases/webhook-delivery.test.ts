@@ -10,6 +10,7 @@ import {
   deliverDue,
   deliverQueued,
   eventFor,
+  RETRY_CONCURRENCY,
   RETRY_DELAYS_SECONDS,
   recordEvent,
 } from "#shared/use-cases/webhook-delivery";
@@ -475,6 +476,18 @@ describe("deliverDue", () => {
 
     expect(storedDuringPost).toBe("2026-11-22T12:00:30Z");
     expect(events.stored(event.event_id).status).toBe("delivered");
+  });
+
+  it("makes its attempts side by side, at most RETRY_CONCURRENCY at once, so slow endpoints share the wait", async () => {
+    const { events, sender, deps } = setup();
+    const due = Array.from({ length: 25 }, (_, i) =>
+      anEvent(processingItem({ verification_id: verificationId(i + 1) }), { next_attempt_at: "2026-11-22T11:59:00Z" }),
+    );
+    events.put(...due);
+    sender.answerAfterMs = 5;
+
+    expect(await deliverDue(deps)).toBe(25);
+    expect(sender.mostAtOnce).toBe(RETRY_CONCURRENCY);
   });
 
   it("skips an event another caller claimed first", async () => {
