@@ -82,8 +82,9 @@ export async function measureIsolation(
 ): Promise<IsolationResult> {
   const fast = await endpoint(0);
   const slow = await endpoint(options.slowAnswerMs);
+  // Only while this runs: the other measurements see no stream consumer working beside them.
+  const pipeline = await api.startPipeline();
   try {
-    await api.startPipeline();
     const measured = new BenchCustomer(api.baseUrl, (await api.newApp(fast.url)).api_key);
     const slowApp = new BenchCustomer(api.baseUrl, (await api.newApp(slow.url)).api_key);
 
@@ -104,9 +105,9 @@ export async function measureIsolation(
       await waitFor(() => slow.inFlight() === 0, options.slowAnswerMs + 20_000);
       for (let i = 0; i < perBlock; i += 1) baseline.push(await sample());
 
-      // The slow app's verifications, confirmed and waiting on their endpoint's answers.
+      // The slow app's verifications, checked, with both events of each waiting on its endpoint's answers.
       for (let i = 0; i < options.slowVerificationsPerBlock; i += 1) await confirmOne(slowApp);
-      await waitFor(() => slow.inFlight() >= options.slowVerificationsPerBlock, 20_000);
+      await waitFor(() => slow.inFlight() >= 2 * options.slowVerificationsPerBlock, 20_000);
       for (let i = 0; i < perBlock; i += 1) {
         slowInFlightAtLeast = Math.min(slowInFlightAtLeast, slow.inFlight());
         contended.push(await sample());
@@ -124,5 +125,6 @@ export async function measureIsolation(
   } finally {
     await fast.stop();
     await slow.stop();
+    await pipeline.stop();
   }
 }

@@ -57,8 +57,8 @@ export interface BenchApi {
   roundTrips: RoundTrips;
   /** A new app with its key (and `webhookUrl` as its destination), written with a client of its own so the counter never sees it. */
   newApp(webhookUrl?: string): Promise<NewApp>;
-  /** Starts what follows a change: the stream's consumer, the delivery queue's reader; stopped with the rest. */
-  startPipeline(): Promise<void>;
+  /** Starts what follows a change: the stream's consumer and the delivery queue's reader, until stopped. */
+  startPipeline(): Promise<{ stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -152,8 +152,8 @@ export async function startBenchApi(): Promise<BenchApi> {
           { apps, sealer, limits, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
           { name: "bench app", environment: "sandbox", webhookUrl },
         ),
-      async startPipeline() {
-        const pipeline = await startPipeline({
+      startPipeline: () =>
+        startPipeline({
           endpoint: dynamo.endpoint,
           region: LOCAL_REGION,
           table: tableName(PREFIX, VERIFICATIONS_TABLE),
@@ -163,10 +163,7 @@ export async function startBenchApi(): Promise<BenchApi> {
           tick: async () => undefined,
           pollMs: 20,
           tickMs: 3_600_000,
-        });
-        // Stopped before the gateway and the engines, which stop after it.
-        stops.push(() => pipeline.stop());
-      },
+        }),
       stop: () => stopAll(stops),
     };
   } catch (error) {
