@@ -26,8 +26,8 @@ const SETTINGS: BenchSettings = {
   loadUploads: 3000,
   loadReplayKeys: 50,
   documentSamples: 30,
-  isolationSamplesPerSide: 30,
-  isolationBlocks: 3,
+  isolationSamplesPerSide: 40,
+  isolationBlocks: 4,
   isolationSlowAnswerMs: 15_000,
   isolationSlowVerificationsPerBlock: 5,
 };

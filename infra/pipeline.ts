@@ -18,7 +18,7 @@ import type { EnvironmentConfig } from "./config.ts";
  * The delivery queue of `DELIVERY_QUEUE` and its failure queue: made before the functions,
  * whose settings name it; `Pipeline` gives it its reader.
  */
-export class DeliveryQueue extends Construct {
+export class DeliveryQueues extends Construct {
   readonly queue: Queue;
   readonly failures: Queue;
 
@@ -52,7 +52,7 @@ export interface PipelineProps {
   /** Reads the change stream: processing, events, and sending them to the delivery queue. */
   consumer: NodejsFunction;
   /** The delivery queue and its reader, which makes each event's first attempt. */
-  deliveries: { queue: DeliveryQueue; reader: NodejsFunction };
+  deliveries: { queues: DeliveryQueues; reader: NodejsFunction };
   /** Runs every minute: expiry and due webhook retries. */
   tick: NodejsFunction;
   alarms: ApiAlarms;
@@ -94,7 +94,7 @@ export class Pipeline extends Construct {
     );
 
     props.deliveries.reader.addEventSource(
-      new SqsEventSource(props.deliveries.queue.queue, {
+      new SqsEventSource(props.deliveries.queues.queue, {
         batchSize: DELIVERY_QUEUE.batchSize,
         maxConcurrency: DELIVERY_QUEUE.maxConcurrency,
       }),
@@ -118,7 +118,7 @@ export class Pipeline extends Construct {
       evaluationPeriods: 1,
     });
     props.alarms.add("DeliveryFailures", "a delivery message failed every take; its event waits for the tick", {
-      metric: props.deliveries.queue.failures.metricApproximateNumberOfMessagesVisible({
+      metric: props.deliveries.queues.failures.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
         statistic: "Maximum",
       }),

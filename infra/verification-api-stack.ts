@@ -18,7 +18,7 @@ import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 import { OperatorRole } from "./operator-role.ts";
-import { DeliveryQueue, Pipeline } from "./pipeline.ts";
+import { DeliveryQueues, Pipeline } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
 import { EdgeAcl } from "./web-acl.ts";
@@ -129,7 +129,7 @@ export class VerificationApiStack extends Stack {
       description: "Holds each app's request bucket: npm run ops -- apps sync-limits",
     });
 
-    const deliveries = new DeliveryQueue(this, DELIVERY_QUEUE.id, config);
+    const deliveries = new DeliveryQueues(this, DELIVERY_QUEUE.id, config);
 
     const staff = new StaffIdentity(this, "Staff", config);
     new CfnOutput(this, "StaffUserPoolId", {
@@ -232,7 +232,7 @@ export class VerificationApiStack extends Stack {
       environment: config,
       verifications: verifications.table,
       consumer: this.functionNamed("on-verification-change"),
-      deliveries: { queue: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
+      deliveries: { queues: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
       tick: this.functionNamed("tick"),
       alarms,
     });
