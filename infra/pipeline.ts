@@ -15,6 +15,24 @@ import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
 
 /**
+ * A queue where what failed every retry waits, 14 days, encrypted and TLS only. It is itself the
+ * last stop (`whose` says of what), so it has no queue behind it.
+ */
+function failureQueue(scope: Construct, id: string, environment: EnvironmentConfig, whose: string): Queue {
+  const queue = new Queue(scope, id, {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+    removalPolicy: environment.removalPolicy,
+  });
+  Validations.of(queue).acknowledge({
+    id: "AwsSolutions-SQS3",
+    reason: `This queue is itself ${whose}: it has no queue behind it`,
+  });
+  return queue;
+}
+
+/**
  * The delivery queue of `DELIVERY_QUEUE` and its failure queue: made before the functions,
  * whose settings name it; `Pipeline` gives it its reader.
  */
@@ -24,16 +42,7 @@ export class DeliveryQueues extends Construct {
 
   constructor(scope: Construct, id: string, environment: EnvironmentConfig) {
     super(scope, id);
-    this.failures = new Queue(this, "Failures", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: environment.removalPolicy,
-    });
-    Validations.of(this.failures).acknowledge({
-      id: "AwsSolutions-SQS3",
-      reason: "This queue is itself the delivery queue's failure queue: it has no queue behind it",
-    });
+    this.failures = failureQueue(this, "Failures", environment, "the delivery queue's failure queue");
     this.queue = new Queue(this, "Queue", {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -68,16 +77,12 @@ export class Pipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: PipelineProps) {
     super(scope, id);
-    this.failures = new Queue(this, "ChangeFailures", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: props.environment.removalPolicy,
-    });
-    Validations.of(this.failures).acknowledge({
-      id: "AwsSolutions-SQS3",
-      reason: "This queue is itself the on-failure destination of the change stream: it has no queue behind it",
-    });
+    this.failures = failureQueue(
+      this,
+      "ChangeFailures",
+      props.environment,
+      "the on-failure destination of the change stream",
+    );
 
     props.consumer.addEventSource(
       new DynamoEventSource(props.verifications, {
