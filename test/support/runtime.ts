@@ -23,6 +23,8 @@ export async function startRuntime(env: Record<string, string>, args: string[] =
     IDENTITY_PORT: await freePort(),
     PORTAL_PORT: await freePort(),
     KMS_PORT: await freePort(),
+    USAGE_PLANS_PORT: await freePort(),
+    QUEUE_PORT: await freePort(),
   };
   // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal.
   const child = spawn(process.execPath, ["--import", "tsx", "local/main.ts", ...args], {
