@@ -4,8 +4,7 @@
  * a sync gives the app its bucket.
  */
 import { describe, expect, it } from "vitest";
-import { destinationsFor } from "#shared/domain/destinations";
-import { createApp, syncAppLimits } from "#shared/use-cases/apps";
+import { syncAppLimits } from "#shared/use-cases/apps";
 import { Customer, expectProblem } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
@@ -14,17 +13,7 @@ const UNKNOWN = "ver_01JD0000000000000000000000";
 
 describe("an app without its own bucket", () => {
   it("is answered 503 with Retry-After, reaching no function, until a sync gives it one", async () => {
-    // Made as if its registration had been lost: stored, with no key in the usage plan.
-    const app = await createApp(
-      {
-        apps: fx.api.apps,
-        sealer: fx.api.sealer,
-        limits: { register: async () => undefined },
-        clock: fx.api.clock,
-        destinations: destinationsFor("sandbox", "local"),
-      },
-      { name: "Unregistered", environment: "sandbox" },
-    );
+    const app = await fx.api.appWithoutLimits();
     const customer = new Customer(fx.api.baseUrl, app.api_key);
     const before = await fx.api.count(fx.api.tables.verifications);
 

@@ -8,8 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { destinationsFor } from "#shared/domain/destinations";
-import { createApp } from "#shared/use-cases/apps";
 import { parseDuration } from "../../ops/arguments.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
@@ -157,17 +155,7 @@ describe("as a process", () => {
 
 describe("every command", () => {
   it("gives each app without its request bucket one with apps sync-limits, and none the second time", async () => {
-    // An app whose registration was lost: stored, with no key in the usage plan.
-    const lost = await createApp(
-      {
-        apps: api.apps,
-        sealer: api.sealer,
-        limits: { register: async () => undefined },
-        clock: api.clock,
-        destinations: destinationsFor("sandbox", "local"),
-      },
-      { name: "Lost bucket", environment: "sandbox" },
-    );
+    const lost = await api.appWithoutLimits();
     issued.push(lost.api_key, lost.webhook_secret);
     expectProblem(await probe(api, lost.api_key), 503, "service_unavailable");
 

@@ -104,6 +104,8 @@ export interface TestApi {
   s3: S3Client;
   apps: AppStore;
   newApp(environment?: Environment, webhookUrl?: string): Promise<NewApp>;
+  /** A new app stored without its request bucket, as if its registration had been lost. */
+  appWithoutLimits(): Promise<NewApp>;
   /** Every function's handler, as loaded for this file. */
   handlers: Handlers;
   /** The change-stream poller, when started with `pipeline: true` (the tick is left to the test). */
@@ -200,6 +202,14 @@ export async function startApi(
   const newOrganization = async (name = `test organisation ${randomUUID()}`) =>
     (await createOrganization({ organizations, clock: systemClock }, { name, environment })).organization_id;
 
+  /** What creating an app needs here, with `appLimits` keeping (or not) its request bucket. */
+  const appDeps = (appLimits: Pick<AppLimits, "register">) => ({
+    apps,
+    sealer,
+    limits: appLimits,
+    clock: systemClock,
+    destinations: destinationsFor(environment, "local"),
+  });
   const handlers = await loadHandlers();
   authorityHandler = handlers.authority;
   const server = createGateway({
@@ -243,10 +253,7 @@ export async function startApi(
       return { ...user, organizationId: organization, role };
     },
     organizationApp: (organizationId, webhookUrl) =>
-      createApp(
-        { apps, sealer, limits, clock: systemClock, destinations: destinationsFor(environment, "local") },
-        { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId },
-      ),
+      createApp(appDeps(limits), { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId }),
     identity: {
       endpoint: identity.url,
       userPoolId: LOCAL_STAFF_POOL.id,
@@ -266,10 +273,10 @@ export async function startApi(
     limits,
     clock: systemClock,
     newApp: (appEnvironment = environment, webhookUrl) =>
-      createApp(
-        { apps, sealer, limits, clock: systemClock, destinations: destinationsFor(environment, "local") },
-        { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl },
-      ),
+      createApp(appDeps(limits), { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl }),
+    // Its registration lost: stored, with no key in the usage plan.
+    appWithoutLimits: () =>
+      createApp(appDeps({ register: async () => undefined }), { name: `test app ${randomUUID()}`, environment }),
     async scan(table) {
       const items: Record<string, unknown>[] = [];
       for await (const page of paginateScan({ client: db }, { TableName: table, ConsistentRead: true })) {

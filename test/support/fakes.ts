@@ -45,7 +45,7 @@ import type {
   VerificationStore,
 } from "#shared/ports/verification-store";
 import type { WebhookResponse, WebhookSender } from "#shared/ports/webhook-sender";
-import { T0 } from "./fixed-clock.ts";
+import { FixedClock, T0 } from "./fixed-clock.ts";
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -971,4 +971,12 @@ export function documentBytes(type: FileType | "gif", size: number): Uint8Array 
   const bytes = new Uint8Array(size).fill(0x20);
   bytes.set(magic.slice(0, size));
   return bytes;
+}
+
+/** `items` stored, an empty document store and a clock at T0: what reading or erasing one verification needs. */
+export function verificationDeps(...items: VerificationItem[]) {
+  const verifications = new InMemoryVerificationStore().put(...items);
+  const documents = new InMemoryDocumentStore();
+  const clock = new FixedClock(T0);
+  return { verifications, documents, clock, deps: { verifications, documents, clock } };
 }

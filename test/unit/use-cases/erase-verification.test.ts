@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ERASED_ATTRIBUTES } from "#shared/domain/verification";
 import { eraseVerification } from "#shared/use-cases/erase-verification";
-import {
-  appId,
-  aVerification,
-  InMemoryDocumentStore,
-  InMemoryVerificationStore,
-  verificationId,
-} from "../../support/fakes.ts";
-import { FixedClock, T0 } from "../../support/fixed-clock.ts";
-
-function setup(...items: ReturnType<typeof aVerification>[]) {
-  const verifications = new InMemoryVerificationStore().put(...items);
-  const documents = new InMemoryDocumentStore();
-  const clock = new FixedClock(T0);
-  return { verifications, documents, clock, deps: { verifications, documents, clock } };
-}
+import { appId, aVerification, verificationDeps, verificationId } from "../../support/fakes.ts";
+import { T0 } from "../../support/fixed-clock.ts";
 
 const mine = { appId: appId(1), verificationId: verificationId(1) };
 const KEYS = [
@@ -50,7 +37,7 @@ async function refusal(promise: Promise<unknown>) {
 
 describe("eraseVerification", () => {
   it("deletes the three objects, then keeps only ids, status, result, reasons and times, one step up", async () => {
-    const { verifications, documents, deps } = setup(completed());
+    const { verifications, documents, deps } = verificationDeps(completed());
     for (const key of KEYS) documents.objects.set(key, new Uint8Array([1]));
 
     const resource = await eraseVerification(deps, mine);
@@ -75,7 +62,7 @@ describe("eraseVerification", () => {
   });
 
   it("ends an awaited upload as expired, now", async () => {
-    const { verifications, deps } = setup(aVerification());
+    const { verifications, deps } = verificationDeps(aVerification());
 
     await eraseVerification(deps, mine);
 
@@ -88,7 +75,10 @@ describe("eraseVerification", () => {
   });
 
   it("answers an erased verification again without touching anything", async () => {
-    const { verifications, documents, deps } = setup({ ...completed(), redacted_at: "2026-11-21T00:00:00Z" });
+    const { verifications, documents, deps } = verificationDeps({
+      ...completed(),
+      redacted_at: "2026-11-21T00:00:00Z",
+    });
 
     const resource = await eraseVerification(deps, mine);
 
@@ -103,7 +93,7 @@ describe("eraseVerification", () => {
   ] as const)(
     "refuses a verification %s with 409 verification_in_progress, deleting nothing",
     async (status, retry) => {
-      const { documents, deps } = setup(aVerification({ status }));
+      const { documents, deps } = verificationDeps(aVerification({ status }));
 
       const error = await refusal(eraseVerification(deps, mine));
 
@@ -113,7 +103,7 @@ describe("eraseVerification", () => {
   );
 
   it("reads another app's, an unknown and a malformed id as not found", async () => {
-    const { deps } = setup(completed());
+    const { deps } = verificationDeps(completed());
     for (const input of [
       { appId: appId(2), verificationId: verificationId(1) },
       { appId: appId(1), verificationId: verificationId(2) },
@@ -124,7 +114,7 @@ describe("eraseVerification", () => {
   });
 
   it("erases what a concurrent change left, when the verification moved on meanwhile", async () => {
-    const { verifications, deps } = setup(aVerification());
+    const { verifications, deps } = verificationDeps(aVerification());
     const original = verifications.erase.bind(verifications);
     let first = true;
     verifications.erase = async (request) => {

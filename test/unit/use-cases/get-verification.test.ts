@@ -1,27 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { VerificationNotFoundError } from "#shared/domain/errors";
 import { getVerification } from "#shared/use-cases/get-verification";
-import {
-  appId,
-  aVerification,
-  InMemoryDocumentStore,
-  InMemoryVerificationStore,
-  verificationId,
-} from "../../support/fakes.ts";
-import { FixedClock, T0 } from "../../support/fixed-clock.ts";
-
-function setup(...items: ReturnType<typeof aVerification>[]) {
-  const verifications = new InMemoryVerificationStore().put(...items);
-  const documents = new InMemoryDocumentStore();
-  const clock = new FixedClock(T0);
-  return { verifications, documents, clock, deps: { verifications, documents, clock } };
-}
+import { appId, aVerification, verificationDeps, verificationId } from "../../support/fakes.ts";
+import { T0 } from "../../support/fixed-clock.ts";
 
 const mine = { appId: appId(1), verificationId: verificationId(1) };
 
 describe("getVerification", () => {
   it("answers an awaited verification with a fresh 15-minute upload URL", async () => {
-    const { documents, deps } = setup(aVerification());
+    const { documents, deps } = verificationDeps(aVerification());
 
     const resource = await getVerification(deps, mine);
 
@@ -39,7 +26,7 @@ describe("getVerification", () => {
   });
 
   it("never gives an upload URL that outlives the upload deadline", async () => {
-    const { documents, deps } = setup(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
+    const { documents, deps } = verificationDeps(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
 
     const resource = await getVerification(deps, mine);
 
@@ -48,7 +35,7 @@ describe("getVerification", () => {
   });
 
   it("one second before the deadline, gives a URL for that one second", async () => {
-    const { documents, clock, deps } = setup(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
+    const { documents, clock, deps } = verificationDeps(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
     clock.set("2026-11-22T12:04:59Z");
 
     const resource = await getVerification(deps, mine);
@@ -58,7 +45,7 @@ describe("getVerification", () => {
   });
 
   it("shows a verification past its deadline as expired, one change later, with no upload URL", async () => {
-    const { documents, clock, deps } = setup(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
+    const { documents, clock, deps } = verificationDeps(aVerification({ upload_deadline: "2026-11-22T12:05:00Z" }));
     clock.set("2026-11-22T12:05:00Z");
 
     const resource = await getVerification(deps, mine);
@@ -70,7 +57,7 @@ describe("getVerification", () => {
 
   it("answers a verification past its upload as stored, with no upload URL", async () => {
     const stored = aVerification({ status: "processing", sequence: 2, updated_at: "2026-11-22T11:30:00Z" });
-    const { documents, deps } = setup(stored);
+    const { documents, deps } = verificationDeps(stored);
 
     const resource = await getVerification(deps, mine);
 
@@ -80,14 +67,14 @@ describe("getVerification", () => {
   });
 
   it("reads another app's verification as not found", async () => {
-    const { documents, deps } = setup(aVerification({ app_id: appId(2) }));
+    const { documents, deps } = verificationDeps(aVerification({ app_id: appId(2) }));
 
     await expect(getVerification(deps, mine)).rejects.toBeInstanceOf(VerificationNotFoundError);
     expect(documents.presigned).toEqual([]);
   });
 
   it("reads an unknown id as not found", async () => {
-    const { deps } = setup(aVerification());
+    const { deps } = verificationDeps(aVerification());
 
     await expect(getVerification(deps, { ...mine, verificationId: verificationId(2) })).rejects.toMatchObject({
       code: "verification_not_found",
@@ -97,7 +84,7 @@ describe("getVerification", () => {
   it.each(["ver_123", "app_00000000000000000000000001", `${verificationId(1)} `, "../documents"])(
     "reads the malformed id %j as not found without reading the store",
     async (malformed) => {
-      const { verifications, deps } = setup(aVerification());
+      const { verifications, deps } = verificationDeps(aVerification());
 
       await expect(getVerification(deps, { ...mine, verificationId: malformed })).rejects.toBeInstanceOf(
         VerificationNotFoundError,
