@@ -1,4 +1,4 @@
-/** A customer backend's calls, as the bench makes them: plain fetch over loopback. */
+/** A customer backend's calls, as the bench makes them: over loopback with plain fetch, or handed to the handlers in-process. */
 import { randomUUID } from "node:crypto";
 import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
 
@@ -26,24 +26,30 @@ export function createBody(reference = "student-4711"): string {
   });
 }
 
-export class BenchCustomer {
-  constructor(
-    readonly baseUrl: string,
-    readonly apiKey: string,
-  ) {}
+/** How a request reaches the API. */
+export type Send = (method: string, path: string, headers: Record<string, string>, body?: string) => Promise<Reply>;
 
-  async request(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { "X-API-Key": this.apiKey, ...headers },
-      body,
-    });
+/** Over HTTP to the local gateway, as a customer's backend calls it. */
+export function overHttp(baseUrl: string): Send {
+  return async (method, path, headers, body) => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
     return {
       status: response.status,
       headers: response.headers,
       json: text ? (JSON.parse(text) as unknown) : undefined,
     };
+  };
+}
+
+export class BenchCustomer {
+  constructor(
+    readonly send: Send,
+    readonly apiKey: string,
+  ) {}
+
+  request(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
+    return this.send(method, path, { "X-API-Key": this.apiKey, ...headers }, body);
   }
 
   create(idempotencyKey: string = randomUUID(), body = createBody()): Promise<Reply> {

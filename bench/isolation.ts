@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { BenchCustomer } from "./customer.ts";
+import { BenchCustomer, overHttp } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { percentile } from "./stats.ts";
 
@@ -86,8 +86,8 @@ export async function measureIsolation(
   // Only while this runs: the other measurements see no stream consumer working beside them.
   const pipeline = await api.startPipeline();
   try {
-    const measured = new BenchCustomer(api.baseUrl, (await api.newApp(fast.url)).api_key);
-    const slowApp = new BenchCustomer(api.baseUrl, (await api.newApp(slow.url)).api_key);
+    const measured = new BenchCustomer(overHttp(api.baseUrl), (await api.newApp(fast.url)).api_key);
+    const slowApp = new BenchCustomer(overHttp(api.baseUrl), (await api.newApp(slow.url)).api_key);
 
     const sample = async () => {
       const { id, confirmedAt } = await confirmOne(measured);

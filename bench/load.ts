@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
-import { BenchCustomer, createBody, expectResource } from "./customer.ts";
+import { BenchCustomer, createBody, expectResource, overHttp } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { round } from "./stats.ts";
 
@@ -49,7 +49,7 @@ export async function runLoad(
   options: { durationSeconds: number; connections: number; uploads: number; replayKeys: number },
 ): Promise<LoadResult> {
   const app = await api.newApp();
-  const customer = new BenchCustomer(api.baseUrl, app.api_key);
+  const customer = new BenchCustomer(overHttp(api.baseUrl), app.api_key);
   const body = createBody();
 
   // Arranged before the clock starts: finished keys to replay, and uploaded documents to confirm.

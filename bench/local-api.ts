@@ -26,6 +26,8 @@ import { ensureTables, localSettings, tableName } from "../local/resources.ts";
 import { startQueue } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
 import { buildWeb } from "../web/build.ts";
+import type { Send } from "./customer.ts";
+import { inProcess } from "./in-process.ts";
 
 const PREFIX = "bench-";
 
@@ -55,6 +57,8 @@ export interface BenchApi {
   tables: { apps: string; verifications: string; idempotency: string };
   bucket: string;
   roundTrips: RoundTrips;
+  /** The public API's requests handed to the deployed handlers in this process, with no socket or gateway between. */
+  inProcess: Send;
   /** A new app with its key (and `webhookUrl` as its destination), written with a client of its own so the counter never sees it. */
   newApp(webhookUrl?: string): Promise<NewApp>;
   /** Starts what follows a change: the stream's consumer and the delivery queue's reader, until stopped. */
@@ -147,6 +151,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
+      inProcess: inProcess(handlers, LOCAL_REGION),
       newApp: (webhookUrl) =>
         createApp(
           { apps, sealer, limits, clock: systemClock, destinations: destinationsFor("sandbox", "local") },

@@ -1,7 +1,8 @@
 /**
- * Warm cost per request: each route through HTTP and the local gateway, beside the bare SDK
- * calls that route must make, on the same engines with the same clients, interleaved in one
- * run. Also the SDK round trips each route makes, counted by a middleware on those clients.
+ * Warm cost per request: each route through HTTP and the local gateway, and the same route's
+ * handler called in-process with its proxy event, beside the bare SDK calls that route must make,
+ * on the same engines with the same clients, interleaved in one run. Also the SDK round trips each
+ * route makes, counted by a middleware on those clients.
  */
 import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
@@ -13,11 +14,14 @@ import { newId } from "#shared/domain/ids";
 import { IDEMPOTENCY_SECONDS } from "#shared/domain/new-verification";
 import { documentKey } from "#shared/domain/verification";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
-import { BenchCustomer, expectResource, type Reply } from "./customer.ts";
+import { BenchCustomer, expectResource, overHttp, type Reply } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { type Percentiles, percentiles, round, timed } from "./stats.ts";
 
 export const WARM_TARGET = 1.2;
+
+/** What a route's handler may add in-process to its bare calls, at p50, in milliseconds. */
+export const IN_PROCESS_TARGET_MS = 0.3;
 
 /** The fewest SDK round trips each path can make. */
 export const FLOORS = {
@@ -37,6 +41,8 @@ export interface WarmRow {
   route: Percentiles;
   bareCalls: Percentiles;
   ratio: { p50: number; p95: number; p99: number };
+  /** The handler called in-process with the proxy event (no loopback, no gateway); absent for the authorizer rows. */
+  inProcess?: Percentiles;
 }
 
 export interface RoundTripRow {
@@ -51,6 +57,7 @@ export interface RoundTripRow {
 
 interface Collected {
   route: number[];
+  inProcess: number[];
   bare: number[];
   trips: string[][];
 }
@@ -73,6 +80,7 @@ function row(path: MeasuredPath, bare: string, data: Collected): WarmRow {
       p95: round(route.p95 / bareCalls.p95),
       p99: round(route.p99 / bareCalls.p99),
     },
+    ...(data.inProcess.length > 0 ? { inProcess: percentiles(data.inProcess) } : {}),
   };
 }
 
@@ -87,7 +95,7 @@ function trips(path: MeasuredPath, data: Collected): RoundTripRow {
   };
 }
 
-const collected = (): Collected => ({ route: [], bare: [], trips: [] });
+const collected = (): Collected => ({ route: [], inProcess: [], bare: [], trips: [] });
 
 export async function measureWarm(
   api: BenchApi,
@@ -96,7 +104,8 @@ export async function measureWarm(
   const db = dynamoClients().doc;
   const s3 = s3Client();
   const app = await api.newApp();
-  const customer = new BenchCustomer(api.baseUrl, app.api_key);
+  const customer = new BenchCustomer(overHttp(api.baseUrl), app.api_key);
+  const direct = new BenchCustomer(api.inProcess, app.api_key);
 
   /** Times one route call and records the SDK calls it made. */
   async function route(into: Collected, call: () => Promise<Reply>, status: number): Promise<Reply> {
@@ -109,6 +118,12 @@ export async function measureWarm(
     into.trips.push(calls);
     expectStatus(reply as Reply, status);
     return reply as Reply;
+  }
+
+  async function inProcess(into: Collected, call: () => Promise<Reply>, status: number): Promise<void> {
+    const { ms, value } = await timed(call);
+    into.inProcess.push(ms);
+    expectStatus(value, status);
   }
 
   async function bare(into: Collected, work: () => Promise<unknown>): Promise<void> {
@@ -129,25 +144,33 @@ export async function measureWarm(
 
   // JIT and connection pools warm up before anything is recorded.
   for (let i = 0; i < options.warmup; i++) {
-    await customer.get(sample.verification_id);
-    await customer.create();
+    for (const caller of [customer, direct]) {
+      await caller.get(sample.verification_id);
+      await caller.create();
+    }
   }
 
+  // Each confirm needs a verification of its own: one for HTTP and one in-process per sample.
   const documents = [];
-  for (let i = 0; i < options.samples + options.warmup; i++) documents.push(await customer.uploaded());
-  for (const document of documents.splice(0, options.warmup)) await customer.confirm(document.verification_id);
+  for (let i = 0; i < 2 * options.samples + options.warmup; i++) documents.push(await customer.uploaded());
+  for (const [i, document] of documents.splice(0, options.warmup).entries()) {
+    await (i % 2 === 0 ? customer : direct).confirm(document.verification_id);
+  }
+  const directDocuments = documents.splice(0, options.samples);
 
   // A request the gateway answers itself (no route matches): the HTTP hop and nothing else.
   const hop = collected();
   const get = collected();
   const create = collected();
   const confirm = collected();
-  for (const document of documents) {
+  for (const [i, document] of documents.entries()) {
     await route(hop, () => customer.request("GET", "/v1/no-such-route"), 404);
     await route(get, () => customer.get(sample.verification_id), 200);
+    await inProcess(get, () => direct.get(sample.verification_id), 200);
     await bare(get, () => readVerification(sample.verification_id));
 
     await route(create, () => customer.create(), 201);
+    await inProcess(create, () => direct.create(), 201);
     const recordId = `bench#${randomUUID()}`;
     await bare(create, async () => {
       await db.send(
@@ -176,6 +199,9 @@ export async function measureWarm(
     });
 
     await route(confirm, () => customer.confirm(document.verification_id), 200);
+    const directDocument = directDocuments[i];
+    if (!directDocument) throw new Error("Fewer in-process documents than samples");
+    await inProcess(confirm, () => direct.confirm(directDocument.verification_id), 200);
     const key = documentKey(document.verification_id);
     await bare(confirm, async () => {
       await s3.send(new HeadObjectCommand({ Bucket: api.bucket, Key: key }));
@@ -207,7 +233,7 @@ export async function measureWarm(
   const unknownId = newId("verification");
   for (let i = 0; i < options.authorizerSamples; i++) {
     const fresh = await api.newApp();
-    const caller = new BenchCustomer(api.baseUrl, fresh.api_key);
+    const caller = new BenchCustomer(overHttp(api.baseUrl), fresh.api_key);
     await route(miss, () => caller.get(unknownId), 404);
     await route(hit, () => caller.get(unknownId), 404);
     const keyItem = { TableName: api.tables.apps, Key: { pk: keyPk(hashApiKey(fresh.api_key)) } };

@@ -18,6 +18,14 @@ const ACCOUNT_ID = "000000000000";
 const API_ID = "local";
 const STAGE = "v1";
 
+/**
+ * What the events are built from: the parts of a Node request they read, so an event for a
+ * request that never crossed a socket (the bench's in-process figures) is built the same way.
+ */
+export type GatewayRequest = Pick<http.IncomingMessage, "rawHeaders" | "httpVersion" | "headers"> & {
+  socket: { remoteAddress?: string | undefined };
+};
+
 /** The method and URL the gateway routes a request on. */
 export interface RequestTarget {
   method: string;
@@ -60,7 +68,7 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer | unde
  * Headers as API Gateway passes them: the client's spelling, last value and every value, with
  * the scheme the client used in `X-Forwarded-Proto` (the gateway's own, whatever a client sent).
  */
-function requestHeaders(req: http.IncomingMessage) {
+function requestHeaders(req: GatewayRequest) {
   // A Map, so a header named like an Object method (`toString`) is a header like any other.
   const values = new Map<string, string[]>();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -91,7 +99,7 @@ function queryParameters(url: URL) {
 
 /** The stage's request context, before an authorizer has added its own. */
 function requestContext(
-  req: http.IncomingMessage,
+  req: GatewayRequest,
   target: RequestTarget,
   route: RouteDefinition,
   requestId: string,
@@ -115,7 +123,7 @@ function requestContext(
 
 /** The fields of a matched request that both events carry. */
 export function requestFields(
-  req: http.IncomingMessage,
+  req: GatewayRequest,
   target: RequestTarget,
   matched: RouteMatch,
   requestId: string,

@@ -1,0 +1,54 @@
+/**
+ * The public API in-process: the proxy event the local gateway would build for a request, handed
+ * straight to the route's deployed handler, so neither loopback nor the gateway's emulation is in
+ * what is timed. The authorizer runs once per key, as the gateway's cache has it on a warm key.
+ */
+import { randomUUID } from "node:crypto";
+import type { APIGatewayAuthorizerResult } from "aws-lambda";
+import { APIS } from "#shared/declarations/routes";
+import {
+  authorizerEvent,
+  type GatewayRequest,
+  lambdaContext,
+  proxyEvent,
+  requestFields,
+} from "../local/gateway/events.ts";
+import { compileRoutes, matchRoute } from "../local/gateway/routes.ts";
+import type { Handlers } from "../local/handlers.ts";
+import type { Send } from "./customer.ts";
+
+export function inProcess(handlers: Handlers, region: string): Send {
+  const api = APIS.public;
+  const routes = compileRoutes(api.routes);
+  const authorized = new Map<string, APIGatewayAuthorizerResult>();
+  return async (method, path, headers, body) => {
+    const url = new URL(path, "http://127.0.0.1");
+    const matched = matchRoute(routes, method, url.pathname);
+    if (!matched) throw new Error(`No public route serves ${method} ${url.pathname}`);
+    const request: GatewayRequest = {
+      rawHeaders: Object.entries({ Host: "127.0.0.1", ...headers }).flat(),
+      headers: { host: "127.0.0.1" },
+      httpVersion: "1.1",
+      socket: { remoteAddress: "127.0.0.1" },
+    };
+    const requestId = randomUUID();
+    const fields = requestFields(request, { method, url }, matched, requestId);
+    const identity = headers[api.authorizer.identityHeader] ?? "";
+    let authorization = authorized.get(identity);
+    if (!authorization) {
+      authorization = await handlers.authorizer(authorizerEvent(fields, region));
+      if (authorization.policyDocument.Statement[0]?.Effect !== "Allow") throw new Error("The key was refused");
+      authorized.set(identity, authorization);
+    }
+    const name = matched.route.function;
+    const result = await handlers[name](
+      proxyEvent(fields, Buffer.from(body ?? ""), authorization),
+      lambdaContext(name, requestId),
+    );
+    return {
+      status: result.statusCode,
+      headers: new Headers(Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)])),
+      json: result.body ? (JSON.parse(result.body) as unknown) : undefined,
+    };
+  };
+}
