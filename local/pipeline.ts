@@ -13,7 +13,8 @@ import {
   GetShardIteratorCommand,
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
-import { matchesFilter } from "#shared/declarations/stream-filter";
+import { CHANGE_STREAM_READING, matchesFilter } from "#shared/declarations/stream-filter";
+import { fnv1a } from "#shared/domain/shards";
 import type { LocalQueue, QueueReader } from "./sqs.ts";
 
 export interface PipelineOptions {
@@ -58,6 +59,36 @@ function toLambdaRecord(record: _Record, streamArn: string, region: string): Dyn
       StreamViewType: change.StreamViewType,
     },
   };
+}
+
+/**
+ * Hands `records` to the consumer as the event-source mapping does with `CHANGE_STREAM_READING`:
+ * each item's records in one of `parallelizationFactor` lanes, in order, a lane's batches of
+ * `batchSize` one after another, the lanes side by side. A lane stops at its first failed record.
+ * Returns the earliest record any lane failed at (its position in `records`), or none.
+ */
+export async function consume(
+  records: DynamoDBRecord[],
+  consumer: PipelineOptions["consumer"],
+): Promise<number | undefined> {
+  const { batchSize, parallelizationFactor } = CHANGE_STREAM_READING;
+  const lanes = new Map<number, DynamoDBRecord[]>();
+  for (const record of records) {
+    const lane = fnv1a(JSON.stringify(record.dynamodb?.Keys)) % parallelizationFactor;
+    lanes.set(lane, [...(lanes.get(lane) ?? []), record]);
+  }
+  const failures = await Promise.all(
+    [...lanes.values()].map(async (lane) => {
+      for (let from = 0; from < lane.length; from += batchSize) {
+        const { batchItemFailures } = await consumer({ Records: lane.slice(from, from + batchSize) });
+        const failed = batchItemFailures[0]?.itemIdentifier;
+        if (failed) return records.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
+      }
+      return undefined;
+    }),
+  );
+  const positions = failures.filter((position): position is number => position !== undefined && position >= 0);
+  return positions.length > 0 ? Math.min(...positions) : undefined;
 }
 
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
@@ -113,13 +144,12 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       const { Records = [], NextShardIterator } = page;
       const records = Records.map((record) => toLambdaRecord(record, streamArn as string, options.region));
       const matching = records.filter((record) => matchesFilter(record));
-      const { batchItemFailures } =
-        matching.length > 0 ? await options.consumer({ Records: matching }) : { batchItemFailures: [] };
-      const failed = batchItemFailures[0]?.itemIdentifier;
-      if (failed) {
-        // As Lambda does: retry from the failed record on the next pass.
-        const handled = records.map((r) => r.dynamodb?.SequenceNumber).filter((n) => n !== undefined && n < failed);
-        if (handled.length > 0) checkpoints[shardId] = handled.at(-1) as string;
+      const failedAt = await consume(matching, options.consumer);
+      if (failedAt !== undefined) {
+        // As Lambda does: retry from the earliest failed record on the next pass.
+        const handled = records.indexOf(matching[failedAt] as DynamoDBRecord);
+        const before = records[handled - 1]?.dynamodb?.SequenceNumber;
+        if (before) checkpoints[shardId] = before;
         iterators.set(shardId, await iteratorFor(shardId));
       } else {
         const last = records.at(-1)?.dynamodb?.SequenceNumber;

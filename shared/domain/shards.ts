@@ -15,14 +15,19 @@ export const PARTITION_SHARDS = 16;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** The shard of an id: the same id always lands in the same one. */
-export function shardOf(id: string): number {
+/** FNV-1a (32 bits) of a string's UTF-16 code units: cheap, stable, and even enough for spreading keys. */
+export function fnv1a(value: string): number {
   let hash = FNV_OFFSET;
-  for (let i = 0; i < id.length; i += 1) {
-    hash ^= id.charCodeAt(i);
+  for (let i = 0; i < value.length; i += 1) {
+    hash ^= value.charCodeAt(i);
     hash = Math.imul(hash, FNV_PRIME) >>> 0;
   }
-  return hash % PARTITION_SHARDS;
+  return hash;
+}
+
+/** The shard of an id: the same id always lands in the same one. */
+export function shardOf(id: string): number {
+  return fnv1a(id) % PARTITION_SHARDS;
 }
 
 const suffix = (shard: number) => String(shard).padStart(2, "0");
