@@ -34,11 +34,12 @@ export async function onVerificationChange(
   if (erased) await eraseSentEvents(deps, after);
   // Only a change of state is counted: erasing a verification counted long ago counts nothing.
   if (moved) await countUsage(deps, after);
-  // The checks first, so a slow webhook destination never delays a result; the next change
-  // (completed or failed) arrives as a later record, so its event still follows this one.
-  if (after.status === "processing") await processVerification(deps, after.verification_id);
+  // The event first: it is only recorded and queued (no customer endpoint is called here), so
+  // the customer hears of `processing` without waiting for the checks, and the checks' own
+  // change (completed or failed) arrives as a later record, so its event follows this one.
   const event = await recordEvent(deps, after);
   if (event) await enqueueFirstAttempt(deps, event);
+  if (after.status === "processing") await processVerification(deps, after.verification_id);
   // After its in_review event, so the decision's event follows it.
   await settleSandboxReview(deps, after);
 }

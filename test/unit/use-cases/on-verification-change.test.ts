@@ -64,7 +64,7 @@ function queued(events: InMemoryEventStore, queue: RecordingDeliveryQueue) {
 }
 
 describe("onVerificationChange", () => {
-  it("on a move to processing, runs the checks first, then records the processing event and queues it", async () => {
+  it("on a move to processing, records the processing event and queues it before the checks run, then runs them", async () => {
     const { verifications, events, queue, deps } = setup();
     let statusWhenQueued: string | undefined;
     queue.onSend = () => {
@@ -74,7 +74,7 @@ describe("onVerificationChange", () => {
     await onVerificationChange(deps, { before: awaiting, after: processing });
 
     expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "verified", sequence: 3 });
-    expect(statusWhenQueued).toBe("completed");
+    expect(statusWhenQueued).toBe("processing");
     expect(queued(events, queue)).toEqual([["verification.processing", "processing", 2]]);
     // Its first attempt is the queue's for 30 s; then the tick's.
     expect([...events.events.values()].map((event) => [event.type, event.status, event.next_attempt_at])).toEqual([
@@ -82,16 +82,23 @@ describe("onVerificationChange", () => {
     ]);
   });
 
-  it("when the checks cannot run, fails the change (the stream retries it) before recording its event", async () => {
-    const { events, queue, deps } = setup();
+  it("when the checks cannot run, fails the change (the stream retries it); the retry runs them and sends its event no second time", async () => {
+    const { verifications, events, queue, deps } = setup();
     const outage = new Error("the bucket is unavailable");
+    const read = deps.documents.read;
     deps.documents.read = async () => {
       throw outage;
     };
 
     await expect(onVerificationChange(deps, { before: awaiting, after: processing })).rejects.toBe(outage);
-    expect(events.events.size).toBe(0);
-    expect(queue.messages).toEqual([]);
+    expect(verifications.stored(ID).status).toBe("processing");
+    expect(queued(events, queue)).toEqual([["verification.processing", "processing", 2]]);
+
+    deps.documents.read = read;
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+    expect(verifications.stored(ID)).toMatchObject({ status: "completed", result: "verified", sequence: 3 });
+    expect(events.events.size).toBe(1);
+    expect(queued(events, queue)).toEqual([["verification.processing", "processing", 2]]);
   });
 
   it("on the move to a terminal state, records and queues its event and runs no checks", async () => {
