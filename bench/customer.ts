@@ -17,12 +17,12 @@ export const PDF_BYTES = (() => {
   return bytes;
 })();
 
-export function createBody(reference = "student-4711"): string {
+export function createBody(reference = "student-4711", size = PDF_SIZE): string {
   return JSON.stringify({
     document_type: "YOK_STUDENT",
     external_reference_id: reference,
     original_filename: "ogrenci-belgesi.pdf",
-    file_size_bytes: PDF_SIZE,
+    file_size_bytes: size,
   });
 }
 
@@ -70,18 +70,24 @@ export class BenchCustomer {
   }
 
   /** Creates a verification and uploads its document as instructed; fails loudly otherwise. */
-  async uploaded(): Promise<VerificationResource> {
-    const resource = expectResource(await this.create(), 201);
-    if (!resource.upload) throw new Error("A new verification came without upload instructions");
-    const put = await fetch(resource.upload.url, {
-      method: resource.upload.method,
-      headers: resource.upload.headers,
-      body: PDF_BYTES,
-    });
-    await put.arrayBuffer();
-    if (put.status !== 200) throw new Error(`The upload was refused with ${put.status}`);
+  async uploaded(document: Uint8Array = PDF_BYTES): Promise<VerificationResource> {
+    const resource = expectResource(await this.create(randomUUID(), createBody(undefined, document.length)), 201);
+    const status = await upload(resource, document);
+    if (status !== 200) throw new Error(`The upload was refused with ${status}`);
     return resource;
   }
+}
+
+/** PUTs the document to the verification's upload URL as instructed; the storage's status. */
+export async function upload(resource: VerificationResource, document: Uint8Array): Promise<number> {
+  if (!resource.upload) throw new Error("A new verification came without upload instructions");
+  const put = await fetch(resource.upload.url, {
+    method: resource.upload.method,
+    headers: resource.upload.headers,
+    body: document,
+  });
+  await put.arrayBuffer();
+  return put.status;
 }
 
 /** The verification in a reply of the expected status, or an error naming what came instead. */

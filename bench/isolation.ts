@@ -3,13 +3,12 @@
  * endpoint receiving the final state's event) while another app's endpoint takes 15 s to
  * answer every delivery, against the same latency with no slow endpoint, in blocks that
  * alternate within one run. The whole path runs: the change stream, the consumer, the
- * delivery queue and its reader, the signed POST.
+ * delivery queue and its reader, the signed POST (the caller runs the pipeline meanwhile).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { BenchCustomer, overHttp } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { percentile } from "./stats.ts";
+import { webhookEndpoint } from "./webhook-endpoint.ts";
 
 export interface IsolationResult {
   slowAnswerMs: number;
@@ -20,45 +19,6 @@ export interface IsolationResult {
   contended: { p50: number; p95: number };
   /** The slow app's deliveries in flight (received, not yet answered) when contended samples ran, at the fewest. */
   slowInFlightAtLeast: number;
-}
-
-interface Endpoint {
-  url: string;
-  /** When each delivery of a verification's final state arrived, by verification id. */
-  finals: Map<string, number>;
-  /** Deliveries received and not yet answered. */
-  inFlight(): number;
-  stop(): Promise<void>;
-}
-
-/** A customer's webhook endpoint that answers after `answerMs`. */
-async function endpoint(answerMs: number): Promise<Endpoint> {
-  const finals = new Map<string, number>();
-  let inFlight = 0;
-  const server = http.createServer(async (req, res) => {
-    inFlight += 1;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-      type: string;
-      data: { verification: { verification_id: string } };
-    };
-    if (event.type !== "verification.processing")
-      finals.set(event.data.verification.verification_id, performance.now());
-    if (answerMs > 0) await new Promise((resolve) => setTimeout(resolve, answerMs));
-    inFlight -= 1;
-    res.writeHead(200).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
-    finals,
-    inFlight: () => inFlight,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** Creates, uploads and confirms one verification; its id and when the confirm answered. */
@@ -81,10 +41,8 @@ export async function measureIsolation(
   api: BenchApi,
   options: { samplesPerSide: number; blocks: number; slowAnswerMs: number; slowVerificationsPerBlock: number },
 ): Promise<IsolationResult> {
-  const fast = await endpoint(0);
-  const slow = await endpoint(options.slowAnswerMs);
-  // Only while this runs: the other measurements see no stream consumer working beside them.
-  const pipeline = await api.startPipeline();
+  const fast = await webhookEndpoint();
+  const slow = await webhookEndpoint(options.slowAnswerMs);
   try {
     const measured = new BenchCustomer(overHttp(api.baseUrl), (await api.newApp(fast.url)).api_key);
     const slowApp = new BenchCustomer(overHttp(api.baseUrl), (await api.newApp(slow.url)).api_key);
@@ -126,6 +84,5 @@ export async function measureIsolation(
   } finally {
     await fast.stop();
     await slow.stop();
-    await pipeline.stop();
   }
 }

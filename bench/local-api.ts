@@ -13,16 +13,18 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
+import type { Throttle } from "#shared/declarations/routes";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import { destinationsFor } from "#shared/domain/destinations";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
+import { type AuthorityHandler, startAuthority } from "../local/authority.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
-import { startPipeline } from "../local/pipeline.ts";
-import { ensureTables, localSettings, tableName } from "../local/resources.ts";
+import { type Pipeline, startPipeline } from "../local/pipeline.ts";
+import { ensureTables, localSettings, PUBLISHED_CERTIFICATES, tableName } from "../local/resources.ts";
 import { startQueue } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
 import { buildWeb } from "../web/build.ts";
@@ -61,8 +63,10 @@ export interface BenchApi {
   inProcess: Send;
   /** A new app with its key (and `webhookUrl` as its destination), written with a client of its own so the counter never sees it. */
   newApp(webhookUrl?: string): Promise<NewApp>;
+  /** Another gateway on the same handlers, holding the stage and each app to these rates as deployed; its base URL. */
+  throttledGateway(limits: { stage: Throttle; app: Throttle }): Promise<string>;
   /** Starts what follows a change: the stream's consumer and the delivery queue's reader, until stopped. */
-  startPipeline(): Promise<{ stop(): Promise<void> }>;
+  startPipeline(): Promise<Pipeline>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +78,12 @@ export async function startBenchApi(): Promise<BenchApi> {
   const usagePlans = await startUsagePlans({ port: 0 });
   // Every handler loads, the change stream's consumer too, which names its delivery queue at init.
   const deliveries = await startQueue({ port: 0 });
+  // The issuer's service listens before the handlers load: processing reads its URL at cold start.
+  let authorityHandler: AuthorityHandler | undefined;
+  const authority = await startAuthority((event) => {
+    if (!authorityHandler) throw new Error("The handlers have not loaded yet");
+    return authorityHandler(event);
+  }, 0);
   // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
@@ -88,12 +98,17 @@ export async function startBenchApi(): Promise<BenchApi> {
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
       deliveryQueueUrl: deliveries.queueUrl,
-      // No issuer: the figures are the API's own; the decisions are measured by the pipeline tests.
-      authority: { documents: [], secret: SecretBox.generateKey() },
+      // The authority service with the published test certificates, as \`npm start\` runs it.
+      authority: { documents: [PUBLISHED_CERTIFICATES], secret: SecretBox.generateKey(), url: authority.url },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
-  const stops: (() => Promise<void>)[] = [() => kms.stop(), () => usagePlans.stop(), () => deliveries.stop()];
+  const stops: (() => Promise<void>)[] = [
+    () => kms.stop(),
+    () => usagePlans.stop(),
+    () => deliveries.stop(),
+    () => authority.stop(),
+  ];
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
     stops.push(() => dynamo.stop());
@@ -119,31 +134,35 @@ export async function startBenchApi(): Promise<BenchApi> {
 
     // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
     const handlers = await loadHandlers();
-    const server = createGateway({
-      handlers,
-      region: LOCAL_REGION,
-      usagePlan: { has: usagePlans.has },
-    });
-    // A load tool stops at its deadline with requests still in the handlers: let them finish
-    // before the engines go, or they fail against a closed port.
-    let inFlight = 0;
-    server.on("request", (_req, res) => {
-      inFlight++;
-      res.once("close", () => inFlight--);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    stops.push(async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 20) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      server.closeAllConnections();
-      await closed;
-    });
-    const { port } = server.address() as AddressInfo;
+    authorityHandler = handlers.authority;
+    const gateway = async (limits?: { stage: Throttle; app: Throttle }): Promise<string> => {
+      const server = createGateway({
+        handlers,
+        region: LOCAL_REGION,
+        throttle: limits?.stage,
+        usagePlan: { has: usagePlans.has, throttle: limits?.app },
+      });
+      // A load tool stops at its deadline with requests still in the handlers: let them finish
+      // before the engines go, or they fail against a closed port.
+      let inFlight = 0;
+      server.on("request", (_req, res) => {
+        inFlight++;
+        res.once("close", () => inFlight--);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      stops.push(async () => {
+        const closed = new Promise((resolve) => server.close(resolve));
+        for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 20) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        server.closeAllConnections();
+        await closed;
+      });
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
 
     return {
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: await gateway(),
       tables: {
         apps: tableName(PREFIX, APPS_TABLE),
         verifications: tableName(PREFIX, VERIFICATIONS_TABLE),
@@ -151,6 +170,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
+      throttledGateway: gateway,
       inProcess: inProcess(handlers, LOCAL_REGION),
       newApp: (webhookUrl) =>
         createApp(

@@ -1,6 +1,7 @@
 /** BENCHMARKS.md from one run's results: tables, targets, method, machine and command. */
 import { COLD_START_TARGET, type ColdStartRow } from "./cold-start.ts";
 import type { DocumentsResult } from "./documents.ts";
+import type { FlowResult } from "./flow.ts";
 import type { IsolationResult } from "./isolation.ts";
 import type { LoadResult } from "./load.ts";
 import type { Percentiles } from "./stats.ts";
@@ -29,6 +30,9 @@ export interface BenchSettings {
   isolationBlocks: number;
   isolationSlowAnswerMs: number;
   isolationSlowVerificationsPerBlock: number;
+  flowSeconds: number;
+  flowRatePerSecond: number;
+  flowEventTimeoutMs: number;
 }
 
 export interface BenchResults {
@@ -45,6 +49,7 @@ export interface BenchResults {
   load: LoadResult;
   documents: DocumentsResult;
   isolation: IsolationResult;
+  flow: FlowResult;
 }
 
 /** Another app's slow endpoint may cost the measured app's confirm-to-webhook latency at most this ratio. */
@@ -141,6 +146,33 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     met: isolationRatio <= ISOLATION_TARGET,
     why: `at least ${isolation.slowInFlightAtLeast} of the slow app's deliveries were waiting on its endpoint during each contended sample`,
   });
+  const { flow } = results;
+  const flowStatuses = Object.entries(flow.statuses)
+    .map(([step, counts]) => `${step} ${JSON.stringify(counts)}`)
+    .join("; ");
+  checks.push(
+    {
+      name: "Whole flow: events lost",
+      target: "0",
+      result: `${flow.lost} of ${2 * flow.started}`,
+      met: flow.lost === 0,
+      why: `${flow.finished} of ${flow.started} flows ran to their fetch; statuses by step: ${flowStatuses}`,
+    },
+    {
+      name: "Whole flow: events delivered twice",
+      target: "0",
+      result: `${flow.duplicates}`,
+      met: flow.duplicates === 0,
+      why: "an event's id arrived again at the endpoint",
+    },
+    {
+      name: "Whole flow: unexpected statuses and unsigned deliveries",
+      target: "0",
+      result: `${flow.unexpected} unexpected, ${flow.unsigned} unsigned`,
+      met: flow.unexpected === 0 && flow.unsigned === 0,
+      why: `statuses by step: ${flowStatuses}`,
+    },
+  );
   const large = results.documents.largePdf;
   checks.push({
     name: "Documents: peak memory of a 10 MiB PDF",
@@ -153,7 +185,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 }
 
 export function renderReport(results: BenchResults): string {
-  const { machine, settings, load, isolation } = results;
+  const { machine, settings, load, isolation, flow } = results;
   const isolationRatio = Math.round((isolation.contended.p50 / isolation.baseline.p50) * 100) / 100;
   const checks = checkTargets(results);
   const missed = checks.filter((check) => !check.met);
@@ -428,6 +460,25 @@ ${table(
     ],
     ["ratio", `${isolationRatio}x`, `${Math.round((isolation.contended.p95 / isolation.baseline.p95) * 100) / 100}x`],
   ],
+)}
+
+## 7. The whole flow under load
+
+For ${flow.durationSeconds} s, a new verification started every ${Math.round(1000 / flow.ratePerSecond)} ms (${flow.ratePerSecond} a second), whether
+or not the earlier ones had finished, through a gateway holding the stage to ${flow.throttle.stage.rateLimit} requests a
+second (burst ${flow.throttle.stage.burstLimit}) and the app to ${flow.throttle.app.rateLimit} (burst ${flow.throttle.app.burstLimit}), production's rates. Each
+one: create; \`PUT\` of \`docs/test-documents/yok-active.pdf\` to its upload URL; confirm; the processing
+pipeline reads it and asks the issuer's service (\`local/authority.ts\` with the published test
+certificates); the app's endpoint receives \`verification.processing\` and \`verification.completed\`
+(each signature verified with the app's secret); then a fetch, which must read \`completed\`/\`verified\`.
+Each event is timed from the confirm's answer to its arrival. ${flow.started} verifications started
+and ${flow.finished} ran to their fetch; ${flow.lost} events were lost, ${flow.duplicates} arrived twice, ${flow.unsigned} failed their
+signature, and ${flow.unexpected} responses were not what their step expects. The load generator,
+the functions, the pipeline and the S3 engine share this machine's ${machine.nproc} CPUs.
+
+${table(
+  ["step", "n", "p50 (ms)", "p95 (ms)", "p99 (ms)"],
+  Object.entries(flow.steps).map(([step, values]) => [step, values.n, ms(values.p50), ms(values.p95), ms(values.p99)]),
 )}
 
 ## Settings of this run

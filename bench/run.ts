@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
+import { runFlow } from "./flow.ts";
 import { measureIsolation } from "./isolation.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
@@ -30,6 +31,9 @@ const SETTINGS: BenchSettings = {
   isolationBlocks: 4,
   isolationSlowAnswerMs: 15_000,
   isolationSlowVerificationsPerBlock: 5,
+  flowSeconds: 60,
+  flowRatePerSecond: 10,
+  flowEventTimeoutMs: 60_000,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -45,7 +49,7 @@ async function main(): Promise<void> {
     loadAverage: os.loadavg(),
   };
 
-  log(`1/5 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
+  log(`1/6 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
   const coldStart = await measureColdStart(SETTINGS.coldStartRuns);
 
   log("starting DynamoDB Local and the S3 engine");
@@ -57,24 +61,39 @@ async function main(): Promise<void> {
   let warm: Awaited<ReturnType<typeof measureWarm>>;
   let load: Awaited<ReturnType<typeof runLoad>>;
   let isolation: Awaited<ReturnType<typeof measureIsolation>>;
+  let flow: Awaited<ReturnType<typeof runFlow>>;
   try {
-    // First, while the stream holds only its own changes: the consumer reads it from the start.
-    log(
-      `2/5 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
-    );
-    isolation = await measureIsolation(api, {
-      samplesPerSide: SETTINGS.isolationSamplesPerSide,
-      blocks: SETTINGS.isolationBlocks,
-      slowAnswerMs: SETTINGS.isolationSlowAnswerMs,
-      slowVerificationsPerBlock: SETTINGS.isolationSlowVerificationsPerBlock,
-    });
-    log("3/5 warm cost and round trips");
+    // First, while the stream holds only their own changes: the consumer reads it from the start.
+    // Only while these run: the other measurements see no stream consumer working beside them.
+    const pipeline = await api.startPipeline();
+    try {
+      log(
+        `2/6 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
+      );
+      isolation = await measureIsolation(api, {
+        samplesPerSide: SETTINGS.isolationSamplesPerSide,
+        blocks: SETTINGS.isolationBlocks,
+        slowAnswerMs: SETTINGS.isolationSlowAnswerMs,
+        slowVerificationsPerBlock: SETTINGS.isolationSlowVerificationsPerBlock,
+      });
+      log(
+        `3/6 the whole flow: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
+      );
+      flow = await runFlow(api, pipeline, {
+        durationSeconds: SETTINGS.flowSeconds,
+        ratePerSecond: SETTINGS.flowRatePerSecond,
+        eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
+      });
+    } finally {
+      await pipeline.stop();
+    }
+    log("4/6 warm cost and round trips");
     warm = await measureWarm(api, {
       samples: SETTINGS.warmSamples,
       authorizerSamples: SETTINGS.authorizerSamples,
       warmup: SETTINGS.warmup,
     });
-    log(`4/5 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
+    log(`5/6 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
     load = await runLoad(api, {
       durationSeconds: SETTINGS.loadSeconds,
       connections: SETTINGS.loadConnections,
@@ -87,7 +106,7 @@ async function main(): Promise<void> {
     process.off("SIGTERM", interrupted);
   }
 
-  log(`5/5 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
+  log(`6/6 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
   const documents = await measureDocuments(SETTINGS.documentSamples);
 
   const results: BenchResults = {
@@ -103,6 +122,7 @@ async function main(): Promise<void> {
     load,
     documents,
     isolation,
+    flow,
   };
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");
