@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { getSignedUrl, S3RequestPresigner } from "@aws-sdk/s3-request-presigner";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
 import type { UploadInstructions } from "../domain/verification.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
@@ -15,12 +15,84 @@ function isMissing(error: unknown): boolean {
   return error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey");
 }
 
-/** The uploads bucket. */
-export class S3DocumentStore implements DocumentStore {
+type Signable = Parameters<S3RequestPresigner["presign"]>[0];
+
+/** A URI component escaped as SigV4 and the SDK's URL formatting escape it (RFC 3986 unreserved kept). */
+function escapeUri(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * Signs PUT URLs for one bucket without the client's middleware stack: the request the SDK
+ * would build for `PutObjectCommand` (path-style on a custom endpoint, virtual-hosted in AWS),
+ * handed straight to the SDK's own presigner with the client's credentials and region.
+ * `getSignedUrl` runs the whole stack for each URL, which costs more than the signing.
+ * test/adapters/s3-presign.test.ts holds both to the same URL.
+ */
+class PutPresigner {
+  private prepared?: Promise<{
+    presigner: S3RequestPresigner;
+    base: Omit<Signable, "headers" | "path" | "query">;
+    prefix: string;
+  }>;
+
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
   ) {}
+
+  private prepare() {
+    this.prepared ??= (async () => {
+      const { config } = this.s3;
+      const region = await config.region();
+      const endpoint = config.endpoint ? await config.endpoint() : undefined;
+      const presigner = new S3RequestPresigner({ ...config, signingName: "s3", region: async () => region });
+      if (endpoint && config.forcePathStyle) {
+        const { protocol, hostname, port } = endpoint;
+        return {
+          presigner,
+          base: { method: "PUT", protocol, hostname, port },
+          prefix: `${endpoint.path.replace(/\/$/, "")}/${this.bucket}`,
+        };
+      }
+      if (endpoint) throw new Error("A custom S3 endpoint is only supported path-style");
+      const hostname = `${this.bucket}.s3.${region}.amazonaws.com`;
+      return { presigner, base: { method: "PUT", protocol: "https:", hostname }, prefix: "" };
+    })();
+    return this.prepared;
+  }
+
+  async url(key: string, contentType: string, size: number, now: Date, lifetimeSeconds: number): Promise<string> {
+    const { presigner, base, prefix } = await this.prepare();
+    const path = `${prefix}/${key.split("/").map(escapeUri).join("/")}`;
+    const host = base.port ? `${base.hostname}:${base.port}` : base.hostname;
+    const signed = await presigner.presign(
+      {
+        ...base,
+        path,
+        query: { "x-id": "PutObject" },
+        headers: { host, "content-type": contentType, "content-length": String(size) },
+      },
+      { expiresIn: lifetimeSeconds, signingDate: now, signableHeaders: new Set(["content-type", "content-length"]) },
+    );
+    const query = Object.entries(signed.query ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, value]) => `${escapeUri(name)}=${escapeUri(String(value))}`)
+      .join("&");
+    return `${signed.protocol}//${host}${signed.path}?${query}`;
+  }
+}
+
+/** The uploads bucket. */
+export class S3DocumentStore implements DocumentStore {
+  private readonly puts: PutPresigner;
+
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {
+    this.puts = new PutPresigner(s3, bucket);
+  }
 
   /**
    * A presigned PUT that signs Content-Type and Content-Length, so the store refuses a file
@@ -33,20 +105,9 @@ export class S3DocumentStore implements DocumentStore {
     now: Date,
     lifetimeSeconds: number,
   ): Promise<UploadInstructions> {
-    const command = new PutObjectCommand({
-      Bucket: this.bucket,
-      Key: key,
-      ContentType: contentType,
-      ContentLength: size,
-    });
-    const url = await getSignedUrl(this.s3, command, {
-      expiresIn: lifetimeSeconds,
-      signingDate: now,
-      signableHeaders: new Set(["content-type", "content-length"]),
-    });
     const upload: UploadInstructions = {
       method: "PUT",
-      url,
+      url: await this.puts.url(key, contentType, size, now, lifetimeSeconds),
       headers: { "Content-Type": contentType, "Content-Length": String(size) },
       expires_at: isoSeconds(addSeconds(now, lifetimeSeconds)),
     };
