@@ -6,6 +6,8 @@ export interface Reply {
   status: number;
   headers: Headers;
   json: unknown;
+  /** In-process only: from the proxy event handed to the handler to its response, in milliseconds. */
+  handlerMs?: number;
 }
 
 export const PDF_SIZE = 2048;

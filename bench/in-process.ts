@@ -1,7 +1,8 @@
 /**
  * The public API in-process: the proxy event the local gateway would build for a request, handed
  * straight to the route's deployed handler, so neither loopback nor the gateway's emulation is in
- * what is timed. The authorizer runs once per key, as the gateway's cache has it on a warm key.
+ * what is timed (the reply's \`handlerMs\`: from the event to the handler's response). The authorizer
+ * runs once per key, as the gateway's cache has it on a warm key.
  */
 import { randomUUID } from "node:crypto";
 import type { APIGatewayAuthorizerResult } from "aws-lambda";
@@ -41,11 +42,13 @@ export function inProcess(handlers: Handlers, region: string): Send {
       authorized.set(identity, authorization);
     }
     const name = matched.route.function;
-    const result = await handlers[name](
-      proxyEvent(fields, Buffer.from(body ?? ""), authorization),
-      lambdaContext(name, requestId),
-    );
+    const event = proxyEvent(fields, Buffer.from(body ?? ""), authorization);
+    const context = lambdaContext(name, requestId);
+    const started = performance.now();
+    const result = await handlers[name](event, context);
+    const handlerMs = performance.now() - started;
     return {
+      handlerMs,
       status: result.statusCode,
       headers: new Headers(Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)])),
       json: result.body ? (JSON.parse(result.body) as unknown) : undefined,

@@ -303,8 +303,9 @@ ${table(
 **In-process.** After each HTTP call of a route, the same route once more with its handler called
 directly: the proxy event the local gateway builds for that request (\`local/gateway/events.ts\`), the
 authorizer's cached answer, the deployed handler module in this process, on the same engines and
-clients. Neither loopback nor the gateway's emulation is in this figure; the target is what the
-handler may add to its bare calls at p50.
+clients, timed from the handler's call with the built event to its response. Neither loopback nor
+the gateway's emulation is in this figure; the target is what the handler may add to its bare calls
+at p50.
 
 ${table(
   ["route", "in-process p50 / p95 / p99 (ms)", "bare p50 (ms)", "over the bare calls at p50 (ms)", "target"],
