@@ -26,7 +26,8 @@ const PROBE =
 
 /** Source that constructs only the clients `name` declares, configured as `shared/adapters/aws-clients.ts` does. */
 export function baselineSource(name: FunctionName): { source: string; clients: string[] } {
-  const { access } = FUNCTIONS[name];
+  // Widened to the declaration's type, so a setting the function leaves out reads as absent.
+  const { access }: FunctionDefinition = FUNCTIONS[name];
   const lines: string[] = [];
   const clients: string[] = [];
   if (Object.keys(access.tables).length > 0) {
@@ -45,7 +46,7 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
     );
   }
   // The sealing key and the issuer's bearer secret are both read from Secrets Manager.
-  if (("secretsKey" in access && access.secretsKey) || ("authority" in access && access.authority)) {
+  if (access.secretsKey || access.authority) {
     clients.push("Secrets Manager");
     lines.push(
       'const { SecretsManagerClient } = require("@aws-sdk/client-secrets-manager");',
@@ -53,24 +54,25 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
     );
   }
   // Webhook secrets are sealed and opened with KMS.
-  if ("sealing" in access && access.sealing) {
+  if (access.sealing) {
     clients.push("KMS");
     lines.push('const { KMSClient } = require("@aws-sdk/client-kms");', "exports.kms = new KMSClient({});");
   }
   // New webhook events are sent to the delivery queue.
-  if ("deliveryQueue" in access && access.deliveryQueue === "send") {
+  if (access.deliveryQueue === "send") {
     clients.push("SQS");
     lines.push('const { SQSClient } = require("@aws-sdk/client-sqs");', "exports.sqs = new SQSClient({});");
   }
   // New apps get their key in the usage plan through API Gateway's own API.
-  if ("appLimits" in access && access.appLimits) {
+  if (access.appLimits) {
     clients.push("API Gateway");
     lines.push(
       'const { APIGatewayClient } = require("@aws-sdk/client-api-gateway");',
       "exports.apiGateway = new APIGatewayClient({});",
     );
   }
-  if ("staffPool" in access && access.staffPool) {
+  // A user pool's GetUser checks a token; an owner's invitation creates a user in the customer pool.
+  if (access.userPool || access.portalUserAdmin) {
     clients.push("Cognito");
     lines.push(
       'const { CognitoIdentityProviderClient } = require("@aws-sdk/client-cognito-identity-provider");',

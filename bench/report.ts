@@ -237,7 +237,8 @@ Each function bundled exactly as the stack bundles it (esbuild with the stack's 
 options from \`infra/api-function.ts\`: minified, source map, Node 24 target, CommonJS, AWS SDK
 bundled), beside a baseline bundle built with the same options that only constructs the AWS SDK
 clients the function declares in \`shared/declarations/functions.ts\` (DynamoDB document client for table access,
-S3 for bucket access, Secrets Manager for the sealing key or the issuer's bearer secret), configured as \`shared/adapters/aws-clients.ts\` does.
+S3 for bucket access, Secrets Manager for the retired sealing key or the issuer's bearer secret, KMS for sealing,
+SQS for the delivery queue, API Gateway for the usage plan, Cognito for a user pool), configured as \`shared/adapters/aws-clients.ts\` does.
 Module init is the time \`require()\` of the bundle takes in a fresh \`node --enable-source-maps\`
 process (the deployed functions run with that flag), with every setting the function reads set to a
 dummy value, so nothing reaches the network. Median of ${settings.coldStartRuns} processes per bundle,
