@@ -4,7 +4,6 @@
  * `openapi-backoffice.json`; a test fails when that file differs from a fresh build, and the
  * HTTP tests validate every backoffice response against it.
  */
-import { z } from "zod";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
 import { auditRecordSchema } from "#shared/domain/audit";
@@ -23,6 +22,7 @@ import {
   staffVerificationSchema,
 } from "#shared/domain/review";
 import { API_VERSION } from "#shared/domain/webhook-events";
+import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
@@ -49,20 +49,24 @@ type ApiFunction = Exclude<BackofficeFunction, "backoffice-console">;
 const documentLinkSchema = z
   .strictObject({
     copy: z.enum(DOCUMENT_COPIES),
-    url: z.url().describe(`A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`),
+    url: z.url().check(z.describe(`A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`)),
     expires_at: z.iso.datetime(),
-    media_type: z.string().describe("The copy's media type, e.g. `application/pdf`"),
+    media_type: z.string().check(z.describe("The copy's media type, e.g. `application/pdf`")),
   })
-  .describe("A short-lived link to one copy of a verification's document");
+  .check(z.describe("A short-lived link to one copy of a verification's document"));
 
 /** Every schema a response carries, under its component name. */
 const responseSchemas = z.registry<{ id: string }>();
 responseSchemas.add(staffVerificationSchema, { id: "StaffVerification" });
-responseSchemas.add(listPageSchema(reviewEntrySchema).describe("One page of the review queue"), { id: "ReviewPage" });
+responseSchemas.add(listPageSchema(reviewEntrySchema).check(z.describe("One page of the review queue")), {
+  id: "ReviewPage",
+});
 responseSchemas.add(reviewEntrySchema, { id: "ReviewEntry" });
 responseSchemas.add(claimResponseSchema, { id: "Claim" });
 responseSchemas.add(documentLinkSchema, { id: "DocumentLink" });
-responseSchemas.add(listPageSchema(auditRecordSchema).describe("One page of the audit trail"), { id: "AuditPage" });
+responseSchemas.add(listPageSchema(auditRecordSchema).check(z.describe("One page of the audit trail")), {
+  id: "AuditPage",
+});
 responseSchemas.add(auditRecordSchema, { id: "AuditRecord" });
 responseSchemas.add(problemSchema, { id: "Problem" });
 responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
@@ -124,7 +128,7 @@ interface OperationDefinition {
   operationId: string;
   summary: string;
   description: string;
-  query?: z.ZodObject;
+  query?: z.ZodMiniObject;
   success: { status: 200 | 303; description: string; schema?: string; example?: Json; etag?: true };
   /** The problems the function itself may answer, beside the gateway's. */
   problems: ProblemCode[];

@@ -3,7 +3,6 @@
  * table. `npm run openapi` writes it to `openapi.json`; a test fails when that file differs
  * from a fresh build, and the HTTP tests validate every response against it.
  */
-import { z } from "zod";
 import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
 import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
@@ -34,6 +33,7 @@ import {
   WEBHOOK_HEADERS,
   webhookEventSchema,
 } from "#shared/domain/webhook-events";
+import * as z from "#shared/domain/zod";
 import { MAX_BODY_BYTES } from "#shared/http/edges";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { idempotencyKey } from "#shared/http/requests";
@@ -75,10 +75,10 @@ responseSchemas.add(webhookEventSchema, { id: "WebhookEvent" });
 responseSchemas.add(webhookEventSchema.shape.data.shape.verification, { id: "WebhookVerification" });
 responseSchemas.add(testEventSchema, { id: "TestEvent" });
 responseSchemas.add(listedVerificationSchema, { id: "ListedVerification" });
-responseSchemas.add(verificationPageSchema.describe("One page of the app's verifications, newest first"), {
+responseSchemas.add(verificationPageSchema.check(z.describe("One page of the app's verifications, newest first")), {
   id: "VerificationPage",
 });
-responseSchemas.add(eventPageSchema.describe("One page of the app's events, in the order they happened"), {
+responseSchemas.add(eventPageSchema.check(z.describe("One page of the app's events, in the order they happened")), {
   id: "EventPage",
 });
 
@@ -189,7 +189,7 @@ interface OperationDefinition {
   operationId: string;
   summary: string;
   description: string;
-  query?: z.ZodObject;
+  query?: z.ZodMiniObject;
   success: {
     status: 200 | 201;
     description: string;
@@ -535,7 +535,7 @@ export function buildDocument(): Json {
           name: "Idempotency-Key",
           in: "header",
           required: true,
-          description: idempotencyKey.description,
+          description: z.globalRegistry.get(idempotencyKey)?.description,
           schema: (() => {
             const { description: _description, ...schema } = z.toJSONSchema(idempotencyKey, jsonSchemaOf("input"));
             delete schema.$schema;

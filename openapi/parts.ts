@@ -5,10 +5,10 @@
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { z } from "zod";
 import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
 import { MAX_FILE_SIZE_BYTES } from "#shared/domain/document-types";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import * as z from "#shared/domain/zod";
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode, problemBody, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 
@@ -57,7 +57,7 @@ export function jsonSchemaOf(io: "input" | "output") {
  */
 export function componentSchemasOf(
   registry: z.core.$ZodRegistry<{ id: string }>,
-  requests: Record<string, z.ZodType>,
+  requests: Record<string, z.ZodMiniType>,
   codes: readonly ProblemCode[],
 ): Record<string, Json> {
   const { schemas } = z.toJSONSchema(registry, {
@@ -169,7 +169,7 @@ export function serversOf(api: { output: string; idPrefix: string; localUrl: str
 }
 
 /** Query parameters from a handler's query schema: each field, its description, whether it is required. */
-export function queryParameters(schema: z.ZodObject): Json[] {
+export function queryParameters(schema: z.ZodMiniObject): Json[] {
   const json = z.toJSONSchema(schema, jsonSchemaOf("input")) as {
     properties: Record<string, Json>;
     required?: string[];

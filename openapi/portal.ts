@@ -4,7 +4,6 @@
  * fails when that file differs from a fresh build, and the HTTP tests validate every portal
  * response against it.
  */
-import { z } from "zod";
 import { PORTAL_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "#shared/declarations/routes";
 import { listPageSchema } from "#shared/domain/lists";
@@ -36,6 +35,7 @@ import {
 } from "#shared/domain/portal";
 import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/searches";
 import { API_VERSION } from "#shared/domain/webhook-events";
+import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
@@ -62,7 +62,7 @@ const responseSchemas = z.registry<{ id: string }>();
 responseSchemas.add(meSchema, { id: "Me" });
 responseSchemas.add(keySchema, { id: "Key" });
 responseSchemas.add(portalAppSchema, { id: "App" });
-responseSchemas.add(listPageSchema(portalAppSchema).describe("One page of your organisation's apps"), {
+responseSchemas.add(listPageSchema(portalAppSchema).check(z.describe("One page of your organisation's apps")), {
   id: "AppPage",
 });
 responseSchemas.add(createdAppSchema, { id: "CreatedApp" });
@@ -71,21 +71,24 @@ responseSchemas.add(revokedKeySchema, { id: "RevokedKey" });
 responseSchemas.add(webhookDestinationSchema, { id: "WebhookDestination" });
 responseSchemas.add(rotatedSecretSchema, { id: "RotatedSecret" });
 responseSchemas.add(deliverySchema, { id: "Delivery" });
-responseSchemas.add(listPageSchema(deliverySchema).describe("One page of delivery attempts, newest first"), {
+responseSchemas.add(listPageSchema(deliverySchema).check(z.describe("One page of delivery attempts, newest first")), {
   id: "DeliveryPage",
 });
 responseSchemas.add(testDeliverySchema, { id: "TestDelivery" });
 responseSchemas.add(replaySchema, { id: "Replay" });
 responseSchemas.add(listedVerificationSchema, { id: "Verification" });
-responseSchemas.add(verificationPageSchema.describe("One page of an app's verifications, newest first"), {
+responseSchemas.add(verificationPageSchema.check(z.describe("One page of an app's verifications, newest first")), {
   id: "VerificationPage",
 });
 responseSchemas.add(usageRowSchema, { id: "UsageRow" });
-responseSchemas.add(listPageSchema(usageRowSchema).describe("Every day and app of the window that has counts"), {
-  id: "UsagePage",
-});
+responseSchemas.add(
+  listPageSchema(usageRowSchema).check(z.describe("Every day and app of the window that has counts")),
+  {
+    id: "UsagePage",
+  },
+);
 responseSchemas.add(memberSchema, { id: "Member" });
-responseSchemas.add(listPageSchema(memberSchema).describe("One page of your organisation's people"), {
+responseSchemas.add(listPageSchema(memberSchema).check(z.describe("One page of your organisation's people")), {
   id: "MemberPage",
 });
 responseSchemas.add(invitedSchema, { id: "Invited" });
@@ -149,7 +152,7 @@ interface OperationDefinition {
   summary: string;
   description: string;
   tag: "Account" | "Apps" | "Webhooks" | "Verifications" | "Usage" | "People";
-  query?: z.ZodObject;
+  query?: z.ZodMiniObject;
   body?: { schema: keyof typeof REQUEST_SCHEMAS; required: boolean; example: Json };
   success: { status: 200 | 201 | 202; description: string; schema: string; example?: Json; noStore?: true };
   /** The problems the function itself may answer, beside the gateway's. */

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { DESTINATIONS } from "../domain/destinations.ts";
 import { ENVIRONMENTS } from "../domain/environments.ts";
+import * as z from "../domain/zod.ts";
 
 /**
  * Every setting a function may read from its environment. Each function declares the ones
@@ -9,57 +9,57 @@ import { ENVIRONMENTS } from "../domain/environments.ts";
  */
 const settings = {
   ENVIRONMENT: z.enum(ENVIRONMENTS),
-  APPS_TABLE: z.string().min(1),
-  VERIFICATIONS_TABLE: z.string().min(1),
-  IDEMPOTENCY_TABLE: z.string().min(1),
-  EVENTS_TABLE: z.string().min(1),
-  AUDIT_TABLE: z.string().min(1),
-  USAGE_TABLE: z.string().min(1),
-  UPLOADS_BUCKET: z.string().min(1),
+  APPS_TABLE: z.string().check(z.minLength(1)),
+  VERIFICATIONS_TABLE: z.string().check(z.minLength(1)),
+  IDEMPOTENCY_TABLE: z.string().check(z.minLength(1)),
+  EVENTS_TABLE: z.string().check(z.minLength(1)),
+  AUDIT_TABLE: z.string().check(z.minLength(1)),
+  USAGE_TABLE: z.string().check(z.minLength(1)),
+  UPLOADS_BUCKET: z.string().check(z.minLength(1)),
   /** Days a verification record is kept after its creation before the table's TTL deletes it. */
-  VERIFICATION_RETENTION_DAYS: z.string().regex(/^[1-9]\d{0,3}$/),
+  VERIFICATION_RETENTION_DAYS: z.string().check(z.regex(/^[1-9]\d{0,3}$/)),
   /** Key material that seals webhook secrets at rest (see SecretBox): at least 32 characters. */
-  SECRETS_KEY: z.string().min(32).optional(),
+  SECRETS_KEY: z.optional(z.string().check(z.minLength(32))),
   /** In AWS: the Secrets Manager secret that holds that key material, read at first use. */
-  SECRETS_KEY_ARN: z.string().min(1).optional(),
+  SECRETS_KEY_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The KMS key that seals webhook secrets (the retired key above only opens older values). */
-  SEALING_KEY_ID: z.string().min(1),
+  SEALING_KEY_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: the local key service; in AWS the SDK finds KMS itself. */
-  KMS_ENDPOINT: z.url().optional(),
+  KMS_ENDPOINT: z.optional(z.url()),
   /** The stage's usage plan, which holds each app's own request bucket (a key named by the app). */
-  USAGE_PLAN_ID: z.string().min(1),
+  USAGE_PLAN_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: the local usage plan's control plane; in AWS the SDK finds API Gateway itself. */
-  APIGATEWAY_ENDPOINT: z.url().optional(),
+  APIGATEWAY_ENDPOINT: z.optional(z.url()),
   /** The issuer-lookup integration's base URL; none means the authority check cannot run. */
-  AUTHORITY_URL: z.url().optional(),
+  AUTHORITY_URL: z.optional(z.url()),
   /** The bearer secret of the issuer-lookup contract (the local runtime)... */
-  AUTHORITY_SECRET: z.string().min(16).optional(),
+  AUTHORITY_SECRET: z.optional(z.string().check(z.minLength(16))),
   /** ...or, in AWS, the Secrets Manager secret that holds it, read at first use. */
-  AUTHORITY_SECRET_ARN: z.string().min(1).optional(),
+  AUTHORITY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The authority service's certificate folders, separated by the platform's path delimiter; empty for none. */
   AUTHORITY_DOCUMENTS: z.string(),
   /** The staff user pool and the review console's client of it. */
-  STAFF_USER_POOL_ID: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/),
-  STAFF_CLIENT_ID: z.string().min(1),
+  STAFF_USER_POOL_ID: z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/)),
+  STAFF_CLIENT_ID: z.string().check(z.minLength(1)),
   /** The customer user pool (portal logins) and the portal page's client of it. */
-  PORTAL_USER_POOL_ID: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/),
-  PORTAL_CLIENT_ID: z.string().min(1),
+  PORTAL_USER_POOL_ID: z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/)),
+  PORTAL_CLIENT_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: where the user pools' API and keys are served instead of Cognito's. */
-  IDENTITY_ENDPOINT: z.url().optional(),
+  IDENTITY_ENDPOINT: z.optional(z.url()),
   /** The built web pages (the review console), beside the function's bundle. */
-  WEB_ASSETS: z.string().min(1),
+  WEB_ASSETS: z.string().check(z.minLength(1)),
   /**
    * Local runtime only: where webhooks may go. Absent, as in every deployed stack, it is
    * `public`; the local runtime playing sandbox sets `public-or-loopback`.
    */
-  WEBHOOK_DESTINATIONS: z.enum(DESTINATIONS).optional(),
+  WEBHOOK_DESTINATIONS: z.optional(z.enum(DESTINATIONS)),
   /** The queue new webhook events are sent to for their first attempt. */
   DELIVERY_QUEUE_URL: z.url(),
   /** Local runtime only: the local queue service; in AWS the SDK finds SQS itself. */
-  SQS_ENDPOINT: z.url().optional(),
+  SQS_ENDPOINT: z.optional(z.url()),
   /** Local engines only: in AWS the SDK finds the regional endpoints itself. */
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  S3_ENDPOINT: z.url().optional(),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  S3_ENDPOINT: z.optional(z.url()),
 };
 
 export type SettingName = keyof typeof settings;
@@ -68,7 +68,7 @@ export type SettingName = keyof typeof settings;
 export function isOptionalSetting(name: SettingName): boolean {
   return settings[name].safeParse(undefined).success;
 }
-export type Settings<K extends SettingName> = z.infer<z.ZodObject<Pick<typeof settings, K>>>;
+export type Settings<K extends SettingName> = z.infer<z.ZodMiniObject<Pick<typeof settings, K>>>;
 
 export function readSettings<K extends SettingName>(
   names: readonly K[],

@@ -4,9 +4,9 @@
  * resource never names a reviewer, this trail does.
  */
 import { decodeTime } from "ulid";
-import { z } from "zod";
 import { ID_PATTERNS, newId } from "./ids.ts";
 import { isoSeconds } from "./time.ts";
+import * as z from "./zod.ts";
 
 export const AUDIT_RETENTION_SECONDS = 2 * 366 * 24 * 60 * 60;
 
@@ -34,30 +34,29 @@ export const AUDIT_ID_PATTERN = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const actorSchema = z
   .strictObject({
-    pool: z.enum(["staff", "portal"]).describe("Which user pool the actor signed in to"),
-    sub: z.string().describe("The user's stable id in that pool; `actor=` filters by it"),
+    pool: z.enum(["staff", "portal"]).check(z.describe("Which user pool the actor signed in to")),
+    sub: z.string().check(z.describe("The user's stable id in that pool; `actor=` filters by it")),
     username: z.string(),
   })
-  .describe("Who acted");
+  .check(z.describe("Who acted"));
 export type Actor = z.infer<typeof actorSchema>;
 
 export const auditRecordSchema = z
   .strictObject({
-    audit_id: z.string().regex(AUDIT_ID_PATTERN).describe("`aud_` and a ULID: sorts by time"),
+    audit_id: z.string().check(z.regex(AUDIT_ID_PATTERN), z.describe("`aud_` and a ULID: sorts by time")),
     at: z.iso.datetime(),
     actor: actorSchema,
     action: z.enum(AUDIT_ACTIONS),
-    verification_id: z.string().regex(ID_PATTERNS.verification).optional(),
-    app_id: z.string().regex(ID_PATTERNS.app).optional(),
-    organization_id: z.string().regex(ID_PATTERNS.organization).optional(),
+    verification_id: z.optional(z.string().check(z.regex(ID_PATTERNS.verification))),
+    app_id: z.optional(z.string().check(z.regex(ID_PATTERNS.app))),
+    organization_id: z.optional(z.string().check(z.regex(ID_PATTERNS.organization))),
     detail: z
-      .record(z.string(), z.string())
-      .optional()
-      .describe("What the action was about: the copy viewed, the result decided"),
-    request_id: z.string().describe("The request's `Request-Id`"),
+      .optional(z.record(z.string(), z.string()))
+      .check(z.describe("What the action was about: the copy viewed, the result decided")),
+    request_id: z.string().check(z.describe("The request's `Request-Id`")),
     source_ip: z.string(),
   })
-  .describe("One action in the audit trail");
+  .check(z.describe("One action in the audit trail"));
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
 /** What an action records; the trail adds its id and time. */
@@ -92,4 +91,4 @@ export function auditMonth(auditId: string): string {
 }
 
 /** Where a page of the trail ended: the last record's id (records sort by it). */
-export const auditPositionSchema = z.strictObject({ before: z.string().regex(AUDIT_ID_PATTERN) });
+export const auditPositionSchema = z.strictObject({ before: z.string().check(z.regex(AUDIT_ID_PATTERN)) });

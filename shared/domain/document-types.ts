@@ -3,10 +3,10 @@ import { createHash } from "node:crypto";
  * The document-type registry. A new document type is one entry here: the file types it
  * accepts, its size cap, and its layout (the labels it reads, the extracted schema, the type rule).
  */
-import { z } from "zod";
 import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
 import type { CertificateLayout, CertificateSchema } from "./certificates/layout.ts";
 import { yokStudentLayout } from "./certificates/yok-student.ts";
+import * as z from "./zod.ts";
 
 export const MiB = 1024 * 1024;
 

@@ -3,23 +3,23 @@
  * an operator runs, and that the project's own authority service answers in the sandbox and
  * on this machine. `POST {AUTHORITY_URL}/v1/documents/lookup` with a bearer secret.
  */
-import { z } from "zod";
 import { BARCODE_PATTERN, IDENTITY_NUMBER_PATTERN } from "./certificates/keys.ts";
 import { DOCUMENT_TYPE_CODES } from "./document-types.ts";
+import * as z from "./zod.ts";
 
 export const ISSUER_LOOKUP_PATH = "/v1/documents/lookup";
 
 export const issuerLookupRequestSchema = z.strictObject({
   document_type: z.enum(DOCUMENT_TYPE_CODES),
-  barcode: z.string().regex(BARCODE_PATTERN),
-  identity_number: z.string().regex(IDENTITY_NUMBER_PATTERN),
+  barcode: z.string().check(z.regex(BARCODE_PATTERN)),
+  identity_number: z.string().check(z.regex(IDENTITY_NUMBER_PATTERN)),
 });
 export type IssuerLookupRequest = z.infer<typeof issuerLookupRequestSchema>;
 
 export const issuerFoundSchema = z.object({
   found: z.literal(true),
   document: z.base64(),
-  issued_at: z.string().optional(),
+  issued_at: z.optional(z.string()),
 });
 export const issuerNotFoundSchema = z.object({ found: z.literal(false) });
 

@@ -2,27 +2,25 @@
  * Lists, one convention: `{ data, next_cursor }`, `limit` 1-100 (20 by default), and a cursor
  * that is opaque to the caller: base64url JSON naming where the last page ended.
  */
-import { z } from "zod";
 import { InvalidInputError } from "./errors.ts";
+import * as z from "./zod.ts";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export const limitSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_LIMIT)
-  .default(DEFAULT_LIMIT)
-  .describe(`How many items a page holds: 1-${MAX_LIMIT}, ${DEFAULT_LIMIT} by default`);
+export const limitSchema = z
+  ._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_LIMIT)), DEFAULT_LIMIT)
+  .check(z.describe(`How many items a page holds: 1-${MAX_LIMIT}, ${DEFAULT_LIMIT} by default`));
 
-export const cursorSchema = z.string().max(512).describe("`next_cursor` of the previous page; omit for the first page");
+export const cursorSchema = z
+  .string()
+  .check(z.maxLength(512), z.describe("`next_cursor` of the previous page; omit for the first page"));
 
 /** A list page as every list answers it. */
-export function listPageSchema<Item extends z.ZodType>(item: Item) {
+export function listPageSchema<Item extends z.ZodMiniType>(item: Item) {
   return z.strictObject({
     data: z.array(item),
-    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+    next_cursor: z.nullable(z.string()).check(z.describe("Pass as `cursor` for the next page; null on the last page")),
   });
 }
 
@@ -31,7 +29,7 @@ export function encodeCursor(position: unknown): string {
 }
 
 /** The position a cursor names, or `invalid_cursor` for anything this service did not hand out. */
-export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
+export function decodeCursor<T>(cursor: string, schema: z.ZodMiniType<T>): T {
   try {
     const parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
     if (parsed.success) return parsed.data;

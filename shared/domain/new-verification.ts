@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   allowedExtensions,
   DOCUMENT_TYPE_CODES,
@@ -8,6 +7,7 @@ import {
   MAX_FILE_SIZE_BYTES,
 } from "./document-types.ts";
 import { PROCESS_TYPES } from "./verification.ts";
+import * as z from "./zod.ts";
 
 /** How long an Idempotency-Key of a create, and its first response, are kept. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -19,102 +19,120 @@ const SAFE_FILENAME = /^[^/\\\p{C}]*$/u;
 export const METADATA_LIMITS = { keys: 20, keyPattern: /^[A-Za-z0-9_.-]{1,40}$/, valueLength: 500 } as const;
 
 const metadataSchema = z
-  .record(z.string(), z.string().max(METADATA_LIMITS.valueLength))
-  .describe(
-    `Your own labels, echoed in the verification and every webhook: at most ${METADATA_LIMITS.keys} keys of 1 to 40 characters of \`A-Z a-z 0-9 _ . -\`, each value a string of at most ${METADATA_LIMITS.valueLength} characters`,
+  .record(z.string(), z.string().check(z.maxLength(METADATA_LIMITS.valueLength)))
+  .check(
+    z.describe(
+      `Your own labels, echoed in the verification and every webhook: at most ${METADATA_LIMITS.keys} keys of 1 to 40 characters of \`A-Z a-z 0-9 _ . -\`, each value a string of at most ${METADATA_LIMITS.valueLength} characters`,
+    ),
   );
 
 const expectedSubjectSchema = z
   .strictObject({
-    full_name: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(NO_CONTROL_CHARACTERS, { error: "expected_subject.full_name must not contain control characters" })
-      .optional(),
-    birth_date: z.iso.date().optional().describe("`YYYY-MM-DD`"),
+    full_name: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.maxLength(200),
+          z.regex(NO_CONTROL_CHARACTERS, { error: "expected_subject.full_name must not contain control characters" }),
+        ),
+    ),
+    birth_date: z.optional(z.iso.date()).check(z.describe("`YYYY-MM-DD`")),
   })
-  .describe(
-    "Who you expect the document to be about: compared with the fields read from the issuer's copy, never echoed back",
+  .check(
+    z.describe(
+      "Who you expect the document to be about: compared with the fields read from the issuer's copy, never echoed back",
+    ),
   );
 
 /** What a new verification is made of, with the rules its document type sets. */
 export const newVerificationSchema = z
   .strictObject({
-    document_type: z.enum(DOCUMENT_TYPE_CODES).describe("The kind of document; it decides the file types allowed"),
+    document_type: z
+      .enum(DOCUMENT_TYPE_CODES)
+      .check(z.describe("The kind of document; it decides the file types allowed")),
     process_type: z
-      .enum(PROCESS_TYPES)
-      .default("async")
-      .describe("`sync`: upload-complete waits up to 25 s for the result; `async`: it answers at once"),
+      ._default(z.enum(PROCESS_TYPES), "async")
+      .check(z.describe("`sync`: upload-complete waits up to 25 s for the result; `async`: it answers at once")),
     external_reference_id: z
-      .string()
-      .min(1)
-      .max(128)
-      .regex(NO_CONTROL_CHARACTERS, { error: "external_reference_id must not contain control characters" })
-      .optional()
-      .describe("Your own reference for this document, returned as sent"),
+      .optional(
+        z
+          .string()
+          .check(
+            z.minLength(1),
+            z.maxLength(128),
+            z.regex(NO_CONTROL_CHARACTERS, { error: "external_reference_id must not contain control characters" }),
+          ),
+      )
+      .check(z.describe("Your own reference for this document, returned as sent")),
     original_filename: z
       .string()
-      .min(1)
-      .max(255)
-      .regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" })
-      .describe("The file's name, with an extension its document type allows"),
+      .check(
+        z.minLength(1),
+        z.maxLength(255),
+        z.regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" }),
+        z.describe("The file's name, with an extension its document type allows"),
+      ),
     file_size_bytes: z
       .int()
-      .min(1)
-      .max(MAX_FILE_SIZE_BYTES)
-      .describe("The exact size of the file you will upload: the upload URL accepts only this size"),
-    metadata: metadataSchema.optional(),
-    expected_subject: expectedSubjectSchema.optional(),
+      .check(
+        z.gte(1),
+        z.lte(MAX_FILE_SIZE_BYTES),
+        z.describe("The exact size of the file you will upload: the upload URL accepts only this size"),
+      ),
+    metadata: z.optional(metadataSchema),
+    expected_subject: z.optional(expectedSubjectSchema),
   })
-  .superRefine((body, ctx) => {
-    if (body.metadata) {
-      const keys = Object.keys(body.metadata);
-      if (keys.length > METADATA_LIMITS.keys) {
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.metadata) {
+        const keys = Object.keys(body.metadata);
+        if (keys.length > METADATA_LIMITS.keys) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["metadata"],
+            params: { code: "too_many_keys" },
+            message: `metadata has at most ${METADATA_LIMITS.keys} keys`,
+          });
+        }
+        if (keys.some((key) => !METADATA_LIMITS.keyPattern.test(key))) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["metadata"],
+            params: { code: "invalid_key" },
+            message: "metadata keys are 1 to 40 characters of A-Z a-z 0-9 _ . -",
+          });
+        }
+      }
+      if (body.expected_subject && Object.keys(body.expected_subject).length === 0) {
         ctx.addIssue({
           code: "custom",
-          path: ["metadata"],
-          params: { code: "too_many_keys" },
-          message: `metadata has at most ${METADATA_LIMITS.keys} keys`,
+          path: ["expected_subject"],
+          params: { code: "empty" },
+          message: "expected_subject names full_name, birth_date or both",
         });
       }
-      if (keys.some((key) => !METADATA_LIMITS.keyPattern.test(key))) {
+      // Zod runs this also when some fields already failed: check only what is still in question.
+      const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
+      if (!definition) return;
+      const fileType = fileTypeOfName(body.original_filename);
+      if (!fileType || !(definition.fileTypes as readonly string[]).includes(fileType)) {
         ctx.addIssue({
           code: "custom",
-          path: ["metadata"],
-          params: { code: "invalid_key" },
-          message: "metadata keys are 1 to 40 characters of A-Z a-z 0-9 _ . -",
+          path: ["original_filename"],
+          params: { code: "extension_not_allowed" },
+          message: `original_filename must end in one of ${allowedExtensions(body.document_type).join(", ")} for ${body.document_type}`,
         });
       }
-    }
-    if (body.expected_subject && Object.keys(body.expected_subject).length === 0) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["expected_subject"],
-        params: { code: "empty" },
-        message: "expected_subject names full_name, birth_date or both",
-      });
-    }
-    // Zod runs this also when some fields already failed: check only what is still in question.
-    const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
-    if (!definition) return;
-    const fileType = fileTypeOfName(body.original_filename);
-    if (!fileType || !(definition.fileTypes as readonly string[]).includes(fileType)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["original_filename"],
-        params: { code: "extension_not_allowed" },
-        message: `original_filename must end in one of ${allowedExtensions(body.document_type).join(", ")} for ${body.document_type}`,
-      });
-    }
-    if (body.file_size_bytes > definition.maxFileSizeBytes && body.file_size_bytes <= MAX_FILE_SIZE_BYTES) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["file_size_bytes"],
-        params: { code: "too_large" },
-        message: `file_size_bytes must be at most ${definition.maxFileSizeBytes} for ${body.document_type}`,
-      });
-    }
-  });
+      if (body.file_size_bytes > definition.maxFileSizeBytes && body.file_size_bytes <= MAX_FILE_SIZE_BYTES) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["file_size_bytes"],
+          params: { code: "too_large" },
+          message: `file_size_bytes must be at most ${definition.maxFileSizeBytes} for ${body.document_type}`,
+        });
+      }
+    }),
+  );
 
 export type NewVerification = z.infer<typeof newVerificationSchema>;

@@ -2,9 +2,9 @@
  * Organisations: a customer company in one environment. It owns apps; its people sign in to
  * the portal with a user of the environment's customer pool, each with one role.
  */
-import { z } from "zod";
 import type { AuditContext } from "./audit.ts";
 import type { Environment } from "./environments.ts";
+import * as z from "./zod.ts";
 
 /** `owner`: everything, users too; `developer`: apps, keys, webhooks; `viewer`: read only. */
 export const PORTAL_ROLES = ["owner", "developer", "viewer"] as const;

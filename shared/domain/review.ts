@@ -2,13 +2,13 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
-import { z } from "zod";
 import { DOCUMENT_TYPE_CODES } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import type { ReasonCode } from "./reasons.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
 import { type VerificationItem, verificationResourceSchema } from "./verification.ts";
+import * as z from "./zod.ts";
 
 /** How long a claim holds: long enough to read two documents, short enough that a claim left open does not block the queue. */
 export const CLAIM_SECONDS = 15 * 60;
@@ -30,76 +30,78 @@ const timestamp = z.iso.datetime();
 
 export const reviewDecisionSchema = z
   .strictObject({
-    result: z.enum(["verified", "rejected"]).describe("What the reviewer found"),
+    result: z.enum(["verified", "rejected"]).check(z.describe("What the reviewer found")),
     reason_code: z
-      .enum(REJECTION_CODES)
-      .optional()
-      .describe("Why the document is rejected: required with `rejected`, absent with `verified`"),
-    note: z.string().max(MAX_NOTE_LENGTH).optional().describe("For staff only: never shown to the customer"),
+      .optional(z.enum(REJECTION_CODES))
+      .check(z.describe("Why the document is rejected: required with `rejected`, absent with `verified`")),
+    note: z
+      .optional(z.string().check(z.maxLength(MAX_NOTE_LENGTH)))
+      .check(z.describe("For staff only: never shown to the customer")),
   })
-  .superRefine((decision, context) => {
-    if (decision.result === "rejected" && decision.reason_code === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["reason_code"],
-        message: "reason_code is required with a rejection",
-        params: { code: "required" },
-      });
-    }
-    if (decision.result === "verified" && decision.reason_code !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["reason_code"],
-        message: "reason_code names why a document is rejected: leave it out with verified",
-        params: { code: "not_allowed" },
-      });
-    }
-  })
-  .describe("A reviewer's decision");
+  .check(
+    z.superRefine((decision, context) => {
+      if (decision.result === "rejected" && decision.reason_code === undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["reason_code"],
+          message: "reason_code is required with a rejection",
+          params: { code: "required" },
+        });
+      }
+      if (decision.result === "verified" && decision.reason_code !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["reason_code"],
+          message: "reason_code names why a document is rejected: leave it out with verified",
+          params: { code: "not_allowed" },
+        });
+      }
+    }),
+    z.describe("A reviewer's decision"),
+  );
 export type ReviewDecisionBody = z.infer<typeof reviewDecisionSchema>;
 
 export const claimSchema = z
   .strictObject({
-    claimed_by: z.string().describe("The staff username holding the claim"),
-    expires_at: timestamp.describe("When the claim lapses unless its holder renews it"),
+    claimed_by: z.string().check(z.describe("The staff username holding the claim")),
+    expires_at: timestamp.check(z.describe("When the claim lapses unless its holder renews it")),
   })
-  .describe("Who may decide the review now");
+  .check(z.describe("Who may decide the review now"));
 
 export const claimResponseSchema = z
-  .strictObject({ verification_id: z.string().regex(ID_PATTERNS.verification), ...claimSchema.shape })
-  .describe("The caller's claim on a review");
+  .strictObject({ verification_id: z.string().check(z.regex(ID_PATTERNS.verification)), ...claimSchema.shape })
+  .check(z.describe("The caller's claim on a review"));
 
 export const reviewEntrySchema = z
   .strictObject({
-    verification_id: z.string().regex(ID_PATTERNS.verification),
-    app_id: z.string().regex(ID_PATTERNS.app),
+    verification_id: z.string().check(z.regex(ID_PATTERNS.verification)),
+    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
     document_type: z.enum(DOCUMENT_TYPE_CODES),
-    reason_code: z.string().describe("Why a person must decide"),
+    reason_code: z.string().check(z.describe("Why a person must decide")),
     message: z.string(),
-    waiting_since: timestamp.describe("When the verification went to review"),
-    review_deadline: timestamp.describe("When the review window closes (`inconclusive`, `review_timeout`)"),
-    claim: claimSchema.nullable(),
+    waiting_since: timestamp.check(z.describe("When the verification went to review")),
+    review_deadline: timestamp.check(z.describe("When the review window closes (`inconclusive`, `review_timeout`)")),
+    claim: z.nullable(claimSchema),
   })
-  .describe("A verification waiting for a reviewer");
+  .check(z.describe("A verification waiting for a reviewer"));
 export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
 
 /** A verification as staff see it: the customer's resource, its app, its claim, its decision and which copies exist. */
-export const staffVerificationSchema = verificationResourceSchema
-  .extend({
-    app_id: z.string().regex(ID_PATTERNS.app),
+export const staffVerificationSchema = z
+  .extend(verificationResourceSchema, {
+    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
     copies: z
       .strictObject({
-        upload: z.boolean().describe("The document as uploaded and pinned at confirm"),
-        issuer: z.boolean().describe("The issuer's copy fetched by the checks"),
+        upload: z.boolean().check(z.describe("The document as uploaded and pinned at confirm")),
+        issuer: z.boolean().check(z.describe("The issuer's copy fetched by the checks")),
       })
-      .describe("Which copies `GET .../document?copy=` can show"),
-    claim: claimSchema.nullable(),
+      .check(z.describe("Which copies `GET .../document?copy=` can show")),
+    claim: z.nullable(claimSchema),
     decision: z
-      .strictObject({ decided_by: z.string(), note: z.string().nullable() })
-      .nullable()
-      .describe("The reviewer's decision, when a person decided"),
+      .nullable(z.strictObject({ decided_by: z.string(), note: z.nullable(z.string()) }))
+      .check(z.describe("The reviewer's decision, when a person decided")),
   })
-  .describe("A verification with what staff need to review it");
+  .check(z.describe("A verification with what staff need to review it"));
 export type StaffVerification = z.infer<typeof staffVerificationSchema>;
 
 /** The claim an item carries at `now`, or null when nobody holds one. */
@@ -121,26 +123,30 @@ export function parseIfMatch(value: string): number | undefined {
 }
 
 /** GET /backoffice/v1/reviews */
-export const reviewsQuerySchema = z.strictObject({ limit: limitSchema, cursor: cursorSchema.optional() });
+export const reviewsQuerySchema = z.strictObject({ limit: limitSchema, cursor: z.optional(cursorSchema) });
 
 export const DOCUMENT_COPIES = ["upload", "issuer"] as const;
 export type DocumentCopy = (typeof DOCUMENT_COPIES)[number];
 
 /** GET /backoffice/v1/verifications/{verification_id}/document */
 export const documentQuerySchema = z.strictObject({
-  copy: z.enum(DOCUMENT_COPIES).describe("`upload`: the document as confirmed; `issuer`: the issuer's copy"),
+  copy: z.enum(DOCUMENT_COPIES).check(z.describe("`upload`: the document as confirmed; `issuer`: the issuer's copy")),
 });
 
 /** GET /backoffice/v1/audit */
 export const auditQuerySchema = z.strictObject({
-  verification_id: z.string().regex(ID_PATTERNS.verification).optional().describe("One verification's records"),
-  actor: z.string().min(1).max(128).optional().describe("One actor's records, by `actor.sub`"),
+  verification_id: z
+    .optional(z.string().check(z.regex(ID_PATTERNS.verification)))
+    .check(z.describe("One verification's records")),
+  actor: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe("One actor's records, by `actor.sub`")),
   limit: limitSchema,
-  cursor: cursorSchema.optional(),
+  cursor: z.optional(cursorSchema),
 });
 
 /** Where a page of the review queue ended: the last entry's deadline and id (the index's sort order). */
 export const reviewPositionSchema = z.strictObject({
   deadline: z.iso.datetime(),
-  id: z.string().regex(ID_PATTERNS.verification),
+  id: z.string().check(z.regex(ID_PATTERNS.verification)),
 });

@@ -2,12 +2,12 @@
  * Finding verifications and events: the public lists (`GET /v1/verifications`, `GET /v1/events`)
  * and the portal's search read the same indexes with the same filters.
  */
-import { z } from "zod";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema, listPageSchema } from "./lists.ts";
 import { STATUSES } from "./state.ts";
 import { verificationResourceSchema } from "./verification.ts";
 import { anyEventSchema } from "./webhook-events.ts";
+import * as z from "./zod.ts";
 
 /** How far back the events list reaches: as long as events are kept. */
 export const EVENTS_LIST_DAYS = 30;
@@ -17,16 +17,13 @@ const instant = z.iso.datetime();
 /** The filters of a verification list, newest first. */
 export const verificationFilterShape = {
   external_reference_id: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe("Only verifications created with this `external_reference_id`"),
-  status: z.enum(STATUSES).optional().describe("Only verifications in this status"),
-  created_after: instant.optional().describe("Only verifications created at or after this time"),
-  created_before: instant.optional().describe("Only verifications created before this time"),
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe("Only verifications created with this `external_reference_id`")),
+  status: z.optional(z.enum(STATUSES)).check(z.describe("Only verifications in this status")),
+  created_after: z.optional(instant).check(z.describe("Only verifications created at or after this time")),
+  created_before: z.optional(instant).check(z.describe("Only verifications created before this time")),
   limit: limitSchema,
-  cursor: cursorSchema.optional(),
+  cursor: z.optional(cursorSchema),
 };
 
 /** `GET /v1/verifications`: the caller app's verifications. */
@@ -36,24 +33,22 @@ export type VerificationListQuery = z.infer<typeof verificationListQuerySchema>;
 /** `GET /v1/events`: the caller app's events in the order they happened. */
 export const eventsQuerySchema = z.strictObject({
   after: z
-    .string()
-    .regex(ID_PATTERNS.event)
-    .optional()
-    .describe("Only events after this one: the last `id` you processed, or `next_cursor`"),
+    .optional(z.string().check(z.regex(ID_PATTERNS.event)))
+    .check(z.describe("Only events after this one: the last `id` you processed, or `next_cursor`")),
   limit: limitSchema,
 });
 
 /** Where a page of a verification list ended: the last item's creation time and id (the index order). */
 export const verificationPositionSchema = z.strictObject({
   created_at: instant,
-  id: z.string().regex(ID_PATTERNS.verification),
+  id: z.string().check(z.regex(ID_PATTERNS.verification)),
 });
 export type VerificationPosition = z.infer<typeof verificationPositionSchema>;
 
 /** A verification as lists show it: the resource without upload instructions (fetch one for those). */
-export const listedVerificationSchema = verificationResourceSchema
-  .omit({ upload: true })
-  .describe("A verification as lists show it: fetch it for upload instructions");
+export const listedVerificationSchema = z
+  .omit(verificationResourceSchema, { upload: true })
+  .check(z.describe("A verification as lists show it: fetch it for upload instructions"));
 
 export const verificationPageSchema = listPageSchema(listedVerificationSchema);
 export const eventPageSchema = listPageSchema(anyEventSchema);

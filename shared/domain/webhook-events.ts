@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { verificationResourceSchema } from "./verification.ts";
+import * as z from "./zod.ts";
 
 /** The verification event types: one per state a verification can reach after creation, and its erasure. */
 export const VERIFICATION_EVENT_TYPES = [
@@ -28,35 +28,39 @@ export const webhookEventSchema = z
   .strictObject({
     id: z
       .string()
-      .regex(ID_PATTERNS.event)
-      .describe("`evt_` and a ULID; also sent as `webhook-id`. Deliveries repeat it"),
+      .check(
+        z.regex(ID_PATTERNS.event),
+        z.describe("`evt_` and a ULID; also sent as `webhook-id`. Deliveries repeat it"),
+      ),
     type: z.enum(VERIFICATION_EVENT_TYPES),
     created_at: z.iso.datetime(),
     environment: z.enum(ENVIRONMENTS),
     api_version: z.literal(API_VERSION),
     data: z.strictObject({
-      verification: verificationResourceSchema
-        .omit({ upload: true })
-        .describe("The verification as GET returns it, without `upload`"),
+      verification: z
+        .omit(verificationResourceSchema, { upload: true })
+        .check(z.describe("The verification as GET returns it, without `upload`")),
     }),
   })
-  .describe("A webhook event: delivered at least once, so deduplicate by `id`");
+  .check(z.describe("A webhook event: delivered at least once, so deduplicate by `id`"));
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 /** The body of a `webhook.test` event: signed and delivered like every other, about no verification. */
 export const testEventSchema = z
   .strictObject({
-    id: z.string().regex(ID_PATTERNS.event).describe("`evt_` and a ULID; also sent as `webhook-id`"),
+    id: z.string().check(z.regex(ID_PATTERNS.event), z.describe("`evt_` and a ULID; also sent as `webhook-id`")),
     type: z.literal(TEST_EVENT_TYPE),
     created_at: z.iso.datetime(),
     environment: z.enum(ENVIRONMENTS),
     api_version: z.literal(API_VERSION),
     data: z.strictObject({
-      app_id: z.string().regex(ID_PATTERNS.app).describe("The app whose destination was tested"),
+      app_id: z.string().check(z.regex(ID_PATTERNS.app), z.describe("The app whose destination was tested")),
       message: z.string(),
     }),
   })
-  .describe("A test event, sent when a developer asks for one from the portal; change nothing on receiving it");
+  .check(
+    z.describe("A test event, sent when a developer asks for one from the portal; change nothing on receiving it"),
+  );
 export type TestEvent = z.infer<typeof testEventSchema>;
 
 /** Any event body, as webhooks deliver it and `GET /v1/events` lists it. */

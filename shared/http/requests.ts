@@ -1,11 +1,11 @@
 /** Reading a request: its body, its headers, and the contract's error for each way they go wrong. */
 import type { APIGatewayProxyEvent } from "aws-lambda";
-import { z } from "zod";
 import { type FieldError, InvalidInputError, ValidationError } from "../domain/errors.ts";
 import { type NewVerification, newVerificationSchema } from "../domain/new-verification.ts";
+import * as z from "../domain/zod.ts";
 import { bodyText, header } from "./responses.ts";
 
-function fieldErrors(error: z.ZodError, sent: object): FieldError[] {
+function fieldErrors(error: z.core.$ZodError, sent: object): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     const field = issue.path.join(".") || "(body)";
     switch (issue.code) {
@@ -62,7 +62,7 @@ export function parseCreateBody(text: string): NewVerification {
 }
 
 /** A JSON object body, parsed and checked against `schema`, or the error the contract prescribes. */
-export function parseJsonBody<T>(text: string, schema: z.ZodType<T>): T {
+export function parseJsonBody<T>(text: string, schema: z.ZodMiniType<T>): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -78,7 +78,7 @@ export function parseJsonBody<T>(text: string, schema: z.ZodType<T>): T {
 }
 
 /** The query parameters, checked against `schema`: an unknown or invalid one is `validation_failed`. */
-export function parseQuery<T>(parameters: Record<string, string | undefined> | null, schema: z.ZodType<T>): T {
+export function parseQuery<T>(parameters: Record<string, string | undefined> | null, schema: z.ZodMiniType<T>): T {
   const sent = parameters ?? {};
   const parsed = schema.safeParse(sent);
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, sent));
@@ -87,8 +87,10 @@ export function parseQuery<T>(parameters: Record<string, string | undefined> | n
 
 export const idempotencyKey = z
   .string()
-  .regex(/^[\x20-\x7e]{1,255}$/)
-  .describe("One stable key per create request, reused only to retry that same request; kept 24 hours");
+  .check(
+    z.regex(/^[\x20-\x7e]{1,255}$/),
+    z.describe("One stable key per create request, reused only to retry that same request; kept 24 hours"),
+  );
 
 export function parseIdempotencyKey(value: string | undefined): string {
   if (value === undefined) {
@@ -107,10 +109,13 @@ export function parseIdempotencyKey(value: string | undefined): string {
   return parsed.data;
 }
 
-const jsonMediaType = z
-  .string()
-  .transform((value) => value.split(";")[0]?.trim().toLowerCase())
-  .pipe(z.literal("application/json"));
+const jsonMediaType = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((value: string) => value.split(";")[0]?.trim().toLowerCase()),
+  ),
+  z.literal("application/json"),
+);
 
 export function assertJsonContentType(value: string | undefined): void {
   if (!jsonMediaType.safeParse(value ?? "").success) {
@@ -124,7 +129,7 @@ export function assertJsonContentType(value: string | undefined): void {
  */
 export function readJsonBody<T>(
   event: Pick<APIGatewayProxyEvent, "body" | "isBase64Encoded" | "headers">,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   options: { emptyIs?: unknown } = {},
 ): T {
   const text = bodyText(event);

@@ -10,6 +10,7 @@ import { AssociateSoftwareTokenCommand, VerifySoftwareTokenCommand } from "@aws-
 import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
 import {
   type claimResponseSchema,
   MAX_NOTE_LENGTH,
@@ -97,7 +98,7 @@ describe("the console's wire types", () => {
   it("read and write what the API's schemas define", () => {
     expectTypeOf<ReviewEntry>().toExtend<wire.ReviewEntry>();
     expectTypeOf<StaffVerification>().toExtend<wire.StaffVerification>();
-    expectTypeOf<(typeof claimResponseSchema)["_output"]>().toExtend<wire.ClaimResponse>();
+    expectTypeOf<z.output<typeof claimResponseSchema>>().toExtend<wire.ClaimResponse>();
     expectTypeOf<Awaited<ReturnType<typeof viewDocument>>>().toExtend<wire.DocumentLink>();
     expectTypeOf<wire.DecisionBody>().toExtend<ReviewDecisionBody>();
     expectTypeOf<wire.RejectionCode>().toEqualTypeOf<(typeof REJECTION_CODES)[number]>();

@@ -118,6 +118,18 @@ describe("the create body", () => {
     ]);
   });
 
+  it("says in zod's English what is wrong with a malformed field, though the functions load only zod/mini", () => {
+    // zod/mini loads no messages of its own: without shared/domain/zod.ts every one would read "Invalid input".
+    try {
+      parseCreateBody(body({ expected_subject: { birth_date: "17.03.2004" } }));
+      expect.unreachable();
+    } catch (error) {
+      expect(error instanceof ValidationError ? error.fields : error).toEqual([
+        { field: "expected_subject.birth_date", code: "invalid_format", message: "Invalid ISO date" },
+      ]);
+    }
+  });
+
   it("accepts non-ASCII references and file names", () => {
     expect(
       fieldCodes(() =>

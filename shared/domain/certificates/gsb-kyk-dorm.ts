@@ -2,7 +2,7 @@
  * The KYK dormitory certificate (GSB Yurt Belgesi) as e-Devlet prints it, and its rule: the
  * student is accommodated.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
 import { type CertificateLayout, missing } from "./layout.ts";
@@ -29,7 +29,7 @@ const LABELS = {
 /** Texts of `Yurtta Kalma Durumu` that mean accommodated; `Ayrıldı`, `Kalmıyor` and anything else do not. */
 const ACCOMMODATED = ["Kalıyor", "Yurtta Kalıyor"];
 
-const text = (description: string) => z.string().nullable().describe(description);
+const text = (description: string) => z.nullable(z.string()).check(z.describe(description));
 
 export const gsbKykDormFieldsSchema = z
   .strictObject({
@@ -37,24 +37,25 @@ export const gsbKykDormFieldsSchema = z
     last_name: text("`Soyadı`, as printed. Required"),
     mother_name: text("`Anne Adı`, as printed"),
     father_name: text("`Baba Adı`, as printed"),
-    birth_date: z.iso.date().nullable().describe("`Doğum Tarihi`, `YYYY-MM-DD`. Required"),
+    birth_date: z.nullable(z.iso.date()).check(z.describe("`Doğum Tarihi`, `YYYY-MM-DD`. Required")),
     city: text("`İl`: the dormitory's province, as printed"),
     district: text("`İlçe`: the dormitory's district, as printed"),
     dorm_name: text("`Yurt Adı`, as printed. Required"),
-    registered_at: z.iso.date().nullable().describe("`Yurda Giriş Tarihi`: when the student moved in, `YYYY-MM-DD`"),
+    registered_at: z
+      .nullable(z.iso.date())
+      .check(z.describe("`Yurda Giriş Tarihi`: when the student moved in, `YYYY-MM-DD`")),
     is_accommodated: z
-      .boolean()
-      .nullable()
-      .describe(
-        "Whether `Yurtta Kalma Durumu` says the student lives there (`Kalıyor` or `Yurtta Kalıyor`); null when it is not printed. Required",
+      .nullable(z.boolean())
+      .check(
+        z.describe(
+          "Whether `Yurtta Kalma Durumu` says the student lives there (`Kalıyor` or `Yurtta Kalıyor`); null when it is not printed. Required",
+        ),
       ),
     barcode: z
-      .string()
-      .regex(BARCODE_PATTERN)
-      .nullable()
-      .describe("The e-Devlet barcode number the certificate was verified with. Required"),
+      .nullable(z.string().check(z.regex(BARCODE_PATTERN)))
+      .check(z.describe("The e-Devlet barcode number the certificate was verified with. Required")),
   })
-  .describe("Fields of a KYK dormitory certificate; null where the certificate does not print them");
+  .check(z.describe("Fields of a KYK dormitory certificate; null where the certificate does not print them"));
 
 export type GsbKykDormFields = z.infer<typeof gsbKykDormFieldsSchema>;
 

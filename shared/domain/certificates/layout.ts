@@ -2,7 +2,7 @@
  * What a certificate type's layout is: the one place that knows how a type prints its fields,
  * what it yields, and the rule its holder must meet.
  */
-import type { z } from "zod";
+import type * as z from "../zod.ts";
 import type { LabelTable } from "./labels.ts";
 import type { Subject } from "./subject.ts";
 
@@ -32,7 +32,7 @@ export interface TypeRule<Fields> {
 export interface CertificateLayout<Schema extends CertificateSchema, Fields> {
   schema: Schema;
   /** The extracted fields, every one described; the OpenAPI document is built from it. */
-  fieldsSchema: z.ZodType<Fields>;
+  fieldsSchema: z.ZodMiniType<Fields>;
   /**
    * Every label the layout reads, keyed by what it reads: the first label of each list is the
    * one the model certificate prints, the others are variants also seen. Not every key is a

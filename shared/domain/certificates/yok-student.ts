@@ -2,7 +2,7 @@
  * The YÖK student certificate (Öğrenci Belgesi) as e-Devlet prints it, and its rule: the
  * student is active.
  */
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
 import { type CertificateLayout, missing } from "./layout.ts";
@@ -43,8 +43,8 @@ const ACTIVE = ["Aktif", "Aktif Öğrenci"];
 /** `Hazırlık` (the preparatory year) is class 0. */
 const PREPARATORY = ["Hazırlık", "Hazırlık Sınıfı"];
 
-const text = (description: string) => z.string().nullable().describe(description);
-const date = (description: string) => z.iso.date().nullable().describe(`${description}, \`YYYY-MM-DD\``);
+const text = (description: string) => z.nullable(z.string()).check(z.describe(description));
+const date = (description: string) => z.nullable(z.iso.date()).check(z.describe(`${description}, \`YYYY-MM-DD\``));
 
 export const yokStudentFieldsSchema = z
   .strictObject({
@@ -56,31 +56,28 @@ export const yokStudentFieldsSchema = z
     registered_at: date("`Kayıt Tarihi`: when the student enrolled. Required"),
     education_type: text("`Öğrenim Türü`, as printed, e.g. `Örgün Öğretim`"),
     education_duration_years: z
-      .int()
-      .min(1)
-      .nullable()
-      .describe("`Öğrenim Süresi`: the programme's length in years (`4` or `4 Yıl` -> 4)"),
+      .nullable(z.int().check(z.gte(1)))
+      .check(z.describe("`Öğrenim Süresi`: the programme's length in years (`4` or `4 Yıl` -> 4)")),
     student_status: text("`Öğrencilik Durumu`, as printed, e.g. `Aktif Öğrenci`. Required"),
     is_active: z
-      .boolean()
-      .nullable()
-      .describe("Whether `student_status` means active (`Aktif` or `Aktif Öğrenci`); null when no status is printed"),
+      .nullable(z.boolean())
+      .check(
+        z.describe(
+          "Whether `student_status` means active (`Aktif` or `Aktif Öğrenci`); null when no status is printed",
+        ),
+      ),
     class_year: z
-      .int()
-      .min(0)
-      .nullable()
-      .describe("`Sınıfı`: `3` or `3. Sınıf` -> 3, `Hazırlık` (the preparatory year) -> 0. Required"),
+      .nullable(z.int().check(z.gte(0)))
+      .check(z.describe("`Sınıfı`: `3` or `3. Sınıf` -> 3, `Hazırlık` (the preparatory year) -> 0. Required")),
     university_name: text("The university, from `Birimi` or `Üniversite`. Required"),
     faculty_name: text("The faculty, institute or school, from `Birimi` or `Fakülte`, `Enstitü`, `Yüksekokul`"),
     department_name: text("The department, from `Birimi` or `Bölüm`"),
     program_name: text("The programme, from `Birimi` or `Program`. Required"),
     barcode: z
-      .string()
-      .regex(BARCODE_PATTERN)
-      .nullable()
-      .describe("The e-Devlet barcode number the certificate was verified with. Required"),
+      .nullable(z.string().check(z.regex(BARCODE_PATTERN)))
+      .check(z.describe("The e-Devlet barcode number the certificate was verified with. Required")),
   })
-  .describe("Fields of a YÖK student certificate; null where the certificate does not print them");
+  .check(z.describe("Fields of a YÖK student certificate; null where the certificate does not print them"));
 
 export type YokStudentFields = z.infer<typeof yokStudentFieldsSchema>;
 
