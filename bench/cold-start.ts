@@ -33,50 +33,50 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
   if (Object.keys(access.tables).length > 0) {
     clients.push("DynamoDB document client");
     lines.push(
-      'const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");',
-      'const { DynamoDBDocumentClient } = require("@aws-sdk/lib-dynamodb");',
-      "exports.db = DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });",
+      'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
+      'import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";',
+      "export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });",
     );
   }
   if (access.uploads.length > 0) {
     clients.push("S3");
     lines.push(
-      'const { S3Client } = require("@aws-sdk/client-s3");',
-      'exports.s3 = new S3Client({ requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });',
+      'import { S3Client } from "@aws-sdk/client-s3";',
+      'export const s3 = new S3Client({ requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });',
     );
   }
   // The sealing key and the issuer's bearer secret are both read from Secrets Manager.
   if (access.secretsKey || access.authority) {
     clients.push("Secrets Manager");
     lines.push(
-      'const { SecretsManagerClient } = require("@aws-sdk/client-secrets-manager");',
-      "exports.secrets = new SecretsManagerClient({});",
+      'import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";',
+      "export const secrets = new SecretsManagerClient({});",
     );
   }
   // Webhook secrets are sealed and opened with KMS.
   if (access.sealing) {
     clients.push("KMS");
-    lines.push('const { KMSClient } = require("@aws-sdk/client-kms");', "exports.kms = new KMSClient({});");
+    lines.push('import { KMSClient } from "@aws-sdk/client-kms";', "export const kms = new KMSClient({});");
   }
   // New webhook events are sent to the delivery queue.
   if (access.deliveryQueue === "send") {
     clients.push("SQS");
-    lines.push('const { SQSClient } = require("@aws-sdk/client-sqs");', "exports.sqs = new SQSClient({});");
+    lines.push('import { SQSClient } from "@aws-sdk/client-sqs";', "export const sqs = new SQSClient({});");
   }
   // New apps get their key in the usage plan through API Gateway's own API.
   if (access.appLimits) {
     clients.push("API Gateway");
     lines.push(
-      'const { APIGatewayClient } = require("@aws-sdk/client-api-gateway");',
-      "exports.apiGateway = new APIGatewayClient({});",
+      'import { APIGatewayClient } from "@aws-sdk/client-api-gateway";',
+      "export const apiGateway = new APIGatewayClient({});",
     );
   }
   // A user pool's GetUser checks a token; an owner's invitation creates a user in the customer pool.
   if (access.userPool || access.portalUserAdmin) {
     clients.push("Cognito");
     lines.push(
-      'const { CognitoIdentityProviderClient } = require("@aws-sdk/client-cognito-identity-provider");',
-      "exports.cognito = new CognitoIdentityProviderClient({});",
+      'import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";',
+      "export const cognito = new CognitoIdentityProviderClient({});",
     );
   }
   return { source: lines.join("\n"), clients };
