@@ -43,6 +43,9 @@ export const BUNDLING = {
   target: ESBUILD_TARGET,
   format: OutputFormat.CJS,
   bundleAwsSDK: true,
+  // The ES module builds first: esbuild drops the SDK commands and package parts a function never
+  // imports, which CommonJS builds keep whole (a third off most bundles and their init).
+  mainFields: ["module", "main"],
   forceDockerBundling: false,
 } as const satisfies BundlingOptions;
 
@@ -95,6 +98,7 @@ export function documentReaderFiles(inputDir: string, outputDir: string): string
     "--platform=node",
     `--format=${BUNDLING.format}`,
     `--target=${BUNDLING.target}`,
+    `--main-fields=${BUNDLING.mainFields.join(",")}`,
     ...(BUNDLING.minify ? ["--minify"] : []),
     ...(BUNDLING.sourceMap ? ["--sourcemap"] : []),
     `--sources-content=${BUNDLING.sourcesContent}`,

@@ -6,8 +6,17 @@ import type { BuildOptions } from "esbuild";
 import { BUNDLING, PROJECT_ROOT } from "./api-function.ts";
 
 export function esbuildOptions(): BuildOptions {
-  const { minify, sourceMap, sourcesContent, target, format, bundleAwsSDK, forceDockerBundling, ...unmapped } =
-    BUNDLING;
+  const {
+    minify,
+    sourceMap,
+    sourcesContent,
+    target,
+    format,
+    bundleAwsSDK,
+    mainFields,
+    forceDockerBundling,
+    ...unmapped
+  } = BUNDLING;
   const none: Record<string, never> = unmapped;
   if (forceDockerBundling || Object.keys(none).length > 0) throw new Error("The stack bundles locally");
   return {
@@ -18,6 +27,7 @@ export function esbuildOptions(): BuildOptions {
     sourcesContent,
     target,
     format: format === "cjs" ? "cjs" : "esm",
+    mainFields: [...mainFields],
     // Bundling the SDK means nothing is external; otherwise NodejsFunction leaves out @aws-sdk/*.
     external: bundleAwsSDK ? [] : ["@aws-sdk/*"],
     absWorkingDir: PROJECT_ROOT,
