@@ -44,7 +44,10 @@ export const BUNDLING = {
   format: OutputFormat.CJS,
   bundleAwsSDK: true,
   // The ES module builds first: esbuild drops the SDK commands and package parts a function never
-  // imports, which CommonJS builds keep whole (a third off most bundles and their init).
+  // imports, which CommonJS builds keep whole (a third off most bundles and their init). And
+  // package.json's `sideEffects` names the only project files whose loading does something
+  // (zod's messages, the reader's thread), so a module none of whose exports a function uses is
+  // left out with its schemas, though the wiring imports it.
   mainFields: ["module", "main"],
   forceDockerBundling: false,
 } as const satisfies BundlingOptions;
