@@ -151,7 +151,7 @@ export interface ColdStartRow {
   beyondBaseline: { part: string; kb: number }[];
 }
 
-export const COLD_START_TARGET = 1.5;
+export const COLD_START_TARGET = 1.2;
 
 /** Bytes in the output per package (`node_modules/<name>`), or `project code` for the rest. */
 function packageBytes(metafile: Metafile): Map<string, number> {

@@ -96,7 +96,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       target: `init <= ${COLD_START_TARGET}x baseline`,
       result: `${row.ratio}x (${ms(row.initMs)} ms vs ${ms(row.baselineInitMs)} ms)`,
       met: row.ratio <= COLD_START_TARGET,
-      why: `beyond the SDK clients its bundle holds ${row.beyondBaseline.map((part) => `${part.part} (${part.kb} KB)`).join(", ")}; what the entry imports at the top level is evaluated at init, and the rest (the PDF and image readers load on first use) is still read and parsed with the bundle`,
+      why: `beyond the SDK clients its bundle holds ${row.beyondBaseline.map((part) => `${part.part} (${part.kb} KB)`).join(", ")}; what the entry imports at the top level is evaluated at init (the zod schemas of every domain module it uses are built then), and the rest (the PDF and image readers load on first use) is still read and parsed with the bundle`,
     });
   }
   for (const row of results.warm.filter((warm) => ROUTE_ROWS.has(warm.path))) {
@@ -235,7 +235,7 @@ ${
 
 Each function bundled exactly as the stack bundles it (esbuild with the stack's own \`BUNDLING\`
 options from \`infra/api-function.ts\`: minified, source map, Node 24 target, CommonJS, AWS SDK
-bundled), beside a baseline bundle built with the same options that only constructs the AWS SDK
+bundled, dependencies' ES module builds first, project modules without side effects left out when unused), beside a baseline bundle built with the same options that only constructs the AWS SDK
 clients the function declares in \`shared/declarations/functions.ts\` (DynamoDB document client for table access,
 S3 for bucket access, Secrets Manager for the retired sealing key or the issuer's bearer secret, KMS for sealing,
 SQS for the delivery queue, API Gateway for the usage plan, Cognito for a user pool), configured as \`shared/adapters/aws-clients.ts\` does.
