@@ -32,7 +32,7 @@ const SETTINGS: BenchSettings = {
   isolationSlowAnswerMs: 15_000,
   isolationSlowVerificationsPerBlock: 5,
   flowSeconds: 60,
-  flowRatePerSecond: 10,
+  flowRatePerSecond: 5,
   flowEventTimeoutMs: 60_000,
 };
 
