@@ -75,13 +75,8 @@ export async function runFlow(
       return value;
     };
     const eventAt = async (id: string, type: string, after: number): Promise<number | undefined> => {
-      const deadline = performance.now() + options.eventTimeoutMs;
-      while (performance.now() < deadline) {
-        const delivery = endpoint.deliveries.find((each) => each.verificationId === id && each.type === type);
-        if (delivery) return delivery.receivedAt - after;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      return undefined;
+      const at = await endpoint.arrival(id, type, options.eventTimeoutMs);
+      return at === undefined ? undefined : at - after;
     };
 
     const ids: string[] = [];

@@ -21,6 +21,8 @@ export interface WebhookEndpoint {
   deliveries: Delivery[];
   /** When the first delivery of each verification's final state (any event but `verification.processing`) arrived. */
   finals: Map<string, number>;
+  /** When the first delivery of this verification's event of this type arrived; undefined if it did not within `timeoutMs`. */
+  arrival(verificationId: string, type: string, timeoutMs: number): Promise<number | undefined>;
   /** Deliveries received and not yet answered. */
   inFlight(): number;
   /** Checks every later delivery's signature with this app's secret. */
@@ -31,6 +33,8 @@ export interface WebhookEndpoint {
 export async function webhookEndpoint(answerMs = 0): Promise<WebhookEndpoint> {
   const deliveries: Delivery[] = [];
   const finals = new Map<string, number>();
+  const arrivals = new Map<string, number>();
+  const waiting = new Map<string, ((at: number) => void)[]>();
   let inFlight = 0;
   let verifier: Webhook | undefined;
   const server = http.createServer(async (req, res) => {
@@ -51,6 +55,12 @@ export async function webhookEndpoint(answerMs = 0): Promise<WebhookEndpoint> {
     const verificationId = event.data.verification.verification_id;
     deliveries.push({ eventId: headers["webhook-id"] ?? "", type: event.type, verificationId, receivedAt, signed });
     if (event.type !== "verification.processing" && !finals.has(verificationId)) finals.set(verificationId, receivedAt);
+    const key = `${verificationId} ${event.type}`;
+    if (!arrivals.has(key)) {
+      arrivals.set(key, receivedAt);
+      for (const wake of waiting.get(key) ?? []) wake(receivedAt);
+      waiting.delete(key);
+    }
     if (answerMs > 0) await new Promise((resolve) => setTimeout(resolve, answerMs));
     inFlight -= 1;
     res.writeHead(200).end();
@@ -60,6 +70,19 @@ export async function webhookEndpoint(answerMs = 0): Promise<WebhookEndpoint> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     deliveries,
     finals,
+    arrival(verificationId, type, timeoutMs) {
+      const key = `${verificationId} ${type}`;
+      const arrived = arrivals.get(key);
+      if (arrived !== undefined) return Promise.resolve(arrived);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), timeoutMs);
+        const wake = (at: number) => {
+          clearTimeout(timer);
+          resolve(at);
+        };
+        waiting.set(key, [...(waiting.get(key) ?? []), wake]);
+      });
+    },
     inFlight: () => inFlight,
     verifyWith: (secret) => {
       verifier = new Webhook(secret);
