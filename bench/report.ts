@@ -114,7 +114,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     checks.push({
       name: `Warm cost in-process: ${row.path}`,
       target: `p50 <= bare calls + ${IN_PROCESS_TARGET_MS} ms`,
-      result: `+${ms(over)} ms (${ms(row.inProcess.p50)} ms vs ${ms(row.bareCalls.p50)} ms)`,
+      result: `${over < 0 ? "" : "+"}${ms(over)} ms (${ms(row.inProcess.p50)} ms vs ${ms(row.bareCalls.p50)} ms)`,
       met: over <= IN_PROCESS_TARGET_MS,
       why: `the handler itself costs ${ms(over)} ms at p50 beyond its bare calls: ${ROUTE_WORK[row.path]}, building the JSON response, and the SDK's own work per call (middleware, signing, parsing) that the bare calls share`,
     });
