@@ -1,0 +1,196 @@
+/**
+ * The document verification API's TypeScript client: typed calls for every public route (types
+ * generated from `openapi.json` into `schema.ts`), retries that are safe (one Idempotency-Key per
+ * create, kept across its own retries; `Retry-After` honoured), problem+json errors as typed
+ * exceptions, the upload done as instructed, and webhook verification in one call.
+ */
+import createFetchClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./schema.js";
+
+export type { components, paths } from "./schema.js";
+export { verifyWebhook, type WebhookEvent, type WebhookEventType, WebhookVerificationError } from "./webhooks.js";
+
+export type Verification = components["schemas"]["Verification"];
+export type ListedVerification = components["schemas"]["ListedVerification"];
+export type CreateVerificationRequest = components["schemas"]["CreateVerificationRequest"];
+export type Problem = components["schemas"]["Problem"];
+export type ProblemCode = Problem["code"];
+
+/** A problem+json answer from the API, or the service's own refusal before a route ran. */
+export class ProblemError extends Error {
+  override readonly name = "ProblemError";
+  readonly status: number;
+  readonly code: ProblemCode;
+  readonly requestId: string | undefined;
+  /** Seconds the service asked to wait (`Retry-After`), when it did. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly problem: Problem,
+    response: Response,
+  ) {
+    super(`${problem.status} ${problem.code}: ${problem.detail}`);
+    this.status = problem.status;
+    this.code = problem.code;
+    this.requestId = problem.request_id ?? response.headers.get("Request-Id") ?? undefined;
+    this.retryAfterSeconds = retryAfter(response);
+  }
+}
+
+export interface ClientOptions {
+  /** The API's base URL, e.g. `https://api.example.com` or `http://127.0.0.1:3000` locally. */
+  baseUrl: string;
+  apiKey: string;
+  /** Attempts per call after the first, for answers worth retrying (default 3). */
+  retries?: number;
+  /** The fetch to use (the global one by default). */
+  fetch?: typeof fetch;
+  /** How to wait between attempts (tests pass their own). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Answers worth the same request again: in progress, rate limited, the service busy or failing. */
+const RETRIED_CODES = new Set<ProblemCode>([
+  "idempotency_request_in_progress",
+  "rate_limited",
+  "service_unavailable",
+  "internal_error",
+]);
+const MAX_WAIT_MS = 20_000;
+
+function retryAfter(response: Response): number | undefined {
+  const value = response.headers.get("Retry-After");
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** What to wait before attempt `attempt` (1-based): the service's `Retry-After`, or a jittered backoff. */
+function waitMs(attempt: number, error: unknown): number {
+  if (error instanceof ProblemError && error.retryAfterSeconds !== undefined) {
+    return Math.min(MAX_WAIT_MS, error.retryAfterSeconds * 1000);
+  }
+  const ceiling = Math.min(MAX_WAIT_MS, 250 * 2 ** attempt);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+function retriable(error: unknown): boolean {
+  if (error instanceof ProblemError) return RETRIED_CODES.has(error.code);
+  // fetch's own failure: the connection, not an answer.
+  return error instanceof TypeError;
+}
+
+/** The body of an answered call, or its problem as a ProblemError. */
+function settle<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok) return result.data as T;
+  const problem = result.error as Problem | undefined;
+  if (problem && typeof problem === "object" && typeof problem.code === "string") {
+    throw new ProblemError(problem, result.response);
+  }
+  throw new ProblemError(
+    {
+      type: "about:blank",
+      title: result.response.statusText,
+      status: result.response.status,
+      detail: `The API answered ${result.response.status} without a problem body`,
+      code: "internal_error",
+      request_id: result.response.headers.get("Request-Id") ?? "",
+    },
+    result.response,
+  );
+}
+
+export interface VerificationClient {
+  /** Every public route, typed by the OpenAPI document, for calls the helpers below do not cover. */
+  readonly api: Client<paths>;
+  /**
+   * Creates a verification. One Idempotency-Key (yours, or a new one) is sent on every attempt,
+   * so a retry after a lost answer never makes a second verification.
+   */
+  createVerification(
+    body: CreateVerificationRequest,
+    options?: { idempotencyKey?: string },
+  ): Promise<{ verification: Verification; replayed: boolean; idempotencyKey: string }>;
+  /** PUTs the document to the verification's upload URL with the headers it was signed with. */
+  upload(verification: Verification, document: Blob | ArrayBuffer | Uint8Array): Promise<void>;
+  /** Tells the service the upload is complete; a repeat answers the current state. */
+  confirmUpload(verificationId: string): Promise<Verification>;
+  getVerification(verificationId: string): Promise<Verification>;
+  listVerifications(
+    query?: NonNullable<paths["/v1/verifications"]["get"]["parameters"]["query"]>,
+  ): Promise<components["schemas"]["VerificationPage"]>;
+}
+
+export function createClient(options: ClientOptions): VerificationClient {
+  const retries = options.retries ?? 3;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const api = createFetchClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { "X-API-Key": options.apiKey },
+    fetch: (request) => fetchImpl(request),
+  });
+
+  /** Runs `call` again while its failure is worth retrying and attempts remain. */
+  async function attempt<T>(call: () => Promise<T>): Promise<T> {
+    for (let tried = 0; ; tried++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (tried >= retries || !retriable(error)) throw error;
+        await sleep(waitMs(tried + 1, error));
+      }
+    }
+  }
+
+  return {
+    api,
+    async createVerification(body, { idempotencyKey = globalThis.crypto.randomUUID() } = {}) {
+      return attempt(async () => {
+        const result = await api.POST("/v1/verifications", {
+          params: { header: { "Idempotency-Key": idempotencyKey } },
+          body,
+        });
+        const verification = settle(result);
+        return {
+          verification,
+          replayed: result.response.headers.get("Idempotent-Replayed") === "true",
+          idempotencyKey,
+        };
+      });
+    },
+    async upload(verification, document) {
+      const { upload } = verification;
+      if (!upload) throw new Error(`Verification ${verification.verification_id} is not awaiting its upload`);
+      const response = await fetchImpl(upload.url, {
+        method: upload.method,
+        headers: upload.headers,
+        body: document instanceof Uint8Array ? new Blob([new Uint8Array(document)]) : document,
+      });
+      await response.arrayBuffer();
+      if (!response.ok) {
+        throw new Error(
+          `The upload was refused with ${response.status}: fetch the verification for a fresh URL and upload again`,
+        );
+      }
+    },
+    confirmUpload: (verificationId) =>
+      attempt(async () =>
+        settle(
+          await api.POST("/v1/verifications/{verification_id}/upload-complete", {
+            params: { path: { verification_id: verificationId } },
+          }),
+        ),
+      ),
+    getVerification: (verificationId) =>
+      attempt(async () =>
+        settle(
+          await api.GET("/v1/verifications/{verification_id}", {
+            params: { path: { verification_id: verificationId } },
+          }),
+        ),
+      ),
+    listVerifications: (query = {}) =>
+      attempt(async () => settle(await api.GET("/v1/verifications", { params: { query } }))),
+  };
+}

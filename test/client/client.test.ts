@@ -1,0 +1,210 @@
+/**
+ * The TypeScript client (clients/typescript) against the local runtime: the whole flow through
+ * its helpers, its retries (one Idempotency-Key across them, Retry-After honoured), its typed
+ * problems, and webhook verification of real signed deliveries.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  createClient,
+  ProblemError,
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from "../../clients/typescript/src/index.ts";
+import { startApi, type TestApi } from "../support/api.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+
+const CERTIFICATE = path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf");
+
+let api: TestApi;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  api = await startApi({ pipeline: true });
+});
+afterAll(async () => {
+  await api.stop();
+  await receiver.stop();
+});
+
+const body = (reference: string, size: number) => ({
+  document_type: "YOK_STUDENT" as const,
+  external_reference_id: reference,
+  original_filename: "yok-active.pdf",
+  file_size_bytes: size,
+});
+
+describe("the TypeScript client", () => {
+  it("creates, uploads and confirms, and the signed webhooks verify into typed events", async () => {
+    const app = await api.newApp("sandbox", receiver.url);
+    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+    const document = new Uint8Array(await readFile(CERTIFICATE));
+    const before = receiver.deliveries.length;
+
+    const { verification, replayed } = await client.createVerification(body("client-flow", document.length));
+    expect(replayed).toBe(false);
+    expect(verification.status).toBe("awaiting_upload");
+    await client.upload(verification, document);
+    const confirmed = await client.confirmUpload(verification.verification_id);
+    expect(confirmed.status).toBe("processing");
+
+    const deliveries = (await receiver.waitFor(before + 2)).slice(before);
+    const events: WebhookEvent[] = deliveries.map((delivery) =>
+      verifyWebhook(delivery.body, delivery.headers, app.webhook_secret),
+    );
+    expect(events.map((event) => event.type).sort()).toEqual(["verification.completed", "verification.processing"]);
+    const completed = events.find((event) => event.type === "verification.completed");
+    // The union narrows on `type`: a verification event carries the verification.
+    if (completed?.type !== "verification.completed") throw new Error("no completed event");
+    expect(completed.data.verification).toMatchObject({ status: "completed", result: "verified" });
+
+    const fetched = await client.getVerification(verification.verification_id);
+    expect(fetched).toMatchObject({ status: "completed", result: "verified" });
+    const page = await client.listVerifications({ external_reference_id: "client-flow" });
+    expect(page.data.map((listed) => listed.verification_id)).toEqual([verification.verification_id]);
+  });
+
+  it("retries a create whose answer was lost with the same Idempotency-Key: one verification, the first answer replayed", async () => {
+    const app = await api.newApp("sandbox");
+    const sent: string[] = [];
+    let lost = 0;
+    const client = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      sleep: async () => undefined,
+      // The request reaches the API; its answer never reaches the caller, once.
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(request.headers.get("Idempotency-Key") ?? "");
+        const response = await fetch(request);
+        if (request.method === "POST" && lost++ === 0) throw new TypeError("fetch failed: the connection was reset");
+        return response;
+      },
+    });
+
+    const created = await client.createVerification(body("client-retry", 2048));
+    expect(created.replayed).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent)).toEqual(new Set([created.idempotencyKey]));
+    const page = await client.listVerifications({ external_reference_id: "client-retry" });
+    expect(page.data.map((listed) => listed.verification_id)).toEqual([created.verification.verification_id]);
+  });
+
+  it("waits as Retry-After says before trying again, and gives up after its retries with the problem", async () => {
+    const app = await api.newApp("sandbox");
+    const waits: number[] = [];
+    let answered = 0;
+    const busy = () =>
+      new Response(
+        JSON.stringify({
+          type: "urn:problem:service_unavailable",
+          title: "Service unavailable",
+          status: 503,
+          detail: "A dependency is busy; retry after the time in Retry-After",
+          code: "service_unavailable",
+          request_id: "req-test",
+        }),
+        { status: 503, headers: { "Content-Type": "application/problem+json", "Retry-After": "7" } },
+      );
+    const client = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      retries: 2,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      fetch: async (input, init) => (answered++ < 1 ? busy() : fetch(new Request(input, init))),
+    });
+    const { verification } = await client.createVerification(body("client-busy", 2048));
+    expect(waits).toEqual([7000]);
+    expect(verification.status).toBe("awaiting_upload");
+
+    const alwaysBusy = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      retries: 2,
+      sleep: async () => undefined,
+      fetch: async () => busy(),
+    });
+    const refused = await alwaysBusy.getVerification(verification.verification_id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect(refused).toMatchObject({ status: 503, code: "service_unavailable", retryAfterSeconds: 7 });
+  });
+
+  it("throws the API's problem, typed, and does not retry what a retry cannot fix", async () => {
+    const app = await api.newApp("sandbox");
+    let calls = 0;
+    const client = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      fetch: async (input, init) => {
+        calls++;
+        return fetch(new Request(input, init));
+      },
+    });
+    const missing = await client.getVerification("ver_01J00000000000000000000000").catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(ProblemError);
+    expect(missing).toMatchObject({ status: 404, code: "verification_not_found" });
+    expect((missing as ProblemError).requestId).toMatch(/.+/);
+
+    const invalid = await client
+      .createVerification({ ...body("client-invalid", 2048), file_size_bytes: 0 })
+      .catch((error: unknown) => error);
+    expect(invalid).toMatchObject({ status: 422, code: "validation_failed" });
+    expect((invalid as ProblemError).problem.errors?.map((error) => error.field)).toEqual(["file_size_bytes"]);
+    expect(calls).toBe(2);
+  });
+
+  it("refuses a tampered delivery, a wrong secret, a stale one and missing headers, each with its reason", async () => {
+    const app = await api.newApp("sandbox", receiver.url);
+    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+    const before = receiver.deliveries.length;
+    const { verification } = await client.createVerification(body("client-tamper", 2048));
+    // A file that opens as a PDF and holds nothing: processing fails it, after its first event.
+    const blank = Buffer.alloc(2048, 0x20);
+    blank.write("%PDF-1.4\n", 0, "latin1");
+    await client.upload(verification, new Uint8Array(blank));
+    await client.confirmUpload(verification.verification_id);
+    const [delivery] = (await receiver.waitFor(before + 1)).slice(before);
+    if (!delivery) throw new Error("no delivery");
+    const reason = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) return error.reason;
+        throw error;
+      }
+      return "accepted";
+    };
+
+    expect(reason(() => verifyWebhook(delivery.body, delivery.headers, app.webhook_secret))).toBe("accepted");
+    // A framework that parsed the body and serialized it again changed its bytes.
+    const reserialized = JSON.stringify(JSON.parse(delivery.body), null, 2);
+    expect(reason(() => verifyWebhook(reserialized, delivery.headers, app.webhook_secret))).toBe("bad_signature");
+    const tampered = delivery.body.replace('"processing"', '"completed"');
+    expect(reason(() => verifyWebhook(tampered, delivery.headers, app.webhook_secret))).toBe("bad_signature");
+    const other = await api.newApp("sandbox");
+    expect(reason(() => verifyWebhook(delivery.body, delivery.headers, other.webhook_secret))).toBe("bad_signature");
+    const { "webhook-signature": _signature, ...unsigned } = delivery.headers;
+    expect(reason(() => verifyWebhook(delivery.body, unsigned, app.webhook_secret))).toBe("missing_headers");
+    // Headers as a framework hands them, in any case, and as a fetch Headers object.
+    const shouted = Object.fromEntries(
+      Object.entries(delivery.headers).map(([name, value]) => [name.toUpperCase(), value]),
+    );
+    expect(reason(() => verifyWebhook(delivery.body, shouted, app.webhook_secret))).toBe("accepted");
+    expect(reason(() => verifyWebhook(delivery.body, new Headers(delivery.headers), app.webhook_secret))).toBe(
+      "accepted",
+    );
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 6 * 60 * 1000);
+      expect(reason(() => verifyWebhook(delivery.body, delivery.headers, app.webhook_secret))).toBe("stale_timestamp");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
