@@ -1,0 +1,125 @@
+/**
+ * examples/backend, the customer backend on the TypeScript client: its one command run against
+ * the local runtime, and its routes driven directly (a retried upload, replayed and forged
+ * webhooks, a restart that lost what the webhooks said).
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../clients/typescript/src/index.ts";
+import { backend } from "../../examples/backend/server.ts";
+import { freePort } from "../../local/engines.ts";
+import { startApi, type TestApi } from "../support/api.ts";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, "../..");
+const CERTIFICATE = path.join(ROOT, "docs/test-documents/yok-active.pdf");
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi({ pipeline: true });
+});
+afterAll(async () => {
+  await api.stop();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the example backend", () => {
+  it("runs as one command against the local runtime and prints the decision", async () => {
+    const port = await freePort();
+    const app = await api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "example-backend-"));
+    try {
+      await writeFile(
+        path.join(dataDir, "dev-app.json"),
+        JSON.stringify({
+          base_url: api.baseUrl,
+          app_id: app.app_id,
+          api_key: app.api_key,
+          webhook_secret: app.webhook_secret,
+          environment: "sandbox",
+        }),
+      );
+      const { stdout } = await run("npm", ["run", "-s", "example:backend"], {
+        cwd: ROOT,
+        env: { ...process.env, LOCAL_DATA_DIR: dataDir, EXAMPLE_PORT: String(port), EXAMPLE_DESTINATION: "keep" },
+        timeout: 60_000,
+      });
+      expect(stdout).toMatch(/POST \/students\/student-4711\/certificate -> 202/);
+      expect(stdout.trim().split("\n").at(-1)).toBe("GET  /students/student-4711/certificate -> completed verified");
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("makes one verification for a retried upload, refuses a forged webhook, and asks the API after a restart", async () => {
+    const port = await freePort();
+    const app = await api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
+    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+    const serve = (on: number) =>
+      new Promise<Server>((resolve) => {
+        const server = backend({ client, webhookSecret: app.webhook_secret }).listen(on, "127.0.0.1", () =>
+          resolve(server),
+        );
+      });
+    const stop = async (server: Server) => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    let self = `http://127.0.0.1:${port}`;
+    const document = await readFile(CERTIFICATE);
+    const send = () =>
+      fetch(`${self}/students/s-77/certificate`, {
+        method: "POST",
+        headers: { "Content-Type": "application/pdf" },
+        body: document,
+      });
+    const check = async () => (await (await fetch(`${self}/students/s-77/certificate`)).json()) as { status: string };
+
+    let server = await serve(port);
+    const first = (await (await send()).json()) as { verification_id: string };
+    const again = (await (await send()).json()) as { verification_id: string };
+    expect(again.verification_id).toBe(first.verification_id);
+    expect(await until(check, (state) => state.status === "completed")).toMatchObject({
+      verification_id: first.verification_id,
+      result: "verified",
+    });
+    const page = await client.listVerifications({ external_reference_id: "s-77" });
+    expect(page.data).toHaveLength(1);
+
+    const forged = await fetch(`${self}/webhooks`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": "evt_forged",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": "v1,Zm9yZ2Vk",
+      },
+      body: JSON.stringify({ id: "evt_forged", type: "verification.failed" }),
+    });
+    expect(forged.status).toBe(400);
+    expect((await check()).status).toBe("completed");
+
+    // A restart forgets what the webhooks said: the backend asks the API by the student's reference.
+    // On a port of its own, so no connection to the stopped one is reused.
+    await stop(server);
+    const restarted = await freePort();
+    server = await serve(restarted);
+    self = `http://127.0.0.1:${restarted}`;
+    expect(await check()).toMatchObject({ verification_id: first.verification_id, status: "completed" });
+    await stop(server);
+  });
+});
