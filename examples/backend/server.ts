@@ -6,13 +6,8 @@
 import { createHash } from "node:crypto";
 import express, { type Express } from "express";
 // In your backend: from "@verification-api/client".
-import {
-  ProblemError,
-  type VerificationClient,
-  verifyWebhook,
-  type WebhookEvent,
-  WebhookVerificationError,
-} from "../../clients/typescript/src/index.ts";
+import { ProblemError, type VerificationClient } from "../../clients/typescript/src/index.ts";
+import { webhookApp } from "../webhooks/express.ts";
 
 /** What the backend keeps of a student's certificate check: the newest state the API sent. */
 export interface CertificateCheck {
@@ -58,26 +53,19 @@ export function backend(options: { client: VerificationClient; webhookSecret: st
     },
   );
 
-  app.post("/webhooks", express.raw({ type: "application/json" }), (request, response) => {
-    let event: WebhookEvent;
-    try {
-      event = verifyWebhook(request.body as Buffer, request.headers, webhookSecret);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      response.status(400).json({ refused: error.reason });
-      return;
-    }
-    // At least once, and not always in order: each event once, and the highest sequence wins.
-    if (!seenEvents.has(event.id) && event.type !== "webhook.test") {
+  // The Express recipe receives the webhooks: raw body, signature and timestamp checked.
+  app.use(
+    webhookApp(webhookSecret, (event) => {
+      // At least once, and not always in order: each event once, and the highest sequence wins.
+      if (seenEvents.has(event.id) || event.type === "webhook.test") return;
       seenEvents.add(event.id);
       const { verification_id, status, result, sequence, external_reference_id } = event.data.verification;
       const known = external_reference_id ? checks.get(external_reference_id) : undefined;
       if (external_reference_id && (!known || known.sequence < sequence)) {
         checks.set(external_reference_id, { verification_id, status, result, sequence });
       }
-    }
-    response.sendStatus(204);
-  });
+    }),
+  );
 
   app.get("/students/:studentId/certificate", async (request, response) => {
     const { studentId } = request.params;
