@@ -107,11 +107,23 @@ export class S3DocumentStore implements DocumentStore {
   ): Promise<UploadInstructions> {
     const upload: UploadInstructions = {
       method: "PUT",
-      url: await this.puts.url(key, contentType, size, now, lifetimeSeconds),
+      url: await this.putUrl(key, contentType, size, now, lifetimeSeconds),
       headers: { "Content-Type": contentType, "Content-Length": String(size) },
       expires_at: isoSeconds(addSeconds(now, lifetimeSeconds)),
     };
     return upload;
+  }
+
+  private putUrl(key: string, contentType: string, size: number, now: Date, lifetimeSeconds: number): Promise<string> {
+    // A bucket name with dots is addressed path-style by the SDK; the whole stack decides that one.
+    if (this.bucket.includes(".")) {
+      return getSignedUrl(
+        this.s3,
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: size }),
+        { expiresIn: lifetimeSeconds, signingDate: now, signableHeaders: new Set(["content-type", "content-length"]) },
+      );
+    }
+    return this.puts.url(key, contentType, size, now, lifetimeSeconds);
   }
 
   /** A presigned GET; the signature is the only credential, so it lives a minute at most where staff use it. */

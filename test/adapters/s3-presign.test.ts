@@ -21,21 +21,26 @@ describe("S3DocumentStore's upload URLs", () => {
     vi.unstubAllEnvs();
   });
   // Configured as the functions configure theirs: region and credentials from the environment.
-  const clients: [string, string, string | undefined][] = [
-    ["AWS, us-east-1", "us-east-1", undefined],
-    ["AWS, eu-central-1", "eu-central-1", undefined],
-    ["a local engine, path-style", "us-east-1", "http://127.0.0.1:4569"],
+  // A function's credentials carry a session token, which the URL must carry too.
+  const clients: [string, string, string | undefined, string][] = [
+    ["AWS, us-east-1", "us-east-1", undefined, ""],
+    ["AWS, eu-central-1, with a session token", "eu-central-1", undefined, "IQoJb3JpZ2luX2VjEXAMPLE//token+/="],
+    ["a local engine, path-style", "us-east-1", "http://127.0.0.1:4569", ""],
   ];
   const keys = [documentKey("ver_01JD7W5G6Z8Q2R3S4T5V6W7X8Y"), "uploads/a b!(c)*'~ü.pdf"];
 
-  for (const [where, region, endpoint] of clients) {
+  for (const [where, region, endpoint, sessionToken] of clients) {
     it(`are the URLs the SDK's getSignedUrl makes (${where})`, async () => {
       vi.stubEnv("AWS_REGION", region);
       vi.stubEnv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE");
       vi.stubEnv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
-      vi.stubEnv("AWS_SESSION_TOKEN", "");
+      vi.stubEnv("AWS_SESSION_TOKEN", sessionToken);
       const s3: S3Client = createS3Client(endpoint);
       const store = new S3DocumentStore(s3, "verification-uploads-123456789012");
+      if (sessionToken) {
+        const { url } = await store.presignPut(keys[0] as string, "application/pdf", 1, now, 60);
+        expect(new URL(url).searchParams.get("X-Amz-Security-Token")).toBe(sessionToken);
+      }
       for (const key of keys) {
         for (const [type, size, lifetime] of [
           ["application/pdf", 29060, 900],
@@ -47,4 +52,14 @@ describe("S3DocumentStore's upload URLs", () => {
       }
     });
   }
+
+  it("are the SDK's for a bucket whose name has dots, which it addresses path-style", async () => {
+    vi.stubEnv("AWS_REGION", "eu-central-1");
+    vi.stubEnv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE");
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
+    const s3 = createS3Client();
+    const store = new S3DocumentStore(s3, "uploads.example.com");
+    const upload = await store.presignPut("uploads/x", "application/pdf", 10, now, 60);
+    expect(upload.url).toBe(await sdkUrl(s3, "uploads.example.com", "uploads/x", "application/pdf", 10, 60));
+  });
 });
