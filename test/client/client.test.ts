@@ -134,6 +134,37 @@ describe("the TypeScript client", () => {
     expect(refused).toMatchObject({ status: 503, code: "service_unavailable", retryAfterSeconds: 7 });
   });
 
+  it("retries a 5xx that came without a problem body, and refuses a non-API answer at once", async () => {
+    const app = await api.newApp("sandbox");
+    let calls = 0;
+    const client = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      sleep: async () => undefined,
+      // A load balancer's own 502 first, then the API.
+      fetch: async (input, init) =>
+        calls++ === 0 ? new Response("Bad Gateway", { status: 502 }) : fetch(new Request(input, init)),
+    });
+    const { verification } = await client.createVerification(body("client-502", 2048));
+    expect(calls).toBe(2);
+    expect(verification.status).toBe("awaiting_upload");
+
+    let proxied = 0;
+    const misdirected = createClient({
+      baseUrl: api.baseUrl,
+      apiKey: app.api_key,
+      sleep: async () => undefined,
+      fetch: async () => {
+        proxied++;
+        return new Response("<html>Forbidden</html>", { status: 403, headers: { "Content-Type": "text/html" } });
+      },
+    });
+    await expect(misdirected.getVerification(verification.verification_id)).rejects.toThrow(
+      "answered 403 without a problem body",
+    );
+    expect(proxied).toBe(1);
+  });
+
   it("throws the API's problem, typed, and does not retry what a retry cannot fix", async () => {
     const app = await api.newApp("sandbox");
     let calls = 0;

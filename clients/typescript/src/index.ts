@@ -87,6 +87,11 @@ function settle<T>(result: { data?: T; error?: unknown; response: Response }): T
   if (problem && typeof problem === "object" && typeof problem.code === "string") {
     throw new ProblemError(problem, result.response);
   }
+  // No problem body: an answer from something in between (a proxy, a load balancer). A 5xx is the
+  // service failing and worth a retry; anything else is not the API's answer at all.
+  if (result.response.status < 500) {
+    throw new Error(`The API's address answered ${result.response.status} without a problem body: check baseUrl`);
+  }
   throw new ProblemError(
     {
       type: "about:blank",
