@@ -113,6 +113,7 @@ export async function runFlow(
     for (const key of Object.keys(statuses)) delete statuses[key];
     ids.length = 0;
     finished = 0;
+    unexpected = 0;
     endpoint.deliveries.length = 0;
 
     const flows: Promise<void>[] = [];
