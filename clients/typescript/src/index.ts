@@ -121,6 +121,8 @@ export interface VerificationClient {
   /** Tells the service the upload is complete; a repeat answers the current state. */
   confirmUpload(verificationId: string): Promise<Verification>;
   getVerification(verificationId: string): Promise<Verification>;
+  /** Erases the verification's document and personal data; a repeat answers the same erased verification. */
+  eraseVerification(verificationId: string): Promise<Verification>;
   listVerifications(
     query?: NonNullable<paths["/v1/verifications"]["get"]["parameters"]["query"]>,
   ): Promise<components["schemas"]["VerificationPage"]>;
@@ -191,6 +193,14 @@ export function createClient(options: ClientOptions): VerificationClient {
       attempt(async () =>
         settle(
           await api.GET("/v1/verifications/{verification_id}", {
+            params: { path: { verification_id: verificationId } },
+          }),
+        ),
+      ),
+    eraseVerification: (verificationId) =>
+      attempt(async () =>
+        settle(
+          await api.DELETE("/v1/verifications/{verification_id}", {
             params: { path: { verification_id: verificationId } },
           }),
         ),
