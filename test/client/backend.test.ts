@@ -9,23 +9,17 @@ import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient } from "../../clients/typescript/src/index.ts";
 import { backend } from "../../examples/backend/server.ts";
 import { freePort } from "../../local/engines.ts";
-import { startApi, type TestApi } from "../support/api.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
 const CERTIFICATE = path.join(ROOT, "docs/test-documents/yok-active.pdf");
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ pipeline: true });
-});
-afterAll(async () => {
-  await api.stop();
-});
+const fixture = useApiFixture({ pipeline: true });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -40,13 +34,13 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 describe("the example backend", () => {
   it("runs as one command against the local runtime and prints the decision", async () => {
     const port = await freePort();
-    const app = await api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
+    const app = await fixture.api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "example-backend-"));
     try {
       await writeFile(
         path.join(dataDir, "dev-app.json"),
         JSON.stringify({
-          base_url: api.baseUrl,
+          base_url: fixture.api.baseUrl,
           app_id: app.app_id,
           api_key: app.api_key,
           webhook_secret: app.webhook_secret,
@@ -67,8 +61,8 @@ describe("the example backend", () => {
 
   it("makes one verification for a retried upload, refuses a forged webhook, and asks the API after a restart", async () => {
     const port = await freePort();
-    const app = await api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
-    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+    const app = await fixture.api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
+    const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
     const serve = (on: number) =>
       new Promise<Server>((resolve) => {
         const server = backend({ client, webhookSecret: app.webhook_secret }).listen(on, "127.0.0.1", () =>

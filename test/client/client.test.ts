@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createClient,
   ProblemError,
@@ -13,22 +13,11 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from "../../clients/typescript/src/index.ts";
-import { startApi, type TestApi } from "../support/api.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
 const CERTIFICATE = path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf");
 
-let api: TestApi;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  api = await startApi({ pipeline: true });
-});
-afterAll(async () => {
-  await api.stop();
-  await receiver.stop();
-});
+const fixture = useApiFixture({ pipeline: true, receiver: true });
 
 const body = (reference: string, size: number) => ({
   document_type: "YOK_STUDENT" as const,
@@ -39,10 +28,10 @@ const body = (reference: string, size: number) => ({
 
 describe("the TypeScript client", () => {
   it("creates, uploads and confirms, and the signed webhooks verify into typed events", async () => {
-    const app = await api.newApp("sandbox", receiver.url);
-    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+    const app = await fixture.api.newApp("sandbox", fixture.receiver.url);
+    const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
     const document = new Uint8Array(await readFile(CERTIFICATE));
-    const before = receiver.deliveries.length;
+    const before = fixture.receiver.deliveries.length;
 
     const { verification, replayed } = await client.createVerification(body("client-flow", document.length));
     expect(replayed).toBe(false);
@@ -51,7 +40,7 @@ describe("the TypeScript client", () => {
     const confirmed = await client.confirmUpload(verification.verification_id);
     expect(confirmed.status).toBe("processing");
 
-    const deliveries = (await receiver.waitFor(before + 2)).slice(before);
+    const deliveries = (await fixture.receiver.waitFor(before + 2)).slice(before);
     const events: WebhookEvent[] = deliveries.map((delivery) =>
       verifyWebhook(delivery.body, delivery.headers, app.webhook_secret),
     );
@@ -68,11 +57,11 @@ describe("the TypeScript client", () => {
   });
 
   it("retries a create whose answer was lost with the same Idempotency-Key: one verification, the first answer replayed", async () => {
-    const app = await api.newApp("sandbox");
+    const app = await fixture.api.newApp("sandbox");
     const sent: string[] = [];
     let lost = 0;
     const client = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       sleep: async () => undefined,
       // The request reaches the API; its answer never reaches the caller, once.
@@ -94,7 +83,7 @@ describe("the TypeScript client", () => {
   });
 
   it("waits as Retry-After says before trying again, and gives up after its retries with the problem", async () => {
-    const app = await api.newApp("sandbox");
+    const app = await fixture.api.newApp("sandbox");
     const waits: number[] = [];
     let answered = 0;
     const busy = () =>
@@ -110,7 +99,7 @@ describe("the TypeScript client", () => {
         { status: 503, headers: { "Content-Type": "application/problem+json", "Retry-After": "7" } },
       );
     const client = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       retries: 2,
       sleep: async (ms) => {
@@ -123,7 +112,7 @@ describe("the TypeScript client", () => {
     expect(verification.status).toBe("awaiting_upload");
 
     const alwaysBusy = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       retries: 2,
       sleep: async () => undefined,
@@ -135,10 +124,10 @@ describe("the TypeScript client", () => {
   });
 
   it("retries a 5xx that came without a problem body, and refuses a non-API answer at once", async () => {
-    const app = await api.newApp("sandbox");
+    const app = await fixture.api.newApp("sandbox");
     let calls = 0;
     const client = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       sleep: async () => undefined,
       // A load balancer's own 502 first, then the API.
@@ -151,7 +140,7 @@ describe("the TypeScript client", () => {
 
     let proxied = 0;
     const misdirected = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       sleep: async () => undefined,
       fetch: async () => {
@@ -166,10 +155,10 @@ describe("the TypeScript client", () => {
   });
 
   it("throws the API's problem, typed, and does not retry what a retry cannot fix", async () => {
-    const app = await api.newApp("sandbox");
+    const app = await fixture.api.newApp("sandbox");
     let calls = 0;
     const client = createClient({
-      baseUrl: api.baseUrl,
+      baseUrl: fixture.api.baseUrl,
       apiKey: app.api_key,
       fetch: async (input, init) => {
         calls++;
@@ -190,16 +179,16 @@ describe("the TypeScript client", () => {
   });
 
   it("refuses a tampered delivery, a wrong secret, a stale one and missing headers, each with its reason", async () => {
-    const app = await api.newApp("sandbox", receiver.url);
-    const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
-    const before = receiver.deliveries.length;
+    const app = await fixture.api.newApp("sandbox", fixture.receiver.url);
+    const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
+    const before = fixture.receiver.deliveries.length;
     const { verification } = await client.createVerification(body("client-tamper", 2048));
     // A file that opens as a PDF and holds nothing: processing fails it, after its first event.
     const blank = Buffer.alloc(2048, 0x20);
     blank.write("%PDF-1.4\n", 0, "latin1");
     await client.upload(verification, new Uint8Array(blank));
     await client.confirmUpload(verification.verification_id);
-    const [delivery] = (await receiver.waitFor(before + 1)).slice(before);
+    const [delivery] = (await fixture.receiver.waitFor(before + 1)).slice(before);
     if (!delivery) throw new Error("no delivery");
     const reason = (call: () => unknown) => {
       try {
@@ -217,7 +206,7 @@ describe("the TypeScript client", () => {
     expect(reason(() => verifyWebhook(reserialized, delivery.headers, app.webhook_secret))).toBe("bad_signature");
     const tampered = delivery.body.replace('"processing"', '"completed"');
     expect(reason(() => verifyWebhook(tampered, delivery.headers, app.webhook_secret))).toBe("bad_signature");
-    const other = await api.newApp("sandbox");
+    const other = await fixture.api.newApp("sandbox");
     expect(reason(() => verifyWebhook(delivery.body, delivery.headers, other.webhook_secret))).toBe("bad_signature");
     const { "webhook-signature": _signature, ...unsigned } = delivery.headers;
     expect(reason(() => verifyWebhook(delivery.body, unsigned, app.webhook_secret))).toBe("missing_headers");

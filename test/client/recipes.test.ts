@@ -5,7 +5,7 @@
  * and refuses it tampered.
  */
 import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { NewApp } from "#shared/use-cases/apps";
 import { createClient, type WebhookEvent } from "../../clients/typescript/src/index.ts";
 import { webhookApp } from "../../examples/webhooks/express.ts";
@@ -14,11 +14,10 @@ import { webhookHandler } from "../../examples/webhooks/lambda.ts";
 import { webhookRoute } from "../../examples/webhooks/next-route.ts";
 import { freePort } from "../../local/engines.ts";
 import { proxyEvent, requestFields } from "../../local/gateway/events.ts";
-import { startApi, type TestApi } from "../support/api.ts";
-import { type Delivery, type Receiver, startReceiver } from "../support/receiver.ts";
+import { useApiFixture } from "../support/fixture.ts";
+import type { Delivery } from "../support/receiver.ts";
 
-let api: TestApi;
-let receiver: Receiver;
+const fixture = useApiFixture({ pipeline: true, receiver: true });
 /** An app whose deliveries the receiver keeps as sent, and one of them. */
 let captured: { app: NewApp; delivery: Delivery };
 
@@ -31,7 +30,7 @@ const BLANK_PDF = (() => {
 
 /** Creates, uploads and confirms one verification of `app`: its destination gets two events. */
 async function verifyOne(app: NewApp): Promise<string> {
-  const client = createClient({ baseUrl: api.baseUrl, apiKey: app.api_key });
+  const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
   const { verification } = await client.createVerification({
     document_type: "YOK_STUDENT",
     original_filename: "blank.pdf",
@@ -58,17 +57,11 @@ const forwarded = (headers: Record<string, string>) =>
 const tamper = (body: string) => body.replace('"processing"', '"completed"');
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  api = await startApi({ pipeline: true });
-  const app = await api.newApp("sandbox", receiver.url);
+  const app = await fixture.api.newApp("sandbox", fixture.receiver.url);
   await verifyOne(app);
-  const [delivery] = await receiver.waitFor(1);
+  const [delivery] = await fixture.receiver.waitFor(1);
   if (!delivery) throw new Error("no delivery");
   captured = { app, delivery };
-});
-afterAll(async () => {
-  await api.stop();
-  await receiver.stop();
 });
 
 /** An HTTP recipe as the app's destination: the runtime delivers to it, then the captured delivery is replayed to it. */
@@ -76,7 +69,7 @@ async function throughHttp(
   listen: (secret: string, onEvent: (event: WebhookEvent) => void, port: number) => Promise<() => Promise<void>>,
 ) {
   const port = await freePort();
-  const app = await api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
+  const app = await fixture.api.newApp("sandbox", `http://127.0.0.1:${port}/webhooks`);
   const events: WebhookEvent[] = [];
   const stop = await listen(app.webhook_secret, (event) => events.push(event), port);
   try {

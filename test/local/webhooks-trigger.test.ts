@@ -6,30 +6,20 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../clients/typescript/src/index.ts";
-import { startApi, type TestApi } from "../support/api.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { useApiFixture } from "../support/fixture.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
 
-let api: TestApi;
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-  api = await startApi({ pipeline: true });
-});
-afterAll(async () => {
-  await api.stop();
-  await receiver.stop();
-});
+const fixture = useApiFixture({ pipeline: true, receiver: true });
 
 async function trigger(apiKey: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run("npm", ["run", "-s", "webhooks:trigger", "--", ...args], {
       cwd: ROOT,
-      env: { ...process.env, VERIFICATION_API_URL: api.baseUrl, VERIFICATION_API_KEY: apiKey },
+      env: { ...process.env, VERIFICATION_API_URL: fixture.api.baseUrl, VERIFICATION_API_KEY: apiKey },
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
@@ -43,7 +33,7 @@ async function trigger(apiKey: string, args: string[]): Promise<{ code: number; 
 async function eventsOf(secret: string, verificationId: string, last: string): Promise<string[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const events = receiver.deliveries
+    const events = fixture.receiver.deliveries
       .map((delivery) => verifyWebhook(delivery.body, delivery.headers, secret))
       .filter((event) => "verification" in event.data && event.data.verification.verification_id === verificationId);
     const types = events.map((event) => event.type);
@@ -55,7 +45,7 @@ async function eventsOf(secret: string, verificationId: string, last: string): P
 
 describe("npm run webhooks:trigger", () => {
   it("makes the sandbox send each event type it names, signed with the app's secret", async () => {
-    const app = await api.newApp("sandbox", receiver.url);
+    const app = await fixture.api.newApp("sandbox", fixture.receiver.url);
     const cases: [string[], string[]][] = [
       [["verification.completed"], ["verification.processing", "verification.completed"]],
       [
@@ -77,7 +67,7 @@ describe("npm run webhooks:trigger", () => {
   });
 
   it("refuses what it cannot make, a wrong --result, and production keys, saying why", async () => {
-    const sandbox = await api.newApp("sandbox");
+    const sandbox = await fixture.api.newApp("sandbox");
     const expired = await trigger(sandbox.api_key, ["verification.expired"]);
     expect(expired.code).toBe(1);
     expect(expired.stderr).toContain("24 h after a create");
