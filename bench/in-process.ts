@@ -1,12 +1,12 @@
 /**
  * The public API in-process: the proxy event the local gateway would build for a request, handed
  * straight to the route's deployed handler, so neither loopback nor the gateway's emulation is in
- * what is timed (the reply's \`handlerMs\`: from the event to the handler's response). The authorizer
+ * what is timed (the reply's `handlerMs`: from the event to the handler's response). The authorizer
  * runs once per key, as the gateway's cache has it on a warm key.
  */
 import { randomUUID } from "node:crypto";
-import type { APIGatewayAuthorizerResult } from "aws-lambda";
 import { APIS } from "#shared/declarations/routes";
+import { cachedAuthorizer } from "../local/gateway/authorizer.ts";
 import {
   authorizerEvent,
   type GatewayRequest,
@@ -21,7 +21,8 @@ import type { Send } from "./customer.ts";
 export function inProcess(handlers: Handlers, region: string): Send {
   const api = APIS.public;
   const routes = compileRoutes(api.routes);
-  const authorized = new Map<string, APIGatewayAuthorizerResult>();
+  // The gateway's own cache and policy check, so a warm key skips the authorizer as deployed.
+  const authorize = cachedAuthorizer(handlers.authorizer, api.authorizer.cacheTtlSeconds);
   return async (method, path, headers, body) => {
     const url = new URL(path, "http://127.0.0.1");
     const matched = matchRoute(routes, method, url.pathname);
@@ -34,13 +35,8 @@ export function inProcess(handlers: Handlers, region: string): Send {
     };
     const requestId = randomUUID();
     const fields = requestFields(request, { method, url }, matched, requestId);
-    const identity = headers[api.authorizer.identityHeader] ?? "";
-    let authorization = authorized.get(identity);
-    if (!authorization) {
-      authorization = await handlers.authorizer(authorizerEvent(fields, region));
-      if (authorization.policyDocument.Statement[0]?.Effect !== "Allow") throw new Error("The key was refused");
-      authorized.set(identity, authorization);
-    }
+    const authorization = await authorize(authorizerEvent(fields, region), headers[api.authorizer.identityHeader]);
+    if (typeof authorization === "string") throw new Error(`The gateway would answer ${authorization}`);
     const name = matched.route.function;
     const event = proxyEvent(fields, Buffer.from(body ?? ""), authorization);
     const context = lambdaContext(name, requestId);

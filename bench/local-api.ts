@@ -98,7 +98,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
       deliveryQueueUrl: deliveries.queueUrl,
-      // The authority service with the published test certificates, as \`npm start\` runs it.
+      // The authority service with the published test certificates, as `npm start` runs it.
       authority: { documents: [PUBLISHED_CERTIFICATES], secret: SecretBox.generateKey(), url: authority.url },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
