@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from "../../clients/typescript/src/index.ts";
+import { brokenPdf } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const CERTIFICATE = path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf");
@@ -183,10 +184,8 @@ describe("the TypeScript client", () => {
     const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
     const before = fixture.receiver.deliveries.length;
     const { verification } = await client.createVerification(body("client-tamper", 2048));
-    // A file that opens as a PDF and holds nothing: processing fails it, after its first event.
-    const blank = Buffer.alloc(2048, 0x20);
-    blank.write("%PDF-1.4\n", 0, "latin1");
-    await client.upload(verification, new Uint8Array(blank));
+    // A file that passes for a PDF and does not open: processing fails it, after its first event.
+    await client.upload(verification, brokenPdf(2048));
     await client.confirmUpload(verification.verification_id);
     const [delivery] = (await fixture.receiver.waitFor(before + 1)).slice(before);
     if (!delivery) throw new Error("no delivery");

@@ -14,6 +14,7 @@ import { webhookHandler } from "../../examples/webhooks/lambda.ts";
 import { webhookRoute } from "../../examples/webhooks/next-route.ts";
 import { freePort } from "../../local/engines.ts";
 import { proxyEvent, requestFields } from "../../local/gateway/events.ts";
+import { brokenPdf } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 import type { Delivery } from "../support/receiver.ts";
 
@@ -21,22 +22,18 @@ const fixture = useApiFixture({ pipeline: true, receiver: true });
 /** An app whose deliveries the receiver keeps as sent, and one of them. */
 let captured: { app: NewApp; delivery: Delivery };
 
-/** A blank PDF: processing starts (one event) and fails it (another). */
-const BLANK_PDF = (() => {
-  const bytes = Buffer.alloc(2048, 0x20);
-  bytes.write("%PDF-1.4\n", 0, "latin1");
-  return new Uint8Array(bytes);
-})();
+/** A file that passes for a PDF and does not open: processing starts (one event) and fails it (another). */
+const BROKEN_PDF = brokenPdf(2048);
 
 /** Creates, uploads and confirms one verification of `app`: its destination gets two events. */
 async function verifyOne(app: NewApp): Promise<string> {
   const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
   const { verification } = await client.createVerification({
     document_type: "YOK_STUDENT",
-    original_filename: "blank.pdf",
-    file_size_bytes: BLANK_PDF.length,
+    original_filename: "broken.pdf",
+    file_size_bytes: BROKEN_PDF.length,
   });
-  await client.upload(verification, BLANK_PDF);
+  await client.upload(verification, BROKEN_PDF);
   await client.confirmUpload(verification.verification_id);
   return verification.verification_id;
 }
