@@ -24,7 +24,8 @@ export function devAppPath(dataDir: string): string {
   return path.resolve(dataDir, "dev-app.json");
 }
 
-function readDevApp(file: string): DevApp | undefined {
+/** The dev app kept in `file`, or undefined when there is none (or it is not one). */
+export function readDevApp(file: string): DevApp | undefined {
   if (!existsSync(file)) return undefined;
   const parsed = devAppFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
   return parsed.success ? parsed.data : undefined;

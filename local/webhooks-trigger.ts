@@ -9,10 +9,10 @@
  * VERIFICATION_API_URL and VERIFICATION_API_KEY. Production keys are refused: production
  * ignores the prefixes and would make a real verification.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createClient, type Verification, type VerificationClient } from "../clients/typescript/src/index.ts";
+import { devAppPath, readDevApp } from "./dev-app.ts";
 
 /** What each event type takes: the reference prefix that decides the outcome, and whether the verification is then erased. */
 const RECIPES = {
@@ -49,15 +49,14 @@ function credentials(): { baseUrl: string; apiKey: string } {
   const { VERIFICATION_API_URL, VERIFICATION_API_KEY, LOCAL_DATA_DIR } = process.env;
   if (VERIFICATION_API_URL && VERIFICATION_API_KEY)
     return { baseUrl: VERIFICATION_API_URL, apiKey: VERIFICATION_API_KEY };
-  const file = path.resolve(LOCAL_DATA_DIR ?? ".local", "dev-app.json");
-  try {
-    const devApp = JSON.parse(readFileSync(file, "utf8")) as { base_url: string; api_key: string };
-    return { baseUrl: devApp.base_url, apiKey: devApp.api_key };
-  } catch {
+  const file = devAppPath(path.resolve(LOCAL_DATA_DIR ?? ".local"));
+  const devApp = readDevApp(file);
+  if (!devApp) {
     throw new Error(
       `No dev app in ${file}: start the local runtime (npm start), or set VERIFICATION_API_URL and VERIFICATION_API_KEY`,
     );
   }
+  return { baseUrl: devApp.base_url, apiKey: devApp.api_key };
 }
 
 async function settled(
