@@ -17,6 +17,11 @@ function isMissing(error: unknown): boolean {
 
 type Signable = Parameters<S3RequestPresigner["presign"]>[0];
 
+/** How an upload URL is signed, whichever way it is made: its type and size are signed, so the store refuses others. */
+function putSigning(now: Date, lifetimeSeconds: number) {
+  return { expiresIn: lifetimeSeconds, signingDate: now, signableHeaders: new Set(["content-type", "content-length"]) };
+}
+
 /** A URI component escaped as SigV4 and the SDK's URL formatting escape it (RFC 3986 unreserved kept). */
 function escapeUri(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -73,7 +78,7 @@ class PutPresigner {
         query: { "x-id": "PutObject" },
         headers: { host, "content-type": contentType, "content-length": String(size) },
       },
-      { expiresIn: lifetimeSeconds, signingDate: now, signableHeaders: new Set(["content-type", "content-length"]) },
+      putSigning(now, lifetimeSeconds),
     );
     const query = Object.entries(signed.query ?? {})
       .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -120,7 +125,7 @@ export class S3DocumentStore implements DocumentStore {
       return getSignedUrl(
         this.s3,
         new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: size }),
-        { expiresIn: lifetimeSeconds, signingDate: now, signableHeaders: new Set(["content-type", "content-length"]) },
+        putSigning(now, lifetimeSeconds),
       );
     }
     return this.puts.url(key, contentType, size, now, lifetimeSeconds);
