@@ -14,22 +14,13 @@ import { createClient } from "../../clients/typescript/src/index.ts";
 import { backend } from "../../examples/backend/server.ts";
 import { freePort } from "../../local/engines.ts";
 import { useApiFixture } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
 const CERTIFICATE = path.join(ROOT, "docs/test-documents/yok-active.pdf");
 
 const fixture = useApiFixture({ pipeline: true });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not reached: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("the example backend", () => {
   it("runs as one command against the local runtime and prints the decision", async () => {
@@ -87,7 +78,7 @@ describe("the example backend", () => {
     const first = (await (await send()).json()) as { verification_id: string };
     const again = (await (await send()).json()) as { verification_id: string };
     expect(again.verification_id).toBe(first.verification_id);
-    expect(await until(check, (state) => state.status === "completed")).toMatchObject({
+    expect(await until(check, (state) => state.status === "completed", 20_000)).toMatchObject({
       verification_id: first.verification_id,
       result: "verified",
     });

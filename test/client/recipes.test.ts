@@ -17,6 +17,7 @@ import { proxyEvent, requestFields } from "../../local/gateway/events.ts";
 import { brokenPdf } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 import type { Delivery } from "../support/receiver.ts";
+import { until } from "../support/until.ts";
 
 const fixture = useApiFixture({ pipeline: true, receiver: true });
 /** An app whose deliveries the receiver keeps as sent, and one of them. */
@@ -36,14 +37,6 @@ async function verifyOne(app: NewApp): Promise<string> {
   await client.upload(verification, BROKEN_PDF);
   await client.confirmUpload(verification.verification_id);
   return verification.verification_id;
-}
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("the deliveries did not arrive");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The headers a forwarding hop must not pass on as they were. */
@@ -71,7 +64,10 @@ async function throughHttp(
   const stop = await listen(app.webhook_secret, (event) => events.push(event), port);
   try {
     const id = await verifyOne(app);
-    await until(() => events.length >= 2);
+    await until(
+      () => events.length,
+      (count) => count >= 2,
+    );
     expect(
       events.map((event) => [event.type, "verification" in event.data && event.data.verification.verification_id]),
     ).toEqual([

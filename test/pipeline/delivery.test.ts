@@ -15,6 +15,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { until } from "../support/until.ts";
 
 let api: TestApi;
 let receiver: Receiver;
@@ -54,16 +55,6 @@ async function attemptsOf(eventId: string): Promise<AttemptItem[]> {
   return (items.filter((i) => i.sk !== "EVENT" && i.event_id === eventId) as unknown as AttemptItem[]).sort(
     (a, b) => a.attempt - b.attempt,
   );
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const seconds = (iso: string | undefined) => Date.parse(iso ?? "") / 1000;
