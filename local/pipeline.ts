@@ -75,7 +75,9 @@ export async function consume(
   const lanes = new Map<number, DynamoDBRecord[]>();
   for (const record of records) {
     const lane = fnv1a(JSON.stringify(record.dynamodb?.Keys)) % parallelizationFactor;
-    lanes.set(lane, [...(lanes.get(lane) ?? []), record]);
+    const queued = lanes.get(lane);
+    if (queued) queued.push(record);
+    else lanes.set(lane, [record]);
   }
   const failures = await Promise.all(
     [...lanes.values()].map(async (lane) => {
