@@ -34,7 +34,7 @@ const RESULT_PREFIXES = {
 /** Types the sandbox cannot make on request, and where they come from instead. */
 const NOT_TRIGGERABLE: Record<string, string> = {
   "verification.expired": "it is sent 24 h after a create without a confirmed upload; the sandbox cannot hasten it",
-  "webhook.test": "send it from the portal (Apps, Webhook, Send a test event)",
+  "webhook.test": "send it from the portal (an app's Webhooks page, Send test event)",
 };
 
 const TERMINAL = new Set(["completed", "failed", "expired"]);
