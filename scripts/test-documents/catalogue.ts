@@ -1,7 +1,7 @@
 /**
  * The published test documents: one per row of the decision table that a document can
  * exercise (verification-engine.md, "The decision table"), each with what to send on create,
- * what the sandbox authority holds for its barcode, and the outcome the sandbox answers.
+ * what the sandbox's e-Devlet holds for its barcode, and the outcome the sandbox answers.
  * Every person, number and place here is invented.
  */
 import type { ReasonCode } from "../../shared/domain/reasons.ts";
@@ -22,13 +22,13 @@ export type Upload =
   | { kind: "encrypted-pdf"; spec: CertificateSpec; password: string }
   | { kind: "photo"; spec: CertificateSpec; format: PhotoFormat };
 
-/** What the sandbox authority holds for the barcode the upload carries. */
+/** What the sandbox's e-Devlet holds for the barcode the upload carries. */
 export type IssuerHolding =
   | { kind: "nothing" }
   /** The issuer's PDF for the barcode; `spec` equal to the upload's means the same bytes. */
   | { kind: "document"; spec: CertificateSpec; description: string }
-  /** An empty `<barcode>.unavailable` marker: the authority answers as an issuer that is down. */
-  | { kind: "unavailable" };
+  /** An empty `<barcode>.busy` marker: the sandbox's e-Devlet answers busy for that barcode. */
+  | { kind: "busy" };
 
 export interface ExpectedSubject {
   full_name?: string;
@@ -121,8 +121,9 @@ const GRADUATE: YokStudentSpec = {
     name: "separate-lines",
     unitPath: "separate-lines",
     barcodeLabel: "Belge Doğrulama Kodu",
-    linkParameter: "belgeNo",
   },
+  // The app's payload as the mobile endpoint takes it: no scheme, no space, a trailing `;`; here in upper case.
+  qr: { kind: "edevlet", scheme: false, case: "upper", spaceAfterBarcode: false, trailingSeparator: true },
 };
 
 const FORMER_RESIDENT: GsbKykDormSpec = {
@@ -141,7 +142,9 @@ const FORMER_RESIDENT: GsbKykDormSpec = {
     enteredAt: "25.09.2021",
     accommodation: "Ayrıldı",
   },
-  messiness: { labelCase: "upper", asciiLabels: true, order: "shuffled", valueRuns: "words", linkParameter: "barcode" },
+  messiness: { labelCase: "upper", asciiLabels: true, order: "shuffled", valueRuns: "words" },
+  // A verification link instead of the app's payload, which the reader also accepts.
+  qr: { kind: "link", parameter: "barcode" },
 };
 
 /** The issuer's original: a graduate. The altered upload turns the status into an active one. */
@@ -178,6 +181,8 @@ const UNKNOWN_TO_ISSUER: GsbKykDormSpec = {
   documentType: "GSB_KYK_DORM",
   identityNumber: syntheticIdentityNumber(6),
   barcode: "TESTGSB-0003-BILINMIYOR",
+  // The pairs followed by a link, as transcripts print them.
+  qr: { kind: "edevlet", furtherItems: ["https://www.turkiye.gov.tr/belge-dogrulama?belge=yurt;sayfa=1"] },
   fields: {
     firstName: "ŞEYMA",
     lastName: "ÖRNEKÇİ",
@@ -238,7 +243,7 @@ const ISSUER_DOWN: GsbKykDormSpec = {
   identityNumber: syntheticIdentityNumber(9),
   barcode: "TESTGSB-0005-ERISILEMEZ",
   // A bare barcode in the QR code, as some certificates carry: the number is on the text layer.
-  qr: "bare",
+  qr: { kind: "bare" },
   fields: {
     firstName: "IŞIL",
     lastName: "BEKLEMECİ",
@@ -361,10 +366,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     file: "gsb-issuer-unavailable.pdf",
     documentType: "GSB_KYK_DORM",
-    exercises: "The issuer cannot be asked: the sandbox authority answers unavailable for this barcode",
+    exercises: "The issuer cannot be asked: e-Devlet stays busy for this barcode",
     create: {},
     upload: { kind: "pdf", spec: ISSUER_DOWN },
-    issuer: { kind: "unavailable" },
+    issuer: { kind: "busy" },
     expected: { status: "in_review", result: null, reason_code: "issuer_unavailable" },
   },
   {

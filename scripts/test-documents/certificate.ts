@@ -1,9 +1,11 @@
 /**
  * Synthetic e-Devlet certificates: a YÖK student certificate (Öğrenci Belgesi) or a GSB/KYK
  * dormitory certificate (Yurt Belgesi), as a PDF with a text layer and a QR code, or as a
- * photo of one. They feed tests, the sandbox authority service and docs/test-documents/. No
- * real certificate may be used (they are personal data), so every name and number comes from
- * the spec, and the catalogue only uses invented ones.
+ * photo of one. The QR code carries what real certificates carry, the payload e-Devlet's own
+ * verification app reads (edevlet.md, section 3), unless the spec asks for another. They feed
+ * tests, the sandbox's e-Devlet and docs/test-documents/. No real certificate may be used (they
+ * are personal data), so every name and number comes from the spec, and the catalogue only uses
+ * invented ones.
  *
  * The layout follows the working model in docs "verification-engine.md" (The layout we read).
  * The messiness options reproduce the ways real text layers differ, so parsers meet them here
@@ -71,17 +73,48 @@ export interface Messiness {
   /** YÖK: the unit path as one `Birimi` line or as `Üniversite`, `Fakülte`, `Bölüm`, `Program`. */
   unitPath?: "one-line" | "separate-lines";
   barcodeLabel?: "Barkod No" | "Belge Doğrulama Kodu";
-  /** The query parameter of the verification link that carries the barcode. */
-  linkParameter?: "barkod" | "belgeNo" | "barcode";
 }
 
+/**
+ * The payload e-Devlet's own verification app reads, `barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. number>`,
+ * and the ways it is printed. Every option defaults to that form.
+ */
+export interface AppPayload {
+  kind: "edevlet";
+  /** `barkodlubelgedogrulama://` in front, or nothing. */
+  scheme?: boolean;
+  /** The scheme and the names in lower case, or in upper case (`BARKOD:`, `TCKN:`). */
+  case?: "lower" | "upper";
+  /** A space after `barkod:`, or none. */
+  spaceAfterBarcode?: boolean;
+  /** A `;` after the last item. */
+  trailingSeparator?: boolean;
+  /** Items after the pairs, each after a `;`, as transcripts append their `https://…` link. */
+  furtherItems?: readonly string[];
+}
+
+/**
+ * What the QR code says: e-Devlet's app payload (the default), a verification link whose query
+ * carries the barcode and the identity number, the bare barcode, or no QR code at all.
+ */
+export type QrCode =
+  | AppPayload
+  | { kind: "link"; parameter?: "barkod" | "belgeNo" | "barcode" }
+  | { kind: "bare" }
+  | { kind: "none" };
+
 interface SpecBase {
-  /** 11 digits with a valid checksum; printed after `T.C. Kimlik No` and carried by the QR link. */
+  /** 11 digits with a valid checksum; printed after `T.C. Kimlik No` and carried by the QR code. */
   identityNumber: string;
   /** 8 to 40 of A-Z 0-9 -; printed after `Barkod No` and in the QR code. Absent: neither is printed. */
   barcode?: string;
-  /** What the QR code says: the verification link (default), the bare barcode, or no QR code at all. */
-  qr?: "link" | "bare" | "none";
+  /** What the QR code says; e-Devlet's app payload when absent. */
+  qr?: QrCode;
+  /**
+   * The `T.C. Kimlik No` and barcode lines left off the text layer, so that the certificate
+   * carries its keys only in its QR code (a "QR-only" PDF, or a photo of one).
+   */
+  qrOnly?: boolean;
   messiness?: Messiness;
 }
 
@@ -108,6 +141,7 @@ export interface PrintedLine {
 /** The contract's barcode shape (verification-engine.md): what the generator may print. */
 export const BARCODE_PATTERN = /^[A-Z0-9-]{8,40}$/;
 export const VERIFICATION_PAGE = "https://www.turkiye.gov.tr/belge-dogrulama";
+const APP_PAYLOAD_SCHEME = "barkodlubelgedogrulama://";
 
 /** Fixed, so that nothing in a file depends on when it was made. */
 const DOCUMENT_DATE = new Date("2025-09-15T09:00:00.000Z");
@@ -206,6 +240,9 @@ function hash(text: string): number {
   return h;
 }
 
+/** The identity number as the text layer prints it: not at all on a QR-only certificate. */
+const printedIdentityNumber = (spec: CertificateSpec) => (spec.qrOnly ? undefined : spec.identityNumber);
+
 function yokLines(spec: YokStudentSpec, messiness: Messiness): [string, string | undefined][] {
   const f = spec.fields;
   const name: [string, string | undefined][] =
@@ -226,7 +263,7 @@ function yokLines(spec: YokStudentSpec, messiness: Messiness): [string, string |
         ]
       : [[LABELS.unit, parts.filter(Boolean).join(" / ") || undefined]];
   return [
-    [LABELS.identityNumber, spec.identityNumber],
+    [LABELS.identityNumber, printedIdentityNumber(spec)],
     ...name,
     [LABELS.fatherName, f.fatherName],
     [LABELS.motherName, f.motherName],
@@ -244,7 +281,7 @@ function yokLines(spec: YokStudentSpec, messiness: Messiness): [string, string |
 function dormLines(spec: GsbKykDormSpec): [string, string | undefined][] {
   const f = spec.fields;
   return [
-    [LABELS.identityNumber, spec.identityNumber],
+    [LABELS.identityNumber, printedIdentityNumber(spec)],
     [LABELS.firstName, f.firstName],
     [LABELS.lastName, f.lastName],
     [LABELS.fatherName, f.fatherName],
@@ -275,9 +312,9 @@ export function printedFields(spec: CertificateSpec): PrintedLine[] {
   return lines;
 }
 
-/** The barcode line, when the certificate carries a barcode. */
+/** The barcode line, when the certificate carries a barcode and prints it. */
 export function printedBarcode(spec: CertificateSpec): PrintedLine | undefined {
-  if (spec.barcode === undefined) return undefined;
+  if (spec.barcode === undefined || spec.qrOnly) return undefined;
   const messiness = spec.messiness ?? {};
   return { label: printedLabel(messiness.barcodeLabel ?? "Barkod No", messiness), value: spec.barcode };
 }
@@ -288,12 +325,29 @@ export function printedLines(spec: CertificateSpec): PrintedLine[] {
   return barcode ? [...printedFields(spec), barcode] : printedFields(spec);
 }
 
+/** e-Devlet's app payload for a barcode and an identity number, printed as `payload` asks. */
+function appPayloadText(barcode: string, identityNumber: string, payload: AppPayload): string {
+  const cased = (text: string) => (payload.case === "upper" ? text.toUpperCase() : text);
+  const scheme = payload.scheme === false ? "" : cased(APP_PAYLOAD_SCHEME);
+  const space = payload.spaceAfterBarcode === false ? "" : " ";
+  const items = [`${cased("barkod:")}${space}${barcode}`, `${cased("tckn:")}${identityNumber}`];
+  return `${scheme}${[...items, ...(payload.furtherItems ?? [])].join(";")}${payload.trailingSeparator ? ";" : ""}`;
+}
+
 /** What the QR code encodes, or undefined when the certificate has none. */
 export function qrText(spec: CertificateSpec): string | undefined {
-  if (spec.barcode === undefined || spec.qr === "none") return undefined;
-  if (spec.qr === "bare") return spec.barcode;
-  const parameter = spec.messiness?.linkParameter ?? "barkod";
-  return `${VERIFICATION_PAGE}?${parameter}=${spec.barcode}&tckn=${spec.identityNumber}`;
+  if (spec.barcode === undefined) return undefined;
+  const qr = spec.qr ?? { kind: "edevlet" };
+  switch (qr.kind) {
+    case "none":
+      return undefined;
+    case "bare":
+      return spec.barcode;
+    case "link":
+      return `${VERIFICATION_PAGE}?${qr.parameter ?? "barkod"}=${spec.barcode}&tckn=${spec.identityNumber}`;
+    case "edevlet":
+      return appPayloadText(spec.barcode, spec.identityNumber, qr);
+  }
 }
 
 function validate(spec: CertificateSpec): void {
@@ -490,15 +544,20 @@ async function newDocument(spec: CertificateSpec): Promise<{ document: PDFDocume
 // ---------------------------------------------------------------------------------------------
 // The PDF
 
-/** One A4 certificate: the fields as text, the barcode line and the QR code as an image. */
+/**
+ * One A4 certificate: the fields as text, the barcode line and the QR code as an image (a
+ * QR-only one without the identity number and barcode lines).
+ */
 export async function certificatePdf(spec: CertificateSpec): Promise<Uint8Array> {
   validate(spec);
   const { document, fonts } = await newDocument(spec);
   const page: PDFPage = document.addPage(PageSizes.A4);
-  const link = qrText(spec);
+  const payload = qrText(spec);
   // Four pixels a module: the image stays sharp for readers that decode the embedded image
   // itself rather than a rendering of the page.
-  const qrImage: PDFImage | undefined = link ? await document.embedPng(qrPng(await qrModules(link), 4)) : undefined;
+  const qrImage: PDFImage | undefined = payload
+    ? await document.embedPng(qrPng(await qrModules(payload), 4))
+    : undefined;
   page.drawRectangle({
     x: 28,
     y: 28,
@@ -578,8 +637,8 @@ function paperPixels(spec: CertificateSpec, fonts: Fonts, modules: boolean[][] |
 export async function certificatePhoto(spec: CertificateSpec, format: PhotoFormat): Promise<Uint8Array> {
   validate(spec);
   const { fonts } = await newDocument(spec);
-  const link = qrText(spec);
-  const modules = link ? await qrModules(link) : undefined;
+  const payload = qrText(spec);
+  const modules = payload ? await qrModules(payload) : undefined;
   const { width, height, paper } = paperPixels(spec, fonts, modules);
 
   const rgbData = new Uint8Array(PHOTO_WIDTH * PHOTO_HEIGHT * 3);

@@ -1,6 +1,6 @@
 /**
- * Everything under docs/test-documents/, made from the catalogue: the uploads, what the sandbox
- * authority holds (`issuer/<DOCUMENT_TYPE>/<barcode>.pdf` or `.unavailable`) and the README.
+ * Everything under docs/test-documents/, made from the catalogue: the uploads, what the sandbox's
+ * e-Devlet holds (`issuer/<DOCUMENT_TYPE>/<barcode>.pdf` or `.busy`) and the README.
  * The files are committed; a test regenerates them and compares bytes, so the published set
  * never drifts from the generator.
  */
@@ -8,7 +8,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SANDBOX_PREFIXES, SANDBOX_REVIEW_DELAY_MS } from "../../shared/domain/sandbox.ts";
 import { CATALOGUE, type CatalogueEntry, type Upload } from "./catalogue.ts";
-import { type CertificateSpec, certificatePdf, certificatePhoto } from "./certificate.ts";
+import { type CertificateSpec, certificatePdf, certificatePhoto, qrText } from "./certificate.ts";
 import { encryptPdf } from "./encrypt.ts";
 
 export interface PublishedFile {
@@ -17,12 +17,12 @@ export interface PublishedFile {
   bytes: Uint8Array;
 }
 
-/** Where the sandbox authority keeps what it holds for an entry's barcode, if anything. */
+/** Where the sandbox's e-Devlet keeps what it holds for an entry's barcode, if anything. */
 export function issuerPath(entry: CatalogueEntry): string | undefined {
   const barcode = entry.upload.spec.barcode;
   if (entry.issuer.kind === "nothing" || barcode === undefined) return undefined;
   const base = `issuer/${entry.documentType}/${barcode}`;
-  return entry.issuer.kind === "unavailable" ? `${base}.unavailable` : `${base}.pdf`;
+  return entry.issuer.kind === "busy" ? `${base}.busy` : `${base}.pdf`;
 }
 
 /** Several entries share a certificate; each is drawn once. */
@@ -65,8 +65,11 @@ function holds(entry: CatalogueEntry): string {
   switch (entry.issuer.kind) {
     case "document":
       return `[${code(where ?? "")}](${where}): ${entry.issuer.description}`;
-    case "unavailable":
-      return `[${code(where ?? "")}](${where}) (empty): the authority answers unavailable`;
+    case "busy":
+      return (
+        `[${code(where ?? "")}](${where}) (empty): the sandbox's e-Devlet answers busy for this barcode; ` +
+        "the verification is retried for 15 minutes, then waits in review"
+      );
     case "nothing":
       if (entry.upload.kind === "encrypted-pdf") return "nothing (never asked: the file cannot be read)";
       return entry.upload.spec.barcode === undefined
@@ -108,6 +111,7 @@ function readme(sizes: ReadonlyMap<string, number>): string {
     const spec = entry.upload.spec;
     const name = [spec.fields.firstName, spec.fields.lastName].filter(Boolean).join(" ");
     const status = (spec.documentType === "YOK_STUDENT" ? spec.fields.studentStatus : spec.fields.accommodation) ?? "-";
+    const qr = qrText(spec);
     return [
       `[${code(entry.file)}](${entry.file})`,
       code(`${sizes.get(entry.file) ?? 0}`),
@@ -115,6 +119,7 @@ function readme(sizes: ReadonlyMap<string, number>): string {
       code(spec.identityNumber),
       spec.barcode === undefined ? "-" : code(spec.barcode),
       status,
+      qr === undefined ? "-" : code(qr),
     ];
   });
   const table = (header: string[], body: string[][]) =>
@@ -123,9 +128,6 @@ function readme(sizes: ReadonlyMap<string, number>): string {
       `|${header.map(() => "---").join("|")}|`,
       ...body.map((row) => `| ${row.join(" | ")} |`),
     ].join("\n");
-  const bareQr = [
-    ...new Set(CATALOGUE.filter((entry) => entry.upload.spec.qr === "bare").map((entry) => code(entry.file))),
-  ];
   const prefixes = Object.entries(SANDBOX_PREFIXES).map(([prefix, outcome]) => [code(prefix), forcedOutcome(outcome)]);
 
   return `# Test documents
@@ -144,7 +146,7 @@ person, and the certificates say so on their face (\`SENTETİK TEST BELGESİ\`).
 3. Fetch the verification (or wait for its webhook): it ends in the \`status\`, \`result\` and
    \`reason_code\` below. \`in_review\` waits for a reviewer.
 
-${table(["File", "document_type", "Exercises", "Create body", "The sandbox authority holds", "status", "result", "reason_code"], rows)}
+${table(["File", "document_type", "Exercises", "Create body", "The sandbox's e-Devlet holds", "status", "result", "reason_code"], rows)}
 
 \`yok-active.pdf\` appears twice: sent with an \`expected_subject\` about someone else, it is
 rejected with \`subject_mismatch\` (the birth date matches, the name does not). Sent with the
@@ -152,21 +154,25 @@ printed name and birth date, in any case, it stays \`verified\`.
 
 ## What each file carries
 
-${table(["File", "Size (bytes)", "Name", "T.C. Kimlik No", "Barcode", "Status printed"], people)}
+${table(["File", "Size (bytes)", "Name", "T.C. Kimlik No", "Barcode", "Status printed", "QR code"], people)}
 
 The PDFs have a text layer (\`label : value\` lines in Turkish, set differently from file to
 file: upper-case or ASCII labels, missing colons, values split into several text runs, another
-field order) and a QR code: a verification link that carries the barcode and the identity
-number${bareQr.length ? `, or just the barcode (${bareQr.join(", ")})` : ""}. The photos have no
-text layer, only the QR code. The fields are read from the issuer's copy, never from an upload
-the issuer did not confirm.
+field order) and a QR code. Most QR codes carry what real certificates carry, the payload
+e-Devlet's own verification app reads:
+\`barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. Kimlik No>\`. Some print it another way
+(no scheme, upper case, a trailing \`;\`, a link after the pairs), and a few carry a verification
+link or just the barcode instead, as the last column shows. The photos have no text layer, only
+the QR code. The fields are read from the issuer's copy, never from an upload the issuer did not
+confirm.
 
-## What the sandbox authority holds
+## What the sandbox's e-Devlet holds
 
-\`issuer/<DOCUMENT_TYPE>/<barcode>.pdf\` is the issuer's copy the sandbox authority returns for a
+\`issuer/<DOCUMENT_TYPE>/<barcode>.pdf\` is the issuer's copy the sandbox's e-Devlet returns for a
 barcode, when it is asked with the identity number printed in that PDF;
-\`issuer/<DOCUMENT_TYPE>/<barcode>.unavailable\` (an empty file) makes it answer as an issuer that
-is down. The local runtime (\`npm start\`) serves the same folder.
+\`issuer/<DOCUMENT_TYPE>/<barcode>.busy\` (an empty file) makes it answer busy for that barcode,
+so the verification is retried for 15 minutes, then waits in review. The local runtime
+(\`npm start\`) serves the same folder.
 
 ## Forcing an outcome instead
 

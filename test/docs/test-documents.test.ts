@@ -2,8 +2,8 @@
  * The published test documents (docs/test-documents/) against their generator and the layout
  * model of verification-engine.md: a fresh run gives the committed bytes, every PDF's text layer
  * reads back as the Turkish `label : value` lines it was drawn with, every QR code decodes to
- * its verification link, every identity number is a valid one, and the issuer folder holds
- * exactly what the catalogue says.
+ * the payload its spec asks for (e-Devlet's app payload unless it asks for another), every
+ * identity number is a valid one, and the issuer folder holds exactly what the catalogue says.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -36,6 +36,25 @@ function validIdentityNumber(value: string): boolean {
   let sum = 0;
   for (let position = 1; position <= 10; position++) sum += d(position);
   return d(10) === tenth && d(11) === sum % 10;
+}
+
+/**
+ * The keys a decoded QR code carries, read here by the published grammar rather than by the
+ * service's reader: e-Devlet's app payload (`barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. number>`,
+ * the scheme perhaps missing, any case, further items after the pairs), the verification link,
+ * or the bare barcode.
+ */
+function payloadKeys(kind: string, text: string): { barcode?: string; identityNumber?: string } {
+  if (kind === "bare") return { barcode: text };
+  if (kind === "link") {
+    const link = new URL(text);
+    expect(`${link.origin}${link.pathname}`).toBe("https://www.turkiye.gov.tr/belge-dogrulama");
+    const barcode = ["barkod", "belgeNo", "barcode"].map((name) => link.searchParams.get(name)).find(Boolean);
+    return { barcode: barcode ?? undefined, identityNumber: link.searchParams.get("tckn") ?? undefined };
+  }
+  const pairs = /^(?:barkodlubelgedogrulama:\/\/)?barkod: ?([A-Z0-9-]+);tckn:([0-9]{11})(?:;.*)?$/i.exec(text);
+  expect(pairs, text).not.toBeNull();
+  return { barcode: pairs?.[1], identityNumber: pairs?.[2] };
 }
 
 type PdfJsError = Error & { name: string };
@@ -256,8 +275,9 @@ describe("the published test documents", () => {
     expect(lines).toContain(`Barkod No : ${entry.upload.spec.barcode}`);
   });
 
-  it("carry QR codes, in the PDFs' images and in the photos, that decode to the link with the barcode", async () => {
+  it("carry QR codes, in the PDFs' images and in the photos, that decode to the barcode and identity number", async () => {
     const seen = new Set<string>();
+    const kinds = new Set<string>();
     for (const entry of CATALOGUE) {
       if (seen.has(entry.file) || entry.upload.kind === "encrypted-pdf") continue;
       seen.add(entry.file);
@@ -273,17 +293,17 @@ describe("the published test documents", () => {
       }
       const expected = qrText(spec);
       expect(codes, entry.file).toEqual(expected === undefined ? [] : [expected]);
-      if (expected === undefined || spec.barcode === undefined) continue;
-      if (spec.qr === "bare") {
-        expect(codes[0]).toBe(spec.barcode);
-        continue;
-      }
-      const link = new URL(codes[0] ?? "");
-      expect(`${link.origin}${link.pathname}`).toBe("https://www.turkiye.gov.tr/belge-dogrulama");
-      const barcode = ["barkod", "belgeNo", "barcode"].map((name) => link.searchParams.get(name)).find(Boolean);
-      expect(barcode, entry.file).toBe(spec.barcode);
-      expect(link.searchParams.get("tckn"), entry.file).toBe(spec.identityNumber);
+      if (expected === undefined) continue;
+      const qr = spec.qr ?? { kind: "edevlet" };
+      kinds.add(qr.kind);
+      expect(payloadKeys(qr.kind, codes[0] ?? ""), entry.file).toEqual(
+        qr.kind === "bare" ? { barcode: spec.barcode } : { barcode: spec.barcode, identityNumber: spec.identityNumber },
+      );
     }
+    // Real certificates carry the app's payload; the link and the bare barcode are there too.
+    expect([...kinds].sort()).toEqual(["bare", "edevlet", "link"]);
+    const active = CATALOGUE.find((entry) => entry.file === "yok-active.pdf") as CatalogueEntry;
+    expect(qrText(active.upload.spec)).toBe("barkodlubelgedogrulama://barkod: TESTYOK-0001-AKTIF;tckn:10000000146");
   });
 
   it("leave in the issuer folder exactly what the catalogue says the authority holds", async () => {
@@ -307,8 +327,8 @@ describe("the published test documents", () => {
               entry.file,
             ).toBe(false);
           break;
-        case "unavailable":
-          expect(where).toBe(`issuer/${entry.documentType}/${barcode}.unavailable`);
+        case "busy":
+          expect(where).toBe(`issuer/${entry.documentType}/${barcode}.busy`);
           expect(read(where as string).length).toBe(0);
           break;
         case "document": {

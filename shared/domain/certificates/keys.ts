@@ -70,16 +70,37 @@ function printedKey(value: string | undefined, keyOf: (text: string) => string |
   return keyOf(value.replace(/\s+/g, "")) ?? keyOf(value.trim().split(/\s+/)[0] ?? "");
 }
 
+/** The scheme of the payload e-Devlet's own verification app reads; it may be missing. */
+const APP_SCHEME = /^barkodlubelgedogrulama:\/\//i;
+/** One `name: value` item of that payload, spaces allowed around the name and the value. */
+const APP_PAIR = /^\s*(barkod|tckn)\s*:(.*)$/i;
+
 /**
- * The keys a QR payload carries: a verification link whose query names the barcode (`barkod`,
- * `belgeNo` or `barcode`, any case) and perhaps the identity number (`tckn`), with or without
- * a scheme; or a bare barcode.
+ * The keys of the payload e-Devlet's own verification app reads,
+ * `barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. number>`, or undefined when `text` is
+ * not one: neither the scheme nor a `barkod:` or `tckn:` pair comes first. Items are split at
+ * `;` and may come in any order; items that are not a `barkod` or `tckn` pair (an empty one after
+ * a trailing `;`, the `https://…` link a transcript appends) are passed over, and the first
+ * well-formed value of each name is kept.
  */
-function qrKeys(payload: string): DocumentKeys {
-  const text = payload.trim();
-  const question = text.indexOf("?");
-  if (question < 0) return { barcode: barcodeOf(text) };
-  const query = text.slice(question + 1).split("#")[0] ?? "";
+function appPayloadKeys(text: string): DocumentKeys | undefined {
+  const items = text.replace(APP_SCHEME, "").split(";");
+  if (!APP_SCHEME.test(text) && !APP_PAIR.test(items[0] ?? "")) return undefined;
+  const keys: DocumentKeys = {};
+  for (const item of items) {
+    const [, name, value = ""] = APP_PAIR.exec(item) ?? [];
+    if (name?.toLowerCase() === "barkod") keys.barcode ??= barcodeOf(value);
+    if (name?.toLowerCase() === "tckn") keys.identityNumber ??= identityNumberOf(value);
+  }
+  return keys;
+}
+
+/**
+ * The keys a verification link carries: its query names the barcode (`barkod`, `belgeNo` or
+ * `barcode`, any case) and perhaps the identity number (`tckn`); the link may lack a scheme.
+ */
+function linkKeys(link: string): DocumentKeys {
+  const query = link.slice(link.indexOf("?") + 1).split("#")[0] ?? "";
   const keys: DocumentKeys = {};
   for (const [name, value] of new URLSearchParams(query)) {
     const parameter = name.toLowerCase();
@@ -89,12 +110,21 @@ function qrKeys(payload: string): DocumentKeys {
   return keys;
 }
 
+/** The keys a QR payload carries: e-Devlet's app payload, a verification link, or a bare barcode. */
+function qrKeys(payload: string): DocumentKeys {
+  const text = payload.trim();
+  return appPayloadKeys(text) ?? (text.includes("?") ? linkKeys(text) : { barcode: barcodeOf(text) });
+}
+
 /**
  * The barcode number and identity number of a document. The text layer is read first (the
  * barcode after `Barkod No` or `Belge Doğrulama Kodu`, the identity number after
- * `T.C. Kimlik No`); the QR codes, in order, fill what the text lacks. A value that is not
- * well formed (a barcode outside 8-40 of `A-Z 0-9 -`, an identity number failing its
- * checksum) counts as absent. Never throws.
+ * `T.C. Kimlik No`); the QR codes, in order, fill what the text lacks. A QR code carries the
+ * payload e-Devlet's own verification app reads, `barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. number>`
+ * (the scheme perhaps missing, the pairs in any order and case, perhaps followed by further
+ * items), or a verification link whose query names the barcode and perhaps `tckn`, or the bare
+ * barcode. A value that is not well formed (a barcode outside 8-40 of `A-Z 0-9 -`, an identity
+ * number failing its checksum) counts as absent. Never throws.
  */
 export function documentKeys(document: DocumentText): DocumentKeys {
   const printed = readLabelled(document.lines, KEY_LABELS);

@@ -40,9 +40,24 @@ export const messyLines = fc.array(messyLine, { maxLength: 12 });
 /** Any text, down to single code points. */
 export const anyText = fc.string({ unit: anyCodePoint, maxLength: 40 });
 
-/** A QR payload: mostly a verification link with messy query values, sometimes anything. */
+/**
+ * A QR payload: mostly e-Devlet's app payload with messy pairs or a verification link with
+ * messy query values, sometimes anything.
+ */
 export const messyQrPayload = fc.oneof(
   messyLine,
+  fc
+    .tuple(
+      fc.constantFrom("barkodlubelgedogrulama://", "BarkodluBelgeDogrulama:// ", ""),
+      fc.array(
+        fc.tuple(
+          fc.constantFrom("barkod", "TCKN", " tckn ", "https", ""),
+          fc.oneof(messyLine, fc.constant(" 10000000146")),
+        ),
+        { maxLength: 4 },
+      ),
+    )
+    .map(([scheme, pairs]) => `${scheme}${pairs.map(([name, value]) => `${name}:${value}`).join(";")}`),
   fc
     .tuple(
       fc.constantFrom("https://www.turkiye.gov.tr/belge-dogrulama?", "turkiye.gov.tr/d?", "?", "https://x.example/#?"),
