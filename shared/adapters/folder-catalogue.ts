@@ -1,36 +1,53 @@
 /**
- * The authority service's certificates, from folders laid out `<DOCUMENT_TYPE>/<barcode>.pdf`
- * (an empty `<barcode>.unavailable` makes the service answer as an issuer that is down).
- * Read at every lookup, so a file added while the service runs is served.
+ * The e-Devlet simulator's certificates, from folders searched to any depth for
+ * `<barcode>.pdf` and the empty markers `<barcode>.<behaviour>` (`../ports/issuer-catalogue.ts`).
+ * The folders are read at every lookup, so a file added while the simulator runs is served.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { BARCODE_PATTERN } from "../domain/certificates/keys.ts";
-import type { DocumentType } from "../domain/document-types.ts";
-import type { CatalogueEntry, IssuerCatalogue } from "../ports/issuer-catalogue.ts";
+import {
+  type CatalogueEntry,
+  type IssuerCatalogue,
+  SIMULATED_BEHAVIOURS,
+  type SimulatedBehaviour,
+} from "../ports/issuer-catalogue.ts";
 
-async function readIfPresent(file: string): Promise<Uint8Array | undefined> {
+/** Every file under `folder`, as paths relative to it, in a stable order; none for a folder that does not exist. */
+async function filesUnder(folder: string): Promise<string[]> {
   try {
-    return new Uint8Array(await readFile(file));
+    return (await readdir(folder, { recursive: true })).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
 }
 
-/** The first folder that holds the barcode wins. */
+const behaviourOf = (extension: string): SimulatedBehaviour | undefined =>
+  SIMULATED_BEHAVIOURS.find((behaviour) => `.${behaviour}` === extension);
+
+/** The first folder holding a file for the barcode wins, for the document and the marker each. */
 export function folderCatalogue(folders: readonly string[]): IssuerCatalogue {
   return {
-    async find(documentType: DocumentType, barcode: string): Promise<CatalogueEntry | undefined> {
+    async find(barcode: string): Promise<CatalogueEntry | undefined> {
       // The barcode names a file: only the contract's characters, so no path can be formed.
       if (!BARCODE_PATTERN.test(barcode)) return undefined;
+      let document: string | undefined;
+      let behaviour: SimulatedBehaviour | undefined;
       for (const folder of folders) {
-        const base = path.join(folder, documentType, barcode);
-        const bytes = await readIfPresent(`${base}.pdf`);
-        if (bytes) return { kind: "document", bytes };
-        if (await readIfPresent(`${base}.unavailable`)) return { kind: "unavailable" };
+        for (const file of await filesUnder(folder)) {
+          const name = path.basename(file);
+          if (!name.startsWith(`${barcode}.`)) continue;
+          const extension = name.slice(barcode.length);
+          if (extension === ".pdf") document ??= path.join(folder, file);
+          else behaviour ??= behaviourOf(extension);
+        }
       }
-      return undefined;
+      if (document === undefined && behaviour === undefined) return undefined;
+      return {
+        ...(document !== undefined && { document: new Uint8Array(await readFile(document)) }),
+        ...(behaviour !== undefined && { behaviour }),
+      };
     },
   };
 }

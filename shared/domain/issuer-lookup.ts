@@ -1,20 +1,19 @@
 /**
- * The issuer-lookup contract: one small HTTPS call the service makes to whichever integration
- * an operator runs, and that the project's own authority service answers in the sandbox and
- * on this machine. `POST {AUTHORITY_URL}/v1/documents/lookup` with a bearer secret.
+ * The issuer-lookup contract: one small HTTPS call the service makes to an integration an
+ * operator runs for an issuer other than e-Devlet (`ISSUER=lookup`).
+ * `POST {AUTHORITY_URL}/v1/documents/lookup` with a bearer secret.
  */
-import { BARCODE_PATTERN, IDENTITY_NUMBER_PATTERN } from "./certificates/keys.ts";
-import { DOCUMENT_TYPE_CODES } from "./document-types.ts";
+import type { DocumentType } from "./document-types.ts";
 import * as z from "./zod.ts";
 
 export const ISSUER_LOOKUP_PATH = "/v1/documents/lookup";
 
-export const issuerLookupRequestSchema = z.strictObject({
-  document_type: z.enum(DOCUMENT_TYPE_CODES),
-  barcode: z.string().check(z.regex(BARCODE_PATTERN)),
-  identity_number: z.string().check(z.regex(IDENTITY_NUMBER_PATTERN)),
-});
-export type IssuerLookupRequest = z.infer<typeof issuerLookupRequestSchema>;
+/** What the service sends: the document's type, its barcode and the holder's identity number. */
+export interface IssuerLookupRequest {
+  document_type: DocumentType;
+  barcode: string;
+  identity_number: string;
+}
 
 export const issuerFoundSchema = z.object({
   found: z.literal(true),

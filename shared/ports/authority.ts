@@ -1,21 +1,25 @@
 import type { DocumentType } from "../domain/document-types.ts";
+import type { UnavailableCause } from "../domain/issuer.ts";
 
 export interface IssuerLookup {
   documentType: DocumentType;
   barcode: string;
-  /** The holder's identity number, as the issuer asks for it; never stored or logged. */
+  /** The holder's identity number, as the issuer asks for it; never stored, logged or put in an error. */
   identityNumber: string;
 }
 
-/** What the issuer says of a barcode: its copy of the document, that it has none, or nothing. */
+/**
+ * What the issuer says of a barcode: its copy of the document, that it has none (a negative
+ * answer it is known to give), or nothing a decision may rest on, and why.
+ */
 export type IssuerAnswer =
-  | { kind: "found"; document: Uint8Array; issuedAt?: string }
+  | { kind: "found"; document: Uint8Array }
   | { kind: "not_found" }
-  | { kind: "unavailable" };
+  | { kind: "unavailable"; cause: UnavailableCause };
 
 /**
  * The issuing authority: the issuer's own copy of a document, by barcode and identity number.
- * Where none is configured the check cannot run, and a person decides.
+ * A lookup never throws: whatever goes wrong is `unavailable`, with its cause.
  */
 export interface Authority {
   lookup(request: IssuerLookup): Promise<IssuerAnswer>;

@@ -12,8 +12,10 @@ import type { Clock } from "../ports/clock.ts";
 
 export interface FunctionConfig {
   name: FunctionName;
-  /** A declared setting; throws for one the function does not declare. */
+  /** A declared setting; throws for one the function does not declare, or that has no value. */
   setting(key: SettingName): string;
+  /** A declared setting that may have no value (its default then applies); throws for one the function does not declare. */
+  optional(key: SettingName): string | undefined;
   environment(): Environment;
   /** Where webhooks may go: public addresses unless the local runtime allows loopback too. */
   destinations(): Destinations;
@@ -23,9 +25,13 @@ export interface FunctionConfig {
 export function functionConfig(name: FunctionName): FunctionConfig {
   const declared: readonly SettingName[] = FUNCTIONS[name].settings;
   const settings: Partial<Record<SettingName, string>> = readSettings(declared);
+  const optional = (key: SettingName): string | undefined => {
+    if (!declared.includes(key)) throw new Error(`Function ${name} does not declare ${key}`);
+    return settings[key];
+  };
   const setting = (key: SettingName): string => {
-    const value = settings[key];
-    if (!declared.includes(key) || value === undefined) throw new Error(`Function ${name} does not declare ${key}`);
+    const value = optional(key);
+    if (value === undefined) throw new Error(`Function ${name} does not declare ${key}`);
     return value;
   };
   // Checked against the environments when the settings were read.
@@ -34,7 +40,7 @@ export function functionConfig(name: FunctionName): FunctionConfig {
       throw new Error(`Function ${name} does not declare WEBHOOK_DESTINATIONS`);
     return (settings.WEBHOOK_DESTINATIONS as Destinations | undefined) ?? "public";
   };
-  return { name, setting, environment: () => setting("ENVIRONMENT") as Environment, destinations };
+  return { name, setting, optional, environment: () => setting("ENVIRONMENT") as Environment, destinations };
 }
 
 /** Every function's clock. */

@@ -64,7 +64,7 @@ describe("httpAuthority", () => {
 
     const answer = await client().lookup(LOOKUP);
 
-    expect(answer).toEqual({ kind: "found", document: new Uint8Array(document), issuedAt: "2026-09-15" });
+    expect(answer).toEqual({ kind: "found", document: new Uint8Array(document) });
     expect(seen).toEqual([
       {
         authorization: "Bearer s3cret-token-for-tests",
@@ -88,11 +88,27 @@ describe("httpAuthority", () => {
     expect(seen).toHaveLength(3);
   });
 
-  it("gives up as unavailable after the first attempt and two retries", async () => {
-    script = [json(500, {}), json(429, {}), hang];
+  it.each([
+    ["a timeout", [json(500, {}), json(429, {}), hang], "timeout"],
+    ["a 5xx or 429", [hang, json(500, {}), json(429, {})], "http_error"],
+  ] as const)(
+    "gives up after the first attempt and two retries, naming the last one's cause: %s",
+    async (_what, attempts, cause) => {
+      script = [...attempts];
 
-    expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable" });
-    expect(seen).toHaveLength(3);
+      expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable", cause });
+      expect(seen).toHaveLength(3);
+    },
+  );
+
+  it("names a connection it cannot make unreachable, after its retries", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const authority = httpAuthority({ url: nowhere, secret: async () => "s3cret-token-for-tests", backoffMs: () => 1 });
+
+    expect(await authority.lookup(LOOKUP)).toEqual({ kind: "unavailable", cause: "unreachable" });
   });
 
   it.each([
@@ -100,14 +116,14 @@ describe("httpAuthority", () => {
     ["a 404 that is not the contract's", json(404, { error: "route_not_found" })],
     ["a 200 without a document", json(200, { found: true })],
     ["a body that is not JSON", ((_q, _b, response) => response.writeHead(200).end("<html>")) as Script],
-  ])("reads %s as unavailable at once: a retry would not change it", async (_what, answer) => {
+  ])("reads %s as unrecognised at once: a retry would not change it", async (_what, answer) => {
     script = [answer];
 
-    expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable" });
+    expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable", cause: "unrecognised" });
     expect(seen).toHaveLength(1);
   });
 
-  it("stops reading an answer larger than any document and reads it as unavailable", async () => {
+  it("stops reading an answer larger than any document and reads it as unrecognised", async () => {
     script = [
       (_request, _body, response) => {
         response.writeHead(200, { "content-type": "application/json" });
@@ -115,10 +131,10 @@ describe("httpAuthority", () => {
       },
     ];
 
-    expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable" });
+    expect(await client().lookup(LOOKUP)).toEqual({ kind: "unavailable", cause: "unrecognised" });
   });
 
-  it("answers unavailable when the secret cannot be read, and asks for it again next time", async () => {
+  it("answers unavailable (unreachable) when the secret cannot be read, and asks for it again next time", async () => {
     let asked = 0;
     const authority = client(async () => {
       asked += 1;
@@ -127,7 +143,7 @@ describe("httpAuthority", () => {
     });
     script = [json(404, { found: false })];
 
-    expect(await authority.lookup(LOOKUP)).toEqual({ kind: "unavailable" });
+    expect(await authority.lookup(LOOKUP)).toEqual({ kind: "unavailable", cause: "unreachable" });
     expect(await authority.lookup(LOOKUP)).toEqual({ kind: "not_found" });
     expect(asked).toBe(2);
   });

@@ -1,0 +1,81 @@
+/**
+ * e-Devlet's barcode verification over its web form (edevlet.md section 1): five steps in one
+ * session, each POST carrying the last page's token, within one budget. Only a PDF at step 5 is
+ * `found`; only a negative text e-Devlet is known to give is `not_found`; every other page is
+ * `unavailable`, so a form e-Devlet has changed sends verifications to review, never rejects them.
+ */
+import { EDEVLET_BUDGET_MS, EDEVLET_FORM, isNegativeAnswer } from "../../domain/edevlet.ts";
+import type { Authority, IssuerAnswer, IssuerLookup } from "../../ports/authority.ts";
+import {
+  DOCUMENT_LIMIT_BYTES,
+  type Exchange,
+  isPdf,
+  openExchange,
+  PAGE_LIMIT_BYTES,
+  Unavailable,
+  unavailableAnswer,
+} from "./exchange.ts";
+import { hasField, linksToDocument, pageToken, visibleText } from "./page.ts";
+
+export interface EdevletFormOptions {
+  /** e-Devlet's base URL (`EDEVLET_URL`), without a path. */
+  url: string;
+  /** The whole lookup's budget, every step and redirect included; `EDEVLET_BUDGET_MS` by default. */
+  budgetMs?: number;
+}
+
+const { fields } = EDEVLET_FORM;
+const utf8 = new TextDecoder();
+/** The token of a page that asks for `field`; a page that does not is one the flow does not know. */
+function tokenOfForm(page: string, field: string): string {
+  const token = pageToken(page);
+  if (token === undefined || !hasField(page, field)) throw new Unavailable("unrecognised");
+  return token;
+}
+
+async function flow(exchange: Exchange, base: URL, request: IssuerLookup): Promise<IssuerAnswer> {
+  const at = (target: string) => new URL(target, base);
+  const page = async (target: string, form?: Record<string, string>) => {
+    const body = await exchange.send(
+      at(target),
+      form ? { method: "POST", form: new URLSearchParams(form) } : { method: "GET" },
+      PAGE_LIMIT_BYTES,
+    );
+    return utf8.decode(body);
+  };
+  const post = (target: string, token: string, values: Record<string, string>) =>
+    page(target, { [fields.token]: token, ...values, [fields.button]: EDEVLET_FORM.button });
+
+  // 1. The form, the session's cookies, a token.
+  let token = tokenOfForm(await page(EDEVLET_FORM.start), fields.barcode);
+  // 2. The barcode: an unknown one is the form again, with the negative text.
+  const second = await post(EDEVLET_FORM.barcode, token, { [fields.barcode]: request.barcode });
+  if (isNegativeAnswer(visibleText(second))) return { kind: "not_found" };
+  token = tokenOfForm(second, fields.identityNumber);
+  // 3. The holder's number: a wrong one is not refused yet.
+  const third = await post(EDEVLET_FORM.identity, token, { [fields.identityNumber]: request.identityNumber });
+  token = tokenOfForm(third, fields.consent);
+  // 4. The consent: a number that is not the holder's is refused here.
+  const fourth = await post(EDEVLET_FORM.consent, token, { [fields.consent]: "1" });
+  if (isNegativeAnswer(visibleText(fourth))) return { kind: "not_found" };
+  if (!linksToDocument(fourth)) throw new Unavailable("unrecognised");
+  // 5. The issuer's copy.
+  const document = await exchange.send(at(EDEVLET_FORM.document), { method: "GET" }, DOCUMENT_LIMIT_BYTES);
+  if (isPdf(document)) return { kind: "found", document };
+  if (isNegativeAnswer(visibleText(utf8.decode(document)))) return { kind: "not_found" };
+  throw new Unavailable("unrecognised");
+}
+
+/** The `Authority` port over e-Devlet's web form at `url`. */
+export function edevletFormAuthority(options: EdevletFormOptions): Authority {
+  const base = new URL(options.url);
+  return {
+    async lookup(request) {
+      try {
+        return await flow(openExchange(options.budgetMs ?? EDEVLET_BUDGET_MS), base, request);
+      } catch (error) {
+        return unavailableAnswer(error);
+      }
+    },
+  };
+}
