@@ -10,8 +10,8 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/on-verification-change";
 import { functionConfig } from "#shared/wiring/config";
-import { deliveryQueue } from "#shared/wiring/delivery-queue";
 import { processing } from "#shared/wiring/processing";
+import { deliveryQueue } from "#shared/wiring/queues";
 import { eventStore, usageStore } from "#shared/wiring/stores";
 
 const config = functionConfig("on-verification-change");

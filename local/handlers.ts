@@ -1,8 +1,13 @@
 import path from "node:path";
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  DynamoDBBatchResponse,
+  DynamoDBStreamEvent,
+  SQSEvent,
+} from "aws-lambda";
 import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
 import type { RouteDefinition } from "#shared/declarations/routes";
-import type { AuthorityHandler } from "./authority.ts";
 import type { AuthorizerHandler, ProxyHandler, TokenAuthorizerHandler } from "./gateway.ts";
 
 /** Every function's handler, typed by the event its AWS trigger sends. */
@@ -12,8 +17,10 @@ export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
   "portal-authorizer": TokenAuthorizerHandler;
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   "deliver-webhooks": (event: SQSEvent) => Promise<void>;
+  "ask-issuer": (event: SQSEvent) => Promise<void>;
   tick: () => Promise<unknown>;
-  authority: AuthorityHandler;
+  /** Behind a function URL: e-Devlet's barcode verification, as the sandbox's issuer. */
+  "edevlet-simulator": (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 };
 
 // Every declared function has a handler type above, and nothing else does.

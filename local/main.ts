@@ -18,16 +18,19 @@ import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organizatio
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import { edgeLimits } from "#shared/declarations/edge";
+import { ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
 import { destinationsFor } from "#shared/domain/destinations";
+import { EDEVLET_DEFAULT_MOBILE_URL, EDEVLET_DEFAULT_URL } from "#shared/domain/edevlet";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import { ISSUERS } from "#shared/domain/issuer";
 import { syncAppLimits } from "#shared/use-cases/apps";
 import { buildWeb } from "../web/build.ts";
-import { startAuthority } from "./authority.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
+import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
 import { loadHandlers } from "./handlers.ts";
@@ -36,13 +39,14 @@ import { localSealer, startKms } from "./kms.ts";
 import { startPipeline } from "./pipeline.ts";
 import {
   ensureTables,
+  ISSUER_SETTINGS,
   LOCAL_POOLS,
   LOCAL_PORTAL_POOL,
   LOCAL_STAFF_POOL,
   localSettings,
   PUBLISHED_CERTIFICATES,
 } from "./resources.ts";
-import { startQueue } from "./sqs.ts";
+import { startQueues } from "./sqs.ts";
 import { localAppLimits, startUsagePlans } from "./usage-plans.ts";
 
 const started = Date.now();
@@ -58,9 +62,15 @@ const settings = z
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** How often the tick (expiry, webhook retries) runs; every minute in AWS. */
     LOCAL_TICK_SECONDS: z.coerce.number().min(1).default(10),
-    /** The project's own authority service; `off` runs as a production stack with no issuer integration. */
-    LOCAL_AUTHORITY: z.enum(["on", "off"]).default("on"),
-    AUTHORITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Which issuer processing asks: e-Devlet (the simulator, or the URLs given), the lookup contract, or none. */
+    ISSUER: z.enum(ISSUERS).default("edevlet"),
+    /** The e-Devlet simulator; `off` asks `EDEVLET_URL` and `EDEVLET_MOBILE_URL` as given (e-Devlet's own by default). */
+    LOCAL_EDEVLET: z.enum(["on", "off"]).default("on"),
+    EDEVLET_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Milliseconds each of the simulator's step answers takes (a page, the PDF, the mobile JSON), as e-Devlet takes its time. */
+    SIMULATOR_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+    /** Lookups of the issuer in flight at once, as the stage's issuer queue allows in AWS. */
+    ISSUER_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(ISSUER_QUEUE.maxConcurrency),
     /** The backoffice API (review console and staff API) and the identity endpoint its users sign in at. */
     BACKOFFICE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     IDENTITY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -81,8 +91,8 @@ const inMemory = process.argv.includes("--in-memory") || ["true", "1"].includes(
 const dataDir = path.resolve(settings.LOCAL_DATA_DIR);
 const dynamoPort = settings.DYNAMODB_PORT ?? settings.PORT + 1;
 const s3Port = settings.S3_PORT ?? settings.PORT + 2;
-const authorityPort = settings.AUTHORITY_PORT ?? settings.PORT + 3;
-const authorityUrl = settings.LOCAL_AUTHORITY === "on" ? `http://127.0.0.1:${authorityPort}` : undefined;
+const edevletPort = settings.EDEVLET_PORT ?? settings.PORT + 3;
+const simulatorUrl = settings.LOCAL_EDEVLET === "on" ? `http://127.0.0.1:${edevletPort}` : undefined;
 const backofficePort = settings.BACKOFFICE_PORT ?? settings.PORT + 4;
 const identityPort = settings.IDENTITY_PORT ?? settings.PORT + 5;
 const identityEndpoint = `http://127.0.0.1:${identityPort}`;
@@ -92,7 +102,7 @@ const portalUrl = `http://127.0.0.1:${portalPort}`;
 const kmsPort = settings.KMS_PORT ?? settings.PORT + 7;
 const usagePlansPort = settings.USAGE_PLANS_PORT ?? settings.PORT + 8;
 const queuePort = settings.QUEUE_PORT ?? settings.PORT + 9;
-/** Certificates added here while the runtime runs are served at the next lookup. */
+/** Certificates added here (at any depth) while the runtime runs are served at the next lookup. */
 const localCertificates = path.join(dataDir, "authority");
 const baseUrl = `http://127.0.0.1:${settings.PORT}`;
 const runtimeFile = path.join(dataDir, "runtime.json");
@@ -103,6 +113,32 @@ function secretsKey(): string {
   const file = path.join(dataDir, "secrets.key");
   if (!existsSync(file)) writeFileSync(file, SecretBox.generateKey(), { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
+}
+
+/** The issuer settings given to `npm start` itself (`EDEVLET_URL`, the retry window, ...), passed on to the functions. */
+function issuerSettings(): Record<string, string> {
+  return Object.fromEntries(
+    ISSUER_SETTINGS.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])),
+  );
+}
+
+/** The simulator's handler, once the handlers load; its server starts before them. */
+let simulatorHandler: SimulatorHandler | undefined;
+const lazySimulator: SimulatorHandler = (event, invocation) => {
+  if (!simulatorHandler) throw new Error("The handlers have not loaded yet");
+  return simulatorHandler(event, invocation);
+};
+
+/** What the banner says of the issuer processing asks. */
+function issuerLine(): string {
+  const local = path.relative(process.cwd(), localCertificates);
+  if (settings.ISSUER === "none") return "none (ISSUER=none): verifications that need the issuer go to review";
+  if (settings.ISSUER === "lookup")
+    return `the issuer-lookup contract at ${process.env.AUTHORITY_URL ?? "(AUTHORITY_URL unset)"}`;
+  const protocol = process.env.EDEVLET_PROTOCOL ?? "form";
+  return simulatorUrl
+    ? `e-Devlet simulator ${simulatorUrl} (${protocol}; test certificates in docs/test-documents/, and ${local}/**/<barcode>.pdf)`
+    : `e-Devlet (${protocol}) at ${process.env.EDEVLET_URL ?? EDEVLET_DEFAULT_URL} / ${process.env.EDEVLET_MOBILE_URL ?? EDEVLET_DEFAULT_MOBILE_URL} (LOCAL_EDEVLET=off)`;
 }
 
 /** What has started, stopped in reverse order. */
@@ -146,11 +182,17 @@ async function main(): Promise<void> {
     dataFile: inMemory ? undefined : path.join(dataDir, "usage-plan.json"),
   });
   running.push(usagePlans);
-  const deliveries = await startQueue({
+  // Kept beside the data, so a lookup waiting to be retried is retried after a restart too.
+  const queues = await startQueues({
     port: queuePort,
-    onError: (error) => process.stderr.write(`deliveries: ${error instanceof Error ? error.message : String(error)}\n`),
+    dataFile: inMemory ? undefined : path.join(dataDir, "queues.json"),
+    issuerConcurrency: settings.ISSUER_CONCURRENCY,
+    onError: (error) => process.stderr.write(`queues: ${error instanceof Error ? error.message : String(error)}\n`),
   });
-  running.push(deliveries);
+  running.push(queues);
+  // The simulator listens before the handlers load: processing reads e-Devlet's URLs at cold start.
+  const simulator = simulatorUrl ? await startEdevletSimulator(lazySimulator, edevletPort) : undefined;
+  if (simulator) running.push(simulator);
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -164,11 +206,18 @@ async function main(): Promise<void> {
       secretsKey: sealingKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
-      deliveryQueueUrl: deliveries.queueUrl,
-      authority: {
-        documents: [PUBLISHED_CERTIFICATES, localCertificates],
-        secret: randomBytes(32).toString("base64url"),
-        url: authorityUrl,
+      queues: { deliveries: queues.queue("Deliveries").queueUrl, lookups: queues.queue("IssuerLookups").queueUrl },
+      issuer: {
+        settings: {
+          ...issuerSettings(),
+          ISSUER: settings.ISSUER,
+          ...(simulator ? { EDEVLET_URL: simulator.url, EDEVLET_MOBILE_URL: simulator.url } : {}),
+        },
+        simulator: {
+          documents: [PUBLISHED_CERTIFICATES, localCertificates],
+          key: randomBytes(32).toString("base64url"),
+          latencyMs: settings.SIMULATOR_LATENCY_MS,
+        },
       },
       backoffice: { identityEndpoint, webAssets },
     }),
@@ -188,7 +237,7 @@ async function main(): Promise<void> {
   );
 
   const handlers = await loadHandlers();
-  if (authorityUrl) running.push(await startAuthority(handlers.authority, authorityPort));
+  simulatorHandler = handlers["edevlet-simulator"];
   const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
   // The web ACL's rate rules and each app's own rate come with the stage's throttling, as deployed.
   const edge = throttle ? edgeLimits(settings.LOCAL_ENV) : undefined;
@@ -209,7 +258,8 @@ async function main(): Promise<void> {
     region: LOCAL_REGION,
     table: readSettings(["VERIFICATIONS_TABLE"]).VERIFICATIONS_TABLE,
     consumer: handlers["on-verification-change"],
-    deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
+    deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
+    lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
     tick: handlers.tick,
     checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
     tickMs: settings.LOCAL_TICK_SECONDS * 1000,
@@ -287,9 +337,7 @@ async function main(): Promise<void> {
     `  API key         ${devApp.api_key}`,
     `  webhook secret  ${devApp.webhook_secret}`,
     `  saved to        ${path.relative(process.cwd(), path.join(dataDir, "dev-app.json"))}`,
-    authorityUrl
-      ? `  issuer          ${authorityUrl} (test certificates in docs/test-documents/, and ${path.relative(process.cwd(), localCertificates)}/<TYPE>/<barcode>.pdf)`
-      : "  issuer          none (LOCAL_AUTHORITY=off): verifications that need the issuer go to review",
+    `  issuer          ${issuerLine()}`,
     `  backoffice API  ${backofficeUrl}`,
     `  review console  ${backofficeUrl}/backoffice/`,
     `  staff logins    ${staffLogins.join("; ")}`,

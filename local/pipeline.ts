@@ -1,7 +1,8 @@
 /**
  * What Lambda's event-source mappings and EventBridge do in AWS, on one machine: a poller of
  * the verifications table's change stream that calls the consumer with the same event shape
- * and filter, the delivery queue handed to its reader, and a timer that calls the tick.
+ * and filter, the delivery and issuer queues handed to their readers, and a timer that calls
+ * the tick.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -25,6 +26,8 @@ export interface PipelineOptions {
   tick: () => Promise<unknown>;
   /** The delivery queue the consumer sends new events to, and the function that reads it. */
   deliveries: { queue: LocalQueue; reader: QueueReader };
+  /** The issuer queue processing sends lookups to, and the function that asks. */
+  lookups: { queue: LocalQueue; reader: QueueReader };
   /** Where the last handled sequence number per shard is kept across restarts; none in memory. */
   checkpointFile?: string;
   pollMs?: number;
@@ -33,7 +36,10 @@ export interface PipelineOptions {
 }
 
 export interface Pipeline {
-  /** Resolves once every record written so far has been handed to the consumer, and its events to their reader. */
+  /**
+   * Resolves once every record written so far has been handed to the consumer, every lookup due
+   * so far has been asked (and its decision's records handled), and every event to its reader.
+   */
   drain(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -184,15 +190,25 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   })();
 
   options.deliveries.queue.attach(options.deliveries.reader);
+  options.lookups.queue.attach(options.lookups.reader);
+
+  /** The next pass to begin after this call that finds no records: everything written before is handled. */
+  const streamIdle = () => new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve }));
 
   const ticker = setInterval(() => {
     options.tick().catch((error: unknown) => options.onError?.(error));
   }, options.tickMs ?? 10_000);
 
   return {
-    // The next pass to begin after this call and find no records: everything written before is handled.
+    // A lookup's answer writes a decision, whose record the stream hands on: round after round,
+    // until one round finds nothing new to ask.
     async drain() {
-      await new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve }));
+      for (;;) {
+        const asked = options.lookups.queue.handled();
+        await streamIdle();
+        await options.lookups.queue.drain();
+        if (options.lookups.queue.handled() === asked) break;
+      }
       await options.deliveries.queue.drain();
     },
     async stop() {
@@ -200,7 +216,8 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       clearInterval(ticker);
       for (const waiter of idleWaiters) waiter.resolve();
       await poller;
-      // Deliveries already handed out finish before the engines they write to stop.
+      // Lookups and deliveries already handed out finish before the engines they write to stop.
+      await options.lookups.queue.detach();
       await options.deliveries.queue.detach();
       dynamo.destroy();
       streams.destroy();

@@ -99,7 +99,19 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
   }
 }
 
-/** The published test certificates, which the local authority service always holds. */
+/** The settings that say which issuer processing asks and how: set by `npm start`'s own environment or a test. */
+export const ISSUER_SETTINGS = [
+  "ISSUER",
+  "EDEVLET_PROTOCOL",
+  "EDEVLET_URL",
+  "EDEVLET_MOBILE_URL",
+  "ISSUER_RETRY_WINDOW_S",
+  "AUTHORITY_URL",
+  "AUTHORITY_SECRET",
+] as const satisfies readonly SettingName[];
+export type IssuerSetting = (typeof ISSUER_SETTINGS)[number];
+
+/** The published test certificates, which the local e-Devlet simulator always holds. */
 export const PUBLISHED_CERTIFICATES = path.resolve(__dirname, "../docs/test-documents/issuer");
 
 /** The local staff pool and the console's client of it. */
@@ -132,10 +144,17 @@ export function localSettings(options: {
   kmsEndpoint?: string;
   /** The local usage plan's control plane; absent in a process that creates no app (the test engines' global setup). */
   apiGatewayEndpoint?: string;
-  /** The local delivery queue's URL; absent in a process that loads no function (the test engines' global setup). */
-  deliveryQueueUrl?: string;
-  /** The issuer-lookup contract: the authority service's folders and secret, and the URL processing asks (none: no issuer). */
-  authority: { documents: string[]; secret: string; url?: string };
+  /** The local queues' URLs (deliveries, issuer lookups); absent in a process that loads no function (the test engines' global setup). */
+  queues?: { deliveries: string; lookups: string };
+  /**
+   * The issuer processing asks (`ISSUER`, and for e-Devlet `EDEVLET_PROTOCOL`, `EDEVLET_URL`,
+   * `EDEVLET_MOBILE_URL`; for the lookup contract `AUTHORITY_URL`, `AUTHORITY_SECRET`; the retry
+   * window), and the e-Devlet simulator's certificate folders and cookie key.
+   */
+  issuer: {
+    settings: Partial<Record<IssuerSetting, string>>;
+    simulator: { documents: string[]; key: string; latencyMs?: number };
+  };
   /**
    * The local identity endpoint that serves the user pools, and the built web pages; absent in
    * a process that loads no backoffice function (the test engines' global setup).
@@ -155,12 +174,20 @@ export function localSettings(options: {
     ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
     USAGE_PLAN_ID: LOCAL_USAGE_PLAN_ID,
     ...(options.apiGatewayEndpoint ? { APIGATEWAY_ENDPOINT: options.apiGatewayEndpoint } : {}),
-    ...(options.deliveryQueueUrl
-      ? { DELIVERY_QUEUE_URL: options.deliveryQueueUrl, SQS_ENDPOINT: new URL(options.deliveryQueueUrl).origin }
+    ...(options.queues
+      ? {
+          DELIVERY_QUEUE_URL: options.queues.deliveries,
+          ISSUER_QUEUE_URL: options.queues.lookups,
+          SQS_ENDPOINT: new URL(options.queues.deliveries).origin,
+        }
       : {}),
-    AUTHORITY_DOCUMENTS: options.authority.documents.join(path.delimiter),
-    AUTHORITY_SECRET: options.authority.secret,
-    ...(options.authority.url ? { AUTHORITY_URL: options.authority.url } : {}),
+    ISSUER: "edevlet",
+    ...options.issuer.settings,
+    SIMULATOR_DOCUMENTS: options.issuer.simulator.documents.join(path.delimiter),
+    SIMULATOR_KEY: options.issuer.simulator.key,
+    ...(options.issuer.simulator.latencyMs !== undefined
+      ? { SIMULATOR_LATENCY_MS: String(options.issuer.simulator.latencyMs) }
+      : {}),
     STAFF_USER_POOL_ID: LOCAL_STAFF_POOL.id,
     STAFF_CLIENT_ID: LOCAL_STAFF_POOL.clientId,
     PORTAL_USER_POOL_ID: LOCAL_PORTAL_POOL.id,

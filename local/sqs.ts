@@ -1,30 +1,35 @@
 /**
- * The local delivery queue: SQS's wire protocol for SendMessage (JSON 1.0, `X-Amz-Target:
- * AmazonSQS.SendMessage`), so the consumer's SQS adapter and SDK client run unchanged, and
- * what Lambda's event-source mapping does with the queue in AWS: batches of up to
- * `batchSize` messages handed to the reader with the same event shape, up to `maxConcurrency`
- * batches at once, a batch whose reader failed offered again after the visibility timeout, and
- * a message taken `maxReceiveCount` times set aside as the failure queue would keep it.
- * Messages live in memory: the events they name stay due in the events table for the tick.
+ * The local queues (`QUEUES`: the delivery queue and the issuer queue) on one port: SQS's wire
+ * protocol for SendMessage (JSON 1.0, `X-Amz-Target: AmazonSQS.SendMessage`, `DelaySeconds`
+ * included), so the functions' SQS adapters and the SDK client run unchanged, and what Lambda's
+ * event-source mapping does with each queue in AWS: batches of up to its `batchSize` messages
+ * handed to its reader with the same event shape, up to its `maxConcurrency` batches at once, a
+ * delayed message hidden until its delay ends, a batch whose reader failed offered again after
+ * the visibility timeout, and a message taken `maxReceiveCount` times set aside as the failure
+ * queue would keep it. With a data file the messages outlast a restart, as SQS's do.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
-import { DELIVERY_QUEUE } from "#shared/declarations/queues";
+import { ISSUER_QUEUE, QUEUES, type QueueDefinition } from "#shared/declarations/queues";
 import { LOCAL_REGION, serveOnLoopback } from "./engines.ts";
 import { jsonRequestBody } from "./json-body.ts";
 
 const ACCOUNT = "000000000000";
 const MAX_BODY_BYTES = 256 * 1024;
+/** SQS's longest delay. */
+const MAX_DELAY_SECONDS = 900;
 
 export type QueueReader = (event: SQSEvent) => Promise<void>;
+export type QueueId = QueueDefinition["id"];
 
 interface Message {
   id: string;
   body: string;
   sentAt: number;
   receiveCount: number;
-  /** When it may be taken again; 0 while it waits for its first reader. */
+  /** When it may be taken (again): its delay's end, or its visibility timeout's after a take. */
   visibleAt: number;
 }
 
@@ -44,10 +49,17 @@ export interface LocalQueue {
   attach(reader: QueueReader): void;
   /** Stops handing messages out, and resolves once the batches already handed out have ended. */
   detach(): Promise<void>;
-  /** Resolves once every message sent so far has been handled or set aside. */
+  /** Resolves once every message due so far (its delay over) has been handled or set aside. */
   drain(): Promise<void>;
+  /** Messages handed to the reader and finished so far: a drain that saw this number unchanged saw nothing happen. */
+  handled(): number;
   /** Messages set aside after `maxReceiveCount` takes: what the failure queue would hold. */
   failed(): string[];
+}
+
+export interface LocalQueues {
+  url: string;
+  queue(id: QueueId): LocalQueue;
   stop(): Promise<void>;
 }
 
@@ -78,21 +90,34 @@ function record(message: Message, queueArn: string): SQSRecord {
   };
 }
 
-/** The delivery queue on `port`, read as `DELIVERY_QUEUE` declares once a reader is attached. */
-export async function startQueue(options: { port: number; onError?: (error: unknown) => void }): Promise<LocalQueue> {
-  const settings = DELIVERY_QUEUE;
-  const name = `local-${settings.id.toLowerCase()}`;
-  const queueArn = `arn:aws:sqs:${LOCAL_REGION}:${ACCOUNT}:${name}`;
-  const messages: Message[] = [];
+function delayOf(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_DELAY_SECONDS) {
+    throw new SqsError("InvalidParameterValue", `DelaySeconds must be a whole number from 0 to ${MAX_DELAY_SECONDS}`);
+  }
+  return value;
+}
+
+/** One queue read as `definition` declares, `maxConcurrency` batches at once. */
+function localQueue(
+  definition: QueueDefinition,
+  maxConcurrency: number,
+  queueUrl: string,
+  messages: Message[],
+  changed: () => void,
+  onError: ((error: unknown) => void) | undefined,
+) {
+  const queueArn = `arn:aws:sqs:${LOCAL_REGION}:${ACCOUNT}:${queueUrl.split("/").at(-1)}`;
   const setAside: string[] = [];
   let reader: QueueReader | undefined;
   let running = 0;
+  let finished = 0;
   let stopped = false;
   let waiters: (() => void)[] = [];
   let idle: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
 
-  const settled = () => messages.length === 0 && running === 0;
+  const settled = () => running === 0 && messages.every((message) => message.visibleAt > Date.now());
   const wake = () => {
     if (!settled()) return;
     for (const resolve of waiters) resolve();
@@ -103,17 +128,18 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
   const pump = () => {
     if (!reader || stopped) return;
     const now = Date.now();
-    while (running < settings.maxConcurrency) {
-      const batch = messages.filter((message) => message.visibleAt <= now).slice(0, settings.batchSize);
+    while (running < maxConcurrency) {
+      const batch = messages.filter((message) => message.visibleAt <= now).slice(0, definition.batchSize);
       if (batch.length === 0) break;
       for (const message of batch) {
         message.receiveCount += 1;
-        message.visibleAt = now + settings.visibilityTimeoutSeconds * 1000;
+        message.visibleAt = now + definition.visibilityTimeoutSeconds * 1000;
       }
       running += 1;
+      changed();
       void handle(reader, batch);
     }
-    // Come back when the next hidden message shows again.
+    // Come back when the next hidden message shows: a delay ending, or a visibility timeout.
     const next = Math.min(...messages.map((message) => message.visibleAt));
     if (timer) clearTimeout(timer);
     if (Number.isFinite(next) && next > now) timer = setTimeout(pump, next - now).unref();
@@ -124,7 +150,7 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
     try {
       await read({ Records: batch.map((message) => record(message, queueArn)) });
     } catch (error) {
-      options.onError?.(error);
+      onError?.(error);
       failed = true;
     }
     for (const message of batch) {
@@ -132,12 +158,14 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
       if (index < 0) continue;
       // A failed batch stays hidden until its visibility timeout ends, then is offered again.
       if (!failed) messages.splice(index, 1);
-      else if (message.receiveCount >= settings.maxReceiveCount) {
+      else if (message.receiveCount >= definition.maxReceiveCount) {
         messages.splice(index, 1);
         setAside.push(message.body);
       }
     }
     running -= 1;
+    finished += batch.length;
+    changed();
     if (running === 0) {
       for (const resolve of idle) resolve();
       idle = [];
@@ -146,39 +174,8 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
     wake();
   };
 
-  const server = createServer(async (request, response) => {
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { "content-type": "application/x-amz-json-1.0", ...headers });
-      response.end(JSON.stringify(body));
-    };
-    try {
-      const target = String(request.headers["x-amz-target"] ?? "");
-      if (request.method !== "POST" || target !== "AmazonSQS.SendMessage") {
-        throw new SqsError("UnsupportedOperation", `Unsupported operation ${target}`);
-      }
-      const input = await readJson(request);
-      if (input.QueueUrl !== queue.queueUrl) {
-        throw new SqsError("QueueDoesNotExist", "The specified queue does not exist.");
-      }
-      if (typeof input.MessageBody !== "string" || input.MessageBody === "") {
-        throw new SqsError("MissingParameter", "The request must contain the parameter MessageBody.");
-      }
-      const message = { id: randomUUID(), body: input.MessageBody, sentAt: Date.now(), receiveCount: 0, visibleAt: 0 };
-      messages.push(message);
-      send(200, { MessageId: message.id, MD5OfMessageBody: createHash("md5").update(message.body).digest("hex") });
-      pump();
-    } catch (error) {
-      const known = error instanceof SqsError ? error : new SqsError("InternalError", "Internal error");
-      send(
-        400,
-        { __type: `com.amazonaws.sqs#${known.type}`, message: known.message },
-        { "x-amzn-query-error": `${known.type};Sender` },
-      );
-    }
-  });
-  const served = await serveOnLoopback(server, options.port);
   const queue: LocalQueue = {
-    queueUrl: `${served.url}/${ACCOUNT}/${name}`,
+    queueUrl,
     attach(read) {
       reader = read;
       pump();
@@ -195,12 +192,89 @@ export async function startQueue(options: { port: number; onError?: (error: unkn
         if (settled() || !reader) resolve();
         else waiters.push(resolve);
       }),
+    handled: () => finished,
     failed: () => [...setAside],
-    async stop() {
+  };
+  return {
+    queue,
+    send(body: string, delaySeconds: number): Message {
+      const now = Date.now();
+      const message = { id: randomUUID(), body, sentAt: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
+      messages.push(message);
+      changed();
+      pump();
+      return message;
+    },
+    stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Every queue of `QUEUES` on `port`, read as each declares once a reader is attached; the issuer
+ * queue's reader count is `issuerConcurrency` when given. With `dataFile`, the messages waiting
+ * (delayed, visible or taken) are kept there and read again at the next start.
+ */
+export async function startQueues(options: {
+  port: number;
+  dataFile?: string;
+  issuerConcurrency?: number;
+  onError?: (error: unknown) => void;
+}): Promise<LocalQueues> {
+  const stored: Record<string, Message[]> =
+    options.dataFile && existsSync(options.dataFile) ? JSON.parse(readFileSync(options.dataFile, "utf8")) : {};
+  const save = () => {
+    if (options.dataFile) writeFileSync(options.dataFile, JSON.stringify(stored));
+  };
+  const server = createServer(async (request, response) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { "content-type": "application/x-amz-json-1.0", ...headers });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      const target = String(request.headers["x-amz-target"] ?? "");
+      if (request.method !== "POST" || target !== "AmazonSQS.SendMessage") {
+        throw new SqsError("UnsupportedOperation", `Unsupported operation ${target}`);
+      }
+      const input = await readJson(request);
+      const queue = queues.find((candidate) => candidate.queue.queueUrl === input.QueueUrl);
+      if (!queue) throw new SqsError("QueueDoesNotExist", "The specified queue does not exist.");
+      if (typeof input.MessageBody !== "string" || input.MessageBody === "") {
+        throw new SqsError("MissingParameter", "The request must contain the parameter MessageBody.");
+      }
+      const message = queue.send(input.MessageBody, delayOf(input.DelaySeconds));
+      send(200, { MessageId: message.id, MD5OfMessageBody: createHash("md5").update(message.body).digest("hex") });
+    } catch (error) {
+      const known = error instanceof SqsError ? error : new SqsError("InternalError", "Internal error");
+      send(
+        400,
+        { __type: `com.amazonaws.sqs#${known.type}`, message: known.message },
+        { "x-amzn-query-error": `${known.type};Sender` },
+      );
+    }
+  });
+  const served = await serveOnLoopback(server, options.port);
+  const queues = QUEUES.map((definition) => {
+    const name = `local-${definition.id.toLowerCase()}`;
+    stored[name] ??= [];
+    const concurrency =
+      definition.id === ISSUER_QUEUE.id
+        ? (options.issuerConcurrency ?? definition.maxConcurrency)
+        : definition.maxConcurrency;
+    return localQueue(definition, concurrency, `${served.url}/${ACCOUNT}/${name}`, stored[name], save, options.onError);
+  });
+  return {
+    url: served.url,
+    queue(id) {
+      const found = queues.find((candidate) => candidate.queue.queueUrl.endsWith(`/local-${id.toLowerCase()}`));
+      if (!found) throw new Error(`No queue ${id} in shared/declarations/queues.ts`);
+      return found.queue;
+    },
+    async stop() {
+      for (const queue of queues) queue.stop();
       await served.stop();
     },
   };
-  return queue;
 }

@@ -9,6 +9,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
+import type { IssuerState } from "../domain/issuer.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import { canTransition } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
@@ -132,6 +133,33 @@ export class DynamoDbVerificationStore implements VerificationStore {
           ":none": [],
           ":sequence": request.sequence,
           ...(request.expire ? { ":expired": "expired", ":awaiting": "awaiting_upload" } : {}),
+        },
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  }
+
+  /** The issuer's state, over the state seen: none, or the same revision. */
+  recordIssuer(request: {
+    id: string;
+    sequence: number;
+    seen: IssuerState | undefined;
+    state: IssuerState;
+  }): Promise<TransitionOutcome> {
+    const seen = request.seen ? "issuer.rev = :rev" : "attribute_not_exists(issuer)";
+    return this.conditionalUpdate(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: "SET issuer = :state",
+        ConditionExpression: `attribute_exists(verification_id) AND #status = :processing AND #sequence = :sequence AND ${seen}`,
+        ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
+        ExpressionAttributeValues: {
+          ":state": request.state,
+          ":processing": "processing",
+          ":sequence": request.sequence,
+          ...(request.seen ? { ":rev": request.seen.rev } : {}),
         },
         ReturnValues: "ALL_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",

@@ -1,5 +1,10 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { metricsNamespace } from "../declarations/metrics.ts";
+import {
+  ISSUER_LOOKUP_LATENCY_METRIC,
+  ISSUER_LOOKUPS_METRIC,
+  LOOKUP_OUTCOME_DIMENSION,
+  metricsNamespace,
+} from "../declarations/metrics.ts";
 import type { Log } from "../ports/log.ts";
 
 /** One structured logger (Powertools), JSON lines with the request id where there is one. */
@@ -19,6 +24,28 @@ export const powertoolsLog: Log = {
         ],
       },
       [metric]: 1,
+    });
+  },
+  lookup(environment, outcome, milliseconds, verificationId) {
+    logger.info("issuer lookup", {
+      verification_id: verificationId,
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [
+          {
+            Namespace: metricsNamespace(environment),
+            // In all, and by outcome: the alarm on unrecognised answers divides the one by the other.
+            Dimensions: [[], [LOOKUP_OUTCOME_DIMENSION]],
+            Metrics: [
+              { Name: ISSUER_LOOKUPS_METRIC, Unit: "Count" },
+              { Name: ISSUER_LOOKUP_LATENCY_METRIC, Unit: "Milliseconds" },
+            ],
+          },
+        ],
+      },
+      [LOOKUP_OUTCOME_DIMENSION]: outcome,
+      [ISSUER_LOOKUPS_METRIC]: 1,
+      [ISSUER_LOOKUP_LATENCY_METRIC]: Math.round(milliseconds),
     });
   },
 };

@@ -56,10 +56,13 @@ export interface FunctionDefinition {
     /** The delivery queue: `send` new events to it (`DELIVERY_QUEUE_URL`), or `receive` them as its reader. */
     deliveryQueue?: "send" | "receive";
     /**
-     * The issuer-lookup contract: a `client` asks the issuer (`AUTHORITY_URL` and the bearer
-     * secret, when the environment has an integration); the `service` answers it.
+     * The issuer: `ask` reads the issuer queue, runs the checks and asks (e-Devlet, or the
+     * issuer-lookup contract's integration and its bearer secret), sending its own retries back to
+     * the queue; `schedule` only sends a verification's checks or first lookup to the queue.
      */
-    authority?: "client" | "service";
+    issuer?: "ask" | "schedule";
+    /** The e-Devlet simulator: its bundle carries the published test certificates. */
+    simulator?: true;
   };
   /** The environments whose stacks deploy it; all when absent. */
   deployedIn?: readonly Environment[];
@@ -109,14 +112,14 @@ export const FUNCTIONS = {
   },
   "confirm-upload": {
     entry: "functions/confirm-upload.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "ISSUER", "ISSUER_QUEUE_URL", "SQS_ENDPOINT"],
     timeoutSeconds: 29,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
-      // HeadObject and ranged GetObject both need s3:GetObject; a sync confirm processes, and
-      // keeps the issuer's copy beside the upload (PutObject).
-      uploads: ["s3:GetObject", "s3:DeleteObject", "s3:PutObject"],
-      authority: "client",
+      // HeadObject and ranged GetObject both need s3:GetObject; a sync confirm processes (the
+      // issuer's copy is written by the issuer queue's reader, which it waits for).
+      uploads: ["s3:GetObject", "s3:DeleteObject"],
+      issuer: "schedule",
     },
   },
   "on-verification-change": {
@@ -128,9 +131,12 @@ export const FUNCTIONS = {
       "EVENTS_TABLE",
       "USAGE_TABLE",
       "DELIVERY_QUEUE_URL",
+      "ISSUER",
+      "ISSUER_QUEUE_URL",
       "SQS_ENDPOINT",
     ],
-    // Checks on a 10 MiB document per record of a batch; no customer endpoint is called here.
+    // With no issuer configured, the checks on a 10 MiB document per record of a batch; no customer
+    // endpoint and no issuer is called here.
     timeoutSeconds: 120,
     access: {
       tables: {
@@ -140,9 +146,38 @@ export const FUNCTIONS = {
         // A counter and the mark that the verification is counted, in one transaction.
         USAGE_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
       },
+      // The upload (pinned now if it was confirmed before uploads were pinned) and, once the issuer
+      // answered, its copy, which the issuer queue's reader keeps.
       uploads: ["s3:GetObject", "s3:PutObject"],
-      authority: "client",
+      issuer: "schedule",
       deliveryQueue: "send",
+    },
+  },
+  "ask-issuer": {
+    entry: "functions/ask-issuer.ts",
+    settings: [
+      "ENVIRONMENT",
+      "VERIFICATIONS_TABLE",
+      "UPLOADS_BUCKET",
+      "ISSUER",
+      "EDEVLET_PROTOCOL",
+      "EDEVLET_URL",
+      "EDEVLET_MOBILE_URL",
+      "AUTHORITY_URL",
+      "AUTHORITY_SECRET",
+      "AUTHORITY_SECRET_ARN",
+      "ISSUER_RETRY_WINDOW_S",
+      "ISSUER_QUEUE_URL",
+      "SQS_ENDPOINT",
+    ],
+    // One lookup (15 s at most) and the checks on a 10 MiB document around it.
+    timeoutSeconds: 60,
+    access: {
+      // Its lookups' state on the verification, and the decision once an answer is recorded.
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      // The upload it reads the keys from, and the issuer's copy it keeps beside it.
+      uploads: ["s3:GetObject", "s3:PutObject"],
+      issuer: "ask",
     },
   },
   "deliver-webhooks": {
@@ -213,13 +248,13 @@ export const FUNCTIONS = {
     timeoutSeconds: 10,
     access: { tables: { EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
-  authority: {
-    entry: "functions/authority.ts",
-    settings: ["AUTHORITY_DOCUMENTS"],
-    // Three attempts of the client's 5 s each must fit in the processing function's limit.
-    timeoutSeconds: 5,
-    access: { tables: {}, uploads: [], authority: "service" },
-    // The project's own issuer, holding the published test certificates: sandbox only.
+  "edevlet-simulator": {
+    entry: "functions/edevlet-simulator.ts",
+    settings: ["SIMULATOR_DOCUMENTS", "SIMULATOR_KEY", "SIMULATOR_KEY_ARN", "SIMULATOR_LATENCY_MS"],
+    // A slow answer is held past the adapter's 15 s budget.
+    timeoutSeconds: 25,
+    access: { tables: {}, uploads: [], simulator: true },
+    // e-Devlet's barcode verification as the sandbox's issuer, holding the published test certificates.
     deployedIn: ["sandbox"],
   },
   // The backoffice: staff review what could not be decided automatically.

@@ -3,6 +3,15 @@ import type { ServiceMetric } from "../ports/log.ts";
 /** The embedded metric a parked event emits; the parked-events alarm watches it. */
 export const PARKED_EVENTS_METRIC = "ParkedEvents" satisfies ServiceMetric;
 
+/** The embedded metric a verification sent to review because the issuer never answered emits. */
+export const ISSUER_UNAVAILABLE_REVIEWS_METRIC = "IssuerUnavailableReviews" satisfies ServiceMetric;
+
+/** Every lookup of the issuer: a count (by `Outcome` and in all) and its latency, one line per lookup. */
+export const ISSUER_LOOKUPS_METRIC = "IssuerLookups";
+export const ISSUER_LOOKUP_LATENCY_METRIC = "IssuerLookupLatency";
+/** The dimension that names a lookup's outcome (`found`, `not_found`, `unavailable_<cause>`). */
+export const LOOKUP_OUTCOME_DIMENSION = "Outcome";
+
 /** The CloudWatch namespace of the service's own metrics in one environment. */
 export function metricsNamespace(environment: string): string {
   return `VerificationApi/${environment}`;

@@ -1,5 +1,7 @@
 import { DESTINATIONS } from "../domain/destinations.ts";
+import { EDEVLET_PROTOCOLS } from "../domain/edevlet.ts";
 import { ENVIRONMENTS } from "../domain/environments.ts";
+import { ISSUERS } from "../domain/issuer.ts";
 import * as z from "../domain/zod.ts";
 
 /**
@@ -30,14 +32,31 @@ const settings = {
   USAGE_PLAN_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: the local usage plan's control plane; in AWS the SDK finds API Gateway itself. */
   APIGATEWAY_ENDPOINT: z.optional(z.url()),
-  /** The issuer-lookup integration's base URL; none means the authority check cannot run. */
+  /** Which issuer processing asks: e-Devlet itself, an integration on the issuer-lookup contract, or none (review). */
+  ISSUER: z.enum(ISSUERS),
+  /** e-Devlet's way in: the web form (the default) or the mobile endpoint. */
+  EDEVLET_PROTOCOL: z.optional(z.enum(EDEVLET_PROTOCOLS)),
+  /** e-Devlet's web form and mobile endpoint; e-Devlet's own by default (the sandbox and `npm start` name the simulator). */
+  EDEVLET_URL: z.optional(z.url()),
+  EDEVLET_MOBILE_URL: z.optional(z.url()),
+  /** Seconds an unavailable issuer is asked again after the first attempt before a person decides; 900 by default. */
+  ISSUER_RETRY_WINDOW_S: z.optional(z.string().check(z.regex(/^[1-9]\d{0,5}$/))),
+  /** The queue every lookup waits in: its reader asks, at most the stage's issuer concurrency at once. */
+  ISSUER_QUEUE_URL: z.url(),
+  /** The issuer-lookup integration's base URL, when `ISSUER` is `lookup`. */
   AUTHORITY_URL: z.optional(z.url()),
   /** The bearer secret of the issuer-lookup contract (the local runtime)... */
   AUTHORITY_SECRET: z.optional(z.string().check(z.minLength(16))),
   /** ...or, in AWS, the Secrets Manager secret that holds it, read at first use. */
   AUTHORITY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
-  /** The authority service's certificate folders, separated by the platform's path delimiter; empty for none. */
-  AUTHORITY_DOCUMENTS: z.string(),
+  /** The e-Devlet simulator's certificate folders, separated by the platform's path delimiter; empty for none. */
+  SIMULATOR_DOCUMENTS: z.string(),
+  /** The key that signs the simulator's session cookies (the local runtime)... */
+  SIMULATOR_KEY: z.optional(z.string().check(z.minLength(32))),
+  /** ...or, in AWS, the Secrets Manager secret that holds it, read at first use. */
+  SIMULATOR_KEY_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** Milliseconds each of the simulator's step answers takes (a page, the PDF, the mobile JSON), as e-Devlet takes its time; none by default. */
+  SIMULATOR_LATENCY_MS: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
   /** The staff user pool and the review console's client of it. */
   STAFF_USER_POOL_ID: z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/)),
   STAFF_CLIENT_ID: z.string().check(z.minLength(1)),

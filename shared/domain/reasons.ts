@@ -44,3 +44,8 @@ export type ReviewReason =
 export function reasonMessage(code: string): string {
   return code in REASON_MESSAGES ? REASON_MESSAGES[code as ReasonCode] : code.replaceAll("_", " ");
 }
+
+/** What a verification still processing says while an issuer that did not answer is asked again. */
+export function retryingMessage(until: string): string {
+  return `The document is being checked; the issuer did not answer and is asked again until ${until}, then a reviewer decides`;
+}

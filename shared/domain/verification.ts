@@ -1,7 +1,8 @@
 import { DOCUMENT_TYPE_CODES, type DocumentType, extractedSchema } from "./document-types.ts";
 import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
-import { type ReviewReason, reasonMessage } from "./reasons.ts";
+import { type IssuerState, isRetrying } from "./issuer.ts";
+import { type ReviewReason, reasonMessage, retryingMessage } from "./reasons.ts";
 import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./state.ts";
 import * as z from "./zod.ts";
 
@@ -162,6 +163,8 @@ export interface VerificationItem {
   fraud_signals?: string[];
   /** Where the issuer's copy is kept for review, beside the upload. */
   issuer_copy_key?: string;
+  /** What the issuer lookups have come to: attempts, retries, the answer. Never the identity number. */
+  issuer?: IssuerState;
   /** Why a person must decide, while (and after) the verification is in review. */
   review_reason?: ReviewReason;
   review_required_at?: string;
@@ -284,7 +287,10 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     completed_at: item.completed_at ?? (lazilyExpired ? item.upload_deadline : null),
     metadata: item.metadata ?? {},
     reason_code: code,
-    message: reasonMessage(code),
+    message:
+      status === "processing" && isRetrying(item.issuer)
+        ? retryingMessage(item.issuer.retry_until)
+        : reasonMessage(code),
     extracted: item.extracted ?? null,
     fraud_signals: item.fraud_signals ?? [],
     review: item.review_required_at

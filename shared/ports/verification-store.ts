@@ -1,3 +1,4 @@
+import type { IssuerState } from "../domain/issuer.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import type { Status } from "../domain/state.ts";
 import type { VerificationItem } from "../domain/verification.ts";
@@ -82,6 +83,18 @@ export interface VerificationStore {
     limit: number,
     after?: VerificationPosition,
   ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }>;
+  /**
+   * Records what the issuer lookups of a verification still processing at `sequence` have come
+   * to: `state` is written only over the state the caller read (`seen`: none, or the same `rev`),
+   * so of two processors only one takes an attempt or records its answer. Not a change of state:
+   * `sequence` stays.
+   */
+  recordIssuer(request: {
+    id: string;
+    sequence: number;
+    seen: IssuerState | undefined;
+    state: IssuerState;
+  }): Promise<TransitionOutcome>;
   /**
    * Erases the person from a verification still at `sequence` and not erased: removes
    * `ERASED_ATTRIBUTES`, empties its checks, sets `redacted_at` and `updated_at` to `now`, one

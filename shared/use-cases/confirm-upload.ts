@@ -24,6 +24,7 @@ import { type ProcessDeps, processVerification } from "./process-verification.ts
 export type ConfirmDeps = ProcessDeps & {
   documents: Pick<DocumentStore, "size" | "firstBytes" | "delete" | "copy">;
   log: Log;
+  sleep: (ms: number) => Promise<void>;
 };
 
 interface Upload {
@@ -72,16 +73,26 @@ async function judge(
 
 /** A sync confirm waits this long for the decision (a terminal state, or review) before it answers `processing`. */
 export const SYNC_WAIT_SECONDS = 25;
+/** How often a sync confirm reads the verification again while its issuer lookup is under way. */
+const SYNC_POLL_MS = 200;
 
 /**
- * The verification once processing decides within the wait (a terminal state, or `in_review`,
- * which waits for a person rather than for processing); else undefined (the pipeline finishes it).
+ * The verification once it is decided within the wait (a terminal state, or `in_review`, which
+ * waits for a person rather than for processing); else undefined (the pipeline finishes it).
+ * The checks run here; what waits for the issuer is decided by the issuer queue's reader, so
+ * the verification is read again until then.
  */
 async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
   let timer: NodeJS.Timeout | undefined;
+  let waited = false;
   const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, SYNC_WAIT_SECONDS * 1000, undefined);
+    timer = setTimeout(() => {
+      waited = true;
+      resolve(undefined);
+    }, SYNC_WAIT_SECONDS * 1000);
   });
+  const decided = (candidate: VerificationItem | undefined) =>
+    candidate && candidate.status !== "processing" ? candidate : undefined;
   try {
     // The upload is confirmed either way: if the checks fail to run here, the pipeline runs them.
     const processing = processVerification(deps, item.verification_id).catch((error: unknown) => {
@@ -91,8 +102,14 @@ async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise
       });
       return undefined;
     });
-    const finished = await Promise.race([processing, timeout]);
-    return finished && finished.status !== "processing" ? finished : undefined;
+    const processed = await Promise.race([processing, timeout]);
+    if (processed?.status !== "processing") return decided(processed);
+    while (!waited) {
+      await Promise.race([deps.sleep(SYNC_POLL_MS), timeout]);
+      const current = decided(await deps.verifications.get(item.verification_id));
+      if (current) return current;
+    }
+    return undefined;
   } finally {
     clearTimeout(timer);
   }

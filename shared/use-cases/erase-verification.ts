@@ -76,7 +76,7 @@ export async function eraseVerification(
     throw new RefusedError(
       "verification_in_progress",
       processing
-        ? "The verification is being processed; erase it once it ends, in a few seconds"
+        ? "The verification is being processed; erase it once it ends (in seconds, or up to 15 minutes while the issuer is asked again)"
         : "The verification is in review; erase it once the review ends (at the latest when its window closes)",
       processing ? { retryAfterSeconds: 5 } : {},
     );

@@ -6,15 +6,18 @@ import type { EventStore } from "../ports/event-store.ts";
 import type { Log } from "../ports/log.ts";
 import type { UsageStore } from "../ports/usage-store.ts";
 import { settleSandboxReview } from "./complete-review.ts";
+import { queueChecks } from "./issuer/answers.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
 import { recordEvent } from "./webhook-delivery.ts";
 
 /**
  * What follows a change of a verification, read from the table's change stream: its event,
  * recorded and sent to the delivery queue, and for `processing` the checks that take it to a
- * terminal state. No customer endpoint is called here, so none can hold up the stream. A
- * change seen twice does nothing twice: the event is keyed by (verification, sequence) and
- * processing only moves a verification that is still processing.
+ * terminal state: sent to the issuer queue, whose reader runs them and asks the issuer, or,
+ * with no issuer configured, run here. No customer endpoint and no issuer is called here, so
+ * none can hold up the stream. A change seen twice does nothing twice: the event is keyed by
+ * (verification, sequence), the checks are queued once per verification and processing only
+ * moves a verification that is still processing.
  */
 export async function onVerificationChange(
   deps: ProcessDeps & {
@@ -39,7 +42,11 @@ export async function onVerificationChange(
   // change (completed or failed) arrives as a later record, so its event follows this one.
   const event = await recordEvent(deps, after);
   if (event) await enqueueFirstAttempt(deps, event);
-  if (after.status === "processing") await processVerification(deps, after.verification_id);
+  if (after.status === "processing") {
+    // Read once, by the reader that also asks: the document is not read twice for one decision.
+    if (deps.issuer) await queueChecks({ queue: deps.issuer }, after);
+    else await processVerification(deps, after.verification_id);
+  }
   // After its in_review event, so the decision's event follows it.
   await settleSandboxReview(deps, after);
 }

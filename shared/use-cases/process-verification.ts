@@ -4,7 +4,7 @@
  * the expected subject. What cannot be decided automatically waits in review for a person.
  */
 
-import { documentKeys } from "../domain/certificates/keys.ts";
+import { type DocumentKeys, documentKeys } from "../domain/certificates/keys.ts";
 import { sameSubject } from "../domain/certificates/subject.ts";
 import { layoutOf, sameBytes } from "../domain/document-types.ts";
 import type { ReasonCode, ReviewReason } from "../domain/reasons.ts";
@@ -13,22 +13,25 @@ import { forcedOutcome } from "../domain/sandbox.ts";
 import type { Result } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
 import { type Check, type Extracted, issuerCopyKey, type VerificationItem } from "../domain/verification.ts";
-import type { Authority } from "../ports/authority.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { DocumentReader } from "../ports/document-reader.ts";
+import type { DocumentContent, DocumentReader } from "../ports/document-reader.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
+import type { IssuerQueue } from "../ports/issuer-queue.ts";
+import type { Log } from "../ports/log.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
 import { reviewDeadline } from "./complete-review.ts";
 import { inspectDocument } from "./inspect-document.ts";
+import { type IssuerGate, type Pending, scheduledAnswer } from "./issuer/answers.ts";
 import { pinnedDocument } from "./pinned-document.ts";
 
 export interface ProcessDeps {
   verifications: Pick<VerificationStore, "get" | "transition">;
-  documents: Pick<DocumentStore, "read" | "write" | "size" | "copy">;
+  documents: Pick<DocumentStore, "read" | "size" | "copy">;
   reader: DocumentReader;
-  /** The environment's issuer; none means the authority check cannot run and a person decides. */
-  authority: Authority | undefined;
+  /** Where the environment's issuer is asked through; none when no issuer is configured, and a person decides. */
+  issuer: IssuerQueue | undefined;
   clock: Clock;
+  log: Log;
 }
 
 /** What the checks decided, with what the resource shows of it. */
@@ -37,6 +40,8 @@ type Decision = { checks: Check[]; extracted?: Extracted; issuerCopy?: boolean }
   | { to: "failed"; failureCode: string }
   | { to: "in_review"; reason: ReviewReason }
 );
+
+type Checklist = ReturnType<typeof checklist>;
 
 /**
  * The checks after integrity, in order; each step passes, fails or is skipped, and a step that
@@ -61,45 +66,39 @@ function checklist(done: Check[], names: string[]) {
   };
 }
 
-async function decide(item: VerificationItem, upload: Uint8Array | undefined, deps: ProcessDeps): Promise<Decision> {
-  const inspection = await inspectDocument(deps.reader, item, upload);
-  if (inspection.failureCode !== undefined || !upload) {
-    return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
-  }
-  const layout = layoutOf(item.document_type);
-  const steps = checklist(inspection.checks, [
-    "barcode_found",
-    "authority_match",
-    "fields_extracted",
-    layout.rule.check,
-    ...(item.expected_subject ? ["subject_match"] : []),
-  ]);
-
+/** The outcome a sandbox reference prefix forces, whatever the document holds. */
+function forcedDecision(item: VerificationItem, steps: Checklist): Decision | undefined {
   const forced = forcedOutcome(item.environment, item.external_reference_id);
-  if (forced) {
-    const checks = steps.rest(`Not run: the sandbox reference prefix ${forced.prefix} chose the outcome`);
-    const { outcome } = forced;
-    if (outcome.kind === "failed") return { to: "failed", checks, failureCode: outcome.reasonCode };
-    if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested" };
-    return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode };
-  }
+  if (!forced) return undefined;
+  const checks = steps.rest(`Not run: the sandbox reference prefix ${forced.prefix} chose the outcome`);
+  const { outcome } = forced;
+  if (outcome.kind === "failed") return { to: "failed", checks, failureCode: outcome.reasonCode };
+  if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested" };
+  return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode };
+}
 
-  const photo = inspection.fileType !== "pdf";
-  const keys = documentKeys(inspection.content);
-  if (!keys.barcode || !keys.identityNumber) {
-    steps.fail(
-      "barcode_found",
-      photo
-        ? "The photo holds no QR code with the barcode number and identity number"
-        : "The PDF carries no barcode number and identity number, in its text or its QR code",
-    );
-    const checks = steps.rest();
-    return photo
-      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
-      : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
-  }
-  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
+/** Why the issuer's answer cannot be had, in the words of the authority check. */
+const UNAVAILABLE_DETAIL = {
+  timeout: "the issuer did not answer in time",
+  http_error: "the issuer answered with an error",
+  busy: "the issuer was busy",
+  unrecognised: "the issuer answered in a way the service does not recognise",
+  unreachable: "the issuer could not be reached",
+} as const;
 
+/**
+ * Authenticity: the issuer's copy for the document's keys, compared byte for byte. Decides
+ * when the issuer has no such document, or when the upload differs from the copy, cannot be
+ * compared (a photo) or the issuer cannot be asked; `Pending` while the answer is awaited.
+ */
+async function authenticity(
+  item: VerificationItem,
+  upload: Uint8Array,
+  keys: Required<DocumentKeys>,
+  photo: boolean,
+  steps: Checklist,
+  issuer: IssuerGate | undefined,
+): Promise<Decision | Pending | "matched"> {
   const unavailable = (detail: string): Decision => {
     steps.skip("authority_match", detail);
     return {
@@ -108,13 +107,12 @@ async function decide(item: VerificationItem, upload: Uint8Array | undefined, de
       reason: photo ? "original_pdf_not_provided" : "issuer_unavailable",
     };
   };
-  if (!deps.authority) return unavailable("No issuer integration is configured");
-  const answer = await deps.authority.lookup({
-    documentType: item.document_type,
-    barcode: keys.barcode,
-    identityNumber: keys.identityNumber,
-  });
-  if (answer.kind === "unavailable") return unavailable("The issuer did not answer");
+  if (!issuer) return unavailable("No issuer integration is configured");
+  const answer = await issuer.answerFor(item, keys);
+  if (answer.kind === "pending") return answer;
+  if (answer.kind === "unavailable") {
+    return unavailable(`No answer: ${UNAVAILABLE_DETAIL[answer.cause]}, though asked again for the whole retry window`);
+  }
   if (answer.kind === "not_found") {
     steps.fail("authority_match", "The issuer has no document with this barcode for this identity number");
     const checks = steps.rest();
@@ -122,9 +120,7 @@ async function decide(item: VerificationItem, upload: Uint8Array | undefined, de
       ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
       : { to: "completed", checks, result: "rejected", reasonCode: "document_not_found_at_issuer" };
   }
-
-  // Kept beside the upload whatever follows: the evidence of an alteration, or what a reviewer compares.
-  await deps.documents.write(issuerCopyKey(item.verification_id), answer.document, "application/pdf");
+  // The copy is kept beside the upload whatever follows: the evidence of an alteration, or what a reviewer compares.
   if (photo) {
     steps.skip("authority_match", "A photo cannot be compared byte for byte; the issuer's copy is kept for review");
     return { to: "in_review", checks: steps.rest(), reason: "original_pdf_not_provided", issuerCopy: true };
@@ -141,9 +137,19 @@ async function decide(item: VerificationItem, upload: Uint8Array | undefined, de
     };
   }
   steps.pass("authority_match", "The document is byte for byte the issuer's copy");
+  return "matched";
+}
 
+/** What follows a confirmed document: its fields from the issuer's copy, the type's rule, the expected subject. */
+function confirmedDecision(
+  item: VerificationItem,
+  content: DocumentContent,
+  barcode: string,
+  steps: Checklist,
+): Decision {
+  const layout = layoutOf(item.document_type);
   // The upload is the issuer's copy, so its text is the copy's text.
-  const { fields, incomplete } = layout.read(inspection.content.lines, keys.barcode);
+  const { fields, incomplete } = layout.read(content.lines, barcode);
   const extracted = { schema: layout.schema, source: "issuer_copy", fields } as Extracted;
   if (incomplete.length > 0) {
     steps.fail("fields_extracted", `Missing or malformed: ${incomplete.join(", ")}`);
@@ -174,6 +180,54 @@ async function decide(item: VerificationItem, upload: Uint8Array | undefined, de
     steps.pass("subject_match", "The expected subject is the one the document names");
   }
   return decided("verified", "verified");
+}
+
+/** The decision table, in order; `Pending` while the issuer's answer is awaited. */
+async function decide(
+  item: VerificationItem,
+  upload: Uint8Array | undefined,
+  deps: ProcessDeps,
+  issuer: IssuerGate | undefined,
+): Promise<Decision | Pending> {
+  const inspection = await inspectDocument(deps.reader, item, upload);
+  if (inspection.failureCode !== undefined || !upload) {
+    return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
+  }
+  const steps = checklist(inspection.checks, [
+    "barcode_found",
+    "authority_match",
+    "fields_extracted",
+    layoutOf(item.document_type).rule.check,
+    ...(item.expected_subject ? ["subject_match"] : []),
+  ]);
+  const forced = forcedDecision(item, steps);
+  if (forced) return forced;
+
+  const photo = inspection.fileType !== "pdf";
+  const keys = documentKeys(inspection.content);
+  if (!keys.barcode || !keys.identityNumber) {
+    steps.fail(
+      "barcode_found",
+      photo
+        ? "The photo holds no QR code with the barcode number and identity number"
+        : "The PDF carries no barcode number and identity number, in its text or its QR code",
+    );
+    const checks = steps.rest();
+    return photo
+      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
+      : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
+  }
+  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
+  const authentic = await authenticity(
+    item,
+    upload,
+    { barcode: keys.barcode, identityNumber: keys.identityNumber },
+    photo,
+    steps,
+    issuer,
+  );
+  if (authentic !== "matched") return authentic;
+  return confirmedDecision(item, inspection.content, keys.barcode, steps);
 }
 
 /** The attributes a decision writes with its change of state. */
@@ -212,13 +266,22 @@ function written(item: VerificationItem, decision: Decision, now: Date): Record<
 }
 
 /**
- * Takes a verification in `processing` to its decision (or to review). Safe to run twice: it
- * does nothing unless the verification is still processing, and writes only if nobody else has.
+ * Takes a verification in `processing` to its decision (or to review), or leaves it processing
+ * while the issuer's answer is awaited. Safe to run twice: it does nothing unless the
+ * verification is still processing, and writes only if nobody else has.
  */
-export async function processVerification(deps: ProcessDeps, id: string): Promise<VerificationItem | undefined> {
+export async function processVerification(
+  deps: ProcessDeps,
+  id: string,
+  /** The issuer queue's reader asks itself; every other processor only sends the lookup to it. */
+  asker?: IssuerGate,
+): Promise<VerificationItem | undefined> {
   const item = await deps.verifications.get(id);
   if (item?.status !== "processing") return item;
-  const decision = await decide(item, await pinnedDocument(deps.documents, item), deps);
+  const issuer = deps.issuer && (asker ?? scheduledAnswer({ ...deps, queue: deps.issuer }));
+  const decision = await decide(item, await pinnedDocument(deps.documents, item), deps, issuer);
+  // The issuer is still to answer: its asker takes the verification on from here.
+  if ("kind" in decision) return decision.item;
   const now = deps.clock.now();
   const outcome = await deps.verifications.transition({
     id,
@@ -228,5 +291,10 @@ export async function processVerification(deps: ProcessDeps, id: string): Promis
     set: written(item, decision, now),
     condition: { expression: "#sequence = :seen", values: { ":seen": item.sequence } },
   });
+  if (outcome.applied && decision.to === "in_review" && decision.reason === "issuer_unavailable") {
+    deps.log.count("IssuerUnavailableReviews", item.environment, "a verification went to review: no issuer answer", {
+      verification_id: id,
+    });
+  }
   return outcome.item;
 }

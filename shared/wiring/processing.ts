@@ -1,7 +1,8 @@
 import { libraryDocumentReader } from "../adapters/documents/reader.ts";
-import { issuerAuthority } from "./authority.ts";
+import { DEFAULT_RETRY_WINDOW_SECONDS } from "../domain/issuer.ts";
 import { clock, type FunctionConfig } from "./config.ts";
 import { log } from "./log.ts";
+import { issuerQueue } from "./queues.ts";
 import { documentStore, verificationStore } from "./stores.ts";
 
 /** Waits, as a sandbox review does before its forced decision. */
@@ -13,9 +14,15 @@ export function processing(config: FunctionConfig) {
     verifications: verificationStore(config),
     documents: documentStore(config),
     reader: libraryDocumentReader,
-    authority: issuerAuthority(),
+    issuer: issuerQueue(config),
     clock,
     log,
     sleep,
   };
+}
+
+/** The retry window of an unavailable issuer (`ISSUER_RETRY_WINDOW_S`), in seconds. */
+export function retryWindowSeconds(config: FunctionConfig): number {
+  const declared = config.optional("ISSUER_RETRY_WINDOW_S");
+  return declared ? Number(declared) : DEFAULT_RETRY_WINDOW_SECONDS;
 }

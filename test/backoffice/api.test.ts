@@ -13,7 +13,7 @@ import { call, expectProblem, expectVerification, type Reply, upload } from "../
 import { useApiFixture } from "../support/fixture.ts";
 
 // No issuer: every readable certificate waits in review (`issuer_unavailable`).
-const fx = useApiFixture({ pipeline: true, authority: false, receiver: true });
+const fx = useApiFixture({ pipeline: true, issuer: false, receiver: true });
 const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 
 let reviewer: StaffUser;

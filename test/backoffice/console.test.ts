@@ -38,8 +38,9 @@ import type { Delivery } from "../support/receiver.ts";
 
 const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
 
-// The published issuer: one certificate waits in review with both copies, the others without the issuer's.
-const fx = useApiFixture({ pipeline: true, receiver: true });
+// The published issuer: one certificate waits in review with both copies, the others without the
+// issuer's (e-Devlet stays busy for them: retried for a short window here, then review).
+const fx = useApiFixture({ pipeline: true, receiver: true, issuer: { settings: { ISSUER_RETRY_WINDOW_S: "2" } } });
 
 /** A published test certificate, uploaded and processed at confirm, waiting in review. */
 async function inReview(file: string, reason: string): Promise<VerificationResource> {

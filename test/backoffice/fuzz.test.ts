@@ -18,7 +18,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 1313);
 const NUM_RUNS = 20;
 const BATCH = 50;
 
-const fx = useApiFixture({ authority: false });
+const fx = useApiFixture({ issuer: false });
 const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 const AUDITED = new Set(["claim-review", "decide-review", "inspect-verification", "view-document"]);
 const API_ROUTES = BACKOFFICE_ROUTES.filter((route) => route.path.startsWith("/backoffice/v1/"));

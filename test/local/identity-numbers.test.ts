@@ -1,8 +1,9 @@
 /**
  * The identity number is read from every certificate, sent to the issuer, and then forgotten:
  * after every published test document has gone through a real `npm start` with debug logs on,
- * neither its output (every log line of every function) nor DynamoDB Local's stored data holds
- * any of the certificates' identity numbers.
+ * asking its e-Devlet simulator, neither a response, nor its output (every log line of every
+ * function), nor DynamoDB Local's stored data, nor the queues kept on disk holds any of the
+ * certificates' identity numbers.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -18,7 +19,13 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("identity numbers", () => {
   it("appear in no log line and no stored item after every test document was verified", async () => {
-    const runtime = await startRuntime({ LOCAL_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: "DEBUG" });
+    // A short retry window, so the busy certificate reaches review within the sync confirm's wait.
+    const runtime = await startRuntime({
+      LOCAL_DATA_DIR: dataDir,
+      POWERTOOLS_LOG_LEVEL: "DEBUG",
+      ISSUER_RETRY_WINDOW_S: "4",
+    });
+    const responses: string[] = [];
     try {
       const { api_key } = JSON.parse(readFileSync(path.join(dataDir, "dev-app.json"), "utf8")) as { api_key: string };
       const customer = new Customer(runtime.baseUrl, api_key);
@@ -32,8 +39,10 @@ describe("identity numbers", () => {
           ...entry.create,
         });
         expect((await upload(created, bytes)).status).toBe(200);
-        const decided = expectVerification(await customer.confirm(created.verification_id));
+        const confirmed = await customer.confirm(created.verification_id);
+        const decided = expectVerification(confirmed);
         expect(decided.reason_code, entry.file).toBe(entry.expected.reason_code);
+        responses.push(confirmed.text, (await customer.get(created.verification_id)).text);
       }
     } finally {
       await stopRuntime(runtime);
@@ -49,9 +58,14 @@ describe("identity numbers", () => {
       .map((file) => readFileSync(path.join(tables, file)).toString("latin1"))
       .join("");
     expect(stored).toContain("TESTYOK-0001-AKTIF");
+    // The issuer queue's messages name verifications only; kept on disk, so a restart retries them.
+    const queued = readFileSync(path.join(dataDir, "queues.json"), "utf8");
+    expect(output).toContain("issuer lookup");
     for (const number of identityNumbers) {
       expect(output, "the runtime's output").not.toContain(number);
       expect(stored, "DynamoDB Local's data").not.toContain(number);
+      expect(queued, "the queues kept on disk").not.toContain(number);
+      expect(responses.join(""), "the API's responses").not.toContain(number);
     }
   }, 120_000);
 });

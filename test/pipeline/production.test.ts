@@ -8,7 +8,7 @@ import { pdfDocument } from "../support/documents.ts";
 import { useApiFixture } from "../support/fixture.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 
-const fx = useApiFixture({ environment: "production", pipeline: true, authority: false });
+const fx = useApiFixture({ environment: "production", pipeline: true, issuer: false });
 /** A published test certificate: its barcode and identity number are readable, so only the issuer is missing. */
 const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 let receiver: Receiver;

@@ -45,7 +45,7 @@ import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { addMembership, createOrganization } from "#shared/use-cases/organizations";
-import { type AuthorityHandler, startAuthority } from "../../local/authority.ts";
+import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
@@ -54,6 +54,7 @@ import { localSealer, startKms } from "../../local/kms.ts";
 import { type Pipeline, startPipeline } from "../../local/pipeline.ts";
 import {
   ensureTables,
+  type IssuerSetting,
   LOCAL_POOLS,
   LOCAL_PORTAL_POOL,
   LOCAL_STAFF_POOL,
@@ -61,7 +62,7 @@ import {
   PUBLISHED_CERTIFICATES,
   tableName,
 } from "../../local/resources.ts";
-import { startQueue } from "../../local/sqs.ts";
+import { type LocalQueues, startQueues } from "../../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../../local/usage-plans.ts";
 import { buildWeb } from "../../web/build.ts";
 
@@ -110,6 +111,10 @@ export interface TestApi {
   handlers: Handlers;
   /** The change-stream poller, when started with `pipeline: true` (the tick is left to the test). */
   pipeline: Pipeline | undefined;
+  /** The e-Devlet simulator processing asks, unless the file runs with no issuer. */
+  simulator: EdevletSimulator | undefined;
+  /** The local queues: deliveries, and the issuer lookups. */
+  queues: LocalQueues;
   /** Seals and opens with the key the functions of this file use. */
   sealer: Sealer;
   /** The apps' request buckets, in the usage plan the public gateway checks. */
@@ -121,12 +126,24 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
-/** The loaded authority handler, once the handlers load; the service's server starts before them. */
-let authorityHandler: AuthorityHandler | undefined;
-const lazyAuthority: AuthorityHandler = (event) => {
-  if (!authorityHandler) throw new Error("The handlers have not loaded yet");
-  return authorityHandler(event);
+/** The loaded simulator handler, once the handlers load; the simulator's server starts before them. */
+let simulatorHandler: SimulatorHandler | undefined;
+const lazySimulator: SimulatorHandler = (event, invocation) => {
+  if (!simulatorHandler) throw new Error("The handlers have not loaded yet");
+  return simulatorHandler(event, invocation);
 };
+
+/** The issuer a test file's processing asks: the e-Devlet simulator (as configured), or none. */
+export interface TestIssuer {
+  /** The simulator's certificate folders; the published set by default. */
+  documents?: string[];
+  /** Further issuer settings: `EDEVLET_PROTOCOL`, `ISSUER_RETRY_WINDOW_S`, ... */
+  settings?: Partial<Record<IssuerSetting, string>>;
+  /** Milliseconds the simulator waits before each answer. */
+  latencyMs?: number;
+  /** Lookups in flight at once (the issuer queue's readers). */
+  concurrency?: number;
+}
 
 export async function startApi(
   options: {
@@ -135,8 +152,8 @@ export async function startApi(
     /** The S3 endpoint the functions call and sign upload URLs for (a fault proxy); the shared engine by default. */
     s3Endpoint?: string;
     pipeline?: boolean;
-    /** The authority service's certificate folders; `false` runs with no issuer. The published set by default. */
-    authority?: string[] | false;
+    /** The e-Devlet simulator and how processing asks it; `false` runs with no issuer (`ISSUER=none`). */
+    issuer?: TestIssuer | false;
     /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
     throttle?: GatewayOptions["throttle"];
     /** The web ACL's rate rules in front of the gateways; none by default. */
@@ -152,17 +169,20 @@ export async function startApi(
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const sealer = localSealer(kms.url, secretsKey);
   const usagePlans = await startUsagePlans({ port: 0 });
-  const deliveries = await startQueue({ port: 0, onError: (error) => console.error("delivery queue:", error) });
+  const issuer = options.issuer === false ? undefined : (options.issuer ?? {});
+  const queues = await startQueues({
+    port: 0,
+    issuerConcurrency: issuer?.concurrency,
+    onError: (error) => console.error("local queues:", error),
+  });
   const limits = localAppLimits(usagePlans.url);
-  // The authority service listens before the handlers load: processing reads its URL at cold start.
-  const authorityDocuments = options.authority === false ? [] : (options.authority ?? [PUBLISHED_CERTIFICATES]);
-  const authority = options.authority === false ? undefined : await startAuthority(lazyAuthority, 0);
+  // The simulator listens before the handlers load: processing reads e-Devlet's URLs at cold start.
+  const simulator = issuer ? await startEdevletSimulator(lazySimulator, 0) : undefined;
   const identity = await startIdentity({
     port: 0,
     pools: LOCAL_POOLS,
   });
   const webAssets = await builtWeb();
-  delete process.env.AUTHORITY_URL;
   Object.assign(
     process.env,
     localSettings({
@@ -173,8 +193,17 @@ export async function startApi(
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
-      deliveryQueueUrl: deliveries.queueUrl,
-      authority: { documents: authorityDocuments, secret: randomUUID(), url: authority?.url },
+      queues: { deliveries: queues.queue("Deliveries").queueUrl, lookups: queues.queue("IssuerLookups").queueUrl },
+      issuer: {
+        settings: simulator
+          ? { EDEVLET_URL: simulator.url, EDEVLET_MOBILE_URL: simulator.url, ...issuer?.settings }
+          : { ISSUER: "none" },
+        simulator: {
+          documents: issuer?.documents ?? [PUBLISHED_CERTIFICATES],
+          key: randomUUID(),
+          latencyMs: issuer?.latencyMs,
+        },
+      },
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
   );
@@ -211,7 +240,7 @@ export async function startApi(
     destinations: destinationsFor(environment, "local"),
   });
   const handlers = await loadHandlers();
-  authorityHandler = handlers.authority;
+  simulatorHandler = handlers["edevlet-simulator"];
   const server = createGateway({
     handlers,
     region: LOCAL_REGION,
@@ -230,7 +259,8 @@ export async function startApi(
         region: LOCAL_REGION,
         table: tables.verifications,
         consumer: handlers["on-verification-change"],
-        deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
+        deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
+        lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
         tick: async () => undefined,
         pollMs: 50,
         tickMs: 3_600_000,
@@ -269,6 +299,8 @@ export async function startApi(
     apps,
     handlers,
     pipeline,
+    simulator,
+    queues,
     sealer,
     limits,
     clock: systemClock,
@@ -292,7 +324,7 @@ export async function startApi(
     },
     async stop() {
       await pipeline?.stop();
-      await authority?.stop();
+      await simulator?.stop();
       for (const gateway of [server, backoffice, portal]) {
         gateway.closeAllConnections();
         await new Promise((resolve) => gateway.close(resolve));
@@ -300,7 +332,7 @@ export async function startApi(
       await identity.stop();
       await kms.stop();
       await usagePlans.stop();
-      await deliveries.stop();
+      await queues.stop();
       cognito.destroy();
       raw.destroy();
       s3.destroy();

@@ -14,6 +14,7 @@ import {
   IdempotencyRecordError,
   StaleAppError,
 } from "#shared/domain/errors";
+import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
 import type { UsageOutcome } from "#shared/domain/portal";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { shardedKey } from "#shared/domain/shards";
@@ -34,6 +35,7 @@ import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
+import type { IssuerQueue } from "#shared/ports/issuer-queue";
 import type { Log, ServiceMetric } from "#shared/ports/log";
 import type { SealContext, Sealer } from "#shared/ports/sealer";
 import type { UsageCounts, UsageStore } from "#shared/ports/usage-store";
@@ -122,6 +124,23 @@ export class InMemoryVerificationStore implements VerificationStore {
     };
     if (request.from === "awaiting_upload") delete next.awaiting_day;
     if (request.from === "in_review") delete next.review_day;
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
+
+  async recordIssuer(request: {
+    id: string;
+    sequence: number;
+    seen: IssuerState | undefined;
+    state: IssuerState;
+  }): Promise<TransitionOutcome> {
+    const stored = this.items.get(request.id);
+    const holds =
+      stored?.status === "processing" &&
+      stored.sequence === request.sequence &&
+      stored.issuer?.rev === request.seen?.rev;
+    if (!stored || !holds) return { applied: false, item: stored && copy(stored) };
+    const next: VerificationItem = { ...stored, issuer: copy(request.state) };
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -854,10 +873,11 @@ export interface CountedMetric {
   attributes: Record<string, unknown>;
 }
 
-/** Keeps what was logged; a `count` is kept in `counts` (its warning line is not repeated in `lines`). */
+/** Keeps what was logged; a `count` is kept in `counts`, a `lookup` in `lookups` (their lines are not repeated in `lines`). */
 export class RecordingLog implements Log {
   readonly lines: LogLine[] = [];
   readonly counts: CountedMetric[] = [];
+  readonly lookups: { environment: Environment; outcome: LookupOutcome; verificationId: string }[] = [];
 
   error(message: string, attributes: Record<string, unknown>): void {
     this.lines.push({ level: "error", message, attributes });
@@ -869,6 +889,26 @@ export class RecordingLog implements Log {
 
   count(metric: ServiceMetric, environment: Environment, message: string, attributes: Record<string, unknown>): void {
     this.counts.push({ metric, environment, message, attributes });
+  }
+
+  lookup(environment: Environment, outcome: LookupOutcome, _milliseconds: number, verificationId: string): void {
+    this.lookups.push({ environment, outcome, verificationId });
+  }
+}
+
+/** The issuer queue in memory: what was sent, in order, with its delay, and a failure to answer the next send with. */
+export class RecordingIssuerQueue implements IssuerQueue {
+  readonly messages: (IssuerMessage & { delaySeconds: number })[] = [];
+  failNext: Error | undefined;
+  /** Called with each message once it is kept: a test's stand-in for the queue's reader. */
+  onSend: ((message: IssuerMessage) => void) | undefined;
+
+  async send(message: IssuerMessage, delaySeconds: number): Promise<void> {
+    const failure = this.failNext;
+    this.failNext = undefined;
+    if (failure) throw failure;
+    this.messages.push({ ...message, delaySeconds });
+    this.onSend?.({ ...message });
   }
 }
 

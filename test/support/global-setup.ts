@@ -27,7 +27,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       dynamoEndpoint,
       s3Endpoint,
       secretsKey: Buffer.alloc(32).toString("base64"),
-      authority: { documents: [], secret: "global-setup-unused" },
+      issuer: {
+        settings: { ISSUER: "none" },
+        simulator: { documents: [], key: "global-setup-unused-global-setup-unused" },
+      },
     }),
   );
   const dynamo = await startDynamoDb({ port: Number(new URL(dynamoEndpoint).port) });

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../local/engines.ts";
+import { ISSUER_SETTINGS } from "../../local/resources.ts";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -18,7 +19,7 @@ export async function startRuntime(env: Record<string, string>, args: string[] =
   const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
   // Every other server on a free port of its own too: PORT + n may be another process's.
   const others = {
-    AUTHORITY_PORT: await freePort(),
+    EDEVLET_PORT: await freePort(),
     BACKOFFICE_PORT: await freePort(),
     IDENTITY_PORT: await freePort(),
     PORTAL_PORT: await freePort(),
@@ -27,10 +28,14 @@ export async function startRuntime(env: Record<string, string>, args: string[] =
     QUEUE_PORT: await freePort(),
   };
   // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal.
+  // The issuer a test file's own functions were pointed at is not the runtime's: it runs its own simulator.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !(ISSUER_SETTINGS as readonly string[]).includes(name)),
+  );
   const child = spawn(process.execPath, ["--import", "tsx", "local/main.ts", ...args], {
     cwd: root,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: String(ports[0]),
       DYNAMODB_PORT: String(ports[1]),
       S3_PORT: String(ports[2]),

@@ -3,12 +3,14 @@ import { RefusedError, VerificationNotFoundError } from "#shared/domain/errors";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { TransitionRequest } from "#shared/ports/verification-store";
 import { confirmUpload } from "#shared/use-cases/confirm-upload";
+import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import {
   appId,
   aVerification,
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
@@ -53,15 +55,13 @@ function setup(item?: VerificationItem, upload?: Uint8Array) {
   const authority = new ScriptedAuthority({ kind: "not_found" });
   const clock = new FixedClock(T0);
   const log = new RecordingLog();
-  return {
-    verifications,
-    documents,
-    reader,
-    authority,
-    clock,
-    log,
-    deps: { verifications, documents, reader, authority, clock, log },
-  };
+  // A sync confirm sends the lookup to the issuer queue and waits; the queue's reader answers it here.
+  const issuer = new RecordingIssuerQueue();
+  const sleep = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+  const deps = { verifications, documents, reader, issuer, clock, log, sleep };
+  issuer.onSend = (message) =>
+    void askIssuer({ ...deps, authority, retryWindowSeconds: 0, random: Math.random }, message);
+  return { verifications, documents, reader, authority, clock, log, deps };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<unknown> {
@@ -120,7 +120,7 @@ describe("confirmUpload: the upload is acceptable", () => {
     expect(documents.copies).toEqual([]);
   });
 
-  it("takes a sync verification on through the checks and answers its terminal state", async () => {
+  it("takes a sync verification on through the checks and the issuer's answer, and answers its terminal state", async () => {
     const { verifications, reader, authority, deps } = setup(
       aVerification({ process_type: "sync" }),
       documentBytes("pdf", 1024),

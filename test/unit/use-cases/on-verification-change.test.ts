@@ -9,8 +9,8 @@ import {
   InMemoryUsageStore,
   InMemoryVerificationStore,
   RecordingDeliveryQueue,
+  RecordingIssuerQueue,
   RecordingLog,
-  ScriptedAuthority,
   ScriptedReader,
   verificationId,
 } from "../../support/fakes.ts";
@@ -27,7 +27,8 @@ const processing = aVerification({
   external_reference_id: "test_verified_1",
 });
 
-function setup(options: { stored?: VerificationItem } = {}) {
+/** With `issuer`, the environment asks one (its checks go to the issuer queue); without, they run in the stream. */
+function setup(options: { stored?: VerificationItem; issuer?: RecordingIssuerQueue } = {}) {
   const verifications = new InMemoryVerificationStore().put(options.stored ?? processing);
   const documents = new InMemoryDocumentStore().upload(`documents/${ID}`, documentBytes("pdf", 1024));
   const events = new InMemoryEventStore();
@@ -40,7 +41,7 @@ function setup(options: { stored?: VerificationItem } = {}) {
     verifications,
     documents,
     reader: new ScriptedReader(),
-    authority: new ScriptedAuthority(),
+    issuer: options.issuer,
     clock,
     events,
     queue,
@@ -64,6 +65,23 @@ function queued(events: InMemoryEventStore, queue: RecordingDeliveryQueue) {
 }
 
 describe("onVerificationChange", () => {
+  it("with an issuer, sends a move to processing to the issuer queue once, reading no document: its reader runs the checks", async () => {
+    const lookups = new RecordingIssuerQueue();
+    const { verifications, events, queue, deps } = setup({ issuer: lookups });
+    const reader = deps.reader as ScriptedReader;
+
+    await onVerificationChange(deps, { before: awaiting, after: processing });
+    await onVerificationChange(deps, {
+      before: awaiting,
+      after: { ...processing, issuer: { rev: 1, attempts: 1, first_at: T0, retry_until: T0 } },
+    });
+
+    expect(lookups.messages).toEqual([{ verification_id: ID, attempt: 1, delaySeconds: 0 }]);
+    expect(reader.opened).toEqual([]);
+    expect(verifications.stored(ID)).toMatchObject({ status: "processing", sequence: 2 });
+    expect(queued(events, queue)).toEqual([["verification.processing", "processing", 2]]);
+  });
+
   it("on a move to processing, records the processing event and queues it before the checks run, then runs them", async () => {
     const { verifications, events, queue, deps } = setup();
     let statusWhenQueued: string | undefined;

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { IssuerAnswer } from "#shared/ports/authority";
+import { askedAnswer } from "#shared/use-cases/issuer/answers";
 import { processVerification } from "#shared/use-cases/process-verification";
 import {
   aVerification,
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  RecordingIssuerQueue,
+  RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
   verificationId,
@@ -33,7 +36,9 @@ const UPLOAD = documentBytes("pdf", 1024);
 
 /**
  * A verification in processing, as the confirm left it; its 1024-byte PDF stored unless told
- * otherwise, its text the certificate above, and an issuer that holds the same bytes.
+ * otherwise, its text the certificate above, and an issuer that holds the same bytes, asked by
+ * the issuer queue's reader (`asked`) with a retry window of none: an unavailable answer is
+ * final here (the retries have their own tests, in issuer-answers.test.ts).
  */
 function setup(
   options: {
@@ -55,7 +60,20 @@ function setup(
   const scripted = new ScriptedAuthority(answer);
   const authority = options.authority === "none" ? undefined : scripted;
   const clock = new FixedClock(NOW);
-  return { verifications, documents, reader, scripted, deps: { verifications, documents, reader, authority, clock } };
+  const queue = new RecordingIssuerQueue();
+  const log = new RecordingLog();
+  const deps = { verifications, documents, reader, issuer: authority && queue, authority, clock, log };
+  return { verifications, documents, reader, scripted, queue, log, deps };
+}
+
+/** Processing as the issuer queue's reader runs it for the first attempt: it asks, and decides on the answer. */
+function asked(deps: ReturnType<typeof setup>["deps"], id = ID) {
+  const { issuer, authority } = deps;
+  const asker =
+    issuer && authority
+      ? askedAnswer({ ...deps, queue: issuer, authority, retryWindowSeconds: 0, random: () => 0.5 }, 1)
+      : undefined;
+  return processVerification(deps, id, asker);
 }
 
 function found(document: Uint8Array): IssuerAnswer {
@@ -70,7 +88,7 @@ describe("processVerification: the decision table", () => {
   it("every step passed: completed verified, the fields from the issuer's copy, the copy kept beside the upload", async () => {
     const { verifications, documents, scripted, deps } = setup();
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toEqual(verifications.stored(ID));
     expect(final).toMatchObject({
@@ -106,7 +124,7 @@ describe("processVerification: the decision table", () => {
   it("no barcode in a PDF: completed rejected barcode_missing, the issuer never asked", async () => {
     const { scripted, deps } = setup({ lines: CERTIFICATE.filter((line) => !line.startsWith("Barkod")) });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({ status: "completed", result: "rejected", reasons: [{ code: "barcode_missing" }] });
     expect(outcomes(final)).toEqual([...passed(BASICS), ["barcode_found", "failed"], ...skipped(PIPELINE.slice(1))]);
@@ -120,7 +138,7 @@ describe("processVerification: the decision table", () => {
       qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"],
     });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({ status: "completed", result: "verified" });
     expect(scripted.asked).toHaveLength(1);
@@ -129,7 +147,7 @@ describe("processVerification: the decision table", () => {
   it("the issuer has no such document: completed rejected document_not_found_at_issuer", async () => {
     const { documents, deps } = setup({ authority: { kind: "not_found" } });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "completed",
@@ -149,7 +167,7 @@ describe("processVerification: the decision table", () => {
     copy[100] = 0x41;
     const { documents, deps } = setup({ authority: found(copy) });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "completed",
@@ -166,7 +184,7 @@ describe("processVerification: the decision table", () => {
     const lines = CERTIFICATE.map((line) => (line.startsWith("Öğrencilik") ? "Öğrencilik Durumu : Mezun" : line));
     const { deps } = setup({ lines });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "completed",
@@ -189,7 +207,7 @@ describe("processVerification: the decision table", () => {
     const item = aVerification({ status: "processing", sequence: 2, expected_subject });
     const { deps } = setup({ item });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({ status: "completed", result });
     expect(outcomes(final)?.at(-1)).toEqual(["subject_match", result === "verified" ? "passed" : "failed"]);
@@ -197,12 +215,12 @@ describe("processVerification: the decision table", () => {
   });
 
   it.each([
-    ["the issuer is unavailable", { kind: "unavailable" } as const],
+    ["the issuer is unavailable past the retry window", { kind: "unavailable", cause: "busy" } as const],
     ["no issuer is configured", "none" as const],
   ])("%s: in_review issuer_unavailable, with a 72 h review window; never verified", async (_what, authority) => {
     const { deps } = setup({ authority });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "in_review",
@@ -220,7 +238,7 @@ describe("processVerification: the decision table", () => {
   it("fields incomplete on the issuer's copy: in_review fields_incomplete, with what was read", async () => {
     const { deps } = setup({ lines: CERTIFICATE.filter((line) => !line.startsWith("Sınıfı")) });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "in_review",
@@ -245,7 +263,7 @@ describe("processVerification: the decision table", () => {
         qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"],
       });
 
-      const final = await processVerification(deps, ID);
+      const final = await asked(deps);
 
       expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
       expect(final).not.toHaveProperty("extracted");
@@ -262,7 +280,7 @@ describe("processVerification: the decision table", () => {
     const item = aVerification({ status: "processing", sequence: 2 });
     const { scripted, deps } = setup({ item, upload: documentBytes("png", 1024), lines: [] });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
     expect(scripted.asked).toEqual([]);
@@ -273,7 +291,7 @@ describe("processVerification: the evidence", () => {
   it("pins the upload before reading it when the confirm could not, and reads only the pinned copy", async () => {
     const { documents, deps } = setup();
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(documents.copies).toEqual([{ from: KEY, to: `${KEY}.evidence` }]);
     expect(final).toMatchObject({ status: "completed", result: "verified" });
@@ -285,7 +303,7 @@ describe("processVerification: the evidence", () => {
     // A second PUT with the still-valid URL, of another size: the checks would fail on it.
     documents.upload(KEY, documentBytes("pdf", 999));
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(documents.copies).toEqual([]);
     expect(final).toMatchObject({ status: "completed", result: "verified" });
@@ -307,7 +325,7 @@ describe("processVerification: sandbox reference prefixes force the outcome for 
     const item = aVerification({ status: "processing", sequence: 2, external_reference_id: reference });
     const { scripted, deps } = setup({ item, lines: [] });
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject(expected);
     expect(outcomes(final)).toEqual([...passed(BASICS), ...skipped(PIPELINE)]);
@@ -323,7 +341,7 @@ describe("processVerification: sandbox reference prefixes force the outcome for 
     });
     const { deps } = setup({ item, lines: [] });
 
-    expect(await processVerification(deps, ID)).toMatchObject({ status: "completed", result: "rejected" });
+    expect(await asked(deps)).toMatchObject({ status: "completed", result: "rejected" });
   });
 });
 
@@ -337,7 +355,7 @@ describe("processVerification: a document that cannot be processed", () => {
     async (_what, upload, code, failedCheck) => {
       const { scripted, deps } = setup({ upload });
 
-      const final = await processVerification(deps, ID);
+      const final = await asked(deps);
 
       expect(final).toMatchObject({ status: "failed", failure_code: code, sequence: 3, completed_at: NOW });
       const outcomes = final?.checks.map((check) => check.outcome);
@@ -352,7 +370,7 @@ describe("processVerification: a document that cannot be processed", () => {
     const { reader, scripted, deps } = setup();
     reader.refusal = "The PDF could not be read";
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({ status: "failed", failure_code: "document_unreadable" });
     expect(final?.checks.at(-1)).toEqual({
@@ -371,7 +389,7 @@ describe("processVerification: safe to run twice", () => {
   ])("returns a verification %s as stored, reading no document and writing nothing", async (_what, item) => {
     const { verifications, reader, deps } = setup({ item });
 
-    expect(await processVerification(deps, ID)).toEqual(item);
+    expect(await asked(deps)).toEqual(item);
     expect(verifications.transitions).toEqual([]);
     expect(reader.opened).toEqual([]);
   });
@@ -379,13 +397,13 @@ describe("processVerification: safe to run twice", () => {
   it("returns undefined for a verification that does not exist", async () => {
     const { deps } = setup();
 
-    expect(await processVerification(deps, verificationId(2))).toBeUndefined();
+    expect(await asked(deps, verificationId(2))).toBeUndefined();
   });
 
   it("writes only from the state it read: the sequence it saw is the condition", async () => {
     const { verifications, deps } = setup();
 
-    await processVerification(deps, ID);
+    await asked(deps);
 
     expect(verifications.transitions).toEqual([
       expect.objectContaining({
@@ -412,7 +430,7 @@ describe("processVerification: safe to run twice", () => {
       return lookup(request);
     };
 
-    const final = await processVerification(deps, ID);
+    const final = await asked(deps);
 
     expect(final).toMatchObject({
       status: "completed",
