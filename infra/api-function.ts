@@ -54,14 +54,14 @@ export const BUNDLING = {
 
 export const SERVICE_NAME = "verification-api";
 
-/** The published test certificates the sandbox's own authority service holds, copied into its bundle. */
-const AUTHORITY_DOCUMENTS_SOURCE = "docs/test-documents/issuer";
-const AUTHORITY_DOCUMENTS_FOLDER = "issuer";
+/** The published test certificates the sandbox's e-Devlet simulator holds, copied into its bundle. */
+const SIMULATOR_DOCUMENTS_SOURCE = "docs/test-documents/issuer";
+const SIMULATOR_DOCUMENTS_FOLDER = "issuer";
 
-/** The command that copies the authority service's certificates beside its bundle. */
-function authorityDocumentFiles(inputDir: string, outputDir: string): string[] {
+/** The command that copies the simulator's certificates beside its bundle. */
+function simulatorDocumentFiles(inputDir: string, outputDir: string): string[] {
   return [
-    `cp -R "${path.join(inputDir, AUTHORITY_DOCUMENTS_SOURCE)}" "${path.join(outputDir, AUTHORITY_DOCUMENTS_FOLDER)}"`,
+    `cp -R "${path.join(inputDir, SIMULATOR_DOCUMENTS_SOURCE)}" "${path.join(outputDir, SIMULATOR_DOCUMENTS_FOLDER)}"`,
   ];
 }
 
@@ -115,7 +115,7 @@ export function documentReaderFiles(inputDir: string, outputDir: string): string
 
 /**
  * How a function is bundled: the shared options and, after bundling, the files its bundle
- * needs beside it: the authority service's certificates, the web pages of a function that
+ * needs beside it: the simulator's certificates, the web pages of a function that
  * serves them (it reads `WEB_ASSETS`), and the document reader's when the bundle holds it.
  */
 function bundlingOf(definition: FunctionDefinition): BundlingOptions {
@@ -125,7 +125,7 @@ function bundlingOf(definition: FunctionDefinition): BundlingOptions {
       beforeBundling: () => [],
       beforeInstall: () => [],
       afterBundling: (inputDir, outputDir) => [
-        ...(definition.access.authority === "service" ? authorityDocumentFiles(inputDir, outputDir) : []),
+        ...(definition.access.simulator ? simulatorDocumentFiles(inputDir, outputDir) : []),
         ...(definition.settings.includes("WEB_ASSETS") ? webAssetFiles(inputDir, outputDir) : []),
         ...documentReaderFiles(inputDir, outputDir),
       ],
@@ -178,6 +178,10 @@ export interface FunctionResources {
   usagePlanId: string;
   /** The queue new webhook events wait in for their first attempt. */
   deliveryQueue: IQueue;
+  /** The queue every lookup of the issuer waits in. */
+  issuerQueue: IQueue;
+  /** Which issuer the functions that reach it read (`ISSUER`, e-Devlet's protocol, the retry window, ...). */
+  issuer: Partial<Record<SettingName, string>>;
   /** The staff and customer user pools and the web pages' clients of them. */
   pools: {
     staff: { userPoolId: string; clientId: string };
@@ -222,7 +226,8 @@ export class ApiFunction extends Construct {
     resources: FunctionResources,
   ) {
     super(scope, id);
-    const { environment, tables, uploads, secretsKey, sealingKey, usagePlanId, deliveryQueue, pools } = resources;
+    const { environment, tables, uploads, secretsKey, sealingKey, usagePlanId, deliveryQueue, issuerQueue, pools } =
+      resources;
 
     this.role = new Role(this, "Role", {
       assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
@@ -300,6 +305,12 @@ export class ApiFunction extends Construct {
         new PolicyStatement({ actions: ["sqs:SendMessage"], resources: [deliveryQueue.queueArn] }),
       );
     }
+    // The reader's own rights come with its event source; it also sends its retries back.
+    if (definition.access.issuer) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ["sqs:SendMessage"], resources: [issuerQueue.queueArn] }),
+      );
+    }
     if (definition.access.portalUserAdmin) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ["cognito-idp:AdminCreateUser"], resources: [pools.portal.userPoolArn] }),
@@ -308,13 +319,15 @@ export class ApiFunction extends Construct {
 
     const values: Partial<Record<SettingName, string>> = {
       ENVIRONMENT: environment.environment,
-      AUTHORITY_DOCUMENTS: `/var/task/${AUTHORITY_DOCUMENTS_FOLDER}`,
+      ...resources.issuer,
+      SIMULATOR_DOCUMENTS: `/var/task/${SIMULATOR_DOCUMENTS_FOLDER}`,
       UPLOADS_BUCKET: uploads.bucketName,
       VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
       SECRETS_KEY_ARN: secretsKey.secretArn,
       SEALING_KEY_ID: sealingKey.keyArn,
       USAGE_PLAN_ID: usagePlanId,
       DELIVERY_QUEUE_URL: deliveryQueue.queueUrl,
+      ISSUER_QUEUE_URL: issuerQueue.queueUrl,
       STAFF_USER_POOL_ID: pools.staff.userPoolId,
       STAFF_CLIENT_ID: pools.staff.clientId,
       PORTAL_USER_POOL_ID: pools.portal.userPoolId,

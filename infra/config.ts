@@ -1,7 +1,9 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { ISSUER_QUEUE } from "#shared/declarations/queues";
 import { STAGE_THROTTLING } from "#shared/declarations/routes";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { DEFAULT_RETRY_WINDOW_SECONDS } from "#shared/domain/issuer";
 
 /** Everything that differs between the sandbox and the production stack. */
 export interface EnvironmentConfig {
@@ -19,7 +21,15 @@ export interface EnvironmentConfig {
   /** Tables, bucket, secret and log groups: kept or deleted with the stack. */
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
+  /** Asking the issuer: how many lookups at once, how long an unavailable one is retried. */
+  issuer: {
+    /** Lookups in flight at once for the stage (the issuer queue reader's maximum concurrency; 2 at least). */
+    concurrency: number;
+    retryWindowSeconds: number;
+  };
   alarms: {
+    /** Verifications sent to review in 15 minutes because the issuer never answered, before an operator hears of it. */
+    issuerUnavailableReviews: number;
     /** Share of requests answered 5xx, in percent, over five minutes. */
     serverErrorPercent: number;
     /** Fewest requests in five minutes for the 5xx rate to count: a single failure of two is not an outage. */
@@ -39,7 +49,9 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     recordRetentionDays: 365,
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
-    alarms: { serverErrorPercent: 5, serverErrorMinRequests: 20, throttledRequests: 100 },
+    issuer: { concurrency: ISSUER_QUEUE.maxConcurrency, retryWindowSeconds: DEFAULT_RETRY_WINDOW_SECONDS },
+    // The published busy certificate sends testers' verifications to review on purpose.
+    alarms: { issuerUnavailableReviews: 20, serverErrorPercent: 5, serverErrorMinRequests: 20, throttledRequests: 100 },
   },
   production: {
     environment: "production",
@@ -50,7 +62,8 @@ export const ENVIRONMENT_CONFIGS: Record<Environment, EnvironmentConfig> = {
     recordRetentionDays: 365,
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
-    alarms: { serverErrorPercent: 1, serverErrorMinRequests: 20, throttledRequests: 50 },
+    issuer: { concurrency: ISSUER_QUEUE.maxConcurrency, retryWindowSeconds: DEFAULT_RETRY_WINDOW_SECONDS },
+    alarms: { issuerUnavailableReviews: 3, serverErrorPercent: 1, serverErrorMinRequests: 20, throttledRequests: 50 },
   },
 };
 

@@ -1,5 +1,5 @@
 import { Duration, Validations } from "aws-cdk-lib";
-import { ComparisonOperator, Metric } from "aws-cdk-lib/aws-cloudwatch";
+import { ComparisonOperator, MathExpression, Metric } from "aws-cdk-lib/aws-cloudwatch";
 import type { Table } from "aws-cdk-lib/aws-dynamodb";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
@@ -8,11 +8,21 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from "aws-cdk-lib/aws-lambd
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
-import { DELIVERY_QUEUE } from "#shared/declarations/queues";
+import {
+  ISSUER_LOOKUPS_METRIC,
+  ISSUER_UNAVAILABLE_REVIEWS_METRIC,
+  LOOKUP_OUTCOME_DIMENSION,
+  metricsNamespace,
+  PARKED_EVENTS_METRIC,
+} from "#shared/declarations/metrics";
+import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
+
+/** The share of unrecognised answers, in percent, that means e-Devlet's pages changed, and the fewest lookups it is judged on. */
+const UNRECOGNISED_PERCENT = 5;
+const UNRECOGNISED_MIN_LOOKUPS = 10;
 
 /**
  * A queue where what failed every retry waits, 14 days, encrypted and TLS only. It is itself the
@@ -33,23 +43,23 @@ function failureQueue(scope: Construct, id: string, environment: EnvironmentConf
 }
 
 /**
- * The delivery queue of `DELIVERY_QUEUE` and its failure queue: made before the functions,
- * whose settings name it; `Pipeline` gives it its reader.
+ * A queue of `QUEUES` (the delivery queue, the issuer queue) and its failure queue: made before
+ * the functions, whose settings name it; `Pipeline` gives it its reader.
  */
-export class DeliveryQueues extends Construct {
+export class QueueWithFailures extends Construct {
   readonly queue: Queue;
   readonly failures: Queue;
 
-  constructor(scope: Construct, id: string, environment: EnvironmentConfig) {
+  constructor(scope: Construct, id: string, environment: EnvironmentConfig, definition: QueueDefinition) {
     super(scope, id);
-    this.failures = failureQueue(this, "Failures", environment, "the delivery queue's failure queue");
+    this.failures = failureQueue(this, "Failures", environment, `the ${definition.id} queue's failure queue`);
     this.queue = new Queue(this, "Queue", {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(DELIVERY_QUEUE.visibilityTimeoutSeconds),
-      // The event waits in the events table too: a message older than the retry schedule's start has no use.
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      // A delivery waits in the events table too, and a lookup is retried for minutes, not days.
       retentionPeriod: Duration.days(1),
-      deadLetterQueue: { queue: this.failures, maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount },
+      deadLetterQueue: { queue: this.failures, maxReceiveCount: definition.maxReceiveCount },
       removalPolicy: environment.removalPolicy,
     });
   }
@@ -61,7 +71,9 @@ export interface PipelineProps {
   /** Reads the change stream: processing, events, and sending them to the delivery queue. */
   consumer: NodejsFunction;
   /** The delivery queue and its reader, which makes each event's first attempt. */
-  deliveries: { queues: DeliveryQueues; reader: NodejsFunction };
+  deliveries: { queues: QueueWithFailures; reader: NodejsFunction };
+  /** The issuer queue and its reader, which asks the issuer: at most the stage's issuer concurrency at once. */
+  lookups: { queues: QueueWithFailures; reader: NodejsFunction };
   /** Runs every minute: expiry and due webhook retries. */
   tick: NodejsFunction;
   alarms: ApiAlarms;
@@ -105,6 +117,14 @@ export class Pipeline extends Construct {
       }),
     );
 
+    // One message per invocation and at most `concurrency` invocations: that many lookups in flight, no more.
+    props.lookups.reader.addEventSource(
+      new SqsEventSource(props.lookups.queues.queue, {
+        batchSize: ISSUER_QUEUE.batchSize,
+        maxConcurrency: props.environment.issuer.concurrency,
+      }),
+    );
+
     new Rule(this, "Tick", {
       description: "Expires overdue uploads and sends due webhook retries",
       schedule: Schedule.rate(Duration.minutes(1)),
@@ -131,6 +151,20 @@ export class Pipeline extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });
+    props.alarms.add(
+      "IssuerLookupFailures",
+      "a lookup message failed every take: its verification waits in processing",
+      {
+        metric: props.lookups.queues.failures.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(5),
+          statistic: "Maximum",
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
+    this.issuerAlarms(props);
     props.alarms.add("ChangeFailures", "a change of state failed every retry and waits in the failure queue", {
       metric: this.failures.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
@@ -140,5 +174,48 @@ export class Pipeline extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });
+  }
+
+  /**
+   * The issuer's health (docs/runbook.md): e-Devlet answering in a way the adapter does not
+   * recognise (the sign that its pages changed), and verifications going to review because it
+   * never answered.
+   */
+  private issuerAlarms(props: PipelineProps): void {
+    const namespace = metricsNamespace(props.environment.environment);
+    const period = Duration.minutes(15);
+    const lookups = (outcome?: string) =>
+      new Metric({
+        namespace,
+        metricName: ISSUER_LOOKUPS_METRIC,
+        ...(outcome ? { dimensionsMap: { [LOOKUP_OUTCOME_DIMENSION]: outcome } } : {}),
+        period,
+        statistic: "Sum",
+      });
+    props.alarms.add(
+      "IssuerUnrecognisedAnswers",
+      `more than ${UNRECOGNISED_PERCENT}% of issuer lookups in 15 minutes got an answer the adapter does not recognise: e-Devlet may have changed its pages`,
+      {
+        metric: new MathExpression({
+          expression: `IF(total >= ${UNRECOGNISED_MIN_LOOKUPS}, 100 * unrecognised / total, 0)`,
+          usingMetrics: { total: lookups(), unrecognised: lookups("unavailable_unrecognised") },
+          period,
+          label: "unrecognised issuer answers (%)",
+        }),
+        threshold: UNRECOGNISED_PERCENT,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
+    props.alarms.add(
+      "IssuerUnavailableReviews",
+      `${props.environment.alarms.issuerUnavailableReviews} or more verifications went to review in 15 minutes because the issuer never answered`,
+      {
+        metric: new Metric({ namespace, metricName: ISSUER_UNAVAILABLE_REVIEWS_METRIC, period, statistic: "Sum" }),
+        threshold: props.environment.alarms.issuerUnavailableReviews,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
   }
 }

@@ -6,34 +6,50 @@ import { Key } from "aws-cdk-lib/aws-kms";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
-import { type ISecret, Secret } from "aws-cdk-lib/aws-secretsmanager";
+import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
-import { DELIVERY_QUEUE } from "#shared/declarations/queues";
+import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
+import type { EdevletProtocol } from "#shared/domain/edevlet";
 import { documentKey } from "#shared/domain/verification";
 import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 import { OperatorRole } from "./operator-role.ts";
-import { DeliveryQueues, Pipeline } from "./pipeline.ts";
+import { Pipeline, QueueWithFailures } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
 import { EdgeAcl } from "./web-acl.ts";
+
+/**
+ * Which issuer processing asks: e-Devlet itself by `protocol`, the stack's own e-Devlet
+ * simulator (sandbox only) the same way, an integration on the issuer-lookup contract, or none.
+ */
+export type IssuerChoice =
+  | { kind: "edevlet" | "simulator"; protocol: EdevletProtocol }
+  | { kind: "lookup"; url: string; secretArn: string }
+  | { kind: "none" };
+
+/** The settings every function that reaches the issuer reads, for `choice`. */
+function issuerSettings(choice: IssuerChoice, config: EnvironmentConfig): Partial<Record<SettingName, string>> {
+  return {
+    ISSUER: choice.kind === "simulator" ? "edevlet" : choice.kind,
+    ISSUER_RETRY_WINDOW_S: String(config.issuer.retryWindowSeconds),
+    ...(choice.kind === "edevlet" || choice.kind === "simulator" ? { EDEVLET_PROTOCOL: choice.protocol } : {}),
+    ...(choice.kind === "lookup" ? { AUTHORITY_URL: choice.url } : {}),
+  };
+}
 
 /** An API's declaration, seen as any API's: what it may declare, not only what it does. */
 const definitionOf = (name: ApiName): ApiDefinition => APIS[name];
 
 export interface VerificationApiStackProps extends StackProps {
   config: EnvironmentConfig;
-  /**
-   * The issuer-lookup integration an operator runs (production): its URL and the secret that
-   * holds its bearer token. Without one, the sandbox runs its own authority service and
-   * production sends every verification that needs the issuer to review.
-   */
-  issuer?: { url: string; secretArn: string };
+  /** The issuer processing asks (`-c issuer=`, see `infra/define-app.ts`). */
+  issuer: IssuerChoice;
   /**
    * Upgrading a stack deployed before some indexes existed: only the indexes added in this step
    * or before (`addedInStep`), one more per table per deploy. Absent: every index.
@@ -129,7 +145,8 @@ export class VerificationApiStack extends Stack {
       description: "Holds each app's request bucket: npm run ops -- apps sync-limits",
     });
 
-    const deliveries = new DeliveryQueues(this, DELIVERY_QUEUE.id, config);
+    const deliveries = new QueueWithFailures(this, DELIVERY_QUEUE.id, config, DELIVERY_QUEUE);
+    const lookups = new QueueWithFailures(this, ISSUER_QUEUE.id, config, ISSUER_QUEUE);
 
     const staff = new StaffIdentity(this, "Staff", config);
     new CfnOutput(this, "StaffUserPoolId", {
@@ -158,6 +175,8 @@ export class VerificationApiStack extends Stack {
       sealingKey,
       usagePlanId: usagePlan.usagePlanId,
       deliveryQueue: deliveries.queue,
+      issuerQueue: lookups.queue,
+      issuer: issuerSettings(props.issuer, config),
       pools: {
         staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
         portal: {
@@ -174,16 +193,7 @@ export class VerificationApiStack extends Stack {
       const fn = new ApiFunction(this, `${constructId(name)}Function`, name, definition, resources);
       this.functions.set(name, fn.function);
     }
-    const issuer = props.issuer
-      ? { url: props.issuer.url, secret: Secret.fromSecretCompleteArn(this, "IssuerSecret", props.issuer.secretArn) }
-      : this.ownAuthority(config);
-    for (const [name, definition] of entries) {
-      if (definition.access.authority !== "client" || !issuer) continue;
-      const fn = this.functionNamed(name);
-      fn.addEnvironment("AUTHORITY_URL", issuer.url);
-      fn.addEnvironment("AUTHORITY_SECRET_ARN", issuer.secret.secretArn);
-      issuer.secret.grantRead(fn);
-    }
+    this.connectIssuer(props.issuer, config, entries);
 
     const watched: WatchedApi[] = [];
     let accountLogging: IDependable | undefined;
@@ -233,6 +243,7 @@ export class VerificationApiStack extends Stack {
       verifications: verifications.table,
       consumer: this.functionNamed("on-verification-change"),
       deliveries: { queues: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
+      lookups: { queues: lookups, reader: this.functionNamed(ISSUER_QUEUE.consumer) },
       tick: this.functionNamed("tick"),
       alarms,
     });
@@ -255,26 +266,59 @@ export class VerificationApiStack extends Stack {
   }
 
   /**
-   * The sandbox's own authority service behind a function URL, with a generated bearer secret;
-   * none in production, where only an operator's integration may answer.
+   * Points the functions that ask at the chosen issuer: the simulator's function URL for
+   * `simulator`, the lookup integration's bearer secret for `lookup`. e-Devlet itself needs
+   * neither: the processing functions reach it as they are, with no VPC in the way.
    */
-  private ownAuthority(config: EnvironmentConfig): { url: string; secret: ISecret } | undefined {
-    if (!this.functions.has("authority")) return undefined;
-    const service = this.functionNamed("authority");
-    const secret = new Secret(this, "AuthoritySecret", {
-      description: `Bearer token of the issuer-lookup contract (${config.environment})`,
+  private connectIssuer(
+    choice: IssuerChoice,
+    config: EnvironmentConfig,
+    entries: readonly [string, FunctionDefinition][],
+  ): void {
+    const asking = entries.filter(([, definition]) => definition.access.issuer === "ask").map(([name]) => name);
+    if (choice.kind === "simulator") {
+      const url = this.simulatorUrl(config);
+      for (const name of asking) {
+        this.functionNamed(name).addEnvironment("EDEVLET_URL", url);
+        this.functionNamed(name).addEnvironment("EDEVLET_MOBILE_URL", url);
+      }
+    }
+    if (choice.kind === "lookup") {
+      const secret = Secret.fromSecretCompleteArn(this, "IssuerSecret", choice.secretArn);
+      for (const name of asking) {
+        this.functionNamed(name).addEnvironment("AUTHORITY_SECRET_ARN", secret.secretArn);
+        secret.grantRead(this.functionNamed(name));
+      }
+    }
+  }
+
+  /**
+   * The sandbox's e-Devlet simulator behind a function URL, with a generated key for its
+   * session cookies; it answers whoever asks, as e-Devlet's public barcode verification does.
+   */
+  private simulatorUrl(config: EnvironmentConfig): string {
+    if (!this.functions.has("edevlet-simulator")) {
+      throw new Error(`The e-Devlet simulator is not deployed in ${config.environment}: choose another -c issuer=`);
+    }
+    const simulator = this.functionNamed("edevlet-simulator");
+    const key = new Secret(this, "SimulatorKey", {
+      description: `Signs the e-Devlet simulator's session cookies (${config.environment})`,
       generateSecretString: { passwordLength: SECRETS_KEY_LENGTH, excludePunctuation: true, includeSpace: false },
       removalPolicy: config.removalPolicy,
     });
-    Validations.of(secret).acknowledge({
+    Validations.of(key).acknowledge({
       id: "AwsSolutions-SMG4",
-      reason: "A sandbox-only token shared by the service and its callers; replacing it is one redeploy",
+      reason: "Signs the simulator's sessions, which last one lookup; replacing it is one redeploy",
     });
-    secret.grantRead(service);
-    service.addEnvironment("AUTHORITY_SECRET_ARN", secret.secretArn);
-    // The handler checks the bearer token itself, as the contract says an issuer does.
-    const url = service.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
-    return { url: url.url, secret };
+    key.grantRead(simulator);
+    simulator.addEnvironment("SIMULATOR_KEY_ARN", key.secretArn);
+    const url = simulator.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+    new CfnOutput(this, "EdevletSimulatorUrl", {
+      value: url.url,
+      description:
+        "The sandbox's e-Devlet simulator: the web form at /belge-dogrulama, the mobile endpoint at /api.php",
+    });
+    return url.url;
   }
 
   private functionNamed(name: string): NodejsFunction {

@@ -12,14 +12,21 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
-import { metricsNamespace, PARKED_EVENTS_METRIC } from "#shared/declarations/metrics";
+import {
+  ISSUER_LOOKUPS_METRIC,
+  ISSUER_UNAVAILABLE_REVIEWS_METRIC,
+  LOOKUP_OUTCOME_DIMENSION,
+  metricsNamespace,
+  PARKED_EVENTS_METRIC,
+} from "#shared/declarations/metrics";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
-import { DELIVERY_QUEUE } from "#shared/declarations/queues";
+import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import { AUDIT_TABLE, TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { LOOKUP_LEASE_SECONDS } from "#shared/domain/issuer";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { PROBLEMS, problemSchema } from "#shared/http/problems";
 import cdkJson from "../../cdk.json";
@@ -67,6 +74,18 @@ const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
   "KMS_ENDPOINT",
   "APIGATEWAY_ENDPOINT",
   "SQS_ENDPOINT",
+  // The lookup contract's bearer secret and the simulator's key are read from Secrets Manager in AWS.
+  "AUTHORITY_SECRET",
+  "SIMULATOR_KEY",
+  "SIMULATOR_LATENCY_MS",
+];
+/** Set on the functions that ask only when the issuer chosen needs them (`-c issuer=`), after the functions are made. */
+const CHOSEN_ISSUER_SETTINGS: readonly SettingName[] = [
+  "EDEVLET_URL",
+  "EDEVLET_MOBILE_URL",
+  "AUTHORITY_URL",
+  "AUTHORITY_SECRET_ARN",
+  "SIMULATOR_KEY_ARN",
 ];
 
 function logicalId(stack: VerificationApiStack, construct: { node: { defaultChild?: unknown } }): string {
@@ -144,10 +163,10 @@ function wiredRoutes(template: Template): Map<string, Json> {
 describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
   const { stack, template } = built[environment];
   const retained = environment === "production";
-  // The functions this environment deploys; the authority service is the sandbox's own.
+  // The functions this environment deploys; the e-Devlet simulator is the sandbox's own.
   const entries = allEntries.filter(([, definition]) => definition.deployedIn?.includes(environment) ?? true);
-  // Only the sandbox has an issuer when no integration is configured: its own authority service.
-  const hasIssuer = environment === "sandbox";
+  // By default the sandbox asks its own e-Devlet simulator, production e-Devlet itself at its own URLs.
+  const asksSimulator = environment === "sandbox";
 
   it("is named after its environment and passes cdk-nag's AwsSolutions pack with every finding acknowledged", () => {
     expect(stack.stackName).toBe(`VerificationApi-${environment}`);
@@ -352,27 +371,32 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         LoggingConfig: { LogFormat: "JSON" },
       });
       const variables = fn.Environment.Variables as Json;
-      const issuerSettings: string[] = {
-        client: hasIssuer ? ["AUTHORITY_URL", "AUTHORITY_SECRET_ARN"] : [],
-        service: ["AUTHORITY_SECRET_ARN"],
-        none: [],
-      }[definition.access.authority ?? "none"];
+      const chosen: string[] = [
+        ...(definition.access.issuer === "ask" && asksSimulator ? ["EDEVLET_URL", "EDEVLET_MOBILE_URL"] : []),
+        ...(definition.access.simulator ? ["SIMULATOR_KEY_ARN"] : []),
+      ];
       expect(Object.keys(variables).sort()).toEqual(
         [
-          ...definition.settings.filter((setting) => !LOCAL_ONLY_SETTINGS.includes(setting)),
-          ...issuerSettings,
+          ...definition.settings.filter(
+            (setting) => !LOCAL_ONLY_SETTINGS.includes(setting) && !CHOSEN_ISSUER_SETTINGS.includes(setting),
+          ),
+          ...chosen,
           "NODE_OPTIONS",
           "POWERTOOLS_LOG_LEVEL",
           "POWERTOOLS_SERVICE_NAME",
         ].sort(),
       );
-      if (issuerSettings.includes("AUTHORITY_SECRET_ARN")) {
-        expect(variables.AUTHORITY_SECRET_ARN).toEqual({ Ref: authoritySecretId(template) });
+      if (chosen.includes("EDEVLET_URL")) {
+        const simulatorUrl = { "Fn::GetAtt": [expect.stringMatching(/^EdevletSimulatorFunction.*Url/), "FunctionUrl"] };
+        expect(variables).toMatchObject({ EDEVLET_URL: simulatorUrl, EDEVLET_MOBILE_URL: simulatorUrl });
       }
-      if (issuerSettings.includes("AUTHORITY_URL")) {
-        expect(variables.AUTHORITY_URL).toEqual({
-          "Fn::GetAtt": [expect.stringMatching(/^AuthorityFunction.*Url/), "FunctionUrl"],
-        });
+      if (chosen.includes("SIMULATOR_KEY_ARN")) {
+        expect(variables.SIMULATOR_KEY_ARN).toEqual({ Ref: secretIdStartingWith(template, "SimulatorKey") });
+      }
+      // e-Devlet by the web form, retried for 15 minutes: every function that reaches the issuer reads what it declares of it.
+      const issuer = { ISSUER: "edevlet", EDEVLET_PROTOCOL: "form", ISSUER_RETRY_WINDOW_S: "900" };
+      for (const [setting, value] of Object.entries(issuer)) {
+        if (setting in variables) expect(variables[setting], `${name}: ${setting}`).toBe(value);
       }
       expect(variables).toMatchObject({
         NODE_OPTIONS: "--enable-source-maps",
@@ -484,11 +508,30 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Resource: { "Fn::GetAtt": [portalPoolId(template), "Arn"] },
         });
       }
-      if (definition.access.authority === "service" || (definition.access.authority === "client" && hasIssuer)) {
+      if (definition.access.simulator) {
         expected.push({
           Effect: "Allow",
           Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-          Resource: { Ref: authoritySecretId(template) },
+          Resource: { Ref: secretIdStartingWith(template, "SimulatorKey") },
+        });
+      }
+      const issuerQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "IssuerLookupsQueue"), "Arn"] };
+      if (definition.access.issuer === "schedule") {
+        expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: issuerQueueArn });
+      }
+      if (definition.access.issuer === "ask") {
+        // Its own retries, and from its event source taking, hiding and deleting the queue's messages.
+        expected.push({
+          Effect: "Allow",
+          Action: [
+            "sqs:ChangeMessageVisibility",
+            "sqs:DeleteMessage",
+            "sqs:GetQueueAttributes",
+            "sqs:GetQueueUrl",
+            "sqs:ReceiveMessage",
+            "sqs:SendMessage",
+          ],
+          Resource: issuerQueueArn,
         });
       }
       const deliveryQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "DeliveriesQueue"), "Arn"] };
@@ -974,6 +1017,8 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         "PortalUserPoolId",
         "PortalClientId",
         "UsagePlanId",
+        // The sandbox's e-Devlet simulator, which its processing asks.
+        ...(environment === "sandbox" ? ["EdevletSimulatorUrl"] : []),
         ...apiNames.map((name) => `${APIS[name].id}Url`),
         ...TABLES.map((table) => `${table.id}TableName`),
       ].sort(),
@@ -1141,9 +1186,9 @@ function pageClient(poolId: string): Json {
   };
 }
 
-function authoritySecretId(template: Template): string {
+function secretIdStartingWith(template: Template, prefix: string): string {
   return Object.keys(template.findResources("AWS::SecretsManager::Secret")).find((id) =>
-    id.startsWith("AuthoritySecret"),
+    id.startsWith(prefix),
   ) as string;
 }
 
@@ -1176,35 +1221,66 @@ describe("the environment", () => {
     expect(agnostic.environment).toBe("aws://unknown-account/unknown-region");
   });
 
-  it("points production at an operator's issuer integration only when both its URL and secret are given", () => {
+  it("asks e-Devlet itself in production by default, and another issuer, or none, only as -c issuer= says", () => {
+    const production = (context: Record<string, unknown>) =>
+      defineApp(
+        new App({
+          context: {
+            ...cdkJson.context,
+            env: "production",
+            account: ACCOUNT,
+            region: REGION,
+            "aws:cdk:bundling-stacks": [],
+            ...context,
+          },
+        }),
+        {},
+      );
+    const askerOf = (stack: VerificationApiStack) =>
+      Template.fromStack(stack).findResources("AWS::Lambda::Function")[functionId(stack, "ask-issuer")]?.Properties
+        .Environment.Variables as Json;
+
+    const byDefault = production({});
+    expect(byDefault.functions.has("edevlet-simulator")).toBe(false);
+    expect(askerOf(byDefault)).toMatchObject({ ISSUER: "edevlet", EDEVLET_PROTOCOL: "form" });
+    expect(askerOf(byDefault)).not.toHaveProperty("EDEVLET_URL");
+    expect(askerOf(production({ issuer: "edevlet", edevletProtocol: "mobile" }))).toMatchObject({
+      ISSUER: "edevlet",
+      EDEVLET_PROTOCOL: "mobile",
+    });
+    expect(askerOf(production({ issuer: "none" }))).toMatchObject({ ISSUER: "none" });
+
     const secretArn = `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:issuer-token-AbCdEf`;
-    const app = new App({
-      context: {
-        ...cdkJson.context,
-        env: "production",
-        account: ACCOUNT,
-        region: REGION,
-        authorityUrl: "https://issuer.example.com",
-        authoritySecretArn: secretArn,
-        "aws:cdk:bundling-stacks": [],
-      },
+    const lookup = production({
+      issuer: "lookup",
+      authorityUrl: "https://issuer.example.com",
+      authoritySecretArn: secretArn,
     });
-    const stack = defineApp(app, {});
-    const template = Template.fromStack(stack);
-    const clients = allEntries.filter(([, definition]) => definition.access.authority === "client");
-    expect(clients.length).toBeGreaterThan(0);
-    for (const [name] of clients) {
-      const fn = template.findResources("AWS::Lambda::Function")[functionId(stack, name)]?.Properties;
-      expect(fn.Environment.Variables).toMatchObject({
-        AUTHORITY_URL: "https://issuer.example.com",
-        AUTHORITY_SECRET_ARN: secretArn,
-      });
-    }
-    expect(stack.functions.has("authority")).toBe(false);
-    const half = new App({
-      context: { ...cdkJson.context, env: "production", authorityUrl: "https://issuer.example.com" },
+    expect(askerOf(lookup)).toMatchObject({
+      ISSUER: "lookup",
+      AUTHORITY_URL: "https://issuer.example.com",
+      AUTHORITY_SECRET_ARN: secretArn,
     });
-    expect(() => defineApp(half, {})).toThrow(/authoritySecretArn/);
+    // A stack deployed before e-Devlet named its integration with the two values alone.
+    expect(
+      askerOf(production({ authorityUrl: "https://issuer.example.com", authoritySecretArn: secretArn })),
+    ).toMatchObject({
+      ISSUER: "lookup",
+    });
+    expect(() => production({ issuer: "lookup", authorityUrl: "https://issuer.example.com" })).toThrow(
+      /authoritySecretArn/,
+    );
+    expect(() => production({ issuer: "simulator" })).toThrow(/Production never asks the simulator/);
+    expect(() => production({ issuer: "edevlet", authorityUrl: "https://issuer.example.com" })).toThrow(
+      /issuer=lookup only/,
+    );
+    expect(() => production({ edevletProtocol: "soap" })).toThrow(/edevletProtocol/);
+    expect(() => production({ issuerConcurrency: "1" })).toThrow(/issuerConcurrency/);
+    const wider = Template.fromStack(production({ issuerConcurrency: "8" }));
+    wider.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      BatchSize: ISSUER_QUEUE.batchSize,
+      ScalingConfig: { MaximumConcurrency: 8 },
+    });
   });
 
   it("upgrades a deployed stack one index per table per deploy with -c indexStep, and creates a new one with all", () => {
@@ -1305,8 +1381,8 @@ describe("the bundles", () => {
         expect(text.includes('"ZodType"'), name).toBe(false);
         // package.json's sideEffects keeps shared/domain/zod.ts, which loads zod's English messages.
         if (text.includes('"ZodMiniType"')) expect(text.includes("Too big: expected"), name).toBe(true);
-        if (definition.access.authority === "service") {
-          // The authority service ships the published test certificates it answers from.
+        if (definition.access.simulator) {
+          // The e-Devlet simulator ships the published test certificates it answers from.
           expect(existsSync(path.join(folder, "issuer/YOK_STUDENT/TESTYOK-0001-AKTIF.pdf")), name).toBe(true);
         }
         if (definition.settings.includes("WEB_ASSETS")) {
@@ -1331,12 +1407,22 @@ describe("the bundles", () => {
           PORTAL_USER_POOL_ID: `${REGION}_TestPool02`,
           WEB_ASSETS: path.join(folder, "web"),
           DELIVERY_QUEUE_URL: `https://sqs.${REGION}.amazonaws.com/123456789012/test-deliveries`,
+          ISSUER_QUEUE_URL: `https://sqs.${REGION}.amazonaws.com/123456789012/test-lookups`,
+          ISSUER: "edevlet",
+          EDEVLET_PROTOCOL: "form",
+          ISSUER_RETRY_WINDOW_S: "900",
+          EDEVLET_URL: "https://edevlet.example.test",
+          EDEVLET_MOBILE_URL: "https://edevlet.example.test",
         };
         Object.assign(
           process.env,
           Object.fromEntries(
             definition.settings
-              .filter((setting) => !LOCAL_ONLY_SETTINGS.includes(setting))
+              .filter(
+                (setting) =>
+                  !LOCAL_ONLY_SETTINGS.includes(setting) &&
+                  (!CHOSEN_ISSUER_SETTINGS.includes(setting) || samples[setting] !== undefined),
+              )
               .map((setting) => [setting, samples[setting] ?? `test-${setting}`]),
           ),
           { AWS_REGION: REGION },
@@ -1393,6 +1479,75 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
     // Only the change stream's consumer sends to it.
     const consumer = template.findResources("AWS::Lambda::Function")[functionId(stack, "on-verification-change")];
     expect(consumer?.Properties.Environment.Variables.DELIVERY_QUEUE_URL).toEqual({ Ref: queue });
+  });
+
+  it("feeds the issuer queue to its reader one message at a time, at most the stage's issuer concurrency at once", () => {
+    const queue = queueIdStartingWith(template, "IssuerLookupsQueue");
+    const failures = queueIdStartingWith(template, "IssuerLookupsFailures");
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: functionId(stack, ISSUER_QUEUE.consumer) },
+      EventSourceArn: { "Fn::GetAtt": [queue, "Arn"] },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: ISSUER_QUEUE.maxConcurrency },
+    });
+    expect(template.toJSON().Resources[queue].Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: ISSUER_QUEUE.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: { "Fn::GetAtt": [failures, "Arn"] },
+        maxReceiveCount: ISSUER_QUEUE.maxReceiveCount,
+      },
+    });
+    // A lookup that stopped half way is taken over only once its hold on the verification lapsed.
+    const reader = template.findResources("AWS::Lambda::Function")[functionId(stack, ISSUER_QUEUE.consumer)];
+    expect(ISSUER_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+      Math.max(LOOKUP_LEASE_SECONDS, 3 * reader?.Properties.Timeout),
+    );
+    // The processing functions reach e-Devlet as they are: none runs in a VPC.
+    for (const fn of Object.values(template.findResources("AWS::Lambda::Function"))) {
+      expect(fn.Properties).not.toHaveProperty("VpcConfig");
+    }
+  });
+
+  it("alarms on unrecognised issuer answers past 5 % of 15 minutes' lookups, and on verifications sent to review for want of an answer", () => {
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties);
+    const unrecognised = alarms.find((alarm) => String(alarm.AlarmDescription).includes("does not recognise"));
+    expect(unrecognised).toMatchObject({
+      Threshold: 5,
+      ComparisonOperator: "GreaterThanThreshold",
+      EvaluationPeriods: 1,
+    });
+    const metrics = unrecognised?.Metrics as Json[];
+    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe(
+      "IF(total >= 10, 100 * unrecognised / total, 0)",
+    );
+    expect(metrics.filter((metric) => metric.MetricStat)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Id: "unrecognised",
+          MetricStat: expect.objectContaining({
+            Period: 900,
+            Metric: expect.objectContaining({
+              MetricName: ISSUER_LOOKUPS_METRIC,
+              Namespace: metricsNamespace(environment),
+              Dimensions: [{ Name: LOOKUP_OUTCOME_DIMENSION, Value: "unavailable_unrecognised" }],
+            }),
+          }),
+        }),
+        expect.objectContaining({
+          Id: "total",
+          MetricStat: expect.objectContaining({
+            Metric: { MetricName: ISSUER_LOOKUPS_METRIC, Namespace: metricsNamespace(environment) },
+          }),
+        }),
+      ]),
+    );
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: metricsNamespace(environment),
+      MetricName: ISSUER_UNAVAILABLE_REVIEWS_METRIC,
+      Period: 900,
+      Threshold: environment === "production" ? 3 : 20,
+    });
   });
 
   it("runs the tick every minute, and only EventBridge may invoke it", () => {
