@@ -20,6 +20,7 @@ const deps = {
   authority,
   retryWindowSeconds: retryWindowSeconds(config),
   random: Math.random,
+  stopwatch: () => performance.now(),
 };
 
 export const handler = async (event: SQSEvent): Promise<void> => {

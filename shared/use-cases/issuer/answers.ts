@@ -1,9 +1,10 @@
 /**
  * How processing comes by the issuer's answer for a verification's document. Only the issuer
  * queue's reader asks (`askedAnswer`), at most the stage's issuer concurrency at once, once per
- * verification (retries of an unavailable answer aside); every other processor (the change
- * stream's consumer, a sync confirm) decides on an answer once it is recorded, and otherwise
- * only sends the first lookup to the queue (`scheduledAnswer`).
+ * verification (retries of an unavailable answer aside). The change stream's consumer only hands
+ * a verification that starts processing to the queue (`queueChecks`); a sync confirm runs the
+ * checks itself, decides on an answer once it is recorded, and otherwise only sends the lookup
+ * to the queue (`scheduledAnswer`).
  */
 import type { DocumentKeys } from "../../domain/certificates/keys.ts";
 import {
@@ -80,10 +81,7 @@ async function follow(
  * and asks the issuer when they need it: once, unless a lookup is under way or answered.
  */
 export async function queueChecks(deps: Pick<GateDeps, "queue">, item: VerificationItem): Promise<void> {
-  const step = processorStep(item.issuer);
-  if (step.do === "later") {
-    await deps.queue.send({ verification_id: item.verification_id, attempt: step.attempt }, step.delaySeconds);
-  }
+  if (!item.issuer) await deps.queue.send({ verification_id: item.verification_id, attempt: 1 }, 0);
 }
 
 /** For processors that may not ask: a recorded answer, or the first lookup sent to the issuer queue. */
@@ -105,6 +103,8 @@ export interface AskDeps extends GateDeps {
   retryWindowSeconds: number;
   /** Jitter for the backoff between retries. */
   random: () => number;
+  /** Milliseconds from a fixed start, finer than the clock's seconds: how long a lookup took. */
+  stopwatch: () => number;
 }
 
 const outcomeOf = (answer: IssuerAnswer): LookupOutcome =>
@@ -130,14 +130,14 @@ export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
   async function ask(item: VerificationItem, keys: Required<DocumentKeys>, held: IssuerState) {
     const record = (state: IssuerState) =>
       deps.verifications.recordIssuer({ id: item.verification_id, sequence: item.sequence, seen: held, state });
-    const started = deps.clock.now().getTime();
+    const started = deps.stopwatch();
     const answer = await deps.authority.lookup({
       documentType: item.document_type,
       barcode: keys.barcode,
       identityNumber: keys.identityNumber,
     });
     const now = deps.clock.now();
-    deps.log.lookup(item.environment, outcomeOf(answer), now.getTime() - started, item.verification_id);
+    deps.log.lookup(item.environment, outcomeOf(answer), deps.stopwatch() - started, item.verification_id);
 
     if (answer.kind !== "unavailable") {
       // The copy first: an answer recorded as found always has its copy beside the upload.

@@ -60,7 +60,7 @@ function setup(item?: VerificationItem, upload?: Uint8Array) {
   const sleep = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
   const deps = { verifications, documents, reader, issuer, clock, log, sleep };
   issuer.onSend = (message) =>
-    void askIssuer({ ...deps, authority, retryWindowSeconds: 0, random: Math.random }, message);
+    void askIssuer({ ...deps, authority, retryWindowSeconds: 0, random: Math.random, stopwatch: () => 0 }, message);
   return { verifications, documents, reader, authority, clock, log, deps };
 }
 

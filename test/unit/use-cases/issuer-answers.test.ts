@@ -59,6 +59,7 @@ function setup(answer: IssuerAnswer = { kind: "found", document: UPLOAD }) {
     log,
     retryWindowSeconds: WINDOW,
     random: () => 0.5,
+    stopwatch: () => 0,
   };
   /** The queue's reader, for the message of `attempt`. */
   const read = (attempt: number) => askIssuer(deps, { verification_id: ID, attempt });
@@ -181,7 +182,7 @@ describe("the issuer queue's reader", () => {
     };
     await expect(
       askIssuer(
-        { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5 },
+        { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5, stopwatch: () => 0 },
         { verification_id: ID, attempt: 1, failures: 5 },
       ),
     ).rejects.toThrow("the bucket is unavailable");
@@ -272,7 +273,7 @@ describe("with no issuer configured", () => {
     const deps = { verifications, documents, reader, issuer: undefined, authority: undefined, clock, log };
 
     const final = await askIssuer(
-      { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5 },
+      { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5, stopwatch: () => 0 },
       { verification_id: ID, attempt: 1 },
     );
 
