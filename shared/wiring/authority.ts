@@ -1,5 +1,6 @@
 import path from "node:path";
 import { libraryDocumentReader } from "../adapters/documents/reader.ts";
+import { rememberingReader } from "../adapters/documents/remembering-reader.ts";
 import { edevletFormAuthority } from "../adapters/edevlet/form.ts";
 import { edevletMobileAuthority } from "../adapters/edevlet/mobile.ts";
 import { folderCatalogue } from "../adapters/folder-catalogue.ts";
@@ -52,7 +53,8 @@ export function issuerAuthority(config: FunctionConfig): Authority | undefined {
 
 /**
  * What the e-Devlet simulator needs: its certificate folders (`SIMULATOR_DOCUMENTS`, separated
- * by the platform's path delimiter), a reader for the numbers they print, the key that signs its
+ * by the platform's path delimiter), a reader for the numbers they print (remembering each file
+ * it read while the file stays the same), the key that signs its
  * session cookie (`SIMULATOR_KEY`, or in AWS the secret `SIMULATOR_KEY_ARN` names), its log and
  * the latency it adds to each answer (`SIMULATOR_LATENCY_MS`, none by default).
  */
@@ -60,7 +62,7 @@ export function edevletSimulatorPorts(config: FunctionConfig) {
   const folders = config.setting("SIMULATOR_DOCUMENTS").split(path.delimiter).filter(Boolean);
   return {
     catalogue: folderCatalogue(folders),
-    reader: libraryDocumentReader,
+    reader: rememberingReader(libraryDocumentReader),
     key: settingOrSecret("SIMULATOR_KEY", "SIMULATOR_KEY_ARN"),
     log,
     latencyMs: Number(config.optional("SIMULATOR_LATENCY_MS") ?? 0),
