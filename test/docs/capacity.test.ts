@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { edgeLimits } from "#shared/declarations/edge";
-import { DELIVERY_QUEUE } from "#shared/declarations/queues";
+import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APP_THROTTLING, APPS_AT_FULL_RATE, STAGE_THROTTLING } from "#shared/declarations/routes";
 import { CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import { PARTITION_SHARDS } from "#shared/domain/shards";
@@ -26,6 +26,7 @@ describe("docs/capacity.md", () => {
     expect(model).toContain(`\`maxConcurrency\` ${DELIVERY_QUEUE.maxConcurrency}`);
     expect(model).toContain(`${DELIVERY_QUEUE.batchSize} messages`);
     expect(model).toContain(`at most ${CHANGE_STREAM_READING.parallelizationFactor} batches at once`);
+    expect(model).toContain(`at most ${ISSUER_QUEUE.maxConcurrency} lookups at once per stage`);
     expect(edgeLimits("production").perSourceIp).toBe(STAGE_THROTTLING.production.rateLimit * 60 * 0.6);
   });
 

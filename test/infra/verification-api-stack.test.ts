@@ -79,6 +79,14 @@ const LOCAL_ONLY_SETTINGS: readonly SettingName[] = [
   "SIMULATOR_KEY",
   "SIMULATOR_LATENCY_MS",
 ];
+/** What an SQS event source lets its function do with the queue it reads. */
+const QUEUE_READING = [
+  "sqs:ChangeMessageVisibility",
+  "sqs:DeleteMessage",
+  "sqs:GetQueueAttributes",
+  "sqs:GetQueueUrl",
+  "sqs:ReceiveMessage",
+];
 /** Set on the functions that ask only when the issuer chosen needs them (`-c issuer=`), after the functions are made. */
 const CHOSEN_ISSUER_SETTINGS: readonly SettingName[] = [
   "EDEVLET_URL",
@@ -521,18 +529,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       }
       if (definition.access.issuer === "ask") {
         // Its own retries, and from its event source taking, hiding and deleting the queue's messages.
-        expected.push({
-          Effect: "Allow",
-          Action: [
-            "sqs:ChangeMessageVisibility",
-            "sqs:DeleteMessage",
-            "sqs:GetQueueAttributes",
-            "sqs:GetQueueUrl",
-            "sqs:ReceiveMessage",
-            "sqs:SendMessage",
-          ],
-          Resource: issuerQueueArn,
-        });
+        expected.push({ Effect: "Allow", Action: [...QUEUE_READING, "sqs:SendMessage"], Resource: issuerQueueArn });
       }
       const deliveryQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "DeliveriesQueue"), "Arn"] };
       if (definition.access.deliveryQueue === "send") {
@@ -540,17 +537,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       }
       if (definition.access.deliveryQueue === "receive") {
         // Its event source adds taking, hiding and deleting the queue's messages.
-        expected.push({
-          Effect: "Allow",
-          Action: [
-            "sqs:ChangeMessageVisibility",
-            "sqs:DeleteMessage",
-            "sqs:GetQueueAttributes",
-            "sqs:GetQueueUrl",
-            "sqs:ReceiveMessage",
-          ],
-          Resource: deliveryQueueArn,
-        });
+        expected.push({ Effect: "Allow", Action: QUEUE_READING, Resource: deliveryQueueArn });
       }
       if (name === "on-verification-change") {
         // The stream event source adds reading the stream and sending failures to its queue.
