@@ -45,8 +45,8 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
       'export const s3 = new S3Client({ requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });',
     );
   }
-  // The sealing key and the issuer's bearer secret are both read from Secrets Manager.
-  if (access.secretsKey || access.authority) {
+  // The sealing key and the simulator's cookie key are read from Secrets Manager.
+  if (access.secretsKey || access.simulator) {
     clients.push("Secrets Manager");
     lines.push(
       'import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";',
@@ -58,8 +58,8 @@ export function baselineSource(name: FunctionName): { source: string; clients: s
     clients.push("KMS");
     lines.push('import { KMSClient } from "@aws-sdk/client-kms";', "export const kms = new KMSClient({});");
   }
-  // New webhook events are sent to the delivery queue.
-  if (access.deliveryQueue === "send") {
+  // New webhook events are sent to the delivery queue; checks and lookups to the issuer queue.
+  if (access.deliveryQueue === "send" || access.issuer) {
     clients.push("SQS");
     lines.push('import { SQSClient } from "@aws-sdk/client-sqs";', "export const sqs = new SQSClient({});");
   }
@@ -94,7 +94,10 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
     SEALING_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000be",
-    AUTHORITY_DOCUMENTS: "/var/task/issuer",
+    SIMULATOR_DOCUMENTS: "/var/task/issuer",
+    SIMULATOR_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-simulator",
+    ISSUER: "edevlet",
+    ISSUER_QUEUE_URL: "https://sqs.us-east-1.amazonaws.com/000000000000/bench-lookups",
     AUDIT_TABLE: "bench-audit",
     USAGE_TABLE: "bench-usage",
     STAFF_USER_POOL_ID: "us-east-1_BenchStaff",
@@ -106,21 +109,11 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     // The console reads its built files at init, so they are real.
     WEB_ASSETS: webAssets,
   };
-  // As in the sandbox stack, where the processing functions ask the stack's own issuer.
-  const definition: FunctionDefinition = FUNCTIONS[name];
-  const issuer =
-    definition.access.authority === "client"
-      ? {
-          AUTHORITY_URL: "https://issuer.bench.invalid",
-          AUTHORITY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-issuer",
-        }
-      : {};
   return {
     PATH: process.env.PATH,
     ...Object.fromEntries(
       FUNCTIONS[name].settings.flatMap((setting) => (dummies[setting] ? [[setting, dummies[setting]]] : [])),
     ),
-    ...issuer,
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "BENCHDUMMY",
     AWS_SECRET_ACCESS_KEY: "bench-dummy",

@@ -1,14 +1,18 @@
 /**
  * The whole flow under load: for a fixed time, a new verification starts at a fixed rate
  * whether or not the earlier ones have finished, each one created, its real certificate
- * uploaded and confirmed, checked by the processing pipeline against the issuer's service, and
- * its decision received by the app's webhook endpoint (signature verified) and then fetched.
+ * uploaded and confirmed, checked by the processing pipeline against the e-Devlet simulator
+ * (answering as slowly as e-Devlet does), and its decision received by the app's webhook
+ * endpoint (signature verified) and then fetched. The time the decision waited on the issuer
+ * (its checks queued for a free reader, and the lookup itself) is measured per verification,
+ * and so what the flow adds beyond it.
  * The gateway holds the stage and the app to the production rates. Every event is counted: one
  * of each per verification, none missing, none twice.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
+import type { EdevletProtocol } from "#shared/domain/edevlet";
 import type { Pipeline } from "../local/pipeline.ts";
 import { BenchCustomer, createBody, overHttp, type Reply, upload } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
@@ -25,6 +29,8 @@ type Step = (typeof STEPS)[number];
 const EXPECTED_EVENTS = ["verification.processing", "verification.completed"];
 
 export interface FlowResult {
+  /** e-Devlet's way in the checks asked by. */
+  protocol: EdevletProtocol;
   durationSeconds: number;
   ratePerSecond: number;
   throttle: { stage: { rateLimit: number; burstLimit: number }; app: { rateLimit: number; burstLimit: number } };
@@ -42,12 +48,33 @@ export interface FlowResult {
   /** Responses other than what each step expects (201, 200, 200, and the fetch `completed`/`verified`). */
   unexpected: number;
   statuses: Record<string, Record<string, number>>;
+  /** The simulator's wait before each answer, and how the decision event's time divides (ms, per verification). */
+  issuer: {
+    latencyMs: number;
+    /** The checks' wait in the issuer queue for a free reader (at most the stage's concurrency ask at once). */
+    queued: Percentiles;
+    /** The lookups themselves, every step of the form. */
+    asked: Percentiles;
+    /** The decision event's time beyond both: the stream, the checks, the writes and the webhook. */
+    beyond: Percentiles;
+    /** The share of the decision events' total time spent waiting on the issuer (queue and lookups). */
+    share: number;
+    /** Lookups made per verification, and the most any one verification needed. */
+    lookupsPerVerification: number;
+    mostLookups: number;
+  };
 }
 
 export async function runFlow(
   api: BenchApi,
   pipeline: Pipeline,
-  options: { durationSeconds: number; ratePerSecond: number; eventTimeoutMs: number },
+  options: {
+    protocol: EdevletProtocol;
+    durationSeconds: number;
+    ratePerSecond: number;
+    eventTimeoutMs: number;
+    issuerLatencyMs: number;
+  },
 ): Promise<FlowResult> {
   const certificate = new Uint8Array(await readFile(CERTIFICATE));
   const body = createBody("flow", certificate.length);
@@ -80,6 +107,7 @@ export async function runFlow(
     };
 
     const ids: string[] = [];
+    const decisions = new Map<string, number>();
     let finished = 0;
     const one = async (): Promise<void> => {
       const created: Reply = await timed("create", () => customer.create(undefined, body));
@@ -100,6 +128,7 @@ export async function runFlow(
       if (processing !== undefined) times["processing event"].push(processing);
       if (decision === undefined) return;
       times["decision event"].push(decision);
+      decisions.set(resource.verification_id, decision);
       const fetched = await timed("fetch", () => customer.get(resource.verification_id));
       const state = fetched.json as { status?: string; result?: string } | undefined;
       const outcome = `${fetched.status} ${state?.status}/${state?.result}`;
@@ -112,6 +141,8 @@ export async function runFlow(
     for (const step of STEPS) times[step].length = 0;
     for (const key of Object.keys(statuses)) delete statuses[key];
     ids.length = 0;
+    decisions.clear();
+    api.issuerTimes.clear();
     finished = 0;
     unexpected = 0;
     endpoint.deliveries.length = 0;
@@ -137,7 +168,15 @@ export async function runFlow(
     }
     const received = new Set(endpoint.deliveries.map((each) => `${each.verificationId} ${each.type}`));
     const lost = ids.flatMap((id) => EXPECTED_EVENTS.filter((type) => !received.has(`${id} ${type}`))).length;
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    const split = [...decisions].map(([id, decided]) => {
+      const times = api.issuerTimes.get(id) ?? { waited: [], asked: [] };
+      return { decided, queued: sum(times.waited), asked: sum(times.asked), lookups: times.asked.length };
+    });
+    const percentilesOf = (values: number[]) =>
+      values.length > 0 ? percentiles(values) : { n: 0, p50: 0, p95: 0, p99: 0 };
     return {
+      protocol: options.protocol,
       durationSeconds: options.durationSeconds,
       ratePerSecond: options.ratePerSecond,
       throttle,
@@ -154,6 +193,15 @@ export async function runFlow(
       unsigned: endpoint.deliveries.filter((each) => !each.signed).length,
       unexpected,
       statuses,
+      issuer: {
+        latencyMs: options.issuerLatencyMs,
+        queued: percentilesOf(split.map((one) => one.queued)),
+        asked: percentilesOf(split.map((one) => one.asked)),
+        beyond: percentilesOf(split.map((one) => one.decided - one.queued - one.asked)),
+        share: sum(split.map((one) => one.queued + one.asked)) / Math.max(1, sum(split.map((one) => one.decided))),
+        lookupsPerVerification: sum(split.map((one) => one.lookups)) / Math.max(1, split.length),
+        mostLookups: Math.max(0, ...split.map((one) => one.lookups)),
+      },
     };
   } finally {
     await endpoint.stop();

@@ -11,21 +11,24 @@ import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { powertoolsLog } from "#shared/adapters/logger";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import type { Throttle } from "#shared/declarations/routes";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import { destinationsFor } from "#shared/domain/destinations";
+import type { EdevletProtocol } from "#shared/domain/edevlet";
+import { issuerMessageOf } from "#shared/domain/issuer";
 import { createApp, type NewApp } from "#shared/use-cases/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
-import { type AuthorityHandler, startAuthority } from "../local/authority.ts";
+import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
 import { type Pipeline, startPipeline } from "../local/pipeline.ts";
 import { ensureTables, localSettings, PUBLISHED_CERTIFICATES, tableName } from "../local/resources.ts";
-import { startQueue } from "../local/sqs.ts";
+import { startQueues } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
 import { buildWeb } from "../web/build.ts";
 import type { Send } from "./customer.ts";
@@ -54,6 +57,12 @@ export class RoundTrips {
   }
 }
 
+/** Of one verification: how long each of its messages waited in the issuer queue for a reader, and each lookup took (ms). */
+export interface IssuerTimes {
+  waited: number[];
+  asked: number[];
+}
+
 export interface BenchApi {
   baseUrl: string;
   tables: { apps: string; verifications: string; idempotency: string };
@@ -65,24 +74,33 @@ export interface BenchApi {
   newApp(webhookUrl?: string): Promise<NewApp>;
   /** Another gateway on the same handlers, holding the stage and each app to these rates as deployed; its base URL. */
   throttledGateway(limits: { stage: Throttle; app: Throttle }): Promise<string>;
-  /** Starts what follows a change: the stream's consumer and the delivery queue's reader, until stopped. */
+  /** Starts what follows a change: the stream's consumer and the queues' readers, until stopped. */
   startPipeline(): Promise<Pipeline>;
+  /** Per verification id, the time its checks spent waiting on the issuer: the queue, and the lookups. */
+  issuerTimes: Map<string, IssuerTimes>;
   stop(): Promise<void>;
 }
 
-export async function startBenchApi(): Promise<BenchApi> {
+/**
+ * The bench's runtime; its e-Devlet simulator takes `issuerLatencyMs` for each step's answer, as
+ * e-Devlet takes its time, and processing asks it by `protocol` (the web form by default).
+ */
+export async function startBenchApi(options: {
+  issuerLatencyMs: number;
+  protocol?: EdevletProtocol;
+}): Promise<BenchApi> {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
   const secretsKey = SecretBox.generateKey();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const usagePlans = await startUsagePlans({ port: 0 });
-  // Every handler loads, the change stream's consumer too, which names its delivery queue at init.
-  const deliveries = await startQueue({ port: 0 });
-  // The issuer's service listens before the handlers load: processing reads its URL at cold start.
-  let authorityHandler: AuthorityHandler | undefined;
-  const authority = await startAuthority((event) => {
-    if (!authorityHandler) throw new Error("The handlers have not loaded yet");
-    return authorityHandler(event);
+  // Every handler loads, the change stream's consumer too, which names its queues at init.
+  const queues = await startQueues({ port: 0 });
+  // The simulator listens before the handlers load: processing reads e-Devlet's URLs at cold start.
+  let simulatorHandler: SimulatorHandler | undefined;
+  const simulator = await startEdevletSimulator((event, invocation) => {
+    if (!simulatorHandler) throw new Error("The handlers have not loaded yet");
+    return simulatorHandler(event, invocation);
   }, 0);
   // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
@@ -97,17 +115,28 @@ export async function startBenchApi(): Promise<BenchApi> {
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
-      deliveryQueueUrl: deliveries.queueUrl,
-      // The authority service with the published test certificates, as `npm start` runs it.
-      authority: { documents: [PUBLISHED_CERTIFICATES], secret: SecretBox.generateKey(), url: authority.url },
+      queues: { deliveries: queues.queue("Deliveries").queueUrl, lookups: queues.queue("IssuerLookups").queueUrl },
+      // The e-Devlet simulator with the published test certificates, as `npm start` runs it.
+      issuer: {
+        settings: {
+          EDEVLET_URL: simulator.url,
+          EDEVLET_MOBILE_URL: simulator.url,
+          EDEVLET_PROTOCOL: options.protocol ?? "form",
+        },
+        simulator: {
+          documents: [PUBLISHED_CERTIFICATES],
+          key: SecretBox.generateKey(),
+          latencyMs: options.issuerLatencyMs,
+        },
+      },
       backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
     }),
   );
   const stops: (() => Promise<void>)[] = [
     () => kms.stop(),
     () => usagePlans.stop(),
-    () => deliveries.stop(),
-    () => authority.stop(),
+    () => queues.stop(),
+    () => simulator.stop(),
   ];
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
@@ -134,7 +163,28 @@ export async function startBenchApi(): Promise<BenchApi> {
 
     // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
     const handlers = await loadHandlers();
-    authorityHandler = handlers.authority;
+    const issuerTimes = new Map<string, IssuerTimes>();
+    const timesOf = (id: string) => {
+      const times = issuerTimes.get(id) ?? { waited: [], asked: [] };
+      issuerTimes.set(id, times);
+      return times;
+    };
+    // Each lookup's own time, as the functions count it (the metric line's latency).
+    const lookup = powertoolsLog.lookup;
+    powertoolsLog.lookup = (environment, outcome, milliseconds, verificationId) => {
+      timesOf(verificationId).asked.push(milliseconds);
+      lookup(environment, outcome, milliseconds, verificationId);
+    };
+    // How long each message waited for one of the issuer queue's readers.
+    const askIssuer = handlers["ask-issuer"];
+    const timedAskIssuer: typeof askIssuer = (event) => {
+      for (const record of event.Records) {
+        const message = issuerMessageOf(record.body);
+        if (message) timesOf(message.verification_id).waited.push(Date.now() - Number(record.attributes.SentTimestamp));
+      }
+      return askIssuer(event);
+    };
+    simulatorHandler = handlers["edevlet-simulator"];
     const gateway = async (limits?: { stage: Throttle; app: Throttle }): Promise<string> => {
       const server = createGateway({
         handlers,
@@ -170,6 +220,7 @@ export async function startBenchApi(): Promise<BenchApi> {
       },
       bucket: LOCAL_BUCKET,
       roundTrips,
+      issuerTimes,
       throttledGateway: gateway,
       inProcess: inProcess(handlers, LOCAL_REGION),
       newApp: (webhookUrl) =>
@@ -183,7 +234,8 @@ export async function startBenchApi(): Promise<BenchApi> {
           region: LOCAL_REGION,
           table: tableName(PREFIX, VERIFICATIONS_TABLE),
           consumer: handlers["on-verification-change"],
-          deliveries: { queue: deliveries, reader: handlers["deliver-webhooks"] },
+          deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
+          lookups: { queue: queues.queue("IssuerLookups"), reader: timedAskIssuer },
           // Retries are the tick's; the bench measures first attempts only.
           tick: async () => undefined,
           // Polled often, so the poll's own interval adds little to what is measured.

@@ -3,12 +3,13 @@
  * on this machine; writes BENCHMARKS.md and bench-results.json at the project root.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/edevlet";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
-import { runFlow } from "./flow.ts";
+import type { FlowResult } from "./flow.ts";
 import { measureIsolation } from "./isolation.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
@@ -34,9 +35,35 @@ const SETTINGS: BenchSettings = {
   flowSeconds: 60,
   flowRatePerSecond: 5,
   flowEventTimeoutMs: 60_000,
+  issuerLatencyMs: 150,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The whole flow asking e-Devlet by `protocol`, in a process of its own (bench/flow-run.ts). */
+function flowOf(protocol: EdevletProtocol): FlowResult {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "verification-bench-flow-"));
+  const resultFile = path.join(folder, "flow.json");
+  const options = {
+    protocol,
+    durationSeconds: SETTINGS.flowSeconds,
+    ratePerSecond: SETTINGS.flowRatePerSecond,
+    eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
+    issuerLatencyMs: SETTINGS.issuerLatencyMs,
+  };
+  try {
+    execFileSync(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "flow-run.ts"), JSON.stringify(options), resultFile],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
+    return JSON.parse(readFileSync(resultFile, "utf8")) as FlowResult;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
@@ -53,7 +80,7 @@ async function main(): Promise<void> {
   const coldStart = await measureColdStart(SETTINGS.coldStartRuns);
 
   log("starting DynamoDB Local and the S3 engine");
-  const api = await startBenchApi();
+  const api = await startBenchApi({ issuerLatencyMs: SETTINGS.issuerLatencyMs });
   // Ctrl-C still stops the engines, the JVM included.
   const interrupted = () => void api.stop().finally(() => process.exit(130));
   process.once("SIGINT", interrupted);
@@ -61,7 +88,6 @@ async function main(): Promise<void> {
   let warm: Awaited<ReturnType<typeof measureWarm>>;
   let load: Awaited<ReturnType<typeof runLoad>>;
   let isolation: Awaited<ReturnType<typeof measureIsolation>>;
-  let flow: Awaited<ReturnType<typeof runFlow>>;
   try {
     // First, while the stream holds only their own changes: the consumer reads it from the start.
     // Only while these run: the other measurements see no stream consumer working beside them.
@@ -75,14 +101,6 @@ async function main(): Promise<void> {
         blocks: SETTINGS.isolationBlocks,
         slowAnswerMs: SETTINGS.isolationSlowAnswerMs,
         slowVerificationsPerBlock: SETTINGS.isolationSlowVerificationsPerBlock,
-      });
-      log(
-        `3/6 the whole flow: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
-      );
-      flow = await runFlow(api, pipeline, {
-        durationSeconds: SETTINGS.flowSeconds,
-        ratePerSecond: SETTINGS.flowRatePerSecond,
-        eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
       });
     } finally {
       await pipeline.stop();
@@ -106,6 +124,13 @@ async function main(): Promise<void> {
     process.off("SIGTERM", interrupted);
   }
 
+  const flows = EDEVLET_PROTOCOLS.map((protocol) => {
+    log(
+      `3/6 the whole flow, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
+    );
+    return flowOf(protocol);
+  });
+
   log(`6/6 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
   const documents = await measureDocuments(SETTINGS.documentSamples);
 
@@ -122,7 +147,7 @@ async function main(): Promise<void> {
     load,
     documents,
     isolation,
-    flow,
+    flows,
   };
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");
