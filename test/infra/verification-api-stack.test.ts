@@ -20,7 +20,7 @@ import {
   PARKED_EVENTS_METRIC,
 } from "#shared/declarations/metrics";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
-import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
+import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
@@ -1442,54 +1442,45 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
     template.hasResourceProperties("AWS::SQS::Queue", { SqsManagedSseEnabled: true });
   });
 
-  it("feeds the delivery queue to its reader in batches, with a failure queue behind it", () => {
-    const queue = queueIdStartingWith(template, "DeliveriesQueue");
-    const failures = queueIdStartingWith(template, "DeliveriesFailures");
+  /**
+   * The queue of `definition` read by its function as declared, at most `concurrency` batches at
+   * once, with its failure queue behind it; a message is hidden longer than its reader may run, so
+   * no message is taken twice at once. The queue's logical id.
+   */
+  function expectQueueRead(definition: QueueDefinition, concurrency: number): string {
+    const queue = queueIdStartingWith(template, `${definition.id}Queue`);
+    const failures = queueIdStartingWith(template, `${definition.id}Failures`);
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
-      FunctionName: { Ref: functionId(stack, DELIVERY_QUEUE.consumer) },
+      FunctionName: { Ref: functionId(stack, definition.consumer) },
       EventSourceArn: { "Fn::GetAtt": [queue, "Arn"] },
-      BatchSize: DELIVERY_QUEUE.batchSize,
-      ScalingConfig: { MaximumConcurrency: DELIVERY_QUEUE.maxConcurrency },
+      BatchSize: definition.batchSize,
+      ScalingConfig: { MaximumConcurrency: concurrency },
     });
-    const properties = template.toJSON().Resources[queue].Properties;
-    expect(properties).toMatchObject({
+    expect(template.toJSON().Resources[queue].Properties).toMatchObject({
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: DELIVERY_QUEUE.visibilityTimeoutSeconds,
+      VisibilityTimeout: definition.visibilityTimeoutSeconds,
       RedrivePolicy: {
         deadLetterTargetArn: { "Fn::GetAtt": [failures, "Arn"] },
-        maxReceiveCount: DELIVERY_QUEUE.maxReceiveCount,
+        maxReceiveCount: definition.maxReceiveCount,
       },
     });
-    // The queue hides a message longer than its reader may run, so no message is taken twice at once.
-    const reader = template.findResources("AWS::Lambda::Function")[functionId(stack, DELIVERY_QUEUE.consumer)];
-    expect(DELIVERY_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(3 * reader?.Properties.Timeout);
+    const reader = template.findResources("AWS::Lambda::Function")[functionId(stack, definition.consumer)];
+    expect(definition.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(3 * reader?.Properties.Timeout);
+    return queue;
+  }
+
+  it("feeds the delivery queue to its reader in batches, with a failure queue behind it", () => {
+    const queue = expectQueueRead(DELIVERY_QUEUE, DELIVERY_QUEUE.maxConcurrency);
     // Only the change stream's consumer sends to it.
     const consumer = template.findResources("AWS::Lambda::Function")[functionId(stack, "on-verification-change")];
     expect(consumer?.Properties.Environment.Variables.DELIVERY_QUEUE_URL).toEqual({ Ref: queue });
   });
 
   it("feeds the issuer queue to its reader one message at a time, at most the stage's issuer concurrency at once", () => {
-    const queue = queueIdStartingWith(template, "IssuerLookupsQueue");
-    const failures = queueIdStartingWith(template, "IssuerLookupsFailures");
-    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
-      FunctionName: { Ref: functionId(stack, ISSUER_QUEUE.consumer) },
-      EventSourceArn: { "Fn::GetAtt": [queue, "Arn"] },
-      BatchSize: 1,
-      ScalingConfig: { MaximumConcurrency: ISSUER_QUEUE.maxConcurrency },
-    });
-    expect(template.toJSON().Resources[queue].Properties).toMatchObject({
-      SqsManagedSseEnabled: true,
-      VisibilityTimeout: ISSUER_QUEUE.visibilityTimeoutSeconds,
-      RedrivePolicy: {
-        deadLetterTargetArn: { "Fn::GetAtt": [failures, "Arn"] },
-        maxReceiveCount: ISSUER_QUEUE.maxReceiveCount,
-      },
-    });
+    expect(ISSUER_QUEUE.batchSize).toBe(1);
+    expectQueueRead(ISSUER_QUEUE, ISSUER_QUEUE.maxConcurrency);
     // A lookup that stopped half way is taken over only once its hold on the verification lapsed.
-    const reader = template.findResources("AWS::Lambda::Function")[functionId(stack, ISSUER_QUEUE.consumer)];
-    expect(ISSUER_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
-      Math.max(LOOKUP_LEASE_SECONDS, 3 * reader?.Properties.Timeout),
-    );
+    expect(ISSUER_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(LOOKUP_LEASE_SECONDS);
     // The processing functions reach e-Devlet as they are: none runs in a VPC.
     for (const fn of Object.values(template.findResources("AWS::Lambda::Function"))) {
       expect(fn.Properties).not.toHaveProperty("VpcConfig");

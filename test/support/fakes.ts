@@ -976,6 +976,18 @@ export function aVerification(fields: Partial<VerificationItem> = {}): Verificat
   };
 }
 
+/** The text layer of a YÖK student certificate as the scripted reader gives it: an active student, with the barcode line. */
+export const CERTIFICATE_LINES = [
+  "T.C. Kimlik No : 10000000146",
+  "Adı Soyadı : AYŞE DENEME",
+  "Doğum Tarihi : 17.03.2004",
+  "Kayıt Tarihi : 12.09.2022",
+  "Öğrencilik Durumu : Aktif",
+  "Sınıfı : 3",
+  "Birimi : ÖRNEK ÜNİVERSİTESİ / Mühendislik Fakültesi / Bilgisayar Mühendisliği / Bilgisayar Mühendisliği",
+  "Barkod No : YOK-7Q4M-2K9D",
+] as const;
+
 /** An app as stored, its signing secret sealed by TaggingSealer; no keys. */
 export function anApp(fields: Partial<AppItem> = {}): AppItem {
   const id = fields.app_id ?? appId(1);

@@ -10,6 +10,7 @@ import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import { processVerification } from "#shared/use-cases/process-verification";
 import {
   aVerification,
+  CERTIFICATE_LINES,
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
@@ -33,16 +34,9 @@ function setup(answer: IssuerAnswer = { kind: "found", document: UPLOAD }) {
   const documents = new InMemoryDocumentStore();
   documents.upload(KEY, UPLOAD);
   const reader = new ScriptedReader();
+  // The barcode only in the QR code, as e-Devlet's app reads it.
   reader.content = {
-    lines: [
-      `T.C. Kimlik No : ${IDENTITY_NUMBER}`,
-      "Adı Soyadı : AYŞE DENEME",
-      "Doğum Tarihi : 17.03.2004",
-      "Kayıt Tarihi : 12.09.2022",
-      "Öğrencilik Durumu : Aktif",
-      "Sınıfı : 3",
-      "Birimi : ÖRNEK ÜNİVERSİTESİ / Mühendislik Fakültesi / Bilgisayar Mühendisliği / Bilgisayar Mühendisliği",
-    ],
+    lines: CERTIFICATE_LINES.filter((line) => !line.startsWith("Barkod")),
     qrCodes: [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`],
   };
   const authority = new ScriptedAuthority(answer);

@@ -5,6 +5,7 @@ import { askedAnswer } from "#shared/use-cases/issuer/answers";
 import { processVerification } from "#shared/use-cases/process-verification";
 import {
   aVerification,
+  CERTIFICATE_LINES,
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
@@ -21,16 +22,7 @@ const KEY = `documents/${ID}`;
 const NOW = "2026-11-22T12:10:00Z";
 const BASICS = ["upload_present", "size_matches", "file_type_allowed", "document_readable"];
 
-const CERTIFICATE = [
-  "T.C. Kimlik No : 10000000146",
-  "Adı Soyadı : AYŞE DENEME",
-  "Doğum Tarihi : 17.03.2004",
-  "Kayıt Tarihi : 12.09.2022",
-  "Öğrencilik Durumu : Aktif",
-  "Sınıfı : 3",
-  "Birimi : ÖRNEK ÜNİVERSİTESİ / Mühendislik Fakültesi / Bilgisayar Mühendisliği / Bilgisayar Mühendisliği",
-  "Barkod No : YOK-7Q4M-2K9D",
-];
+const CERTIFICATE = [...CERTIFICATE_LINES];
 const PIPELINE = ["barcode_found", "authority_match", "fields_extracted", "student_active"];
 const UPLOAD = documentBytes("pdf", 1024);
 
