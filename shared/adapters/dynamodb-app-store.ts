@@ -78,7 +78,7 @@ export class DynamoDbAppStore implements AppStore {
       { client: this.db },
       {
         TableName: this.table,
-        IndexName: APPS_TABLE.globalIndexes[0].indexName,
+        IndexName: APPS_TABLE.indexes.keysByApp.indexName,
         KeyConditionExpression: "key_app_id = :app",
         ExpressionAttributeValues: { ":app": appId },
       },

@@ -47,18 +47,18 @@ export class DynamoDbAuditTrail implements AuditTrail {
   }
 
   async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
-    if ("verificationId" in filter) return this.indexPage(0, filter.verificationId, limit, before);
-    if ("actorSub" in filter) return this.indexPage(1, filter.actorSub, limit, before);
+    if ("verificationId" in filter) return this.indexPage("byVerification", filter.verificationId, limit, before);
+    if ("actorSub" in filter) return this.indexPage("byActor", filter.actorSub, limit, before);
     return this.monthsPage(limit, before);
   }
 
   private async indexPage(
-    index: 0 | 1,
+    index: keyof typeof AUDIT_TABLE.indexes,
     value: string,
     limit: number,
     before?: string,
   ): Promise<{ records: AuditRecord[]; more: boolean }> {
-    const { indexName, partitionKey } = AUDIT_TABLE.globalIndexes[index];
+    const { indexName, partitionKey } = AUDIT_TABLE.indexes[index];
     const { items, more } = await queryWithMore<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
       ScanIndexForward: false,

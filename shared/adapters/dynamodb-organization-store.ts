@@ -82,7 +82,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
   ): Promise<{ apps: AppItem[]; more: boolean }> {
     const { items, more } = await queryWithMore<AppItem>(this.db, limit, {
       TableName: this.table,
-      IndexName: APPS_TABLE.globalIndexes[1].indexName,
+      IndexName: APPS_TABLE.indexes.appsByOrganization.indexName,
       KeyConditionExpression: "organization_id = :organization",
       ExpressionAttributeValues: { ":organization": organizationId },
       ...(afterAppId
@@ -99,7 +99,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
   ): Promise<{ members: MemberItem[]; more: boolean }> {
     const { items, more } = await queryWithMore<MemberItem>(this.db, limit, {
       TableName: this.table,
-      IndexName: APPS_TABLE.globalIndexes[2].indexName,
+      IndexName: APPS_TABLE.indexes.membersByOrganization.indexName,
       KeyConditionExpression: "member_org_id = :organization",
       ExpressionAttributeValues: { ":organization": organizationId },
       ...(after

@@ -210,10 +210,10 @@ export const FUNCTIONS = {
       // Overdue uploads and reviews, and due deliveries: three sparse indexes, never the tables.
       queries: {
         VERIFICATIONS_TABLE: [
-          VERIFICATIONS_TABLE.globalIndexes[0].indexName,
-          VERIFICATIONS_TABLE.globalIndexes[1].indexName,
+          VERIFICATIONS_TABLE.indexes.awaitingByDeadline.indexName,
+          VERIFICATIONS_TABLE.indexes.inReviewByDeadline.indexName,
         ],
-        EVENTS_TABLE: [EVENTS_TABLE.globalIndexes[0].indexName],
+        EVENTS_TABLE: [EVENTS_TABLE.indexes.dueDeliveries.indexName],
       },
       uploads: [],
       secretsKey: true,

@@ -30,12 +30,38 @@ export interface TableDefinition {
   setting: SettingName;
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
-  globalIndexes: IndexDefinition[];
+  /** The table's indexes by the name code looks them up with, in the order they were added. */
+  indexes: Readonly<Record<string, IndexDefinition>>;
+  /** The same indexes as a list, for what makes every one of them (the stack, the local runtime). */
+  globalIndexes: readonly IndexDefinition[];
   ttlAttribute?: string;
   stream?: "NEW_AND_OLD_IMAGES";
   /** Records are only ever added: the deployed table denies updates and deletes to every principal. */
   appendOnly?: true;
 }
+
+const APPS_INDEXES = {
+  // Sparse: only key items carry key_app_id, so an app's keys list in creation order.
+  keysByApp: {
+    indexName: "keys_by_app",
+    partitionKey: { name: "key_app_id", type: "S" },
+    sortKey: { name: "created_at", type: "S" },
+  },
+  // Sparse: only apps an organisation owns carry organization_id with app_id, so its apps list in creation order.
+  appsByOrganization: {
+    indexName: "apps_by_organization",
+    partitionKey: { name: "organization_id", type: "S" },
+    sortKey: { name: "app_id", type: "S" },
+    addedInStep: 1,
+  },
+  // Sparse: only memberships carry member_org_id, so an organisation's people list by name.
+  membersByOrganization: {
+    indexName: "members_by_organization",
+    partitionKey: { name: "member_org_id", type: "S" },
+    sortKey: { name: "username", type: "S" },
+    addedInStep: 2,
+  },
+} as const satisfies Record<string, IndexDefinition>;
 
 export const APPS_TABLE = {
   id: "Apps",
@@ -43,64 +69,47 @@ export const APPS_TABLE = {
   // APP#<app_id> for an app, KEY#<sha256 of the key> for one of its API keys, ORG#<organization_id>
   // for an organisation, MEMBER#<sub> for a portal user's membership.
   partitionKey: { name: "pk", type: "S" },
-  globalIndexes: [
-    // Sparse: only key items carry key_app_id, so an app's keys list in creation order.
-    {
-      indexName: "keys_by_app",
-      partitionKey: { name: "key_app_id", type: "S" },
-      sortKey: { name: "created_at", type: "S" },
-    },
-    // Sparse: only apps an organisation owns carry organization_id with app_id, so its apps list in creation order.
-    {
-      indexName: "apps_by_organization",
-      partitionKey: { name: "organization_id", type: "S" },
-      sortKey: { name: "app_id", type: "S" },
-      addedInStep: 1,
-    },
-    // Sparse: only memberships carry member_org_id, so an organisation's people list by name.
-    {
-      indexName: "members_by_organization",
-      partitionKey: { name: "member_org_id", type: "S" },
-      sortKey: { name: "username", type: "S" },
-      addedInStep: 2,
-    },
-  ],
+  indexes: APPS_INDEXES,
+  globalIndexes: Object.values(APPS_INDEXES),
 } as const satisfies TableDefinition;
+
+const VERIFICATIONS_INDEXES = {
+  // Sparse: only awaiting_upload items carry awaiting_day (the deadline's UTC date), so
+  // the expiry tick reads overdue uploads day by day without scanning.
+  awaitingByDeadline: {
+    indexName: "awaiting_by_deadline",
+    partitionKey: { name: "awaiting_day", type: "S" },
+    sortKey: { name: "upload_deadline", type: "S" },
+  },
+  // Sparse: only in_review items carry review_day (the review deadline's UTC date), so the
+  // tick closes reviews nobody decided in time without scanning.
+  inReviewByDeadline: {
+    indexName: "in_review_by_deadline",
+    partitionKey: { name: "review_day", type: "S" },
+    sortKey: { name: "review_deadline", type: "S" },
+  },
+  // An app's verifications by creation time: the public list and the portal's search.
+  byApp: {
+    indexName: "verifications_by_app",
+    partitionKey: { name: "app_id", type: "S" },
+    sortKey: { name: "created_at", type: "S" },
+    addedInStep: 1,
+  },
+  // Sparse: only verifications created with a reference carry app_reference (`<app_id>#<reference>`).
+  byReference: {
+    indexName: "verifications_by_reference",
+    partitionKey: { name: "app_reference", type: "S" },
+    sortKey: { name: "created_at", type: "S" },
+    addedInStep: 2,
+  },
+} as const satisfies Record<string, IndexDefinition>;
 
 export const VERIFICATIONS_TABLE = {
   id: "Verifications",
   setting: "VERIFICATIONS_TABLE",
   partitionKey: { name: "verification_id", type: "S" },
-  globalIndexes: [
-    // Sparse: only awaiting_upload items carry awaiting_day (the deadline's UTC date), so
-    // the expiry tick reads overdue uploads day by day without scanning.
-    {
-      indexName: "awaiting_by_deadline",
-      partitionKey: { name: "awaiting_day", type: "S" },
-      sortKey: { name: "upload_deadline", type: "S" },
-    },
-    // Sparse: only in_review items carry review_day (the review deadline's UTC date), so the
-    // tick closes reviews nobody decided in time without scanning.
-    {
-      indexName: "in_review_by_deadline",
-      partitionKey: { name: "review_day", type: "S" },
-      sortKey: { name: "review_deadline", type: "S" },
-    },
-    // An app's verifications by creation time: the public list and the portal's search.
-    {
-      indexName: "verifications_by_app",
-      partitionKey: { name: "app_id", type: "S" },
-      sortKey: { name: "created_at", type: "S" },
-      addedInStep: 1,
-    },
-    // Sparse: only verifications created with a reference carry app_reference (`<app_id>#<reference>`).
-    {
-      indexName: "verifications_by_reference",
-      partitionKey: { name: "app_reference", type: "S" },
-      sortKey: { name: "created_at", type: "S" },
-      addedInStep: 2,
-    },
-  ],
+  indexes: VERIFICATIONS_INDEXES,
+  globalIndexes: Object.values(VERIFICATIONS_INDEXES),
   // Set on create: the record is deleted the retention period after it was made.
   ttlAttribute: "expires_at_epoch",
   stream: "NEW_AND_OLD_IMAGES",
@@ -111,6 +120,7 @@ export const IDEMPOTENCY_TABLE = {
   id: "Idempotency",
   setting: "IDEMPOTENCY_TABLE",
   partitionKey: { name: "id", type: "S" },
+  indexes: {},
   globalIndexes: [],
   ttlAttribute: "expiration",
 } as const satisfies TableDefinition;
@@ -119,39 +129,42 @@ export const IDEMPOTENCY_TABLE = {
  * Webhook events and their delivery attempts: `pk = EVT#<event_id>`, `sk = EVENT` for the event,
  * `sk = ATTEMPT#<time>` for each attempt. Kept 30 days (TTL).
  */
+const EVENTS_INDEXES = {
+  // Sparse: only events waiting for a delivery attempt carry due_shard; the tick reads the due ones.
+  dueDeliveries: {
+    indexName: "due_deliveries",
+    partitionKey: { name: "due_shard", type: "S" },
+    sortKey: { name: "next_attempt_at", type: "S" },
+  },
+  // Sparse: only attempts carry attempt_app_id, so operators list an app's recent attempts.
+  attemptsByApp: {
+    indexName: "attempts_by_app",
+    partitionKey: { name: "attempt_app_id", type: "S" },
+    sortKey: { name: "attempted_at", type: "S" },
+  },
+  // Sparse: only events carry app_id, so an app's events list in the order they happened.
+  byApp: {
+    indexName: "events_by_app",
+    partitionKey: { name: "app_id", type: "S" },
+    sortKey: { name: "event_id", type: "S" },
+    addedInStep: 1,
+  },
+  // A verification's events, so erasing it reaches the bodies already sent.
+  byVerification: {
+    indexName: "events_by_verification",
+    partitionKey: { name: "verification_id", type: "S" },
+    sortKey: { name: "sequence", type: "N" },
+    addedInStep: 2,
+  },
+} as const satisfies Record<string, IndexDefinition>;
+
 export const EVENTS_TABLE = {
   id: "Events",
   setting: "EVENTS_TABLE",
   partitionKey: { name: "pk", type: "S" },
   sortKey: { name: "sk", type: "S" },
-  globalIndexes: [
-    // Sparse: only events waiting for a delivery attempt carry due_shard; the tick reads the due ones.
-    {
-      indexName: "due_deliveries",
-      partitionKey: { name: "due_shard", type: "S" },
-      sortKey: { name: "next_attempt_at", type: "S" },
-    },
-    // Sparse: only attempts carry attempt_app_id, so operators list an app's recent attempts.
-    {
-      indexName: "attempts_by_app",
-      partitionKey: { name: "attempt_app_id", type: "S" },
-      sortKey: { name: "attempted_at", type: "S" },
-    },
-    // Sparse: only events carry app_id, so an app's events list in the order they happened.
-    {
-      indexName: "events_by_app",
-      partitionKey: { name: "app_id", type: "S" },
-      sortKey: { name: "event_id", type: "S" },
-      addedInStep: 1,
-    },
-    // A verification's events, so erasing it reaches the bodies already sent.
-    {
-      indexName: "events_by_verification",
-      partitionKey: { name: "verification_id", type: "S" },
-      sortKey: { name: "sequence", type: "N" },
-      addedInStep: 2,
-    },
-  ],
+  indexes: EVENTS_INDEXES,
+  globalIndexes: Object.values(EVENTS_INDEXES),
   ttlAttribute: "expires_at_epoch",
 } as const satisfies TableDefinition;
 
@@ -160,24 +173,27 @@ export const EVENTS_TABLE = {
  * data, partitioned by month so a month reads in order, kept two years (TTL). Append only: the
  * functions may only put, with a condition that no record is replaced.
  */
+const AUDIT_INDEXES = {
+  byVerification: {
+    indexName: "audit_by_verification",
+    partitionKey: { name: "verification_id", type: "S" },
+    sortKey: { name: "audit_id", type: "S" },
+  },
+  byActor: {
+    indexName: "audit_by_actor",
+    partitionKey: { name: "actor_sub", type: "S" },
+    sortKey: { name: "audit_id", type: "S" },
+  },
+} as const satisfies Record<string, IndexDefinition>;
+
 export const AUDIT_TABLE = {
   id: "Audit",
   setting: "AUDIT_TABLE",
   partitionKey: { name: "month", type: "S" },
   // `aud_` and a ULID: time order within the month.
   sortKey: { name: "audit_id", type: "S" },
-  globalIndexes: [
-    {
-      indexName: "audit_by_verification",
-      partitionKey: { name: "verification_id", type: "S" },
-      sortKey: { name: "audit_id", type: "S" },
-    },
-    {
-      indexName: "audit_by_actor",
-      partitionKey: { name: "actor_sub", type: "S" },
-      sortKey: { name: "audit_id", type: "S" },
-    },
-  ],
+  indexes: AUDIT_INDEXES,
+  globalIndexes: Object.values(AUDIT_INDEXES),
   ttlAttribute: "expires_at_epoch",
   appendOnly: true,
 } as const satisfies TableDefinition;
@@ -192,6 +208,7 @@ export const USAGE_TABLE = {
   setting: "USAGE_TABLE",
   partitionKey: { name: "pk", type: "S" },
   sortKey: { name: "sk", type: "S" },
+  indexes: {},
   globalIndexes: [],
   ttlAttribute: "expires_at_epoch",
 } as const satisfies TableDefinition;
