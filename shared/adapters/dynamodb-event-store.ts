@@ -10,13 +10,34 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { EVENTS_TABLE } from "../declarations/tables.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
-import { type AttemptItem, type EventItem, eventPk } from "../domain/webhook-events.ts";
+import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS } from "../domain/webhook-events.ts";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
+
+const { indexes, ttlAttribute } = EVENTS_TABLE;
+const DUE_SHARD = indexes.dueDeliveries.partitionKey.name;
+const ATTEMPT_APP = indexes.attemptsByApp.partitionKey.name;
 
 /** The due-deliveries index's key, sharded by the event id (`shards.ts`): every pending event would share it. */
 const DUE = "due";
 const dueShard = (event: Pick<EventItem, "event_id">) => shardedKey(DUE, event.event_id);
+
+/** An event's key: its attempts share its partition. */
+const eventKey = (eventId: string) => ({ pk: `EVT#${eventId}`, sk: "EVENT" });
+
+/** When the table's TTL deletes an event or its attempts: `KEEP_EVENTS_DAYS` after the event. */
+const expiresAt = (event: Pick<EventItem, "created_at">) =>
+  Math.floor(Date.parse(event.created_at) / 1000) + KEEP_EVENTS_DAYS * 86_400;
+
+/** What only the table needs: the keys, the sparse keys of the indexes and the record's expiry. */
+const STORED_ONLY = ["pk", "sk", DUE_SHARD, ATTEMPT_APP, ttlAttribute] as const;
+
+/** A record as the callers know it: without what only the table needs. */
+function fromStored<T>(stored: Record<string, unknown>): T {
+  const item = { ...stored };
+  for (const name of STORED_ONLY) delete item[name];
+  return item as T;
+}
 
 /** The events table: events, their delivery schedule and their attempts. */
 export class DynamoDbEventStore implements EventStore {
@@ -26,12 +47,17 @@ export class DynamoDbEventStore implements EventStore {
   ) {}
 
   /** Writes the event unless it exists: false when it was already recorded. */
-  async create(event: Omit<EventItem, "due_shard">): Promise<boolean> {
+  async create(event: EventItem): Promise<boolean> {
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...event, ...(event.status === "pending" ? { due_shard: dueShard(event) } : {}) },
+          Item: {
+            ...event,
+            ...eventKey(event.event_id),
+            ...(event.status === "pending" ? { [DUE_SHARD]: dueShard(event) } : {}),
+            [ttlAttribute]: expiresAt(event),
+          },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );
@@ -44,9 +70,9 @@ export class DynamoDbEventStore implements EventStore {
 
   async get(eventId: string): Promise<EventItem | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk: eventPk(eventId), sk: "EVENT" }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: eventKey(eventId), ConsistentRead: true }),
     );
-    return Item as EventItem | undefined;
+    return Item && fromStored<EventItem>(Item);
   }
 
   /** Pending events whose next attempt is due at `now`, oldest first: every partition asked at once. */
@@ -56,13 +82,14 @@ export class DynamoDbEventStore implements EventStore {
         const { Items = [] } = await this.db.send(
           new QueryCommand({
             TableName: this.table,
-            IndexName: EVENTS_TABLE.globalIndexes[0].indexName,
-            KeyConditionExpression: "due_shard = :due AND next_attempt_at <= :now",
+            IndexName: indexes.dueDeliveries.indexName,
+            KeyConditionExpression: "#due = :due AND next_attempt_at <= :now",
+            ExpressionAttributeNames: { "#due": DUE_SHARD },
             ExpressionAttributeValues: { ":due": partition, ":now": now },
             Limit: limit,
           }),
         );
-        return Items as EventItem[];
+        return Items.map((item) => fromStored<EventItem>(item));
       }),
     );
     return pages
@@ -80,7 +107,7 @@ export class DynamoDbEventStore implements EventStore {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: event.pk, sk: "EVENT" },
+          Key: eventKey(event.event_id),
           UpdateExpression: "SET next_attempt_at = :lease",
           ConditionExpression: "#status = :pending AND next_attempt_at = :seen AND attempts = :attempts",
           ExpressionAttributeNames: { "#status": "status" },
@@ -114,25 +141,25 @@ export class DynamoDbEventStore implements EventStore {
               TableName: this.table,
               Item: {
                 ...attempt,
-                pk: event.pk,
+                event_id: event.event_id,
+                attempt: number,
+                pk: eventKey(event.event_id).pk,
                 // A replay starts its numbers again, maybe within the same second: the suffix keeps rounds apart.
                 sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}#${randomUUID().slice(0, 8)}`,
-                event_id: event.event_id,
-                attempt_app_id: event.app_id,
-                attempt: number,
-                expires_at_epoch: event.expires_at_epoch,
-              } satisfies AttemptItem,
+                [ATTEMPT_APP]: event.app_id,
+                [ttlAttribute]: expiresAt(event),
+              },
             },
           },
           {
             Update: {
               TableName: this.table,
-              Key: { pk: event.pk, sk: "EVENT" },
+              Key: eventKey(event.event_id),
               UpdateExpression: pending
-                ? "SET #status = :status, attempts = :number, next_attempt_at = :next, due_shard = :due"
-                : "SET #status = :status, attempts = :number REMOVE next_attempt_at, due_shard",
+                ? "SET #status = :status, attempts = :number, next_attempt_at = :next, #due = :due"
+                : "SET #status = :status, attempts = :number REMOVE next_attempt_at, #due",
               ConditionExpression: "attempts = :previous",
-              ExpressionAttributeNames: { "#status": "status" },
+              ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
               ExpressionAttributeValues: {
                 ":status": next.status,
                 ":number": number,
@@ -151,9 +178,9 @@ export class DynamoDbEventStore implements EventStore {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: { pk: event.pk, sk: "EVENT" },
-        UpdateExpression: "SET #status = :status REMOVE next_attempt_at, due_shard",
-        ExpressionAttributeNames: { "#status": "status" },
+        Key: eventKey(event.event_id),
+        UpdateExpression: "SET #status = :status REMOVE next_attempt_at, #due",
+        ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
         ExpressionAttributeValues: { ":status": "no_destination" },
       }),
     );
@@ -164,14 +191,14 @@ export class DynamoDbEventStore implements EventStore {
     const { Attributes } = await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: { pk: event.pk, sk: "EVENT" },
-        UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, due_shard = :due",
-        ExpressionAttributeNames: { "#status": "status" },
+        Key: eventKey(event.event_id),
+        UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, #due = :due",
+        ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
         ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": dueShard(event) },
         ReturnValues: "ALL_NEW",
       }),
     );
-    return Attributes as EventItem;
+    return fromStored<EventItem>(Attributes ?? {});
   }
 
   /** An app's attempts, newest first, from the attempts index; a filter reads on until the page is full. */
@@ -181,10 +208,11 @@ export class DynamoDbEventStore implements EventStore {
     limit: number,
     after?: AttemptPosition,
   ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
-    const page = await queryPage<AttemptItem>(this.db, limit, {
+    const page = await queryPage<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
-      IndexName: EVENTS_TABLE.globalIndexes[1].indexName,
-      KeyConditionExpression: "attempt_app_id = :app",
+      IndexName: indexes.attemptsByApp.indexName,
+      KeyConditionExpression: "#app = :app",
+      ExpressionAttributeNames: { "#app": ATTEMPT_APP },
       ...(filter.outcome
         ? {
             FilterExpression: "outcome = :outcome",
@@ -192,11 +220,11 @@ export class DynamoDbEventStore implements EventStore {
           }
         : { ExpressionAttributeValues: { ":app": appId } }),
       ScanIndexForward: false,
-      ...(after ? { ExclusiveStartKey: { attempt_app_id: appId, ...after } } : {}),
+      ...(after ? { ExclusiveStartKey: { [ATTEMPT_APP]: appId, ...after } } : {}),
     });
-    const last = page.lastKey as (AttemptPosition & { attempt_app_id: string }) | undefined;
+    const last = page.lastKey as AttemptPosition | undefined;
     return {
-      items: page.items,
+      items: page.items.map((item) => fromStored<AttemptItem>(item)),
       last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined,
     };
   }
@@ -206,13 +234,13 @@ export class DynamoDbEventStore implements EventStore {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: EVENTS_TABLE.globalIndexes[2].indexName,
+        IndexName: indexes.byApp.indexName,
         KeyConditionExpression: "app_id = :app AND event_id > :after",
         ExpressionAttributeValues: { ":app": appId, ":after": afterId },
         Limit: limit,
       }),
     );
-    return Items as EventItem[];
+    return Items.map((item) => fromStored<EventItem>(item));
   }
 
   /** A verification's events from its index: a handful per verification, so every page is read. */
@@ -223,13 +251,13 @@ export class DynamoDbEventStore implements EventStore {
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: EVENTS_TABLE.globalIndexes[3].indexName,
+          IndexName: indexes.byVerification.indexName,
           KeyConditionExpression: "verification_id = :id",
           ExpressionAttributeValues: { ":id": verificationId },
           ExclusiveStartKey: start,
         }),
       );
-      events.push(...((page.Items ?? []) as EventItem[]));
+      events.push(...(page.Items ?? []).map((item) => fromStored<EventItem>(item)));
       start = page.LastEvaluatedKey;
     } while (start);
     return events;
@@ -239,7 +267,7 @@ export class DynamoDbEventStore implements EventStore {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: { pk: eventPk(eventId), sk: "EVENT" },
+        Key: eventKey(eventId),
         UpdateExpression: "SET body = :body",
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeValues: { ":body": body },

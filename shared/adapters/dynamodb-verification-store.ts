@@ -9,11 +9,14 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
+import type { TransitionGuard } from "../domain/guards.ts";
+import { inParallel } from "../domain/in-parallel.ts";
 import type { IssuerState } from "../domain/issuer.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
+import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { canTransition } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
-import { appReference, ERASED_ATTRIBUTES, type VerificationItem } from "../domain/verification.ts";
+import { ERASED_ATTRIBUTES, type VerificationItem } from "../domain/verification.ts";
 import type {
   ReviewPosition,
   TransitionOutcome,
@@ -28,6 +31,66 @@ function beforeInstant(instant: string): string {
   return isoSeconds(new Date(Math.ceil(Date.parse(instant) / 1000) * 1000 - 1000));
 }
 
+const { indexes } = VERIFICATIONS_TABLE;
+
+/** How many partitions of the upload-deadline index the expiry reads at once. */
+export const EXPIRY_CONCURRENCY = 4;
+
+/**
+ * The attributes only this table needs, kept beside a verification and never shown to the
+ * callers: the sparse keys of its indexes and the record's expiry (TTL).
+ */
+const STORED_ONLY = [
+  indexes.awaitingByDeadline.partitionKey.name,
+  indexes.inReviewByDeadline.partitionKey.name,
+  indexes.byReference.partitionKey.name,
+  VERIFICATIONS_TABLE.ttlAttribute,
+] as const;
+
+/** The by-reference index's key of an app's reference. */
+const appReference = (appId: string, reference: string) => `${appId}#${reference}`;
+
+/** The review-deadline index's key: the review deadline's UTC date. */
+const reviewDay = (deadline: string) => deadline.slice(0, 10);
+
+/** A verification as the callers know it: without what only the table needs. */
+function fromStored(stored: Record<string, unknown> | undefined): VerificationItem | undefined {
+  if (!stored) return undefined;
+  const item = { ...stored };
+  for (const name of STORED_ONLY) delete item[name];
+  return item as unknown as VerificationItem;
+}
+
+/** A guard (`guards.ts`) as a condition expression, its names and values added to the write's. */
+function guardCondition(guard: TransitionGuard, names: Record<string, string>, values: Record<string, unknown>) {
+  const parts: string[] = [];
+  if (guard.sequence !== undefined) {
+    names["#sequence"] = "sequence";
+    values[":seen"] = guard.sequence;
+    parts.push("#sequence = :seen");
+  }
+  if (guard.claimHeldBy !== undefined) {
+    values[":holder"] = guard.claimHeldBy;
+    parts.push("claimed_by_sub = :holder AND claim_expires_at > :now");
+  }
+  if (guard.upload) {
+    const { appId, size, documentTypes } = guard.upload;
+    const types = documentTypes.map((type, i) => {
+      values[`:type${i}`] = type;
+      return `:type${i}`;
+    });
+    Object.assign(values, { ":app": appId, ":size": size });
+    // A list of no types matches nothing: the record exists, so this never holds.
+    const typed = types.length > 0 ? `document_type IN (${types.join(", ")})` : "attribute_not_exists(verification_id)";
+    parts.push(`app_id = :app AND upload_deadline > :now AND file_size_bytes = :size AND ${typed}`);
+  }
+  if (guard.deadlinePassedBy !== undefined) {
+    values[":deadline"] = guard.deadlinePassedBy;
+    parts.push("upload_deadline <= :deadline");
+  }
+  return parts;
+}
+
 /** The verifications table. Every change of state goes through `transition`. */
 export class DynamoDbVerificationStore implements VerificationStore {
   constructor(
@@ -35,11 +98,23 @@ export class DynamoDbVerificationStore implements VerificationStore {
     private readonly table: string,
   ) {}
 
-  async create(item: VerificationItem): Promise<void> {
+  async create(item: VerificationItem, keepDays: number): Promise<void> {
+    const reference = item.external_reference_id;
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: item,
+        Item: {
+          ...item,
+          // Created awaiting its upload: in the expiry index, under its deadline's day and shard.
+          [indexes.awaitingByDeadline.partitionKey.name]: shardedKey(
+            item.upload_deadline.slice(0, 10),
+            item.verification_id,
+          ),
+          ...(reference !== undefined
+            ? { [indexes.byReference.partitionKey.name]: appReference(item.app_id, reference) }
+            : {}),
+          [VERIFICATIONS_TABLE.ttlAttribute]: Math.floor(Date.parse(item.created_at) / 1000) + keepDays * 86_400,
+        },
         ConditionExpression: "attribute_not_exists(verification_id)",
       }),
     );
@@ -69,7 +144,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { verification_id: id }, ConsistentRead: true }),
     );
-    return Item as VerificationItem | undefined;
+    return fromStored(Item);
   }
 
   /**
@@ -80,25 +155,31 @@ export class DynamoDbVerificationStore implements VerificationStore {
     if (!canTransition(request.from, request.to)) {
       throw new Error(`Transition ${request.from} -> ${request.to} is not allowed`);
     }
-    const names: Record<string, string> = { "#status": "status" };
+    const names: Record<string, string> = { "#status": "status", "#sequence": "sequence" };
     const values: Record<string, unknown> = {
       ":from": request.from,
       ":to": request.to,
       ":now": request.now,
       ":one": 1,
-      ...request.condition?.values,
     };
     const sets = ["#status = :to", "#sequence = #sequence + :one", "updated_at = :now"];
-    names["#sequence"] = "sequence";
-    for (const [index, [name, value]] of Object.entries(request.set ?? {}).entries()) {
+    const change: Record<string, unknown> = { ...request.set };
+    // Entering review puts it in the review-deadline index, under the deadline's day.
+    if (request.to === "in_review" && request.set?.review_deadline) {
+      change[indexes.inReviewByDeadline.partitionKey.name] = reviewDay(request.set.review_deadline);
+    }
+    for (const [index, [name, value]] of Object.entries(change).entries()) {
       names[`#s${index}`] = name;
       values[`:s${index}`] = value;
       sets.push(`#s${index} = :s${index}`);
     }
     // Leaving a state takes the item out of that state's sparse index.
-    const sparseKey = { awaiting_upload: "awaiting_day", in_review: "review_day" }[request.from as string];
+    const sparseKey = {
+      awaiting_upload: indexes.awaitingByDeadline.partitionKey.name,
+      in_review: indexes.inReviewByDeadline.partitionKey.name,
+    }[request.from as string];
     const remove = sparseKey ? ` REMOVE ${sparseKey}` : "";
-    const condition = `#status = :from${request.condition ? ` AND (${request.condition.expression})` : ""}`;
+    const condition = ["#status = :from", ...guardCondition(request.expect ?? {}, names, values)].join(" AND ");
     return this.conditionalUpdate(
       new UpdateCommand({
         TableName: this.table,
@@ -115,10 +196,11 @@ export class DynamoDbVerificationStore implements VerificationStore {
 
   erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome> {
     const sets = ["redacted_at = :now", "updated_at = :now", "#sequence = #sequence + :one", "checks = :none"];
-    const removed: string[] = [...ERASED_ATTRIBUTES];
+    // The reference goes, and with it its key in the by-reference index.
+    const removed: string[] = [...ERASED_ATTRIBUTES, indexes.byReference.partitionKey.name];
     if (request.expire) {
       sets.push("#status = :expired", "completed_at = :now");
-      removed.push("awaiting_day");
+      removed.push(indexes.awaitingByDeadline.partitionKey.name);
     }
     return this.conditionalUpdate(
       new UpdateCommand({
@@ -171,11 +253,11 @@ export class DynamoDbVerificationStore implements VerificationStore {
   private async conditionalUpdate(command: UpdateCommand): Promise<TransitionOutcome> {
     try {
       const { Attributes } = await this.db.send(command);
-      return { applied: true, item: Attributes as VerificationItem };
+      return { applied: true, item: fromStored(Attributes) as VerificationItem };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
         // The document client does not translate errors: the old item arrives marshalled.
-        return { applied: false, item: error.Item ? (unmarshall(error.Item) as VerificationItem) : undefined };
+        return { applied: false, item: fromStored(error.Item ? unmarshall(error.Item) : undefined) };
       }
       throw error;
     }
@@ -214,8 +296,8 @@ export class DynamoDbVerificationStore implements VerificationStore {
     limit: number,
     after?: ReviewPosition,
   ): Promise<{ items: VerificationItem[]; more: boolean }> {
-    const { indexName, partitionKey, sortKey } = VERIFICATIONS_TABLE.globalIndexes[1];
-    return queryWithMore<VerificationItem>(this.db, limit, {
+    const { indexName, partitionKey, sortKey } = indexes.inReviewByDeadline;
+    const { items, more } = await queryWithMore<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
       IndexName: indexName,
       KeyConditionExpression: "#day = :day",
@@ -231,6 +313,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
           }
         : {}),
     });
+    return { items: items.map((item) => fromStored(item) as VerificationItem), more };
   }
 
   /**
@@ -242,7 +325,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
     limit: number,
     after?: VerificationPosition,
   ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }> {
-    const index = VERIFICATIONS_TABLE.globalIndexes[query.reference === undefined ? 2 : 3];
+    const index = query.reference === undefined ? indexes.byApp : indexes.byReference;
     const partition = query.reference === undefined ? query.appId : appReference(query.appId, query.reference);
     const names: Record<string, string> = { "#partition": index.partitionKey.name };
     const values: Record<string, unknown> = { ":partition": partition };
@@ -276,7 +359,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
         filter = "#status = :status";
       }
     }
-    const page = await queryPage<VerificationItem>(this.db, limit, {
+    const page = await queryPage<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
       IndexName: index.indexName,
       KeyConditionExpression: keyCondition,
@@ -295,31 +378,56 @@ export class DynamoDbVerificationStore implements VerificationStore {
         : {}),
     });
     const last = page.lastKey as { verification_id: string; created_at: string } | undefined;
-    return { items: page.items, last: last ? { created_at: last.created_at, id: last.verification_id } : undefined };
+    return {
+      items: page.items.map((item) => fromStored(item) as VerificationItem),
+      last: last ? { created_at: last.created_at, id: last.verification_id } : undefined,
+    };
   }
 
-  /** Verifications still awaiting an upload whose deadline is at or before `now`, in one partition (a day and its shard). */
-  awaitingPastDeadline(partition: string, now: string): AsyncGenerator<VerificationItem> {
-    return this.pastDeadline(0, partition, now);
+  /**
+   * Visits every verification still awaiting an upload whose deadline is at or before `now`, on
+   * UTC day `since` or later: each day's partitions of the deadline index (`shards.ts`), a few read
+   * at once, each partition's items one after another.
+   */
+  async awaitingPastDeadline(
+    since: string,
+    now: string,
+    visit: (item: VerificationItem) => Promise<void>,
+  ): Promise<void> {
+    const partitions: string[] = [];
+    for (let day = since; day <= now.slice(0, 10); day = nextDay(day)) partitions.push(...partitionsOf(day));
+    await inParallel(partitions, EXPIRY_CONCURRENCY, async (partition) => {
+      for await (const item of this.pastDeadline(indexes.awaitingByDeadline, partition, now)) await visit(item);
+    });
   }
 
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
-    return this.pastDeadline(1, day, now);
+    return this.pastDeadline(indexes.inReviewByDeadline, day, now);
   }
 
-  private async *pastDeadline(index: 0 | 1, day: string, now: string): AsyncGenerator<VerificationItem> {
-    const { indexName, partitionKey, sortKey } = VERIFICATIONS_TABLE.globalIndexes[index];
+  private async *pastDeadline(
+    index: (typeof indexes)["awaitingByDeadline" | "inReviewByDeadline"],
+    partition: string,
+    now: string,
+  ): AsyncGenerator<VerificationItem> {
     const pages = paginateQuery(
       { client: this.db },
       {
         TableName: this.table,
-        IndexName: indexName,
-        KeyConditionExpression: "#day = :day AND #deadline <= :now",
-        ExpressionAttributeNames: { "#day": partitionKey.name, "#deadline": sortKey.name },
-        ExpressionAttributeValues: { ":day": day, ":now": now },
+        IndexName: index.indexName,
+        KeyConditionExpression: "#partition = :partition AND #deadline <= :now",
+        ExpressionAttributeNames: { "#partition": index.partitionKey.name, "#deadline": index.sortKey.name },
+        ExpressionAttributeValues: { ":partition": partition, ":now": now },
       },
     );
-    for await (const page of pages) yield* (page.Items ?? []) as VerificationItem[];
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) yield fromStored(item) as VerificationItem;
+    }
   }
+}
+
+/** The UTC day after `day` (`YYYY-MM-DD`). */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

@@ -137,16 +137,12 @@ export interface VerificationItem {
   document_type: DocumentType;
   process_type: "async" | "sync";
   external_reference_id?: string;
-  /** Present only with a reference: `<app_id>#<reference>`, the key of the by-reference index. */
-  app_reference?: string;
   /** Absent once the verification is erased. */
   original_filename?: string;
   file_size_bytes: number;
   media_type: string;
   object_key: string;
   upload_deadline: string;
-  /** Present only while awaiting_upload: the sparse key of the expiry index. */
-  awaiting_day?: string;
   checks: Check[];
   reasons: Reason[];
   failure_code?: string;
@@ -170,8 +166,6 @@ export interface VerificationItem {
   review_required_at?: string;
   /** When the review window closes. */
   review_deadline?: string;
-  /** Present only while in_review: the sparse key of the review-timeout index (the deadline's UTC date). */
-  review_day?: string;
   review_decided_at?: string;
   /** The staff member holding the review's claim, until `claim_expires_at`. */
   claimed_by_sub?: string;
@@ -182,8 +176,6 @@ export interface VerificationItem {
   decision_note?: string;
   /** When the verification was erased; from then on it holds nothing about the person. */
   redacted_at?: string;
-  /** When the table's TTL deletes the record (epoch seconds): its retention period after creation. */
-  expires_at_epoch?: number;
 }
 
 /**
@@ -193,7 +185,6 @@ export interface VerificationItem {
  */
 export const ERASED_ATTRIBUTES = [
   "external_reference_id",
-  "app_reference",
   "original_filename",
   "metadata",
   "expected_subject",
@@ -222,11 +213,6 @@ export function erasedResource<R extends object>(resource: R, redactedAt: string
 }
 
 export type Extracted = z.infer<typeof extractedSchema>;
-
-/** The by-reference index's key for an app's reference. */
-export function appReference(appId: string, reference: string): string {
-  return `${appId}#${reference}`;
-}
 
 /**
  * Where the document that was checked is kept: a copy made when the upload is confirmed, at a

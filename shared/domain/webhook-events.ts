@@ -78,10 +78,8 @@ export const WEBHOOK_HEADERS = {
 
 export type EventStatus = "pending" | "delivered" | "parked" | "no_destination";
 
-/** A webhook event: `pk = EVT#<event_id>`, `sk = EVENT`. */
+/** A webhook event, kept `KEEP_EVENTS_DAYS` after it was created. */
 export interface EventItem {
-  pk: string;
-  sk: "EVENT";
   event_id: string;
   app_id: string;
   environment: Environment;
@@ -97,8 +95,6 @@ export interface EventItem {
   attempts: number;
   /** Present only while pending: when the next attempt is due. */
   next_attempt_at?: string;
-  due_shard?: string;
-  expires_at_epoch: number;
 }
 
 /** What the delivery queue carries: the event to attempt first, and whose it is. */
@@ -119,12 +115,9 @@ export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
   }
 }
 
-/** One delivery attempt: `pk = EVT#<event_id>`, `sk = ATTEMPT#<time>#<n>#<suffix>`. */
+/** One delivery attempt of an event, kept as long as its event. */
 export interface AttemptItem {
-  pk: string;
-  sk: string;
   event_id: string;
-  attempt_app_id: string;
   attempted_at: string;
   attempt: number;
   url: string;
@@ -136,10 +129,10 @@ export interface AttemptItem {
   event_type?: EventType;
   /** The first 1 KiB of what the destination answered. */
   response_body?: string;
-  expires_at_epoch: number;
 }
 
 /** How much of a destination's answer an attempt keeps. */
 export const RESPONSE_BODY_BYTES = 1024;
 
-export const eventPk = (eventId: string) => `EVT#${eventId}`;
+/** How long an event and its attempts are kept after the event was created. */
+export const KEEP_EVENTS_DAYS = 30;

@@ -1,12 +1,9 @@
 import type { AttemptItem, EventItem } from "../domain/webhook-events.ts";
 
-/** What an attempt records of itself; the store adds the event's keys and the attempt's number. */
-export type AttemptRecord = Omit<
-  AttemptItem,
-  "pk" | "sk" | "event_id" | "attempt_app_id" | "attempt" | "expires_at_epoch"
->;
+/** What an attempt records of itself; the store adds its event and the attempt's number. */
+export type AttemptRecord = Omit<AttemptItem, "event_id" | "attempt">;
 
-/** Where a page of attempts ended: the last one's time and keys. */
+/** Where a page of attempts ended: the last one's time and the store's keys of it, carried in a cursor. */
 export interface AttemptPosition {
   attempted_at: string;
   pk: string;
@@ -18,8 +15,8 @@ export type AfterAttempt = { status: "delivered" | "parked" } | { status: "pendi
 
 /** Where webhook events, their delivery schedule and their attempts are kept. */
 export interface EventStore {
-  /** Writes the event unless it exists: false when it was already recorded. */
-  create(event: Omit<EventItem, "due_shard">): Promise<boolean>;
+  /** Writes the event, kept `KEEP_EVENTS_DAYS`, unless it exists: false when it was already recorded. */
+  create(event: EventItem): Promise<boolean>;
   /** Read consistently. */
   get(eventId: string): Promise<EventItem | undefined>;
   /** Pending events whose next attempt is due at `now`, oldest first. */

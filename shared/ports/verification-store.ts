@@ -1,3 +1,4 @@
+import type { TransitionGuard } from "../domain/guards.ts";
 import type { IssuerState } from "../domain/issuer.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import type { Status } from "../domain/state.ts";
@@ -8,15 +9,20 @@ export type TransitionOutcome =
   /** The condition failed; `item` is the stored item at that moment, if there is one. */
   | { applied: false; item: VerificationItem | undefined };
 
+/** What a change of state writes beside the new status: fields of the verification. */
+export type VerificationChange = Partial<
+  Omit<VerificationItem, "verification_id" | "app_id" | "status" | "sequence" | "updated_at">
+>;
+
 export interface TransitionRequest {
   id: string;
   from: Status;
   to: Status;
   now: string;
-  /** Further attributes to set with the change. */
-  set?: Record<string, unknown>;
-  /** A further condition that must hold, with its placeholders' values; `:now` in it is `now`. */
-  condition?: { expression: string; values: Record<string, unknown> };
+  /** Further fields the change sets. */
+  set?: VerificationChange;
+  /** What must still hold of the stored verification at `now` (`guards.ts`). */
+  expect?: TransitionGuard;
 }
 
 /** Where a page of a listing ends: the last item's review deadline and id. */
@@ -38,8 +44,8 @@ export interface VerificationQuery {
 
 /** Where verifications are kept. Every change of state goes through `transition`. */
 export interface VerificationStore {
-  /** Stores a new verification; refuses an id that exists. */
-  create(item: VerificationItem): Promise<void>;
+  /** Stores a new verification, kept `keepDays` after its creation; refuses an id that exists. */
+  create(item: VerificationItem, keepDays: number): Promise<void>;
   /**
    * Removes a verification that no client has been given: only while it is still new
    * (awaiting its upload, at its first sequence). Nothing happens when it is gone or has moved on.
@@ -53,10 +59,10 @@ export interface VerificationStore {
    */
   transition(request: TransitionRequest): Promise<TransitionOutcome>;
   /**
-   * Verifications still awaiting an upload whose deadline is at or before `now`, in one
-   * partition of the deadline index: a UTC day with its shard (`shards.ts`).
+   * Visits each verification still awaiting an upload whose deadline is at or before `now`, on
+   * UTC day `since` or later; a few are visited at once.
    */
-  awaitingPastDeadline(partition: string, now: string): AsyncIterable<VerificationItem>;
+  awaitingPastDeadline(since: string, now: string, visit: (item: VerificationItem) => Promise<void>): Promise<void>;
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
   /**

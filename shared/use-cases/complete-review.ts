@@ -25,7 +25,6 @@ export async function completeReview(
 ): Promise<TransitionOutcome> {
   const now = isoSeconds(deps.clock.now());
   const { reviewer } = decision;
-  const seen = "#sequence = :seen";
   return deps.verifications.transition({
     id: item.verification_id,
     from: "in_review",
@@ -42,12 +41,7 @@ export async function completeReview(
       ...(reviewer ? { decided_by: reviewer.username } : {}),
       ...(reviewer?.note ? { decision_note: reviewer.note } : {}),
     },
-    condition: reviewer
-      ? {
-          expression: `${seen} AND claimed_by_sub = :reviewer AND claim_expires_at > :now`,
-          values: { ":seen": item.sequence, ":reviewer": reviewer.sub },
-        }
-      : { expression: seen, values: { ":seen": item.sequence } },
+    expect: { sequence: item.sequence, ...(reviewer ? { claimHeldBy: reviewer.sub } : {}) },
   });
 }
 

@@ -1,11 +1,6 @@
-import {
-  acceptsFileType,
-  DOCUMENT_TYPE_CODES,
-  type FileType,
-  SNIFF_BYTES,
-  sniffFileType,
-} from "../domain/document-types.ts";
+import { acceptsFileType, DOCUMENT_TYPE_CODES, SNIFF_BYTES, sniffFileType } from "../domain/document-types.ts";
 import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
+import { type TransitionGuard, uploadMismatch } from "../domain/guards.ts";
 import { isId } from "../domain/ids.ts";
 import { visibleStatus } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
@@ -27,16 +22,14 @@ export type ConfirmDeps = ProcessDeps & {
   sleep: (ms: number) => Promise<void>;
 };
 
-interface Upload {
-  size: number;
-  fileType: FileType | undefined;
-}
+/** What was uploaded, as the confirm's rule (`guards.ts`) states it: its size and the document types its bytes suit. */
+type Upload = NonNullable<TransitionGuard["upload"]>;
 
-type Judgement = { kind: "current"; item: VerificationItem } | { kind: "acceptable" };
+type Judgement = { kind: "current"; item: VerificationItem } | { kind: "acceptable"; upload: Upload };
 
 /**
  * Why the upload of `item` can or cannot start processing. Every row of the contract's
- * confirm table is decided here.
+ * confirm table is decided here; what the write then holds to is the same rule (`guards.ts`).
  */
 async function judge(
   documents: Pick<DocumentStore, "delete">,
@@ -54,21 +47,23 @@ async function judge(
   if (!upload) {
     throw new RefusedError("upload_not_found", "No document has been uploaded yet; PUT it to the upload URL first");
   }
-  if (upload.size !== item.file_size_bytes) {
+  const mismatch = uploadMismatch(item, upload, now);
+  if (mismatch === "size") {
     await documents.delete(item.object_key);
     throw new RefusedError(
       "file_size_mismatch",
       `The uploaded file has ${upload.size} bytes, not file_size_bytes (${item.file_size_bytes}); upload it again`,
     );
   }
-  if (!upload.fileType || !acceptsFileType(item.document_type, upload.fileType)) {
+  if (mismatch === "type") {
     await documents.delete(item.object_key);
     throw new RefusedError(
       "unsupported_file_type",
       `The uploaded file's content is not a type ${item.document_type} accepts; upload it again`,
     );
   }
-  return { kind: "acceptable" };
+  if (mismatch !== undefined) throw new Error(`A confirm passed the ${mismatch} check it failed`);
+  return { kind: "acceptable", upload };
 }
 
 /** A sync confirm waits this long for the decision (a terminal state, or review) before it answers `processing`. */
@@ -130,48 +125,36 @@ export async function confirmUpload(
   const now = isoSeconds(deps.clock.now());
   const key = documentKey(input.verificationId);
   const size = await deps.documents.size(key);
-  const upload =
+  const fileType = size === undefined ? undefined : sniffFileType(await deps.documents.firstBytes(key, SNIFF_BYTES));
+  const upload: Upload | undefined =
     size === undefined
       ? undefined
-      : { size, fileType: sniffFileType(await deps.documents.firstBytes(key, SNIFF_BYTES)) };
+      : {
+          appId: input.appId,
+          size,
+          documentTypes: fileType ? DOCUMENT_TYPE_CODES.filter((type) => acceptsFileType(type, fileType)) : [],
+        };
 
-  const fileType = upload?.fileType;
-  const accepting = fileType ? DOCUMENT_TYPE_CODES.filter((type) => acceptsFileType(type, fileType)) : [];
-  let seen = await deps.verifications.get(input.verificationId);
-  const acceptable =
-    upload !== undefined &&
-    seen !== undefined &&
-    seen.app_id === input.appId &&
-    visibleStatus(seen.status, seen.upload_deadline, now) === "awaiting_upload" &&
-    seen.file_size_bytes === upload.size &&
-    accepting.includes(seen.document_type);
-  if (upload && seen && acceptable) {
-    // Pinned once the owner is known and before processing can start, so the checks never meet
-    // an evidence copy still being made, and a second PUT with the still-valid URL changes nothing.
-    // Copied afresh: an earlier confirm whose change of state failed may have left an older copy.
-    await deps.documents.copy(key, evidenceKey(input.verificationId));
-    // Every rule the item must meet is in the write's condition too: it may have changed since the read.
-    const outcome = await deps.verifications.transition({
-      id: input.verificationId,
-      from: "awaiting_upload",
-      to: "processing",
-      now,
-      condition: {
-        expression: `app_id = :app AND upload_deadline > :now AND file_size_bytes = :size AND document_type IN (${accepting.map((_, i) => `:type${i}`).join(", ")})`,
-        values: {
-          ":app": input.appId,
-          ":size": upload.size,
-          ...Object.fromEntries(accepting.map((type, i) => [`:type${i}`, type])),
-        },
-      },
-    });
-    if (outcome.applied) {
-      const finished = outcome.item.process_type === "sync" ? await processWithin(deps, outcome.item) : undefined;
-      return toResource(finished ?? outcome.item, now);
-    }
-    seen = outcome.item;
+  const seen = await deps.verifications.get(input.verificationId);
+  const first = await judge(deps.documents, input.appId, seen, upload, now);
+  if (first.kind === "current") return toResource(first.item, now);
+  // Pinned once the owner is known and before processing can start, so the checks never meet
+  // an evidence copy still being made, and a second PUT with the still-valid URL changes nothing.
+  // Copied afresh: an earlier confirm whose change of state failed may have left an older copy.
+  await deps.documents.copy(key, evidenceKey(input.verificationId));
+  const outcome = await deps.verifications.transition({
+    id: input.verificationId,
+    from: "awaiting_upload",
+    to: "processing",
+    now,
+    // The rule `judge` applied, held again by the write: nothing changed it meanwhile.
+    expect: { upload: first.upload },
+  });
+  if (outcome.applied) {
+    const finished = outcome.item.process_type === "sync" ? await processWithin(deps, outcome.item) : undefined;
+    return toResource(finished ?? outcome.item, now);
   }
-  const judgement = await judge(deps.documents, input.appId, seen, upload, now);
+  const judgement = await judge(deps.documents, input.appId, outcome.item, upload, now);
   if (judgement.kind === "current") return toResource(judgement.item, now);
   throw new Error("The transition to processing was refused for no reason the contract names");
 }

@@ -2,16 +2,9 @@ import { FILE_TYPES, fileTypeOfName } from "../domain/document-types.ts";
 import type { Environment } from "../domain/environments.ts";
 import { newId } from "../domain/ids.ts";
 import type { NewVerification } from "../domain/new-verification.ts";
-import { shardedKey } from "../domain/shards.ts";
 import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../domain/state.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
-import {
-  appReference,
-  documentKey,
-  toResource,
-  type VerificationItem,
-  type VerificationResource,
-} from "../domain/verification.ts";
+import { documentKey, toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { VerificationStore } from "../ports/verification-store.ts";
@@ -50,9 +43,6 @@ export async function createVerification(
     document_type: input.request.document_type,
     process_type: input.request.process_type,
     external_reference_id: input.request.external_reference_id,
-    ...(input.request.external_reference_id
-      ? { app_reference: appReference(input.appId, input.request.external_reference_id) }
-      : {}),
     metadata: input.request.metadata,
     expected_subject: input.request.expected_subject,
     original_filename: input.request.original_filename,
@@ -60,16 +50,13 @@ export async function createVerification(
     media_type: FILE_TYPES[fileType].mediaType,
     object_key: documentKey(id),
     upload_deadline: deadline,
-    // The deadline's day, sharded by the id: a day's creates spread over the index's partitions.
-    awaiting_day: shardedKey(deadline.slice(0, 10), id),
     checks: [],
     reasons: [],
     sequence: 1,
     created_at: created,
     updated_at: created,
-    expires_at_epoch: Math.floor(now.getTime() / 1000) + deps.retentionDays * 86_400,
   };
-  await deps.verifications.create(item);
+  await deps.verifications.create(item, deps.retentionDays);
   const upload = await deps.documents.presignPut(
     item.object_key,
     item.media_type,

@@ -18,7 +18,7 @@ import type { DocumentContent, DocumentReader } from "../ports/document-reader.t
 import type { DocumentStore } from "../ports/document-store.ts";
 import type { IssuerQueue } from "../ports/issuer-queue.ts";
 import type { Log } from "../ports/log.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+import type { VerificationChange, VerificationStore } from "../ports/verification-store.ts";
 import { reviewDeadline } from "./complete-review.ts";
 import { inspectDocument } from "./inspect-document.ts";
 import { type IssuerGate, type Pending, scheduledAnswer } from "./issuer/answers.ts";
@@ -230,8 +230,8 @@ async function decide(
   return confirmedDecision(item, inspection.content, keys.barcode, steps);
 }
 
-/** The attributes a decision writes with its change of state. */
-function written(item: VerificationItem, decision: Decision, now: Date): Record<string, unknown> {
+/** The fields a decision writes with its change of state. */
+function written(item: VerificationItem, decision: Decision, now: Date): VerificationChange {
   const at = isoSeconds(now);
   const shared = {
     checks: decision.checks,
@@ -259,7 +259,6 @@ function written(item: VerificationItem, decision: Decision, now: Date): Record<
         review_reason: decision.reason,
         review_required_at: at,
         review_deadline: deadline,
-        review_day: deadline.slice(0, 10),
       };
     }
   }
@@ -289,7 +288,7 @@ export async function processVerification(
     to: decision.to,
     now: isoSeconds(now),
     set: written(item, decision, now),
-    condition: { expression: "#sequence = :seen", values: { ":seen": item.sequence } },
+    expect: { sequence: item.sequence },
   });
   if (outcome.applied && decision.to === "in_review" && decision.reason === "issuer_unavailable") {
     deps.log.count("IssuerUnavailableReviews", item.environment, "a verification went to review: no issuer answer", {

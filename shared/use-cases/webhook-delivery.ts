@@ -4,6 +4,7 @@
  */
 import type { Environment } from "../domain/environments.ts";
 import { deterministicId } from "../domain/ids.ts";
+import { inParallel } from "../domain/in-parallel.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
 import { toResource, type VerificationItem } from "../domain/verification.ts";
 import {
@@ -11,7 +12,6 @@ import {
   DELIVERY_TIMEOUT_MS,
   type DeliveryMessage,
   type EventItem,
-  eventPk,
   TEST_EVENT_TYPE,
   type VerificationEventType,
   WEBHOOK_HEADERS,
@@ -24,7 +24,6 @@ import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
 import type { Log } from "../ports/log.ts";
 import type { Sealer } from "../ports/sealer.ts";
 import type { WebhookSender } from "../ports/webhook-sender.ts";
-import { inParallel } from "./in-parallel.ts";
 import { signingSecrets } from "./webhook-destination.ts";
 
 /** Seconds after each failed attempt before the next one; after the last, the event is parked. */
@@ -36,7 +35,6 @@ export const RETRY_DELAYS_SECONDS: Record<Environment, readonly number[]> = {
 export const RETRY_JITTER = 0.1;
 /** How long the first attempt (made by whoever recorded the event) owns the event. */
 export const FIRST_ATTEMPT_LEASE_SECONDS = 30;
-export const KEEP_EVENTS_DAYS = 30;
 
 const EVENT_TYPE_OF: Partial<Record<VerificationItem["status"], VerificationEventType>> = {
   processing: "verification.processing",
@@ -76,8 +74,6 @@ export function eventFor(
     data: { verification: toResource(item, item.updated_at) },
   };
   return {
-    pk: eventPk(eventId),
-    sk: "EVENT",
     event_id: eventId,
     app_id: item.app_id,
     environment: item.environment,
@@ -86,7 +82,6 @@ export function eventFor(
     type,
     body: JSON.stringify(body),
     created_at: item.updated_at,
-    expires_at_epoch: Math.floor(changedAt / 1000) + KEEP_EVENTS_DAYS * 86400,
   };
 }
 

@@ -150,18 +150,19 @@ describe("the runtime killed with SIGKILL mid-burst and started again", () => {
       new DynamoDBClient({ endpoint: runtime.dynamodb_endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     );
     const scanEvents = async () => {
-      const events: EventItem[] = [];
+      // Records as the table holds them: events (sk EVENT) beside their attempts.
+      const events: (EventItem & { sk: string })[] = [];
       let startKey: Record<string, unknown> | undefined;
       do {
         const page = await db.send(
           new ScanCommand({ TableName: runtime.tables.EVENTS_TABLE, ExclusiveStartKey: startKey }),
         );
-        events.push(...((page.Items ?? []) as EventItem[]));
+        events.push(...((page.Items ?? []) as (EventItem & { sk: string })[]));
         startKey = page.LastEvaluatedKey;
       } while (startKey);
       return events;
     };
-    const terminalEvents = (events: EventItem[], id: string, sequence: number) =>
+    const terminalEvents = (events: (EventItem & { sk: string })[], id: string, sequence: number) =>
       events.filter((e) => e.sk === "EVENT" && e.verification_id === id && e.sequence === sequence).map((e) => e.type);
     // The event follows the terminal state by one more pass over the change stream.
     let events = await scanEvents();

@@ -14,10 +14,10 @@ import {
   IdempotencyRecordError,
   StaleAppError,
 } from "#shared/domain/errors";
+import { guardHolds } from "#shared/domain/guards";
 import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
 import type { UsageOutcome } from "#shared/domain/portal";
 import type { VerificationPosition } from "#shared/domain/searches";
-import { shardedKey } from "#shared/domain/shards";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
 import {
@@ -54,26 +54,19 @@ const copy = <T>(value: T): T => structuredClone(value);
 // ---------------------------------------------------------------------------------------------
 // Verifications
 
-/** Reads a transition's extra `condition` (a DynamoDB expression) for the stored item. */
-export type ConditionReading = (stored: VerificationItem, request: TransitionRequest) => boolean;
-
 /**
- * Verifications in a Map. `transition` keeps what the port promises and a fake can check:
- * only a transition `canTransition` draws (another throws, as the DynamoDB store does), only
- * from the status the caller saw, `sequence` one up, `updated_at` set to the request's `now`,
- * and `awaiting_day` gone once the item leaves awaiting_upload (domain/verification.ts).
- *
- * It cannot evaluate the extra `condition`, which is a DynamoDB expression. Without
- * `readCondition` the extra condition is IGNORED (treated as holding); a test whose outcome
- * depends on it passes its own reading of the expression. Every request is kept in
- * `transitions`, so a test can assert what condition the use case asked for.
+ * Verifications in a Map. `transition` keeps what the port promises: only a transition
+ * `canTransition` draws (another throws, as the DynamoDB store does), only from the status the
+ * caller saw and while its guard holds (`guardHolds`, the rule the DynamoDB store compiles),
+ * `sequence` one up, `updated_at` set to the request's `now`. Every request is kept in
+ * `transitions`. The indexes are read as the table's are: by the deadline's UTC day.
  */
 export class InMemoryVerificationStore implements VerificationStore {
   readonly items = new Map<string, VerificationItem>();
   readonly transitions: TransitionRequest[] = [];
   readonly reads: string[] = [];
-
-  constructor(private readonly readCondition?: ConditionReading) {}
+  /** The retention each create asked for, by id. */
+  readonly keepDays = new Map<string, number>();
 
   /** Arranges a stored verification. */
   put(...items: VerificationItem[]): this {
@@ -88,9 +81,10 @@ export class InMemoryVerificationStore implements VerificationStore {
     return copy(item);
   }
 
-  async create(item: VerificationItem): Promise<void> {
+  async create(item: VerificationItem, keepDays: number): Promise<void> {
     if (this.items.has(item.verification_id)) throw new Error(`Verification ${item.verification_id} exists`);
     this.items.set(item.verification_id, copy(item));
+    this.keepDays.set(item.verification_id, keepDays);
   }
 
   async discardNew(id: string): Promise<void> {
@@ -111,19 +105,15 @@ export class InMemoryVerificationStore implements VerificationStore {
     this.transitions.push(copy(request));
     const stored = this.items.get(request.id);
     const holds =
-      stored !== undefined &&
-      stored.status === request.from &&
-      (request.condition === undefined || this.readCondition === undefined || this.readCondition(stored, request));
+      stored !== undefined && stored.status === request.from && guardHolds(stored, request.expect ?? {}, request.now);
     if (!holds) return { applied: false, item: stored && copy(stored) };
     const next: VerificationItem = {
       ...stored,
-      ...(copy(request.set) as Partial<VerificationItem>),
+      ...copy(request.set),
       status: request.to,
       sequence: stored.sequence + 1,
       updated_at: request.now,
     };
-    if (request.from === "awaiting_upload") delete next.awaiting_day;
-    if (request.from === "in_review") delete next.review_day;
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -162,27 +152,26 @@ export class InMemoryVerificationStore implements VerificationStore {
       ...(request.expire ? { status: "expired" as const, completed_at: request.now } : {}),
     };
     for (const name of ERASED_ATTRIBUTES) delete next[name];
-    if (request.expire) delete next.awaiting_day;
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
 
-  async *awaitingPastDeadline(partition: string, now: string): AsyncIterable<VerificationItem> {
+  /** Visits one at a time: how many the table's store reads at once is its own test's concern. */
+  async awaitingPastDeadline(
+    since: string,
+    now: string,
+    visit: (item: VerificationItem) => Promise<void>,
+  ): Promise<void> {
     // Read as a query reads a page: what matched when it ran.
     const matching = [...this.items.values()].filter(
-      (item) => item.status === "awaiting_upload" && item.awaiting_day === partition && item.upload_deadline <= now,
+      (item) =>
+        item.status === "awaiting_upload" && item.upload_deadline.slice(0, 10) >= since && item.upload_deadline <= now,
     );
-    for (const item of matching) yield copy(item);
+    for (const item of matching) await visit(copy(item));
   }
 
   async *inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem> {
-    const matching = [...this.items.values()].filter(
-      (item) =>
-        item.status === "in_review" &&
-        item.review_day === day &&
-        item.review_deadline !== undefined &&
-        item.review_deadline <= now,
-    );
+    const matching = this.inReviewClosingOn(day).filter((item) => (item.review_deadline ?? "") <= now);
     for (const item of matching) yield copy(item);
   }
 
@@ -192,14 +181,19 @@ export class InMemoryVerificationStore implements VerificationStore {
     after?: ReviewPosition,
   ): Promise<{ items: VerificationItem[]; more: boolean }> {
     const position = (item: VerificationItem) => `${item.review_deadline ?? ""}|${item.verification_id}`;
-    const matching = [...this.items.values()]
-      .filter((item) => item.status === "in_review" && item.review_day === day)
+    const matching = this.inReviewClosingOn(day)
       .filter((item) => !after || position(item) > `${after.deadline}|${after.id}`)
       .sort((a, b) => position(a).localeCompare(position(b)));
     return { items: matching.slice(0, limit).map(copy), more: matching.length > limit };
   }
 
-  /** The lease condition the DynamoDB store writes: in review, and free, lapsed or the holder's own. */
+  /** In review, the window closing on UTC day `day`: the review-deadline index's partition. */
+  private inReviewClosingOn(day: string): VerificationItem[] {
+    return [...this.items.values()].filter(
+      (item) => item.status === "in_review" && item.review_deadline?.slice(0, 10) === day,
+    );
+  }
+
   async listForApp(
     query: VerificationQuery,
     limit: number,
@@ -223,6 +217,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     return { items, last: last ? { created_at: last.created_at, id: last.verification_id } : undefined };
   }
 
+  /** The lease condition the DynamoDB store writes: in review, and free, lapsed or the holder's own. */
   async claimReview(request: {
     id: string;
     holder: { sub: string; username: string };
@@ -541,6 +536,8 @@ export class InMemoryAppStore implements AppStore {
 export class InMemoryEventStore implements EventStore {
   readonly events = new Map<string, EventItem>();
   readonly attempts: AttemptItem[] = [];
+  /** Each attempt's app and its place in the attempts index, as the table keeps them. */
+  private readonly attemptKeys = new Map<AttemptItem, { appId: string; position: AttemptPosition }>();
   readonly dueLimits: number[] = [];
 
   put(...events: EventItem[]): this {
@@ -554,7 +551,7 @@ export class InMemoryEventStore implements EventStore {
     return copy(event);
   }
 
-  async create(event: Omit<EventItem, "due_shard">): Promise<boolean> {
+  async create(event: EventItem): Promise<boolean> {
     if (this.events.has(event.event_id)) return false;
     this.events.set(event.event_id, copy(event));
     return true;
@@ -595,14 +592,15 @@ export class InMemoryEventStore implements EventStore {
       throw new Error(`Attempt ${event.attempts + 1} of ${event.event_id} was recorded already`);
     }
     const number = event.attempts + 1;
-    this.attempts.push({
-      ...copy(attempt),
-      pk: event.pk,
-      sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
-      event_id: event.event_id,
-      attempt_app_id: event.app_id,
-      attempt: number,
-      expires_at_epoch: event.expires_at_epoch,
+    const recorded: AttemptItem = { ...copy(attempt), event_id: event.event_id, attempt: number };
+    this.attempts.push(recorded);
+    this.attemptKeys.set(recorded, {
+      appId: event.app_id,
+      position: {
+        attempted_at: attempt.attempted_at,
+        pk: `EVT#${event.event_id}`,
+        sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
+      },
     });
     stored.status = next.status;
     stored.attempts = number;
@@ -634,12 +632,15 @@ export class InMemoryEventStore implements EventStore {
   ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
     const order = (a: AttemptPosition) => `${a.attempted_at}|${a.sk}`;
     const matching = this.attempts
-      .filter((attempt) => attempt.attempt_app_id === appId && (!filter.outcome || attempt.outcome === filter.outcome))
-      .filter((attempt) => !after || order(attempt) < order(after))
-      .sort((a, b) => order(b).localeCompare(order(a)));
-    const items = matching.slice(0, limit).map(copy);
-    const last = matching.length > limit ? items.at(-1) : undefined;
-    return { items, last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined };
+      .map((attempt) => ({
+        attempt,
+        ...(this.attemptKeys.get(attempt) as { appId: string; position: AttemptPosition }),
+      }))
+      .filter(({ attempt, appId: owner }) => owner === appId && (!filter.outcome || attempt.outcome === filter.outcome))
+      .filter(({ position }) => !after || order(position) < order(after))
+      .sort((a, b) => order(b.position).localeCompare(order(a.position)));
+    const last = matching.length > limit ? matching[limit - 1] : undefined;
+    return { items: matching.slice(0, limit).map(({ attempt }) => copy(attempt)), last: last?.position };
   }
 
   async eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]> {
@@ -966,7 +967,6 @@ export function aVerification(fields: Partial<VerificationItem> = {}): Verificat
     media_type: "application/pdf",
     object_key: documentKey(id),
     upload_deadline: uploadDeadline,
-    ...(status === "awaiting_upload" ? { awaiting_day: shardedKey(uploadDeadline.slice(0, 10), id) } : {}),
     checks: [],
     reasons: [],
     sequence: 1,

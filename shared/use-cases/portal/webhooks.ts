@@ -9,7 +9,6 @@ import {
   API_VERSION,
   type AttemptItem,
   type EventItem,
-  eventPk,
   TEST_EVENT_TYPE,
   type TestEvent,
 } from "../../domain/webhook-events.ts";
@@ -17,12 +16,7 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
-import {
-  attemptDelivery,
-  FIRST_ATTEMPT_LEASE_SECONDS,
-  KEEP_EVENTS_DAYS,
-  type WebhookDeps,
-} from "../webhook-delivery.ts";
+import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhook-delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhook-replay.ts";
 import { memberApp, recordAction } from "./member.ts";
 
@@ -49,8 +43,6 @@ export async function sendTestEvent(
     data: { app_id: app.app_id, message: "A test event sent from the portal: nothing changed." },
   };
   const event: EventItem = {
-    pk: eventPk(eventId),
-    sk: "EVENT",
     event_id: eventId,
     app_id: app.app_id,
     environment: app.environment,
@@ -60,7 +52,6 @@ export async function sendTestEvent(
     status: "pending",
     attempts: 0,
     next_attempt_at: isoSeconds(addSeconds(now, FIRST_ATTEMPT_LEASE_SECONDS)),
-    expires_at_epoch: Math.floor(now.getTime() / 1000) + KEEP_EVENTS_DAYS * 86400,
   };
   await deps.events.create(event);
   await recordAction(deps, caller, { action: "webhook.tested", app_id: app.app_id, detail: { event_id: eventId } });

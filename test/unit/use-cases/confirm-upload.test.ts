@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RefusedError, VerificationNotFoundError } from "#shared/domain/errors";
 import type { VerificationItem } from "#shared/domain/verification";
-import type { TransitionRequest } from "#shared/ports/verification-store";
 import { confirmUpload } from "#shared/use-cases/confirm-upload";
 import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import {
@@ -18,36 +17,12 @@ import {
 } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
-const CONFIRM_CONDITION =
-  /^app_id = :app AND upload_deadline > :now AND file_size_bytes = :size AND document_type IN \(:type0(, :type\d+)*\)$/;
-const PROCESS_CONDITION = "#sequence = :seen";
-
-/**
- * This test's reading of the two conditions these use cases send; any other expression fails
- * the test. `:now` is not among the confirm condition's values: the store's own placeholder for
- * the request's `now` stands in for it (see DynamoDbVerificationStore.transition).
- */
-function readCondition(stored: VerificationItem, request: TransitionRequest): boolean {
-  const { expression = "", values = {} } = request.condition ?? {};
-  if (expression === PROCESS_CONDITION) return stored.sequence === values[":seen"];
-  if (!CONFIRM_CONDITION.test(expression)) throw new Error(`No reading for the condition ${expression}`);
-  const types = Object.entries(values)
-    .filter(([name]) => name.startsWith(":type"))
-    .map(([, type]) => type);
-  return (
-    stored.app_id === values[":app"] &&
-    stored.upload_deadline > request.now &&
-    stored.file_size_bytes === values[":size"] &&
-    types.includes(stored.document_type)
-  );
-}
-
 const ID = verificationId(1);
 const KEY = `documents/${ID}`;
 const mine = { appId: appId(1), verificationId: ID };
 
 function setup(item?: VerificationItem, upload?: Uint8Array) {
-  const verifications = new InMemoryVerificationStore(readCondition);
+  const verifications = new InMemoryVerificationStore();
   if (item) verifications.put(item);
   const documents = new InMemoryDocumentStore();
   if (upload) documents.upload(KEY, upload);
@@ -82,14 +57,13 @@ describe("confirmUpload: the upload is acceptable", () => {
     expect(resource).toMatchObject({ status: "processing", sequence: 2, updated_at: T0, result: null });
     expect(resource).not.toHaveProperty("upload");
     expect(verifications.stored(ID)).toMatchObject({ status: "processing", sequence: 2 });
-    expect(verifications.stored(ID)).not.toHaveProperty("awaiting_day");
     expect(verifications.transitions).toHaveLength(1);
     expect(verifications.transitions[0]).toMatchObject({
       id: ID,
       from: "awaiting_upload",
       to: "processing",
       now: T0,
-      condition: { values: { ":app": appId(1), ":size": 1024, ":type0": "YOK_STUDENT" } },
+      expect: { upload: { appId: appId(1), size: 1024, documentTypes: expect.arrayContaining(["YOK_STUDENT"]) } },
     });
     expect(reader.opened).toEqual([]);
     expect(documents.deleted).toEqual([]);
@@ -174,6 +148,39 @@ describe("confirmUpload: the upload is acceptable", () => {
         attributes: { error: outage, verification_id: ID },
       },
     ]);
+  });
+
+  it("answers what the write found when another confirm moved the verification between the read and the write", async () => {
+    const { verifications, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+    const read = verifications.get.bind(verifications);
+    verifications.get = async (id) => {
+      const seen = await read(id);
+      // Another confirm lands while this one holds its copy.
+      verifications.put({ ...aVerification(), status: "processing", sequence: 2 });
+      return seen;
+    };
+
+    const resource = await confirmUpload(deps, mine);
+
+    expect(resource).toMatchObject({ status: "processing", sequence: 2 });
+    expect(verifications.transitions).toHaveLength(1);
+    expect(verifications.stored(ID)).toMatchObject({ status: "processing", sequence: 2 });
+  });
+
+  it("does not write when the stored declaration no longer matches the upload at the write", async () => {
+    const { verifications, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+    const read = verifications.get.bind(verifications);
+    let reads = 0;
+    verifications.get = async (id) => {
+      const seen = await read(id);
+      reads += 1;
+      // The write's guard sees what the table holds, not what was read.
+      if (reads === 1) verifications.put(aVerification({ file_size_bytes: 2048 }));
+      return seen;
+    };
+
+    expect(await refusal(confirmUpload(deps, mine))).toMatchObject({ code: "file_size_mismatch" });
+    expect(verifications.stored(ID)).toMatchObject({ status: "awaiting_upload", sequence: 1 });
   });
 
   it("answers the current state when confirmed twice, changing nothing the second time", async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
-import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import { createVerification } from "#shared/use-cases/create-verification";
 import { appId, InMemoryDocumentStore, InMemoryVerificationStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
@@ -36,22 +35,19 @@ describe("createVerification", () => {
       document_type: "YOK_STUDENT",
       process_type: "async",
       external_reference_id: "student-4711",
-      app_reference: `${appId(1)}#student-4711`,
       original_filename: "belge.pdf",
       file_size_bytes: 2048,
       media_type: "application/pdf",
       object_key: `documents/${resource.verification_id}`,
       upload_deadline: "2026-11-23T12:00:00Z",
-      // The deadline's day in one of the index's sixteen partitions, chosen by the id.
-      awaiting_day: shardedKey("2026-11-23", resource.verification_id),
       checks: [],
       reasons: [],
       sequence: 1,
       created_at: T0,
       updated_at: T0,
-      // Kept 365 days from creation, then the table's TTL deletes it.
-      expires_at_epoch: Date.parse(T0) / 1000 + 365 * 86_400,
     });
+    // Kept 365 days from creation, then the table's TTL deletes it.
+    expect(verifications.keepDays.get(resource.verification_id)).toBe(365);
   });
 
   it("answers the resource with a 15-minute upload URL for exactly that type and size", async () => {
@@ -126,25 +122,5 @@ describe("createVerification", () => {
     ).rejects.toThrow("original_filename passed validation without a known extension");
     expect(verifications.items.size).toBe(0);
     expect(documents.presigned).toEqual([]);
-  });
-});
-
-describe("the deadline index under load", () => {
-  it("spreads 10,000 creates of one day evenly over its partitions: none takes more than 1.25 times its share", async () => {
-    const { verifications, deps } = setup();
-    const writes = new Map<string, number>();
-    for (let i = 0; i < 10_000; i += 1) {
-      const resource = await createVerification(deps, { appId: appId(1), environment: "sandbox", request: REQUEST });
-      const key = verifications.stored(resource.verification_id)?.awaiting_day ?? "none";
-      writes.set(key, (writes.get(key) ?? 0) + 1);
-    }
-    expect([...writes.keys()].every((key) => /^2026-11-23#\d{2}$/.test(key))).toBe(true);
-    expect(writes.size).toBe(PARTITION_SHARDS);
-    const share = 10_000 / PARTITION_SHARDS;
-    console.log(
-      `deadline index: 10,000 creates over ${writes.size} partitions, busiest ${Math.max(...writes.values())}, quietest ${Math.min(...writes.values())} (even share ${share})`,
-    );
-    expect(Math.max(...writes.values())).toBeLessThanOrEqual(share * 1.25);
-    expect(Math.min(...writes.values())).toBeGreaterThanOrEqual(share * 0.75);
   });
 });

@@ -17,7 +17,6 @@ function completed() {
     result: "rejected",
     sequence: 3,
     external_reference_id: "student-4711",
-    app_reference: `${appId(1)}#student-4711`,
     metadata: { customer_id: "cus_1" },
     expected_subject: { full_name: "AYŞE DENEME" },
     checks: [{ name: "subject_match", outcome: "failed", detail: "The certificate is about AYŞE DENEME" }],

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PARTITION_SHARDS } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
-import { EXPIRY_CONCURRENCY, expireOverdue } from "#shared/use-cases/expire-overdue";
+import { expireOverdue } from "#shared/use-cases/expire-overdue";
 import { aVerification, InMemoryVerificationStore, verificationId } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
 
@@ -39,7 +38,6 @@ describe("expireOverdue", () => {
       updated_at: "2026-11-29T08:00:00Z",
     });
     expect(verifications.stored(verificationId(3))).toMatchObject({ status: "expired", updated_at: NOW });
-    expect(verifications.stored(verificationId(1))).not.toHaveProperty("awaiting_day");
   });
 
   it("asks each expiry to hold only while the deadline is still past", async () => {
@@ -54,9 +52,22 @@ describe("expireOverdue", () => {
         to: "expired",
         now: "2026-11-30T11:00:00Z",
         set: { completed_at: "2026-11-30T11:00:00Z" },
-        condition: { expression: "upload_deadline <= :deadline", values: { ":deadline": NOW } },
+        expect: { deadlinePassedBy: NOW },
       },
     ]);
+  });
+
+  it("expires nothing whose stored deadline is still ahead, whatever the read said", async () => {
+    const { verifications, clock } = setup(awaiting(1, "2026-11-30T12:00:01Z"));
+    const stale = {
+      async awaitingPastDeadline(_since: string, _now: string, visit: (item: VerificationItem) => Promise<void>) {
+        await visit(awaiting(1, "2026-11-30T08:00:00Z"));
+      },
+      transition: verifications.transition.bind(verifications),
+    };
+
+    expect(await expireOverdue({ verifications: stale, clock })).toBe(0);
+    expect(verifications.stored(verificationId(1)).status).toBe("awaiting_upload");
   });
 
   it("leaves a verification whose deadline is still ahead", async () => {
@@ -88,37 +99,6 @@ describe("expireOverdue", () => {
     expect(verifications.stored(verificationId(1))).toEqual(processing);
   });
 
-  it("finds deadlines in every shard of a day, and under the day alone as written before sharding", async () => {
-    const many = Array.from({ length: 64 }, (_, i) => awaiting(i + 1, "2026-11-30T09:00:00Z"));
-    const older = { ...awaiting(100, "2026-11-29T09:00:00Z"), awaiting_day: "2026-11-29" };
-    const { verifications, deps } = setup(...many, older);
-    expect(new Set(many.map((item) => item.awaiting_day)).size).toBe(PARTITION_SHARDS);
-
-    expect(await expireOverdue(deps)).toBe(65);
-    for (const item of [...many, older]) {
-      expect(verifications.stored(item.verification_id)).toMatchObject({ status: "expired" });
-    }
-  });
-
-  it("reads at most EXPIRY_CONCURRENCY partitions at once", async () => {
-    const { verifications, clock } = setup(awaiting(1, "2026-11-30T08:00:00Z"));
-    let reading = 0;
-    let most = 0;
-    const counting = {
-      async *awaitingPastDeadline(partition: string, now: string) {
-        reading += 1;
-        most = Math.max(most, reading);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        yield* verifications.awaitingPastDeadline(partition, now);
-        reading -= 1;
-      },
-      transition: verifications.transition.bind(verifications),
-    };
-
-    expect(await expireOverdue({ verifications: counting, clock })).toBe(1);
-    expect(most).toBe(EXPIRY_CONCURRENCY);
-  });
-
   it("does nothing the second time", async () => {
     const { deps } = setup(awaiting(1, "2026-11-30T08:00:00Z"));
     await expireOverdue(deps);
@@ -131,8 +111,8 @@ describe("expireOverdue", () => {
     const { verifications, clock } = setup({ ...seen, status: "processing", sequence: 2 });
     const stale = {
       // The query saw it awaiting; by the time of the write it is processing.
-      async *awaitingPastDeadline(partition: string) {
-        if (partition === seen.awaiting_day) yield seen;
+      async awaitingPastDeadline(_since: string, _now: string, visit: (item: VerificationItem) => Promise<void>) {
+        await visit(seen);
       },
       transition: verifications.transition.bind(verifications),
     };

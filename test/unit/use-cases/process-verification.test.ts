@@ -222,7 +222,6 @@ describe("processVerification: the decision table", () => {
       review_reason: "issuer_unavailable",
       review_required_at: NOW,
       review_deadline: "2026-11-25T12:10:00Z",
-      review_day: "2026-11-25",
       sequence: 3,
     });
     expect(final).not.toHaveProperty("result");
@@ -395,7 +394,7 @@ describe("processVerification: safe to run twice", () => {
     expect(await asked(deps, verificationId(2))).toBeUndefined();
   });
 
-  it("writes only from the state it read: the sequence it saw is the condition", async () => {
+  it("writes only from the state it read: the sequence it saw is the guard", async () => {
     const { verifications, deps } = setup();
 
     await asked(deps);
@@ -405,7 +404,7 @@ describe("processVerification: safe to run twice", () => {
         from: "processing",
         to: "completed",
         now: NOW,
-        condition: { expression: "#sequence = :seen", values: { ":seen": 2 } },
+        expect: { sequence: 2 },
       }),
     ]);
   });

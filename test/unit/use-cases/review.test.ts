@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { AuditRecord } from "#shared/domain/audit";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { AuditTrail } from "#shared/ports/audit-trail";
-import type { TransitionRequest } from "#shared/ports/verification-store";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
 import { claimReview } from "#shared/use-cases/review/claim";
 import { decideReview } from "#shared/use-cases/review/decide";
@@ -25,20 +24,9 @@ function inReview(n: number, deadline: string, extra: Partial<VerificationItem> 
     review_reason: "issuer_unavailable",
     review_required_at: new Date(Date.parse(deadline) - 72 * 3600 * 1000).toISOString().replace(".000", ""),
     review_deadline: deadline,
-    review_day: deadline.slice(0, 10),
     ...extra,
   });
 }
-
-/** Reads the decision's condition as DynamoDB would: the sequence seen, the claim still the reviewer's. */
-const decisionCondition = (stored: VerificationItem, request: TransitionRequest) => {
-  const values = request.condition?.values ?? {};
-  const reviewer = values[":reviewer"];
-  return (
-    stored.sequence === values[":seen"] &&
-    (reviewer === undefined || (stored.claimed_by_sub === reviewer && (stored.claim_expires_at ?? "") > request.now))
-  );
-};
 
 class RecordingTrail implements Pick<AuditTrail, "append"> {
   readonly records: AuditRecord[] = [];
@@ -122,7 +110,7 @@ describe("decideReview", () => {
 
   it("refuses a lapsed claim at the write, so a claim that ran out mid-decision decides nothing", async () => {
     const clock = new FixedClock(NOW);
-    const verifications = new InMemoryVerificationStore(decisionCondition).put(
+    const verifications = new InMemoryVerificationStore().put(
       inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
     );
     const audit = new RecordingTrail();
@@ -136,7 +124,7 @@ describe("decideReview", () => {
 
   it("completes with the reviewer's decision, keeps their name and note for staff, and records it", async () => {
     const clock = new FixedClock(NOW);
-    const verifications = new InMemoryVerificationStore(decisionCondition).put(
+    const verifications = new InMemoryVerificationStore().put(
       inReview(1, "2026-12-01T10:00:00Z", {
         claimed_by: "user-a",
         claimed_by_sub: "a",

@@ -87,7 +87,6 @@ describe("recordEvent", () => {
       status: "pending",
       attempts: 0,
       next_attempt_at: "2026-11-22T12:00:30Z",
-      expires_at_epoch: Date.parse(CHANGED_AT) / 1000 + 30 * 86400,
     });
     expect([...events.events.values()]).toEqual([event]);
   });
@@ -262,7 +261,6 @@ describe("attemptDelivery", () => {
     expect(events.attempts).toEqual([
       expect.objectContaining({
         event_id: event.event_id,
-        attempt_app_id: appId(1),
         attempt: 1,
         attempted_at: T0,
         url: URL_A,

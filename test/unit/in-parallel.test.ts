@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inParallel } from "#shared/use-cases/in-parallel";
+import { inParallel } from "#shared/domain/in-parallel";
 
 describe("inParallel", () => {
   it("runs every item, never more than the limit at once", async () => {

@@ -1,0 +1,187 @@
+/**
+ * The verifications table on DynamoDB Local. The store keeps what only the table needs (the
+ * sparse keys of its indexes, the record's expiry) beside each verification and never hands it
+ * back; a guard (`guards.ts`) it compiles into a write's condition holds exactly when
+ * `guardHolds` says it does; the expiry reads every shard of a day, a few at once.
+ */
+import { randomUUID } from "node:crypto";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { documentClientOf } from "#shared/adapters/aws-clients";
+import { DynamoDbVerificationStore, EXPIRY_CONCURRENCY } from "#shared/adapters/dynamodb-verification-store";
+import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
+import { newId } from "#shared/domain/ids";
+import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
+import type { VerificationItem } from "#shared/domain/verification";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { ensureTables, tableName } from "../../local/resources.ts";
+import { appId, aVerification } from "../support/fakes.ts";
+
+const prefix = `t${randomUUID().slice(0, 8)}-`;
+const table = tableName(prefix, VERIFICATIONS_TABLE);
+let raw: DynamoDBClient;
+let store: DynamoDbVerificationStore;
+
+beforeAll(async () => {
+  raw = new DynamoDBClient({
+    endpoint: inject("engines").dynamoEndpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  await ensureTables(raw, prefix);
+  store = new DynamoDbVerificationStore(documentClientOf(raw), table);
+});
+afterAll(() => raw.destroy());
+
+/** The record as the table holds it. */
+async function storedRecord(id: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await documentClientOf(raw).send(new GetCommand({ TableName: table, Key: { verification_id: id } }));
+  return Item;
+}
+
+/** A new verification of its own, awaiting its upload. */
+async function created(fields: Partial<VerificationItem> = {}): Promise<VerificationItem> {
+  const item = aVerification({ verification_id: newId("verification"), ...fields });
+  await store.create(item, 365);
+  return item;
+}
+
+describe("what only the table needs", () => {
+  it("files a new verification under its deadline's day and shard, its reference and its expiry, and reads back only the verification", async () => {
+    const item = await created({ external_reference_id: "student-4711", upload_deadline: "2026-11-23T12:00:00Z" });
+
+    expect(await storedRecord(item.verification_id)).toEqual({
+      ...item,
+      awaiting_day: shardedKey("2026-11-23", item.verification_id),
+      app_reference: `${appId(1)}#student-4711`,
+      // Kept 365 days from creation, then the table's TTL deletes it.
+      expires_at_epoch: Date.parse(item.created_at) / 1000 + 365 * 86_400,
+    });
+    expect(await store.get(item.verification_id)).toEqual(item);
+  });
+
+  it("takes a verification out of the expiry index when it leaves awaiting_upload, and files it by its review deadline's day while in review", async () => {
+    const item = await created();
+    const id = item.verification_id;
+    const now = "2026-11-22T12:00:00Z";
+
+    await store.transition({ id, from: "awaiting_upload", to: "processing", now });
+    expect(await storedRecord(id)).not.toHaveProperty("awaiting_day");
+
+    const deadline = "2026-11-25T12:00:00Z";
+    const review = await store.transition({
+      id,
+      from: "processing",
+      to: "in_review",
+      now,
+      set: { review_reason: "issuer_unavailable", review_required_at: now, review_deadline: deadline },
+    });
+    expect(review).toMatchObject({ applied: true, item: { status: "in_review", sequence: 3 } });
+    expect(review.item).not.toHaveProperty("review_day");
+    expect(await storedRecord(id)).toMatchObject({ review_day: "2026-11-25" });
+    expect((await store.inReviewOn("2026-11-25", 100)).items.map((found) => found.verification_id)).toContain(id);
+
+    await store.transition({
+      id,
+      from: "in_review",
+      to: "completed",
+      now,
+      set: { result: "verified", completed_at: now },
+    });
+    expect(await storedRecord(id)).not.toHaveProperty("review_day");
+    expect((await store.inReviewOn("2026-11-25", 100)).items.map((found) => found.verification_id)).not.toContain(id);
+  });
+
+  it("forgets the reference when the verification is erased: the by-reference lookup no longer finds it", async () => {
+    const reference = `erased-${randomUUID()}`;
+    const item = await created({ external_reference_id: reference, status: "completed", sequence: 3 });
+    const query = { appId: appId(1), reference, now: "2026-11-22T12:00:00Z" };
+    expect((await store.listForApp(query, 10)).items.map((found) => found.verification_id)).toEqual([
+      item.verification_id,
+    ]);
+
+    await store.erase({ id: item.verification_id, sequence: 3, now: "2026-11-22T12:00:00Z", expire: false });
+
+    expect((await store.listForApp(query, 10)).items).toEqual([]);
+    expect(await storedRecord(item.verification_id)).not.toHaveProperty("app_reference");
+  });
+});
+
+describe("guards: the write holds exactly when guardHolds says", () => {
+  const NOW = "2026-11-22T12:00:00Z";
+  const upload = { appId: appId(1), size: 1024, documentTypes: ["YOK_STUDENT"] as const };
+  const claimed = { claimed_by_sub: "sub-a", claimed_by: "ayse", claim_expires_at: "2026-11-22T12:05:00Z" };
+  const cases: [string, Partial<VerificationItem>, TransitionGuard][] = [
+    ["no guard", {}, {}],
+    ["the sequence seen", {}, { sequence: 1 }],
+    ["another sequence", {}, { sequence: 2 }],
+    ["the confirm's rule, met", {}, { upload }],
+    ["another app's", { app_id: appId(2) }, { upload }],
+    ["its deadline now", { upload_deadline: NOW }, { upload }],
+    ["another size", { file_size_bytes: 2048 }, { upload }],
+    ["a type the upload does not suit", {}, { upload: { ...upload, documentTypes: [] } }],
+    ["a deadline passed", { upload_deadline: "2026-11-22T11:00:00Z" }, { deadlinePassedBy: NOW }],
+    ["a deadline still ahead", { upload_deadline: "2026-11-22T12:00:01Z" }, { deadlinePassedBy: NOW }],
+    ["the claim held", claimed, { claimHeldBy: "sub-a" }],
+    ["the claim someone else's", claimed, { claimHeldBy: "sub-b" }],
+    ["the claim lapsed", { ...claimed, claim_expires_at: NOW }, { claimHeldBy: "sub-a" }],
+    ["no claim", {}, { claimHeldBy: "sub-a" }],
+    ["two parts, one failing", {}, { sequence: 1, upload: { ...upload, size: 1 } }],
+  ];
+
+  it.each(cases)("%s", async (_what, fields, guard) => {
+    const status = guard.claimHeldBy === undefined ? "awaiting_upload" : "in_review";
+    const item = await created({ ...fields, status });
+    const to = status === "in_review" ? "completed" : "processing";
+
+    const outcome = await store.transition({ id: item.verification_id, from: status, to, now: NOW, expect: guard });
+
+    expect(outcome.applied).toBe(guardHolds(item, guard, NOW));
+    expect(outcome.item).toMatchObject({ status: outcome.applied ? to : status });
+  });
+
+  it("covers both answers: the cases above hold and fail", () => {
+    const answers = new Set(cases.map(([, fields, guard]) => guardHolds(aVerification(fields), guard, NOW)));
+    expect(answers).toEqual(new Set([true, false]));
+  });
+});
+
+describe("awaitingPastDeadline", () => {
+  it("visits every shard of each day, and the day alone as written before sharding, a few partitions at once", async () => {
+    const day = "2026-10-30";
+    // Four ids in each shard.
+    const ids: string[] = [];
+    const perShard = new Map<string, number>();
+    while (ids.length < 4 * PARTITION_SHARDS) {
+      const id = newId("verification");
+      const shard = shardedKey(day, id);
+      if ((perShard.get(shard) ?? 0) === 4) continue;
+      perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
+      ids.push(id);
+    }
+    const many = await Promise.all(
+      ids.map((id) => created({ verification_id: id, upload_deadline: `${day}T09:00:00Z` })),
+    );
+    expect(new Set(many.map((item) => shardedKey(day, item.verification_id))).size).toBe(PARTITION_SHARDS);
+    const older = aVerification({ verification_id: newId("verification"), upload_deadline: `${day}T08:00:00Z` });
+    await documentClientOf(raw).send(new PutCommand({ TableName: table, Item: { ...older, awaiting_day: day } }));
+    const ahead = await created({ upload_deadline: `${day}T12:00:01Z` });
+
+    const visited: string[] = [];
+    let reading = 0;
+    let most = 0;
+    await store.awaitingPastDeadline(day, `${day}T12:00:00Z`, async (item) => {
+      reading += 1;
+      most = Math.max(most, reading);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      visited.push(item.verification_id);
+      reading -= 1;
+    });
+
+    expect(visited.sort()).toEqual([...many, older].map((item) => item.verification_id).sort());
+    expect(visited).not.toContain(ahead.verification_id);
+    expect(most).toBe(EXPIRY_CONCURRENCY);
+  });
+});
