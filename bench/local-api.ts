@@ -19,7 +19,7 @@ import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/decl
 import { destinationsFor } from "#shared/domain/destinations";
 import type { EdevletProtocol } from "#shared/domain/edevlet";
 import { issuerMessageOf } from "#shared/domain/issuer";
-import { createApp, type NewApp } from "#shared/use-cases/apps";
+import { createApp, type NewApp } from "#shared/use-cases/accounts/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";

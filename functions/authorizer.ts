@@ -7,7 +7,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { AUTHORIZER } from "#shared/declarations/routes";
 import { usageIdentifier } from "#shared/domain/apps";
 import { header } from "#shared/http/responses";
-import { authorize } from "#shared/use-cases/authorize";
+import { authorize } from "#shared/use-cases/public/authorize";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { appStore } from "#shared/wiring/stores";
 

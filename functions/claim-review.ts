@@ -2,7 +2,7 @@
  * POST /backoffice/v1/reviews/{verification_id}/claim: primary adapter -> use case
  * `claimReview` -> secondary adapters (the verifications table, the audit trail).
  */
-import { staffRouteHandler } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { claimReview } from "#shared/use-cases/review/claim";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

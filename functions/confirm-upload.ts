@@ -3,8 +3,8 @@
  * `confirmUpload` -> secondary adapters (S3 head and first bytes, DynamoDB transition; for
  * `sync`, the whole document, the document reader and the authority too).
  */
-import { routeHandler } from "#shared/http/responses";
-import { confirmUpload } from "#shared/use-cases/confirm-upload";
+import { routeHandler } from "#shared/http/route-handler";
+import { confirmUpload } from "#shared/use-cases/public/confirm-upload";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { processing } from "#shared/wiring/processing";

@@ -5,7 +5,7 @@
  */
 import { newAppBodySchema } from "#shared/domain/portal";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { createMemberApp } from "#shared/use-cases/portal/apps";
 import { appLimits } from "#shared/wiring/app-limits";
 import { clock, functionConfig } from "#shared/wiring/config";

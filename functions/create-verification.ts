@@ -4,8 +4,9 @@
  * idempotency records).
  */
 import { assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
-import { bodyText, header, resourceUrl, routeHandler } from "#shared/http/responses";
-import { idempotentCreateVerification } from "#shared/use-cases/create-idempotently";
+import { bodyText, header, resourceUrl } from "#shared/http/responses";
+import { routeHandler } from "#shared/http/route-handler";
+import { idempotentCreateVerification } from "#shared/use-cases/public/create-idempotently";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
 import { log } from "#shared/wiring/log";

@@ -5,7 +5,8 @@
  */
 import { reviewDecisionSchema } from "#shared/domain/review";
 import { readJsonBody } from "#shared/http/requests";
-import { header, staffRouteHandler } from "#shared/http/responses";
+import { header } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { decideReview } from "#shared/use-cases/review/decide";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

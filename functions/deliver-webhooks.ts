@@ -8,7 +8,7 @@
  */
 import type { SQSEvent } from "aws-lambda";
 import { deliveryMessageOf } from "#shared/domain/webhook-events";
-import { deliverQueued } from "#shared/use-cases/webhook-delivery";
+import { deliverQueued } from "#shared/use-cases/webhooks/delivery";
 import { functionConfig } from "#shared/wiring/config";
 import { webhooks } from "#shared/wiring/webhooks";
 

@@ -2,8 +2,8 @@
  * DELETE /v1/verifications/{verification_id}: primary adapter -> use case `eraseVerification`
  * -> secondary adapters (the document objects deleted, then one conditional DynamoDB write).
  */
-import { routeHandler } from "#shared/http/responses";
-import { eraseVerification } from "#shared/use-cases/erase-verification";
+import { routeHandler } from "#shared/http/route-handler";
+import { eraseVerification } from "#shared/use-cases/public/erase-verification";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { documentStore, verificationStore } from "#shared/wiring/stores";

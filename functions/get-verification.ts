@@ -2,8 +2,8 @@
  * GET /v1/verifications/{verification_id}: primary adapter -> use case `getVerification`
  * -> secondary adapters (DynamoDB read, S3 presigner).
  */
-import { routeHandler } from "#shared/http/responses";
-import { getVerification } from "#shared/use-cases/get-verification";
+import { routeHandler } from "#shared/http/route-handler";
+import { getVerification } from "#shared/use-cases/public/get-verification";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { documentStore, verificationStore } from "#shared/wiring/stores";

@@ -3,7 +3,7 @@
  * `inspectVerification` -> secondary adapters (the verifications table, the uploads bucket,
  * the audit trail).
  */
-import { staffRouteHandler } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { inspectVerification } from "#shared/use-cases/review/inspect";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -4,7 +4,7 @@
  */
 import { inviteBodySchema } from "#shared/domain/portal";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { inviteOrganizationMember } from "#shared/use-cases/portal/members";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { portalUsers } from "#shared/wiring/identity";

@@ -1,7 +1,7 @@
 /** GET /portal/v1/apps: primary adapter -> use case `listMemberApps` -> secondary adapters (the organisation's apps and their keys). */
 import { appsQuerySchema } from "#shared/domain/portal";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { listMemberApps } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -1,7 +1,7 @@
 /** GET /portal/v1/apps/{app_id}/deliveries: primary adapter -> use case `memberDeliveries` -> secondary adapter (the events table's attempts index). */
 import { deliveriesQuerySchema } from "#shared/domain/portal";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { memberDeliveries } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

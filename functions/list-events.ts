@@ -1,8 +1,8 @@
 /** GET /v1/events: primary adapter -> use case `listEvents` -> secondary adapter (the events table's by-app index). */
 import { eventsQuerySchema } from "#shared/domain/searches";
 import { parseQuery } from "#shared/http/requests";
-import { routeHandler } from "#shared/http/responses";
-import { listEvents } from "#shared/use-cases/list-events";
+import { routeHandler } from "#shared/http/route-handler";
+import { listEvents } from "#shared/use-cases/public/list-events";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { eventStore } from "#shared/wiring/stores";

@@ -1,7 +1,7 @@
 /** GET /portal/v1/users (owners): primary adapter -> use case `listMembers` -> secondary adapter (the memberships index). */
 import { membersQuerySchema } from "#shared/domain/portal";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { listMembers } from "#shared/use-cases/portal/members";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -4,7 +4,7 @@
  */
 import { reviewsQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
-import { staffRouteHandler } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { reviewQueue } from "#shared/use-cases/review/queue";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -4,8 +4,8 @@
  */
 import { verificationListQuerySchema } from "#shared/domain/searches";
 import { parseQuery } from "#shared/http/requests";
-import { routeHandler } from "#shared/http/responses";
-import { listVerifications } from "#shared/use-cases/list-verifications";
+import { routeHandler } from "#shared/http/route-handler";
+import { listVerifications } from "#shared/use-cases/public/list-verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { verificationStore } from "#shared/wiring/stores";

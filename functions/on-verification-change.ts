@@ -8,7 +8,7 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { VerificationItem } from "#shared/domain/verification";
-import { onVerificationChange } from "#shared/use-cases/on-verification-change";
+import { onVerificationChange } from "#shared/use-cases/processing/on-verification-change";
 import { functionConfig } from "#shared/wiring/config";
 import { processing } from "#shared/wiring/processing";
 import { deliveryQueue } from "#shared/wiring/queues";

@@ -4,7 +4,7 @@
  */
 import { auditQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
-import { staffRouteHandler } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { readAudit } from "#shared/use-cases/review/audit";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -1,7 +1,7 @@
 /** GET /portal/v1/usage: primary adapter -> use case `readUsage` -> secondary adapters (the organisation's apps, the usage counters). */
 import { usageQuerySchema } from "#shared/domain/portal";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { readUsage } from "#shared/use-cases/portal/usage";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

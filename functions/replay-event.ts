@@ -1,5 +1,5 @@
 /** POST /portal/v1/events/{event_id}/replay: primary adapter -> use case `replayMemberEvent` (the ops command's `replayEvent`) -> the events table, the audit trail. */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { replayMemberEvent } from "#shared/use-cases/portal/webhooks";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

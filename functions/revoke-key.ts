@@ -1,5 +1,5 @@
 /** DELETE /portal/v1/apps/{app_id}/keys/{key_id}: primary adapter -> use case `revokeMemberKey` (the ops command's `revokeKeys`) -> the apps table, the audit trail. */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { revokeMemberKey } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -1,7 +1,7 @@
 /** POST /portal/v1/apps/{app_id}/keys: primary adapter -> use case `rotateMemberKey` (the ops command's `rotateKey`) -> the apps table, the audit trail. */
 import { rotateKeyBodySchema } from "#shared/domain/portal";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { rotateMemberKey } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -1,5 +1,5 @@
 /** POST /portal/v1/apps/{app_id}/webhook/secret: primary adapter -> use case `rotateMemberSecret` (the ops command's `rotateWebhookSecret`) -> the apps table, the sealing key, the audit trail. */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { rotateMemberSecret } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -1,7 +1,7 @@
 /** GET /portal/v1/verifications: primary adapter -> use case `searchMemberVerifications` -> the verifications table's indexes, the audit trail. */
 import { portalSearchQuerySchema } from "#shared/domain/portal";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { searchMemberVerifications } from "#shared/use-cases/portal/verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

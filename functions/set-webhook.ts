@@ -1,7 +1,7 @@
 /** PUT /portal/v1/apps/{app_id}/webhook: primary adapter -> use case `setMemberWebhook` (the ops command's destination rule) -> the apps table, the audit trail. */
 import { webhookBodySchema } from "#shared/domain/portal";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { setMemberWebhook } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

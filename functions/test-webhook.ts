@@ -2,7 +2,7 @@
  * POST /portal/v1/apps/{app_id}/webhook/test: primary adapter -> use case `sendTestEvent` ->
  * secondary adapters (the events table, the app's destination over HTTPS, the audit trail).
  */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { sendTestEvent } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

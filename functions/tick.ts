@@ -2,9 +2,9 @@
  * The scheduled tick (every minute): primary adapter (schedule event) -> use cases
  * `expireOverdue`, `closeOverdueReviews` and `deliverDue` -> DynamoDB and webhook destinations.
  */
-import { closeOverdueReviews } from "#shared/use-cases/close-overdue-reviews";
-import { expireOverdue } from "#shared/use-cases/expire-overdue";
-import { deliverDue } from "#shared/use-cases/webhook-delivery";
+import { closeOverdueReviews } from "#shared/use-cases/tick/close-overdue-reviews";
+import { expireOverdue } from "#shared/use-cases/tick/expire-overdue";
+import { deliverDue } from "#shared/use-cases/webhooks/delivery";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { verificationStore } from "#shared/wiring/stores";
 import { webhooks } from "#shared/wiring/webhooks";

@@ -6,7 +6,8 @@
 
 import { documentQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
-import { header, staffRouteHandler } from "#shared/http/responses";
+import { header } from "#shared/http/responses";
+import { staffRouteHandler } from "#shared/http/route-handler";
 import { viewDocument } from "#shared/use-cases/review/document";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

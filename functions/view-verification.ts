@@ -1,5 +1,5 @@
 /** GET /portal/v1/verifications/{verification_id}: primary adapter -> use case `viewMemberVerification` -> the verifications table, the audit trail. */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { viewMemberVerification } from "#shared/use-cases/portal/verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

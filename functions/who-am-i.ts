@@ -1,5 +1,5 @@
 /** GET /portal/v1/me: primary adapter -> use case `whoAmI` -> secondary adapter (the organisation). */
-import { portalRouteHandler } from "#shared/http/responses";
+import { portalRouteHandler } from "#shared/http/route-handler";
 import { whoAmI } from "#shared/use-cases/portal/me";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";

@@ -8,8 +8,8 @@ import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
-import { createApp } from "#shared/use-cases/apps";
-import { setWebhookDestination } from "#shared/use-cases/webhook-destination";
+import { createApp } from "#shared/use-cases/accounts/apps";
+import { setWebhookDestination } from "#shared/use-cases/webhooks/destination";
 
 const devAppFile = z.object({
   base_url: z.string(),

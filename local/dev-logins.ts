@@ -21,7 +21,7 @@ import { type StaffGroup, staffPassword } from "#shared/domain/staff";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { OrganizationStore } from "#shared/ports/organization-store";
-import { addMembership, attachApp, createOrganization } from "#shared/use-cases/organizations";
+import { addMembership, attachApp, createOrganization } from "#shared/use-cases/accounts/organizations";
 
 const SEEDED_STAFF: { username: string; groups: StaffGroup[] }[] = [
   { username: "dev-reviewer", groups: ["reviewers"] },

@@ -26,7 +26,7 @@ import { destinationsFor } from "#shared/domain/destinations";
 import { EDEVLET_DEFAULT_MOBILE_URL, EDEVLET_DEFAULT_URL } from "#shared/domain/edevlet";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { ISSUERS } from "#shared/domain/issuer";
-import { syncAppLimits } from "#shared/use-cases/apps";
+import { syncAppLimits } from "#shared/use-cases/accounts/apps";
 import { buildWeb } from "../web/build.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";

@@ -21,8 +21,8 @@ import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organizatio
 import { DynamoDbVerificationStore } from "#shared/adapters/dynamodb-verification-store";
 import { kmsSealer } from "#shared/adapters/kms-sealer";
 import { S3DocumentStore } from "#shared/adapters/s3-document-store";
-import { sealerWithKey } from "#shared/adapters/sealer";
-import { secretString } from "#shared/adapters/sealing-key";
+import { retiredSealer } from "#shared/adapters/retired-sealer";
+import { secretString } from "#shared/adapters/secrets-manager";
 import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
 import { type Destinations, destinationsFor } from "#shared/domain/destinations";
@@ -310,7 +310,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       const keyId = options.sealingKeyId ?? (await requiredOutput(outputs, "SealingKeyArn", stack, "--sealing-key-id"));
       kms = new KMSClient(clientConfig);
       // Values sealed before KMS still open, with the retired key material, until they are resealed.
-      const retired = sealerWithKey(async () => {
+      const retired = retiredSealer(async () => {
         const arn =
           options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
         secretsManager = new SecretsManagerClient(clientConfig);

@@ -1,7 +1,14 @@
 /** `ops apps`: create, list, show, disable and enable client apps, and give every app its request bucket. */
 import { type Command, Option } from "commander";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
-import { type AppView, createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/apps";
+import {
+  type AppView,
+  createApp,
+  listApps,
+  setAppStatus,
+  showApp,
+  syncAppLimits,
+} from "#shared/use-cases/accounts/apps";
 import { appId } from "../arguments.ts";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";

@@ -1,6 +1,6 @@
 /** `ops erase`: every verification of an app, or of one of its references, erased now. */
 import type { Command } from "commander";
-import { eraseMatching } from "#shared/use-cases/erase-verification";
+import { eraseMatching } from "#shared/use-cases/public/erase-verification";
 import { appId } from "../arguments.ts";
 import type { Run } from "../program.ts";
 

@@ -8,7 +8,7 @@ import {
   MAX_GRACE_SECONDS,
   revokeKeys,
   rotateKey,
-} from "#shared/use-cases/keys";
+} from "#shared/use-cases/accounts/keys";
 import { appId, parseDuration } from "../arguments.ts";
 import { EXIT } from "../failures.ts";
 import { fields, table } from "../output.ts";

@@ -11,7 +11,7 @@ import {
   inviteMember,
   listOrganizations,
   type OrganizationView,
-} from "#shared/use-cases/organizations";
+} from "#shared/use-cases/accounts/organizations";
 import { appId, organizationId } from "../arguments.ts";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";

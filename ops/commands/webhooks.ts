@@ -1,8 +1,8 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
 import { type Command, Option } from "commander";
 import { KMS_SEALED } from "#shared/adapters/kms-sealer";
-import { resealSecrets, rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhook-destination";
-import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhook-replay";
+import { resealSecrets, rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhooks/destination";
+import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhooks/replay";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";

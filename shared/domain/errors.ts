@@ -1,6 +1,6 @@
 /**
  * The one family of errors the service raises on purpose, each with a stable `code`. The HTTP
- * layer turns them into problem+json (`http/responses.ts`), the ops command into exit codes
+ * layer turns them into problem+json (`http/responses.ts`, through `http/route-handler.ts`), the ops command into exit codes
  * (`ops/failures.ts`). Any other error is unexpected: a 500, or exit 1.
  */
 export abstract class ServiceError<Code extends string = string> extends Error {
@@ -108,7 +108,7 @@ export class UnavailableError extends ServiceError<"service_unavailable"> {
 
 /**
  * A conditional write lost a race with another change to the same app. Not for callers: the
- * use case reads again and decides again (`use-cases/current-app.ts`).
+ * use case reads again and decides again (`use-cases/accounts/current-app.ts`).
  */
 export class StaleAppError extends Error {
   constructor() {

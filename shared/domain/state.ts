@@ -1,4 +1,5 @@
 import type { Environment } from "./environments.ts";
+import { isoSeconds } from "./time.ts";
 
 /**
  * The verification state machine: only the transitions the contract draws.
@@ -42,6 +43,11 @@ export const REVIEW_WINDOW_SECONDS = { sandbox: 72 * 60 * 60, production: 72 * 6
   Environment,
   number
 >;
+
+/** When the review window of a verification of `environment` that goes to review at `now` closes. */
+export function reviewDeadline(environment: Environment, now: Date): string {
+  return isoSeconds(new Date(now.getTime() + REVIEW_WINDOW_SECONDS[environment] * 1000));
+}
 
 /**
  * The status a client sees: an upload still awaited past its deadline reads `expired`,

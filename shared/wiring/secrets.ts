@@ -1,5 +1,5 @@
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { secretString } from "../adapters/sealing-key.ts";
+import { secretString } from "../adapters/secrets-manager.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { kmsSealer } from "../adapters/kms-sealer.ts";
-import { sealerWithKey } from "../adapters/sealer.ts";
+import { retiredSealer } from "../adapters/retired-sealer.ts";
 import { webhookSender } from "../adapters/webhook-sender.ts";
 import { FUNCTIONS } from "../declarations/functions.ts";
 import type { Sealer } from "../ports/sealer.ts";
@@ -21,7 +21,7 @@ export function processSealer(config: FunctionConfig): Sealer {
   if (known) return known;
   const declared: readonly string[] = FUNCTIONS[config.name].settings;
   const retired = declared.includes("SECRETS_KEY_ARN")
-    ? sealerWithKey(settingOrSecret("SECRETS_KEY", "SECRETS_KEY_ARN"))
+    ? retiredSealer(settingOrSecret("SECRETS_KEY", "SECRETS_KEY_ARN"))
     : undefined;
   const sealer = kmsSealer(kmsClient(), config.setting("SEALING_KEY_ID"), retired);
   sealers.set(config.name, sealer);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import type { NewApp } from "#shared/use-cases/apps";
+import type { NewApp } from "#shared/use-cases/accounts/apps";
 import { Customer, call, expectProblem, expectVerification, validBody } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 

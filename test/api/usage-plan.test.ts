@@ -4,7 +4,7 @@
  * a sync gives the app its bucket.
  */
 import { describe, expect, it } from "vitest";
-import { syncAppLimits } from "#shared/use-cases/apps";
+import { syncAppLimits } from "#shared/use-cases/accounts/apps";
 import { Customer, expectProblem } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { NewApp } from "#shared/use-cases/apps";
+import type { NewApp } from "#shared/use-cases/accounts/apps";
 import { createClient, type WebhookEvent } from "../../clients/typescript/src/index.ts";
 import { webhookApp } from "../../examples/webhooks/express.ts";
 import { webhookServer } from "../../examples/webhooks/fastify.ts";

@@ -11,13 +11,13 @@ import { InvalidInputError, RefusedError } from "#shared/domain/errors";
 import { isoSeconds } from "#shared/domain/time";
 import { signWebhook } from "#shared/domain/webhook-signature";
 import type { Sealer } from "#shared/ports/sealer";
-import { createApp } from "#shared/use-cases/apps";
+import { createApp } from "#shared/use-cases/accounts/apps";
 import {
   checkWebhookUrl,
   rotateWebhookSecret,
   setWebhookDestination,
   signingSecrets,
-} from "#shared/use-cases/webhook-destination";
+} from "#shared/use-cases/webhooks/destination";
 import { startApi, type TestApi } from "../support/api.ts";
 import { expectNoPlainSecrets, opsInProcess, runtimeFileFor } from "./support.ts";
 

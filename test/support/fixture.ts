@@ -4,7 +4,7 @@
  * Started before the file's tests and stopped after them.
  */
 import { afterAll, beforeAll } from "vitest";
-import type { NewApp } from "#shared/use-cases/apps";
+import type { NewApp } from "#shared/use-cases/accounts/apps";
 import { startApi, type TestApi } from "./api.ts";
 import { Customer } from "./client.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";

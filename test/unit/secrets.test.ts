@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sealerWithKey } from "#shared/adapters/sealer";
+import { retiredSealer } from "#shared/adapters/retired-sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import {
   API_KEY_PATTERN,
@@ -56,11 +56,11 @@ describe("webhook secrets", () => {
   });
 });
 
-describe("sealerWithKey", () => {
+describe("retiredSealer", () => {
   it("loads the key once, and tries again after a load that failed instead of keeping the failure", async () => {
     const material = SecretBox.generateKey();
     let loads = 0;
-    const sealer = sealerWithKey(async () => {
+    const sealer = retiredSealer(async () => {
       loads += 1;
       if (loads === 1) throw new Error("ThrottlingException");
       return material;

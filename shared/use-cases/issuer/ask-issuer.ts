@@ -7,7 +7,7 @@
 import { FAILURE_RETRIES, failureRetryDelaySeconds, type IssuerMessage } from "../../domain/issuer.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
 import type { Authority } from "../../ports/authority.ts";
-import { type ProcessDeps, processVerification } from "../process-verification.ts";
+import { type ProcessDeps, processVerification } from "../processing/process-verification.ts";
 import { type AskDeps, askedAnswer } from "./answers.ts";
 
 export async function askIssuer(

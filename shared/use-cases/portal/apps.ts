@@ -14,9 +14,9 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { Sealer } from "../../ports/sealer.ts";
-import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../apps.ts";
-import { type KeyView, keyView, revokeKeys, rotateKey } from "../keys.ts";
-import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhook-destination.ts";
+import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../accounts/apps.ts";
+import { type KeyView, keyView, revokeKeys, rotateKey } from "../accounts/keys.ts";
+import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhooks/destination.ts";
 import { asFieldRule, memberApp, recordAction } from "./member.ts";
 
 type Audited = { audit: Pick<AuditTrail, "append">; clock: Clock };

@@ -7,7 +7,7 @@ import type { Member, PortalCaller } from "../../domain/organizations.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { appNotFound } from "../current-app.ts";
+import { appNotFound } from "../accounts/current-app.ts";
 
 /** The app `appId` if the caller's organisation owns it; any other app reads as not found. */
 export async function memberApp(apps: Pick<AppStore, "getApp">, member: Member, appId: string): Promise<AppItem> {

@@ -6,7 +6,7 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StaffDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
-import { inviteMember } from "../organizations.ts";
+import { inviteMember } from "../accounts/organizations.ts";
 import { recordAction } from "./member.ts";
 
 export async function listMembers(

@@ -9,7 +9,7 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
-import { type ListedVerification, listVerifications } from "../list-verifications.ts";
+import { type ListedVerification, listVerifications } from "../public/list-verifications.ts";
 import { memberApp, recordAction } from "./member.ts";
 
 type Deps = {

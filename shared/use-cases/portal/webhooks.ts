@@ -16,8 +16,8 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
-import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhook-delivery.ts";
-import { type DeliveryView, deliveryView, replayEvent } from "../webhook-replay.ts";
+import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
+import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
 import { memberApp, recordAction } from "./member.ts";
 
 /**

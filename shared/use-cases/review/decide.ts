@@ -8,8 +8,8 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
-import { completeReview } from "../complete-review.ts";
 import { refusalFor } from "./claim.ts";
+import { completeReview } from "./complete.ts";
 import { staffView } from "./staff-view.ts";
 
 /** Why the caller's decision on `item` cannot apply: the item moved on, or the caller holds no claim. */

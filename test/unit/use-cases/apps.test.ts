@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { keyIdOf } from "#shared/domain/apps";
 import type { Environment } from "#shared/domain/environments";
 import { isId } from "#shared/domain/ids";
-import { createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/apps";
-import { authorize } from "#shared/use-cases/authorize";
+import { createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/accounts/apps";
+import { authorize } from "#shared/use-cases/public/authorize";
 import { anApp, appId, InMemoryAppLimits, InMemoryAppStore, TaggingSealer, tagSealed } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "#shared/domain/credentials";
-import { authorize } from "#shared/use-cases/authorize";
+import { authorize } from "#shared/use-cases/public/authorize";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
-import { closeOverdueReviews } from "#shared/use-cases/close-overdue-reviews";
+import { closeOverdueReviews } from "#shared/use-cases/tick/close-overdue-reviews";
 import { aVerification, InMemoryVerificationStore, verificationId } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RefusedError, VerificationNotFoundError } from "#shared/domain/errors";
 import type { VerificationItem } from "#shared/domain/verification";
-import { confirmUpload } from "#shared/use-cases/confirm-upload";
 import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
+import { confirmUpload } from "#shared/use-cases/public/confirm-upload";
 import {
   appId,
   aVerification,

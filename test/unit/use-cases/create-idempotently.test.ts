@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdempotencyInProgressError, IdempotencyKeyReusedError, IdempotencyRecordError } from "#shared/domain/errors";
 import type { NewVerification } from "#shared/domain/new-verification";
-import { type IdempotentCreateInput, idempotentCreateVerification } from "#shared/use-cases/create-idempotently";
+import { type IdempotentCreateInput, idempotentCreateVerification } from "#shared/use-cases/public/create-idempotently";
 import { appId, InMemoryDocumentStore, InMemoryIdempotency, InMemoryVerificationStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 

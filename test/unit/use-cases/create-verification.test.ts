@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
-import { createVerification } from "#shared/use-cases/create-verification";
+import { createVerification } from "#shared/use-cases/public/create-verification";
 import { appId, InMemoryDocumentStore, InMemoryVerificationStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NotFoundError, RefusedError, StaleAppError } from "#shared/domain/errors";
-import { requireApp, retryWhenStale } from "#shared/use-cases/current-app";
+import { requireApp, retryWhenStale } from "#shared/use-cases/accounts/current-app";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 
 /** A step that throws each of `failures` in turn, then returns "done"; it counts its runs. */

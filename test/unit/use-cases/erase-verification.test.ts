@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ERASED_ATTRIBUTES } from "#shared/domain/verification";
-import { eraseVerification } from "#shared/use-cases/erase-verification";
+import { eraseVerification } from "#shared/use-cases/public/erase-verification";
 import { appId, aVerification, verificationDeps, verificationId } from "../../support/fakes.ts";
 import { T0 } from "../../support/fixed-clock.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
-import { expireOverdue } from "#shared/use-cases/expire-overdue";
+import { expireOverdue } from "#shared/use-cases/tick/expire-overdue";
 import { aVerification, InMemoryVerificationStore, verificationId } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
 

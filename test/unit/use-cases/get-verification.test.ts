@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { VerificationNotFoundError } from "#shared/domain/errors";
-import { getVerification } from "#shared/use-cases/get-verification";
+import { getVerification } from "#shared/use-cases/public/get-verification";
 import { appId, aVerification, verificationDeps, verificationId } from "../../support/fakes.ts";
 import { T0 } from "../../support/fixed-clock.ts";
 

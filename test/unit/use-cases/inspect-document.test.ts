@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inspectDocument } from "#shared/use-cases/inspect-document";
+import { inspectDocument } from "#shared/use-cases/processing/inspect-document";
 import { aVerification, documentBytes, ScriptedReader } from "../../support/fakes.ts";
 
 const SKIPPED = "Not run: an earlier check failed";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { toResource, type VerificationItem } from "#shared/domain/verification";
 import type { IssuerAnswer } from "#shared/ports/authority";
 import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
-import { processVerification } from "#shared/use-cases/process-verification";
+import { processVerification } from "#shared/use-cases/processing/process-verification";
 import {
   aVerification,
   CERTIFICATE_LINES,

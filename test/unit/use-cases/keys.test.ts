@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type AppItem, keyIdOf, keyPk } from "#shared/domain/apps";
 import { hashApiKey } from "#shared/domain/credentials";
-import { authorize } from "#shared/use-cases/authorize";
 import {
   DEFAULT_GRACE_SECONDS,
   keyStatus,
@@ -9,7 +8,8 @@ import {
   MAX_GRACE_SECONDS,
   revokeKeys,
   rotateKey,
-} from "#shared/use-cases/keys";
+} from "#shared/use-cases/accounts/keys";
+import { authorize } from "#shared/use-cases/public/authorize";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
-import { onVerificationChange } from "#shared/use-cases/on-verification-change";
+import { onVerificationChange } from "#shared/use-cases/processing/on-verification-change";
 import {
   aVerification,
   documentBytes,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { IssuerAnswer } from "#shared/ports/authority";
 import { askedAnswer } from "#shared/use-cases/issuer/answers";
-import { processVerification } from "#shared/use-cases/process-verification";
+import { processVerification } from "#shared/use-cases/processing/process-verification";
 import {
   aVerification,
   CERTIFICATE_LINES,

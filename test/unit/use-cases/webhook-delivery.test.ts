@@ -13,7 +13,7 @@ import {
   RETRY_CONCURRENCY,
   RETRY_DELAYS_SECONDS,
   recordEvent,
-} from "#shared/use-cases/webhook-delivery";
+} from "#shared/use-cases/webhooks/delivery";
 import {
   anApp,
   appId,

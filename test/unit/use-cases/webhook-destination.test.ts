@@ -7,7 +7,7 @@ import {
   rotateWebhookSecret,
   setWebhookDestination,
   signingSecrets,
-} from "#shared/use-cases/webhook-destination";
+} from "#shared/use-cases/webhooks/destination";
 import {
   anApp,
   appId,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "#shared/domain/errors";
 import type { EventItem } from "#shared/domain/webhook-events";
-import { deliverDue, eventFor } from "#shared/use-cases/webhook-delivery";
-import { deliveryHistory, replayEvent } from "#shared/use-cases/webhook-replay";
+import { deliverDue, eventFor } from "#shared/use-cases/webhooks/delivery";
+import { deliveryHistory, replayEvent } from "#shared/use-cases/webhooks/replay";
 import {
   anApp,
   appId,

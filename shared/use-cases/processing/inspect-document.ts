@@ -2,9 +2,9 @@
  * The checks every verification runs on its document, in order. A failed check stops the
  * ones after it (they read `skipped`), and names why the file could not be processed.
  */
-import { acceptsFileType, type FileType, sniffFileType } from "../domain/document-types.ts";
-import type { Check, VerificationItem } from "../domain/verification.ts";
-import type { DocumentContent, DocumentReader } from "../ports/document-reader.ts";
+import { acceptsFileType, type FileType, sniffFileType } from "../../domain/document-types.ts";
+import type { Check, VerificationItem } from "../../domain/verification.ts";
+import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
 
 export type Inspection =
   | { checks: Check[]; fileType: FileType; content: DocumentContent; failureCode?: undefined }

@@ -1,10 +1,10 @@
 /** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
-import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../domain/apps.ts";
-import { displayPrefix, generateApiKey, hashApiKey } from "../domain/credentials.ts";
-import { NotFoundError, RefusedError } from "../domain/errors.ts";
-import { addSeconds, isoSeconds } from "../domain/time.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
+import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../../domain/apps.ts";
+import { displayPrefix, generateApiKey, hashApiKey } from "../../domain/credentials.ts";
+import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { addSeconds, isoSeconds } from "../../domain/time.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
 import { requireApp, retryWhenStale } from "./current-app.ts";
 
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;

@@ -1,9 +1,9 @@
-import { isLiveKey } from "../domain/apps.ts";
-import { hashApiKey, keyEnvironment } from "../domain/credentials.ts";
-import type { Environment } from "../domain/environments.ts";
-import { isoSeconds } from "../domain/time.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
+import { isLiveKey } from "../../domain/apps.ts";
+import { hashApiKey, keyEnvironment } from "../../domain/credentials.ts";
+import type { Environment } from "../../domain/environments.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
 
 export type Authorization =
   | { outcome: "allow"; appId: string; environment: Environment }

@@ -1,8 +1,8 @@
 /** An app's events of the last 30 days in the order they happened: how a client catches up on missed webhooks. */
-import { deterministicId } from "../domain/ids.ts";
-import { EVENTS_LIST_DAYS } from "../domain/searches.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { EventStore } from "../ports/event-store.ts";
+import { deterministicId } from "../../domain/ids.ts";
+import { EVENTS_LIST_DAYS } from "../../domain/searches.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventStore } from "../../ports/event-store.ts";
 
 export async function listEvents(
   deps: { events: Pick<EventStore, "eventsForApp">; clock: Clock },

@@ -1,17 +1,17 @@
-import { type AppItem, type AppStatus, appPk, keyPk } from "../domain/apps.ts";
-import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../domain/credentials.ts";
-import type { Destinations } from "../domain/destinations.ts";
-import type { Environment } from "../domain/environments.ts";
-import { InvalidInputError, RefusedError } from "../domain/errors.ts";
-import { newId } from "../domain/ids.ts";
-import { isoSeconds } from "../domain/time.ts";
-import type { AppLimits } from "../ports/app-limits.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Sealer } from "../ports/sealer.ts";
+import { type AppItem, type AppStatus, appPk, keyPk } from "../../domain/apps.ts";
+import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../../domain/credentials.ts";
+import type { Destinations } from "../../domain/destinations.ts";
+import type { Environment } from "../../domain/environments.ts";
+import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
+import { newId } from "../../domain/ids.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { AppLimits } from "../../ports/app-limits.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { Sealer } from "../../ports/sealer.ts";
+import { checkWebhookUrl } from "../webhooks/destination.ts";
 import { appNotFound, requireApp, retryWhenStale } from "./current-app.ts";
 import { type KeyView, keyView } from "./keys.ts";
-import { checkWebhookUrl } from "./webhook-destination.ts";
 
 export interface NewApp {
   app_id: string;

@@ -1,19 +1,19 @@
-import { acceptsFileType, DOCUMENT_TYPE_CODES, SNIFF_BYTES, sniffFileType } from "../domain/document-types.ts";
-import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
-import { type TransitionGuard, uploadMismatch } from "../domain/guards.ts";
-import { isId } from "../domain/ids.ts";
-import { visibleStatus } from "../domain/state.ts";
-import { isoSeconds } from "../domain/time.ts";
+import { acceptsFileType, DOCUMENT_TYPE_CODES, SNIFF_BYTES, sniffFileType } from "../../domain/document-types.ts";
+import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
+import { type TransitionGuard, uploadMismatch } from "../../domain/guards.ts";
+import { isId } from "../../domain/ids.ts";
+import { visibleStatus } from "../../domain/state.ts";
+import { isoSeconds } from "../../domain/time.ts";
 import {
   documentKey,
   evidenceKey,
   toResource,
   type VerificationItem,
   type VerificationResource,
-} from "../domain/verification.ts";
-import type { DocumentStore } from "../ports/document-store.ts";
-import type { Log } from "../ports/log.ts";
-import { type ProcessDeps, processVerification } from "./process-verification.ts";
+} from "../../domain/verification.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
+import type { Log } from "../../ports/log.ts";
+import { type ProcessDeps, processVerification } from "../processing/process-verification.ts";
 
 /** What a confirm needs: the upload's first bytes, and for `sync` what processing needs. */
 export type ConfirmDeps = ProcessDeps & {

@@ -1,6 +1,6 @@
-import { isoSeconds } from "../domain/time.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
 
 /** How many days of deadlines the tick looks back over: enough to outlast a long outage. */
 export const EXPIRY_LOOKBACK_DAYS = 7;

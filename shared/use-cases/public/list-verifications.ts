@@ -1,10 +1,10 @@
 /** An app's verifications, newest first, filtered: the public list and the portal's search. */
-import { decodeCursor, encodeCursor } from "../domain/lists.ts";
-import { type VerificationListQuery, verificationPositionSchema } from "../domain/searches.ts";
-import { isoSeconds } from "../domain/time.ts";
-import { toResource, type VerificationResource } from "../domain/verification.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import { type VerificationListQuery, verificationPositionSchema } from "../../domain/searches.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { toResource, type VerificationResource } from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
 
 export type ListedVerification = Omit<VerificationResource, "upload">;
 

@@ -4,24 +4,23 @@
  * the expected subject. What cannot be decided automatically waits in review for a person.
  */
 
-import { type DocumentKeys, documentKeys } from "../domain/certificates/keys.ts";
-import { sameSubject } from "../domain/certificates/subject.ts";
-import { layoutOf, sameBytes } from "../domain/document-types.ts";
-import type { ReasonCode, ReviewReason } from "../domain/reasons.ts";
-import { reasonMessage } from "../domain/reasons.ts";
-import { forcedOutcome } from "../domain/sandbox.ts";
-import type { Result } from "../domain/state.ts";
-import { isoSeconds } from "../domain/time.ts";
-import { type Check, type Extracted, issuerCopyKey, type VerificationItem } from "../domain/verification.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { DocumentContent, DocumentReader } from "../ports/document-reader.ts";
-import type { DocumentStore } from "../ports/document-store.ts";
-import type { IssuerQueue } from "../ports/issuer-queue.ts";
-import type { Log } from "../ports/log.ts";
-import type { VerificationChange, VerificationStore } from "../ports/verification-store.ts";
-import { reviewDeadline } from "./complete-review.ts";
+import { type DocumentKeys, documentKeys } from "../../domain/certificates/keys.ts";
+import { sameSubject } from "../../domain/certificates/subject.ts";
+import { layoutOf, sameBytes } from "../../domain/document-types.ts";
+import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
+import { reasonMessage } from "../../domain/reasons.ts";
+import { forcedOutcome } from "../../domain/sandbox.ts";
+import { type Result, reviewDeadline } from "../../domain/state.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { type Check, type Extracted, issuerCopyKey, type VerificationItem } from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
+import type { IssuerQueue } from "../../ports/issuer-queue.ts";
+import type { Log } from "../../ports/log.ts";
+import type { VerificationChange, VerificationStore } from "../../ports/verification-store.ts";
+import { type IssuerGate, type Pending, scheduledAnswer } from "../issuer/answers.ts";
 import { inspectDocument } from "./inspect-document.ts";
-import { type IssuerGate, type Pending, scheduledAnswer } from "./issuer/answers.ts";
 import { pinnedDocument } from "./pinned-document.ts";
 
 export interface ProcessDeps {
@@ -253,7 +252,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     case "failed":
       return { ...shared, failure_code: decision.failureCode, completed_at: at };
     case "in_review": {
-      const deadline = reviewDeadline(item, now);
+      const deadline = reviewDeadline(item.environment, now);
       return {
         ...shared,
         review_reason: decision.reason,

@@ -1,14 +1,14 @@
-import { usageOutcome } from "../domain/portal.ts";
-import { erasedResource, type VerificationItem } from "../domain/verification.ts";
-import type { EventItem } from "../domain/webhook-events.ts";
-import type { DeliveryQueue } from "../ports/delivery-queue.ts";
-import type { EventStore } from "../ports/event-store.ts";
-import type { Log } from "../ports/log.ts";
-import type { UsageStore } from "../ports/usage-store.ts";
-import { settleSandboxReview } from "./complete-review.ts";
-import { queueChecks } from "./issuer/answers.ts";
+import { usageOutcome } from "../../domain/portal.ts";
+import { erasedResource, type VerificationItem } from "../../domain/verification.ts";
+import type { EventItem } from "../../domain/webhook-events.ts";
+import type { DeliveryQueue } from "../../ports/delivery-queue.ts";
+import type { EventStore } from "../../ports/event-store.ts";
+import type { Log } from "../../ports/log.ts";
+import type { UsageStore } from "../../ports/usage-store.ts";
+import { queueChecks } from "../issuer/answers.ts";
+import { settleSandboxReview } from "../review/complete.ts";
+import { recordEvent } from "../webhooks/delivery.ts";
 import { type ProcessDeps, processVerification } from "./process-verification.ts";
-import { recordEvent } from "./webhook-delivery.ts";
 
 /**
  * What follows a change of a verification, read from the table's change stream: its event,

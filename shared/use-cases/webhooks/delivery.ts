@@ -2,11 +2,11 @@
  * Webhook events: one per change of state, recorded once, delivered at least once with the
  * environment's retry schedule, then parked until an operator replays it.
  */
-import type { Environment } from "../domain/environments.ts";
-import { deterministicId } from "../domain/ids.ts";
-import { inParallel } from "../domain/in-parallel.ts";
-import { addSeconds, isoSeconds } from "../domain/time.ts";
-import { toResource, type VerificationItem } from "../domain/verification.ts";
+import type { Environment } from "../../domain/environments.ts";
+import { deterministicId } from "../../domain/ids.ts";
+import { inParallel } from "../../domain/in-parallel.ts";
+import { addSeconds, isoSeconds } from "../../domain/time.ts";
+import { toResource, type VerificationItem } from "../../domain/verification.ts";
 import {
   API_VERSION,
   DELIVERY_TIMEOUT_MS,
@@ -16,15 +16,15 @@ import {
   type VerificationEventType,
   WEBHOOK_HEADERS,
   type WebhookEvent,
-} from "../domain/webhook-events.ts";
-import { signWebhook } from "../domain/webhook-signature.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
-import type { Log } from "../ports/log.ts";
-import type { Sealer } from "../ports/sealer.ts";
-import type { WebhookSender } from "../ports/webhook-sender.ts";
-import { signingSecrets } from "./webhook-destination.ts";
+} from "../../domain/webhook-events.ts";
+import { signWebhook } from "../../domain/webhook-signature.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { AttemptRecord, EventStore } from "../../ports/event-store.ts";
+import type { Log } from "../../ports/log.ts";
+import type { Sealer } from "../../ports/sealer.ts";
+import type { WebhookSender } from "../../ports/webhook-sender.ts";
+import { signingSecrets } from "./destination.ts";
 
 /** Seconds after each failed attempt before the next one; after the last, the event is parked. */
 export const RETRY_DELAYS_SECONDS: Record<Environment, readonly number[]> = {

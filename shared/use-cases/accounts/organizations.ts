@@ -2,15 +2,15 @@
  * Organisations, as operators manage them: create one, invite its people to the portal with a
  * role, and give it the apps that existed before it.
  */
-import type { Environment } from "../domain/environments.ts";
-import { NotFoundError, RefusedError } from "../domain/errors.ts";
-import { isId, newId } from "../domain/ids.ts";
-import { memberPk, type OrganizationItem, orgPk, type PortalRole } from "../domain/organizations.ts";
-import { isoSeconds } from "../domain/time.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { StaffDirectory } from "../ports/identity.ts";
-import type { OrganizationStore } from "../ports/organization-store.ts";
+import type { Environment } from "../../domain/environments.ts";
+import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { isId, newId } from "../../domain/ids.ts";
+import { memberPk, type OrganizationItem, orgPk, type PortalRole } from "../../domain/organizations.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { StaffDirectory } from "../../ports/identity.ts";
+import type { OrganizationStore } from "../../ports/organization-store.ts";
 import { checkAppName } from "./apps.ts";
 import { requireApp } from "./current-app.ts";
 

@@ -1,7 +1,7 @@
-import { isoSeconds } from "../domain/time.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
-import { completeReview } from "./complete-review.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
+import { completeReview } from "../review/complete.ts";
 import { EXPIRY_LOOKBACK_DAYS } from "./expire-overdue.ts";
 
 /**

@@ -2,13 +2,13 @@
  * Takes a verification out of review to `completed`: a person's decision, the sandbox's
  * forced one, or the review window closing with nobody having decided (`inconclusive`).
  */
-import { type ReasonCode, reasonMessage } from "../domain/reasons.ts";
-import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../domain/sandbox.ts";
-import { REVIEW_WINDOW_SECONDS, type Result } from "../domain/state.ts";
-import { isoSeconds } from "../domain/time.ts";
-import type { VerificationItem } from "../domain/verification.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { TransitionOutcome, VerificationStore } from "../ports/verification-store.ts";
+import { type ReasonCode, reasonMessage } from "../../domain/reasons.ts";
+import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../../domain/sandbox.ts";
+import type { Result } from "../../domain/state.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { VerificationItem } from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { TransitionOutcome, VerificationStore } from "../../ports/verification-store.ts";
 
 export interface ReviewDecision {
   result: Result;
@@ -57,9 +57,4 @@ export async function settleSandboxReview(
   if (item.status !== "in_review" || forced?.outcome.kind !== "review") return;
   await deps.sleep(SANDBOX_REVIEW_DELAY_MS);
   await completeReview(deps, item, forced.outcome.decision);
-}
-
-/** The review window of a verification that goes to review at `now`. */
-export function reviewDeadline(item: VerificationItem, now: Date): string {
-  return isoSeconds(new Date(now.getTime() + REVIEW_WINDOW_SECONDS[item.environment] * 1000));
 }

@@ -1,9 +1,9 @@
 /** What operators do with delivered and parked events: read the attempts, send one again. */
-import { NotFoundError } from "../domain/errors.ts";
-import { isoSeconds } from "../domain/time.ts";
-import type { EventItem } from "../domain/webhook-events.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { AttemptRecord, EventStore } from "../ports/event-store.ts";
+import { NotFoundError } from "../../domain/errors.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import type { EventItem } from "../../domain/webhook-events.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { AttemptRecord, EventStore } from "../../ports/event-store.ts";
 
 /**
  * Sends a parked or delivered event again, as a new round of attempts due now: the tick

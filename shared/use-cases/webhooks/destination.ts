@@ -1,14 +1,14 @@
 /** An app's webhook destination: where events go, and the secrets they are signed with. */
-import { bareHost, isAddressLiteral, isLoopbackAddress, isPublicAddress } from "../domain/addresses.ts";
-import type { AppItem } from "../domain/apps.ts";
-import { generateWebhookSecret } from "../domain/credentials.ts";
-import type { Destinations } from "../domain/destinations.ts";
-import { InvalidInputError, RefusedError } from "../domain/errors.ts";
-import { addSeconds, isoSeconds } from "../domain/time.ts";
-import type { AppStore } from "../ports/app-store.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { Sealer } from "../ports/sealer.ts";
-import { requireApp, retryWhenStale } from "./current-app.ts";
+import { bareHost, isAddressLiteral, isLoopbackAddress, isPublicAddress } from "../../domain/addresses.ts";
+import type { AppItem } from "../../domain/apps.ts";
+import { generateWebhookSecret } from "../../domain/credentials.ts";
+import type { Destinations } from "../../domain/destinations.ts";
+import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
+import { addSeconds, isoSeconds } from "../../domain/time.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { Sealer } from "../../ports/sealer.ts";
+import { requireApp, retryWhenStale } from "../accounts/current-app.ts";
 
 /** After a rotation the previous secret still signs for this long, so receivers can switch over. */
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;

@@ -1,7 +1,7 @@
 /** The app as stored now: read it or refuse, and run a change again when another change got there first. */
-import type { AppItem } from "../domain/apps.ts";
-import { NotFoundError, RefusedError, StaleAppError } from "../domain/errors.ts";
-import type { AppStore } from "../ports/app-store.ts";
+import type { AppItem } from "../../domain/apps.ts";
+import { NotFoundError, RefusedError, StaleAppError } from "../../domain/errors.ts";
+import type { AppStore } from "../../ports/app-store.ts";
 
 export function appNotFound(appId: string): NotFoundError {
   return new NotFoundError("app_not_found", `No app ${appId} in this environment`);

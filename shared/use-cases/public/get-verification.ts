@@ -1,11 +1,11 @@
-import { VerificationNotFoundError } from "../domain/errors.ts";
-import { isId } from "../domain/ids.ts";
-import { UPLOAD_URL_SECONDS, visibleStatus } from "../domain/state.ts";
-import { isoSeconds } from "../domain/time.ts";
-import { toResource, type VerificationItem, type VerificationResource } from "../domain/verification.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { DocumentStore } from "../ports/document-store.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+import { VerificationNotFoundError } from "../../domain/errors.ts";
+import { isId } from "../../domain/ids.ts";
+import { UPLOAD_URL_SECONDS, visibleStatus } from "../../domain/state.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { toResource, type VerificationItem, type VerificationResource } from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
 
 /** The app's own verification, read consistently; unknown, malformed and another app's ids read not found alike. */
 export async function appVerification(

@@ -1,5 +1,5 @@
-import { evidenceKey, type VerificationItem } from "../domain/verification.ts";
-import type { DocumentStore } from "../ports/document-store.ts";
+import { evidenceKey, type VerificationItem } from "../../domain/verification.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
 
 /**
  * The document that was confirmed: the copy pinned at confirm, at a key no upload URL names. A

@@ -4,8 +4,8 @@
  * `redacted_at`; the change stream then sends `verification.redacted` and rewrites the bodies
  * of the events already kept. The client's `DELETE` and the operators' erase command share it.
  */
-import { RefusedError, VerificationNotFoundError } from "../domain/errors.ts";
-import { isoSeconds } from "../domain/time.ts";
+import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
+import { isoSeconds } from "../../domain/time.ts";
 import {
   documentKey,
   evidenceKey,
@@ -13,10 +13,10 @@ import {
   toResource,
   type VerificationItem,
   type VerificationResource,
-} from "../domain/verification.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { DocumentStore } from "../ports/document-store.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+} from "../../domain/verification.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DocumentStore } from "../../ports/document-store.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
 import { appVerification } from "./get-verification.ts";
 
 export type ErasureDeps = {

@@ -1,7 +1,7 @@
-import { IdempotencyRecordError } from "../domain/errors.ts";
-import type { VerificationResource } from "../domain/verification.ts";
-import type { Idempotency, Invocation } from "../ports/idempotency.ts";
-import type { VerificationStore } from "../ports/verification-store.ts";
+import { IdempotencyRecordError } from "../../domain/errors.ts";
+import type { VerificationResource } from "../../domain/verification.ts";
+import type { Idempotency, Invocation } from "../../ports/idempotency.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
 import {
   type CreateVerificationDeps,
   type CreateVerificationInput,
