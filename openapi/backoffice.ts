@@ -21,27 +21,27 @@ import {
   type StaffVerification,
   staffVerificationSchema,
 } from "#shared/domain/review";
-import { API_VERSION } from "#shared/domain/webhook-events";
 import * as z from "#shared/domain/zod";
-import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
+import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
 import {
   AUDITED_REQUEST_ID_HEADER,
-  componentSchemasOf,
+  apiOperationOf,
+  bearerScheme,
   headerRef,
-  JSON_CONTENT_TYPE,
   type Json,
-  methodNotAllowedResponse,
-  parameterRef,
+  jsonBody,
+  jsonResponse,
+  noStoreHeader,
+  type OperationDefinitionBase,
+  parametersOf,
+  pathParameter,
   pathsOf,
-  problemResponse,
   problemResponses,
-  queryParameters,
   renderJson,
-  schemaRef,
-  serversOf,
 } from "./parts.ts";
+import { documentOf } from "./skeleton.ts";
 
 type BackofficeFunction = (typeof BACKOFFICE_ROUTES)[number]["function"];
 type ApiFunction = Exclude<BackofficeFunction, "backoffice-console">;
@@ -56,23 +56,17 @@ const documentLinkSchema = z
   .check(z.describe("A short-lived link to one copy of a verification's document"));
 
 /** Every schema a response carries, under its component name. */
-const responseSchemas = z.registry<{ id: string }>();
-responseSchemas.add(staffVerificationSchema, { id: "StaffVerification" });
-responseSchemas.add(listPageSchema(reviewEntrySchema).check(z.describe("One page of the review queue")), {
-  id: "ReviewPage",
-});
-responseSchemas.add(reviewEntrySchema, { id: "ReviewEntry" });
-responseSchemas.add(claimResponseSchema, { id: "Claim" });
-responseSchemas.add(documentLinkSchema, { id: "DocumentLink" });
-responseSchemas.add(listPageSchema(auditRecordSchema).check(z.describe("One page of the audit trail")), {
-  id: "AuditPage",
-});
-responseSchemas.add(auditRecordSchema, { id: "AuditRecord" });
-responseSchemas.add(problemSchema, { id: "Problem" });
-responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
-
-/** Problems the gateway itself may answer on every staff API route. */
-const GATEWAY_CODES: ProblemCode[] = Object.values(BACKOFFICE_GATEWAY_RESPONSES).map((response) => response.code);
+const RESPONSE_SCHEMAS = {
+  StaffVerification: staffVerificationSchema,
+  ReviewPage: listPageSchema(reviewEntrySchema).check(z.describe("One page of the review queue")),
+  ReviewEntry: reviewEntrySchema,
+  Claim: claimResponseSchema,
+  DocumentLink: documentLinkSchema,
+  AuditPage: listPageSchema(auditRecordSchema).check(z.describe("One page of the audit trail")),
+  AuditRecord: auditRecordSchema,
+  Problem: problemSchema,
+  FieldError: fieldErrorSchema,
+};
 
 const EXAMPLE_ID = "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0";
 const EXAMPLE_APP = "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1";
@@ -124,14 +118,10 @@ const EXAMPLE_DECIDED = staffVerificationSchema.parse({
   decision: { decided_by: "ayse.yilmaz", note: "The seal differs from the issuer's template" },
 });
 
-interface OperationDefinition {
-  operationId: string;
-  summary: string;
-  description: string;
-  query?: z.ZodMiniObject;
-  success: { status: 200 | 303; description: string; schema?: string; example?: Json; etag?: true };
-  /** The problems the function itself may answer, beside the gateway's. */
-  problems: ProblemCode[];
+interface OperationDefinition extends OperationDefinitionBase {
+  success:
+    | { status: 200; description: string; schema: string; example?: Json; etag?: true }
+    | { status: 303; description: string };
 }
 
 const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
@@ -258,83 +248,66 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
 
 function responsesFor(definition: OperationDefinition): Json {
   const { success } = definition;
-  const successResponse =
-    success.status === 303
-      ? {
-          description: success.description,
-          headers: {
-            [REQUEST_ID_HEADER]: headerRef("RequestId"),
-            Location: headerRef("DocumentLocation"),
-            "Cache-Control": headerRef("NoStore"),
-          },
-        }
-      : {
-          description: success.description,
-          headers: {
-            [REQUEST_ID_HEADER]: headerRef("RequestId"),
-            ...(success.etag ? { ETag: headerRef("ETag") } : {}),
-          },
-          content: {
-            [JSON_CONTENT_TYPE]: {
-              schema: schemaRef(success.schema ?? ""),
-              ...(success.example ? { example: success.example } : {}),
-            },
-          },
-        };
-  const extra =
-    success.status === 303
-      ? {
-          "200": {
-            description: "The link itself, for a request with `Accept: application/json`",
-            headers: { [REQUEST_ID_HEADER]: headerRef("RequestId"), "Cache-Control": headerRef("NoStore") },
-            content: { [JSON_CONTENT_TYPE]: { schema: schemaRef("DocumentLink") } },
-          },
-        }
-      : {};
+  if (success.status === 303) {
+    return {
+      "303": {
+        description: success.description,
+        headers: {
+          [REQUEST_ID_HEADER]: headerRef("RequestId"),
+          Location: headerRef("DocumentLocation"),
+          "Cache-Control": headerRef("NoStore"),
+        },
+      },
+      "200": jsonResponse("The link itself, for a request with `Accept: application/json`", "DocumentLink", {
+        "Cache-Control": headerRef("NoStore"),
+      }),
+      ...problemResponses(definition.problems, BACKOFFICE_GATEWAY_RESPONSES),
+    };
+  }
   return {
-    [success.status]: successResponse,
-    ...extra,
-    ...problemResponses([...definition.problems, ...GATEWAY_CODES], BACKOFFICE_GATEWAY_RESPONSES),
+    [success.status]: jsonResponse(
+      success.description,
+      success.schema,
+      success.etag ? { ETag: headerRef("ETag") } : {},
+      { example: success.example },
+    ),
+    ...problemResponses(definition.problems, BACKOFFICE_GATEWAY_RESPONSES),
   };
 }
 
 function apiOperation(route: (typeof BACKOFFICE_ROUTES)[number], definition: OperationDefinition): Json {
   const groups = "groups" in route ? route.groups : [];
-  return {
+  const deciding = route.function === "decide-review";
+  return apiOperationOf({
     operationId: definition.operationId,
     summary: definition.summary,
     description: `${definition.description}\n\n**Groups**: ${groups.map((group) => `\`${group}\``).join(", ")}.`,
     tags: [route.function === "read-audit" ? "Audit" : "Reviews"],
-    parameters: [
-      ...(route.path.includes("{verification_id}") ? [parameterRef("VerificationId")] : []),
-      ...(route.function === "decide-review" ? [parameterRef("IfMatch")] : []),
-      ...(definition.query ? queryParameters(definition.query) : []),
-    ],
-    ...(route.function === "decide-review"
+    parameters: parametersOf(
+      route.path,
+      { "{verification_id}": "VerificationId" },
+      deciding ? ["IfMatch"] : [],
+      definition.query,
+    ),
+    ...(deciding
       ? {
-          requestBody: {
-            required: true,
-            content: {
-              [JSON_CONTENT_TYPE]: {
-                schema: schemaRef("ReviewDecision"),
-                examples: {
-                  rejected: {
-                    summary: "Rejected, with a reason and a note",
-                    value: reviewDecisionSchema.parse({
-                      result: "rejected",
-                      reason_code: "not_genuine",
-                      note: "The seal differs from the issuer's template",
-                    }),
-                  },
-                  verified: { summary: "Verified", value: reviewDecisionSchema.parse({ result: "verified" }) },
-                },
+          requestBody: jsonBody("ReviewDecision", true, {
+            examples: {
+              rejected: {
+                summary: "Rejected, with a reason and a note",
+                value: reviewDecisionSchema.parse({
+                  result: "rejected",
+                  reason_code: "not_genuine",
+                  note: "The seal differs from the issuer's template",
+                }),
               },
+              verified: { summary: "Verified", value: reviewDecisionSchema.parse({ result: "verified" }) },
             },
-          },
+          }),
         }
       : {}),
     responses: responsesFor(definition),
-  };
+  });
 }
 
 const CONSOLE_PAGE = {
@@ -347,19 +320,6 @@ const CONSOLE_PAGE = {
   tag: "Console",
   idPrefix: "console",
 } as const;
-
-function paths(): Json {
-  return pathsOf(BACKOFFICE_ROUTES, CONSOLE_PAGE, (route) =>
-    apiOperation(route, OPERATIONS[route.function as keyof typeof OPERATIONS]),
-  );
-}
-
-function componentSchemas(): Record<string, Json> {
-  return componentSchemasOf(responseSchemas, { ReviewDecision: reviewDecisionSchema }, [
-    ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
-    ...GATEWAY_CODES,
-  ]);
-}
 
 const INFO_DESCRIPTION = `The service's own staff decide here what could not be decided automatically: the review
 queue, a verification with both copies of its document, a claim, a decision; and, for admins, the audit trail.
@@ -374,70 +334,55 @@ Every response carries \`${REQUEST_ID_HEADER}\`, which the audit trail records.`
 
 /** The whole document. Pure: the same code always builds the same document. */
 export function buildBackofficeDocument(): Json {
-  return {
-    openapi: "3.1.0",
-    info: { title: "Verification backoffice API", version: API_VERSION, description: INFO_DESCRIPTION },
-    servers: serversOf({ output: "BackofficeApiUrl", idPrefix: "backoffice-api", localUrl: "http://127.0.0.1:3004" }),
-    security: [{ StaffToken: [] }],
+  return documentOf({
+    title: "Verification backoffice API",
+    description: INFO_DESCRIPTION,
+    servers: { output: "BackofficeApiUrl", idPrefix: "backoffice-api", localUrl: "http://127.0.0.1:3004" },
+    security: {
+      name: "StaffToken",
+      scheme: bearerScheme("An access token of the environment's staff user pool, for the console's client."),
+    },
     tags: [
       { name: "Reviews", description: "The queue, a verification and its documents, the claim and the decision" },
       { name: "Audit", description: "Who did what, when and from where" },
       { name: "Console", description: "The review console's page and files" },
     ],
-    paths: paths(),
-    components: {
-      securitySchemes: {
-        StaffToken: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: "JWT",
-          description: "An access token of the environment's staff user pool, for the console's client.",
-        },
+    paths: pathsOf(
+      BACKOFFICE_ROUTES,
+      (route) => apiOperation(route, OPERATIONS[route.function as ApiFunction]),
+      CONSOLE_PAGE,
+    ),
+    parameters: {
+      VerificationId: pathParameter("verification_id", "A verification's id. An unknown one answers 404.", EXAMPLE_ID),
+      IfMatch: {
+        name: "If-Match",
+        in: "header",
+        required: true,
+        description:
+          'The `ETag` of the verification the decision is about: `"<sequence>"`. Missing, 428; no longer current, 409 `sequence_mismatch`.',
+        schema: { type: "string", pattern: '^"\\d+"$' },
+        example: '"3"',
       },
-      parameters: {
-        VerificationId: {
-          name: "verification_id",
-          in: "path",
-          required: true,
-          description: "A verification's id. An unknown one answers 404.",
-          schema: { type: "string" },
-          example: EXAMPLE_ID,
-        },
-        IfMatch: {
-          name: "If-Match",
-          in: "header",
-          required: true,
-          description:
-            'The `ETag` of the verification the decision is about: `"<sequence>"`. Missing, 428; no longer current, 409 `sequence_mismatch`.',
-          schema: { type: "string", pattern: '^"\\d+"$' },
-          example: '"3"',
-        },
-      },
-      headers: {
-        RequestId: AUDITED_REQUEST_ID_HEADER,
-        ETag: {
-          description: "The verification's `sequence` as an entity tag: send it back as `If-Match` to decide",
-          required: true,
-          schema: { type: "string", pattern: '^"\\d+"$' },
-        },
-        DocumentLocation: {
-          description: `A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`,
-          required: true,
-          schema: { type: "string", format: "uri" },
-        },
-        NoStore: {
-          description: "A document link is a credential: never cached",
-          required: true,
-          schema: { type: "string", const: "no-store" },
-        },
-      },
-      responses: {
-        RouteNotFound: problemResponse(["route_not_found"], BACKOFFICE_GATEWAY_RESPONSES),
-        MethodNotAllowed: methodNotAllowedResponse(BACKOFFICE_GATEWAY_RESPONSES),
-      },
-      schemas: componentSchemas(),
     },
-  };
+    headers: {
+      RequestId: AUDITED_REQUEST_ID_HEADER,
+      ETag: {
+        description: "The verification's `sequence` as an entity tag: send it back as `If-Match` to decide",
+        required: true,
+        schema: { type: "string", pattern: '^"\\d+"$' },
+      },
+      DocumentLocation: {
+        description: `A presigned GET of the copy, valid ${DOCUMENT_LINK_SECONDS} seconds`,
+        required: true,
+        schema: { type: "string", format: "uri" },
+      },
+      NoStore: noStoreHeader("A document link is a credential: never cached"),
+    },
+    gatewayResponses: BACKOFFICE_GATEWAY_RESPONSES,
+    operations: OPERATIONS,
+    responseSchemas: RESPONSE_SCHEMAS,
+    requestSchemas: { ReviewDecision: reviewDecisionSchema },
+  });
 }
 
 /** `openapi-backoffice.json`. */

@@ -35,24 +35,27 @@ import {
 } from "#shared/domain/webhook-events";
 import * as z from "#shared/domain/zod";
 import { MAX_BODY_BYTES } from "#shared/http/edges";
-import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
+import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, problemSchema } from "#shared/http/problems";
 import { idempotencyKey } from "#shared/http/requests";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
-  componentSchemasOf,
+  apiOperationOf,
   headerRef,
   JSON_CONTENT_TYPE,
   type Json,
+  jsonBody,
+  jsonResponse,
   jsonSchemaOf,
-  methodNotAllowedResponse,
+  type OperationDefinitionBase,
   parameterRef,
-  problemResponse,
+  parametersOf,
+  pathParameter,
+  pathsOf,
   problemResponses,
-  queryParameters,
   renderJson,
   schemaRef,
-  serversOf,
 } from "./parts.ts";
+import { documentOf } from "./skeleton.ts";
 
 type RouteFunction = (typeof ROUTES)[number]["function"];
 
@@ -64,30 +67,20 @@ const CREATE_PATH = (() => {
 })();
 
 /** Every schema a response or webhook carries, under its component name. */
-const responseSchemas = z.registry<{ id: string }>();
-responseSchemas.add(verificationResourceSchema, { id: "Verification" });
-responseSchemas.add(uploadSchema, { id: "Upload" });
-responseSchemas.add(checkSchema, { id: "Check" });
-responseSchemas.add(reasonSchema, { id: "Reason" });
-responseSchemas.add(problemSchema, { id: "Problem" });
-responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
-responseSchemas.add(webhookEventSchema, { id: "WebhookEvent" });
-responseSchemas.add(webhookEventSchema.shape.data.shape.verification, { id: "WebhookVerification" });
-responseSchemas.add(testEventSchema, { id: "TestEvent" });
-responseSchemas.add(listedVerificationSchema, { id: "ListedVerification" });
-responseSchemas.add(verificationPageSchema.check(z.describe("One page of the app's verifications, newest first")), {
-  id: "VerificationPage",
-});
-responseSchemas.add(eventPageSchema.check(z.describe("One page of the app's events, in the order they happened")), {
-  id: "EventPage",
-});
-
-function componentSchemas(): Record<string, Json> {
-  return componentSchemasOf(responseSchemas, { CreateVerificationRequest: newVerificationSchema }, [
-    ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
-    ...GATEWAY_CODES,
-  ]);
-}
+const RESPONSE_SCHEMAS = {
+  Verification: verificationResourceSchema,
+  Upload: uploadSchema,
+  Check: checkSchema,
+  Reason: reasonSchema,
+  Problem: problemSchema,
+  FieldError: fieldErrorSchema,
+  WebhookEvent: webhookEventSchema,
+  WebhookVerification: webhookEventSchema.shape.data.shape.verification,
+  TestEvent: testEventSchema,
+  ListedVerification: listedVerificationSchema,
+  VerificationPage: verificationPageSchema.check(z.describe("One page of the app's verifications, newest first")),
+  EventPage: eventPageSchema.check(z.describe("One page of the app's events, in the order they happened")),
+};
 
 const EXAMPLE_ID = "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0";
 const EXAMPLE_CREATED = verificationResourceSchema.parse({
@@ -182,14 +175,7 @@ const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
   completed_at: "2026-11-22T12:03:14Z",
 });
 
-/** Problems API Gateway itself may answer on every route, before or instead of a function. */
-const GATEWAY_CODES: ProblemCode[] = Object.values(GATEWAY_RESPONSES).map((response) => response.code);
-
-interface OperationDefinition {
-  operationId: string;
-  summary: string;
-  description: string;
-  query?: z.ZodMiniObject;
+interface OperationDefinition extends OperationDefinitionBase {
   success: {
     status: 200 | 201;
     description: string;
@@ -197,8 +183,6 @@ interface OperationDefinition {
     schema?: string;
     examples: Record<string, { summary: string; value: Json }>;
   };
-  /** The problems the function itself may answer, beside the gateway's. */
-  problems: ProblemCode[];
 }
 
 function documentTypeList(): string {
@@ -368,70 +352,53 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
 function responsesFor(definition: OperationDefinition): Json {
   const { success } = definition;
   return {
-    [success.status]: {
-      description: success.description,
-      headers: {
-        [REQUEST_ID_HEADER]: headerRef("RequestId"),
-        ...(success.status === 201
-          ? { Location: headerRef("Location"), "Idempotent-Replayed": headerRef("IdempotentReplayed") }
-          : {}),
-      },
-      content: {
-        [JSON_CONTENT_TYPE]: { schema: schemaRef(success.schema ?? "Verification"), examples: success.examples },
-      },
-    },
-    ...problemResponses([...definition.problems, ...GATEWAY_CODES], GATEWAY_RESPONSES),
+    [success.status]: jsonResponse(
+      success.description,
+      success.schema ?? "Verification",
+      success.status === 201
+        ? { Location: headerRef("Location"), "Idempotent-Replayed": headerRef("IdempotentReplayed") }
+        : {},
+      { examples: success.examples },
+    ),
+    ...problemResponses(definition.problems, GATEWAY_RESPONSES),
   };
 }
 
 function operation(route: (typeof ROUTES)[number]): Json {
   const definition = OPERATIONS[route.function];
-  const parameters = [
-    ...(route.path.includes("{verification_id}") ? [parameterRef("VerificationId")] : []),
-    ...(route.function === "create-verification" ? [parameterRef("IdempotencyKey")] : []),
-    ...(definition.query ? queryParameters(definition.query) : []),
-  ];
-  return {
+  const creating = route.function === "create-verification";
+  return apiOperationOf({
     operationId: definition.operationId,
     summary: definition.summary,
     description: definition.description,
     tags: ["Verifications"],
-    ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.function === "create-verification"
+    parameters: parametersOf(
+      route.path,
+      { "{verification_id}": "VerificationId" },
+      creating ? ["IdempotencyKey"] : [],
+      definition.query,
+    ),
+    ...(creating
       ? {
-          requestBody: {
-            required: true,
-            content: {
-              [JSON_CONTENT_TYPE]: {
-                schema: schemaRef("CreateVerificationRequest"),
-                examples: {
-                  pdf: {
-                    summary: "A student certificate as PDF",
-                    value: newVerificationSchema.parse({
-                      document_type: "YOK_STUDENT",
-                      external_reference_id: "student-4711",
-                      original_filename: "ogrenci-belgesi.pdf",
-                      file_size_bytes: 183422,
-                      metadata: { customer_id: "cus_8812" },
-                      expected_subject: { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" },
-                    }),
-                  },
-                },
+          requestBody: jsonBody("CreateVerificationRequest", true, {
+            examples: {
+              pdf: {
+                summary: "A student certificate as PDF",
+                value: newVerificationSchema.parse({
+                  document_type: "YOK_STUDENT",
+                  external_reference_id: "student-4711",
+                  original_filename: "ogrenci-belgesi.pdf",
+                  file_size_bytes: 183422,
+                  metadata: { customer_id: "cus_8812" },
+                  expected_subject: { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" },
+                }),
               },
             },
-          },
+          }),
         }
       : {}),
     responses: responsesFor(definition),
-  };
-}
-
-function paths(): Json {
-  const byPath: Record<string, Json> = {};
-  for (const route of ROUTES) {
-    byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation(route) };
-  }
-  return byPath;
+  });
 }
 
 const EVENT_DESCRIPTIONS: Record<EventType, string> = {
@@ -498,11 +465,19 @@ least 12 months.`;
 
 /** The whole document. Pure: the same code always builds the same document. */
 export function buildDocument(): Json {
-  return {
-    openapi: "3.1.0",
-    info: { title: "Verification API", version: API_VERSION, description: INFO_DESCRIPTION },
-    servers: serversOf({ output: "ApiUrl", idPrefix: "api", localUrl: "http://127.0.0.1:3000" }),
-    security: [{ ApiKey: [] }],
+  return documentOf({
+    title: "Verification API",
+    description: INFO_DESCRIPTION,
+    servers: { output: "ApiUrl", idPrefix: "api", localUrl: "http://127.0.0.1:3000" },
+    security: {
+      name: "ApiKey",
+      scheme: {
+        type: "apiKey",
+        in: "header",
+        name: AUTHORIZER.identityHeader,
+        description: "The client app's API key of this environment. A missing or wrong key answers 401.",
+      },
+    },
     tags: [
       { name: "Verifications", description: "Create a verification, confirm its upload, fetch it" },
       {
@@ -511,90 +486,76 @@ export function buildDocument(): Json {
           "Events the service sends to your webhook destination, at least once. Verify the signature before trusting a body; deduplicate by `id` and keep the highest `sequence`.",
       },
     ],
-    paths: paths(),
+    paths: pathsOf(ROUTES, operation),
     webhooks: webhooks(),
-    components: {
-      securitySchemes: {
-        ApiKey: {
-          type: "apiKey",
-          in: "header",
-          name: AUTHORIZER.identityHeader,
-          description: "The client app's API key of this environment. A missing or wrong key answers 401.",
-        },
+    parameters: {
+      VerificationId: pathParameter(
+        "verification_id",
+        "The `verification_id` the create call answered. Any other value answers 404.",
+        EXAMPLE_ID,
+      ),
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: true,
+        description: z.globalRegistry.get(idempotencyKey)?.description,
+        schema: (() => {
+          const { description: _description, ...schema } = z.toJSONSchema(idempotencyKey, jsonSchemaOf("input"));
+          delete schema.$schema;
+          return schema;
+        })(),
+        example: "order-2291-document-1",
       },
-      parameters: {
-        VerificationId: {
-          name: "verification_id",
-          in: "path",
-          required: true,
-          description: "The `verification_id` the create call answered. Any other value answers 404.",
-          schema: { type: "string" },
-          example: EXAMPLE_ID,
-        },
-        IdempotencyKey: {
-          name: "Idempotency-Key",
-          in: "header",
-          required: true,
-          description: z.globalRegistry.get(idempotencyKey)?.description,
-          schema: (() => {
-            const { description: _description, ...schema } = z.toJSONSchema(idempotencyKey, jsonSchemaOf("input"));
-            delete schema.$schema;
-            return schema;
-          })(),
-          example: "order-2291-document-1",
-        },
-        WebhookId: {
-          name: WEBHOOK_HEADERS.id,
-          in: "header",
-          required: true,
-          description: "Identifies the event: the same on every retry of it, so deduplicate by it",
-          schema: { type: "string", minLength: 1 },
-        },
-        WebhookTimestamp: {
-          name: WEBHOOK_HEADERS.timestamp,
-          in: "header",
-          required: true,
-          description:
-            "When this delivery was signed, in seconds since the Unix epoch. Refuse old timestamps (5 minutes).",
-          schema: { type: "string", pattern: "^\\d+$" },
-        },
-        WebhookSignature: {
-          name: WEBHOOK_HEADERS.signature,
-          in: "header",
-          required: true,
-          description:
-            "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`. During a secret rotation two signatures are sent, separated by a space: accept the delivery if one matches.",
-          schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$" },
-        },
+      WebhookId: {
+        name: WEBHOOK_HEADERS.id,
+        in: "header",
+        required: true,
+        description: "Identifies the event: the same on every retry of it, so deduplicate by it",
+        schema: { type: "string", minLength: 1 },
       },
-      headers: {
-        RequestId: {
-          description: "Identifies this request: quote it to support. The same value as `request_id` in an error body.",
-          required: true,
-          schema: { type: "string", minLength: 1 },
-        },
-        Location: {
-          description: "The new verification's absolute URL, under the base URL the request was sent to",
-          required: true,
-          schema: {
-            type: "string",
-            format: "uri",
-            pattern: `^https?://[^/]+(/[^/]+)*${CREATE_PATH}/${ID_PATTERNS.verification.source.replace(/^\^/, "")}`,
-          },
-        },
-        IdempotentReplayed: {
-          description: "Present, `true`, when this is the stored first response to the same Idempotency-Key",
-          required: false,
-          schema: { type: "string", enum: ["true"] },
-        },
+      WebhookTimestamp: {
+        name: WEBHOOK_HEADERS.timestamp,
+        in: "header",
+        required: true,
+        description:
+          "When this delivery was signed, in seconds since the Unix epoch. Refuse old timestamps (5 minutes).",
+        schema: { type: "string", pattern: "^\\d+$" },
       },
-      responses: {
-        RouteNotFound: problemResponse(["route_not_found"]),
-        MethodNotAllowed: methodNotAllowedResponse(GATEWAY_RESPONSES),
+      WebhookSignature: {
+        name: WEBHOOK_HEADERS.signature,
+        in: "header",
+        required: true,
+        description:
+          "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the secret after `whsec_`. During a secret rotation two signatures are sent, separated by a space: accept the delivery if one matches.",
+        schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$" },
       },
-      schemas: componentSchemas(),
     },
-  };
+    headers: {
+      RequestId: {
+        description: "Identifies this request: quote it to support. The same value as `request_id` in an error body.",
+        required: true,
+        schema: { type: "string", minLength: 1 },
+      },
+      Location: {
+        description: "The new verification's absolute URL, under the base URL the request was sent to",
+        required: true,
+        schema: {
+          type: "string",
+          format: "uri",
+          pattern: `^https?://[^/]+(/[^/]+)*${CREATE_PATH}/${ID_PATTERNS.verification.source.replace(/^\^/, "")}`,
+        },
+      },
+      IdempotentReplayed: {
+        description: "Present, `true`, when this is the stored first response to the same Idempotency-Key",
+        required: false,
+        schema: { type: "string", enum: ["true"] },
+      },
+    },
+    gatewayResponses: GATEWAY_RESPONSES,
+    operations: OPERATIONS,
+    responseSchemas: RESPONSE_SCHEMAS,
+    requestSchemas: { CreateVerificationRequest: newVerificationSchema },
+  });
 }
 
 /** `openapi.json`. */

@@ -1,11 +1,12 @@
 /**
- * What the three OpenAPI documents build alike: the servers of a stack output, query
- * parameters from a handler's query schema, the problem responses of an operation grouped by
- * status, and the page operations of a web page an API serves.
+ * What the three OpenAPI documents build alike: the servers of a stack output, the component
+ * schemas, parameters and JSON answers, query parameters from a handler's query schema, the
+ * problem responses of an operation grouped by status, and the page operations of a web page an
+ * API serves. `skeleton.ts` puts them together into a document.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { GATEWAY_RESPONSES, type GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
+import type { GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
 import { MAX_FILE_SIZE_BYTES } from "#shared/domain/document-types";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import * as z from "#shared/domain/zod";
@@ -25,6 +26,103 @@ export const AUDITED_REQUEST_ID_HEADER: Json = {
   required: true,
   schema: { type: "string", minLength: 1 },
 };
+
+/** The `Cache-Control: no-store` of an answer that must never be cached, and why. */
+export function noStoreHeader(description: string): Json {
+  return { description, required: true, schema: { type: "string", const: "no-store" } };
+}
+
+/** A bearer token of a user pool: how the signed-in APIs authenticate. */
+export function bearerScheme(description: string): Json {
+  return { type: "http", scheme: "bearer", bearerFormat: "JWT", description };
+}
+
+/** A path parameter's component: a string, what it names, an example. */
+export function pathParameter(name: string, description: string, example: string): Json {
+  return { name, in: "path", required: true, description, schema: { type: "string" }, example };
+}
+
+/** What a JSON body or answer may show besides its schema: one example, or several by name. */
+interface Samples {
+  example?: Json;
+  examples?: Record<string, { summary: string; value: Json }>;
+}
+
+/** JSON content of the named component, with its samples. */
+function jsonContent(schema: string, { example, examples }: Samples): Json {
+  return {
+    [JSON_CONTENT_TYPE]: {
+      schema: schemaRef(schema),
+      ...(example ? { example } : {}),
+      ...(examples ? { examples } : {}),
+    },
+  };
+}
+
+/** A JSON request body of the named component. */
+export function jsonBody(schema: string, required: boolean, samples: Samples): Json {
+  return { required, content: jsonContent(schema, samples) };
+}
+
+/** A JSON answer of the named component, with `Request-Id` and the headers named. */
+export function jsonResponse(description: string, schema: string, headers: Json = {}, samples: Samples = {}): Json {
+  return {
+    description,
+    headers: { [REQUEST_ID_HEADER]: headerRef("RequestId"), ...headers },
+    content: jsonContent(schema, samples),
+  };
+}
+
+/** What every document says of an API operation, beside how it succeeds. */
+export interface OperationDefinitionBase {
+  operationId: string;
+  summary: string;
+  description: string;
+  query?: z.ZodMiniObject;
+  /** The problems the function itself may answer, beside the gateway's. */
+  problems: ProblemCode[];
+}
+
+/**
+ * An operation's parameters: the path's (each placeholder's component, in the order named), the
+ * headers' components named, then the query's fields.
+ */
+export function parametersOf(
+  path: string,
+  pathParameters: Record<string, string>,
+  headerParameters: string[],
+  query: z.ZodMiniObject | undefined,
+): Json[] {
+  return [
+    ...Object.entries(pathParameters)
+      .filter(([placeholder]) => path.includes(placeholder))
+      .map(([, name]) => parameterRef(name)),
+    ...headerParameters.map(parameterRef),
+    ...(query ? queryParameters(query) : []),
+  ];
+}
+
+/** An API operation as every document writes one: `parameters` only when it takes some. */
+export function apiOperationOf(operation: {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters: Json[];
+  requestBody?: Json;
+  responses: Json;
+}): Json {
+  const { parameters, requestBody } = operation;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    tags: operation.tags,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: operation.responses,
+  };
+}
 
 const EXAMPLE_REQUEST_ID = "3f0c2b9e-6d1a-4c57-9b8e-2a4f1d7c9e60";
 
@@ -51,15 +149,19 @@ export function jsonSchemaOf(io: "input" | "output") {
 }
 
 /**
- * A document's component schemas: what its responses carry (`registry`, open to new fields),
- * what its requests take (strict: unknown fields are refused with 422), and the shared Problem
- * schema limited to the codes the document's own operations answer (it names every API's).
+ * A document's component schemas: what its responses carry (`responses`, by component name in
+ * the document's order, open to new fields), what its requests take (strict: unknown fields are
+ * refused with 422), and the shared Problem schema limited to the codes the document's own
+ * operations answer (it names every API's).
  */
 export function componentSchemasOf(
-  registry: z.core.$ZodRegistry<{ id: string }>,
+  responses: Record<string, z.ZodMiniType>,
   requests: Record<string, z.ZodMiniType>,
   codes: readonly ProblemCode[],
 ): Record<string, Json> {
+  // One registry per document: a schema's `$ref` names its component in this document.
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(responses)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, {
     ...jsonSchemaOf("output"),
     uri: (id) => `#/components/schemas/${id}`,
@@ -102,7 +204,7 @@ function problemExample(code: ProblemCode, gatewayResponses: Record<string, Gate
 /** One response per status: the problem+json body, with `code` limited to what this status may carry here. */
 export function problemResponse(
   codes: ProblemCode[],
-  gatewayResponses: Record<string, GatewayResponseDefinition> = GATEWAY_RESPONSES,
+  gatewayResponses: Record<string, GatewayResponseDefinition>,
 ): Json {
   const status = PROBLEMS[codes[0] as ProblemCode].status;
   const retryAfter = codes.filter((code) => RETRY_AFTER_CODES.has(code));
@@ -169,7 +271,7 @@ export function serversOf(api: { output: string; idPrefix: string; localUrl: str
 }
 
 /** Query parameters from a handler's query schema: each field, its description, whether it is required. */
-export function queryParameters(schema: z.ZodMiniObject): Json[] {
+function queryParameters(schema: z.ZodMiniObject): Json[] {
   const json = z.toJSONSchema(schema, jsonSchemaOf("input")) as {
     properties: Record<string, Json>;
     required?: string[];
@@ -187,23 +289,28 @@ export function queryParameters(schema: z.ZodMiniObject): Json[] {
 }
 
 /** What every route refuses before its work (`shared/http/edges.ts`), beside its own codes and the gateway's. */
-export const EDGE_CODES: readonly ProblemCode[] = [
+const EDGE_CODES: readonly ProblemCode[] = [
   "duplicate_header",
   "malformed_json",
   "payload_too_large",
   "unsupported_media_type",
 ];
 
+/** The codes the API Gateway in front answers by itself, on every route. */
+export function gatewayCodesOf(gatewayResponses: Record<string, GatewayResponseDefinition>): ProblemCode[] {
+  return Object.values(gatewayResponses).map((response) => response.code);
+}
+
 /**
- * One problem response per status the operation may answer (its own codes, the request edges'
- * and the gateway's), in order.
+ * One problem response per status the operation may answer (its own codes, the gateway's and
+ * the request edges'), in order.
  */
 export function problemResponses(
   codes: readonly ProblemCode[],
   gatewayResponses: Record<string, GatewayResponseDefinition>,
 ): Json {
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of new Set([...codes, ...EDGE_CODES])) {
+  for (const code of new Set([...codes, ...gatewayCodesOf(gatewayResponses), ...EDGE_CODES])) {
     byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   }
   return Object.fromEntries(
@@ -236,7 +343,7 @@ export function methodNotAllowedResponse(gatewayResponses: Record<string, Gatewa
 }
 
 /** A web page's own routes (the page and its files), served with no credential. */
-export function pageOperation(
+function pageOperation(
   route: { path: string },
   page: { root: string; name: string; description: string; files: readonly string[]; tag: string; idPrefix: string },
 ): Json {
@@ -271,15 +378,15 @@ export function pageOperation(
   };
 }
 
-/** An API's paths: its page's routes as page operations, every other route as `apiOperation` builds it. */
+/** An API's paths: its page's routes, if it serves one, as page operations; every other as `apiOperation` builds it. */
 export function pathsOf<Route extends { method: string; path: string; function: string }>(
   routes: readonly Route[],
-  page: Parameters<typeof pageOperation>[1] & { function: string },
   apiOperation: (route: Route) => Json,
+  page?: Parameters<typeof pageOperation>[1] & { function: string },
 ): Json {
   const byPath: Record<string, Json> = {};
   for (const route of routes) {
-    const operation = route.function === page.function ? pageOperation(route, page) : apiOperation(route);
+    const operation = route.function === page?.function ? pageOperation(route, page) : apiOperation(route);
     byPath[route.path] = { ...byPath[route.path], [route.method.toLowerCase()]: operation };
   }
   return byPath;

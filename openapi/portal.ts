@@ -34,66 +34,54 @@ import {
   webhookDestinationSchema,
 } from "#shared/domain/portal";
 import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/searches";
-import { API_VERSION } from "#shared/domain/webhook-events";
 import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
   AUDITED_REQUEST_ID_HEADER,
-  componentSchemasOf,
+  apiOperationOf,
+  bearerScheme,
   headerRef,
-  JSON_CONTENT_TYPE,
   type Json,
-  methodNotAllowedResponse,
-  parameterRef,
+  jsonBody,
+  jsonResponse,
+  noStoreHeader,
+  type OperationDefinitionBase,
+  parametersOf,
+  pathParameter,
   pathsOf,
-  problemResponse,
   problemResponses,
-  queryParameters,
   renderJson,
-  schemaRef,
-  serversOf,
 } from "./parts.ts";
+import { documentOf } from "./skeleton.ts";
 
 type PortalFunction = Exclude<(typeof PORTAL_ROUTES)[number]["function"], "portal-page">;
 
 /** Every schema a response carries, under its component name. */
-const responseSchemas = z.registry<{ id: string }>();
-responseSchemas.add(meSchema, { id: "Me" });
-responseSchemas.add(keySchema, { id: "Key" });
-responseSchemas.add(portalAppSchema, { id: "App" });
-responseSchemas.add(listPageSchema(portalAppSchema).check(z.describe("One page of your organisation's apps")), {
-  id: "AppPage",
-});
-responseSchemas.add(createdAppSchema, { id: "CreatedApp" });
-responseSchemas.add(rotatedKeySchema, { id: "RotatedKey" });
-responseSchemas.add(revokedKeySchema, { id: "RevokedKey" });
-responseSchemas.add(webhookDestinationSchema, { id: "WebhookDestination" });
-responseSchemas.add(rotatedSecretSchema, { id: "RotatedSecret" });
-responseSchemas.add(deliverySchema, { id: "Delivery" });
-responseSchemas.add(listPageSchema(deliverySchema).check(z.describe("One page of delivery attempts, newest first")), {
-  id: "DeliveryPage",
-});
-responseSchemas.add(testDeliverySchema, { id: "TestDelivery" });
-responseSchemas.add(replaySchema, { id: "Replay" });
-responseSchemas.add(listedVerificationSchema, { id: "Verification" });
-responseSchemas.add(verificationPageSchema.check(z.describe("One page of an app's verifications, newest first")), {
-  id: "VerificationPage",
-});
-responseSchemas.add(usageRowSchema, { id: "UsageRow" });
-responseSchemas.add(
-  listPageSchema(usageRowSchema).check(z.describe("Every day and app of the window that has counts")),
-  {
-    id: "UsagePage",
-  },
-);
-responseSchemas.add(memberSchema, { id: "Member" });
-responseSchemas.add(listPageSchema(memberSchema).check(z.describe("One page of your organisation's people")), {
-  id: "MemberPage",
-});
-responseSchemas.add(invitedSchema, { id: "Invited" });
-responseSchemas.add(problemSchema, { id: "Problem" });
-responseSchemas.add(fieldErrorSchema, { id: "FieldError" });
+const RESPONSE_SCHEMAS = {
+  Me: meSchema,
+  Key: keySchema,
+  App: portalAppSchema,
+  AppPage: listPageSchema(portalAppSchema).check(z.describe("One page of your organisation's apps")),
+  CreatedApp: createdAppSchema,
+  RotatedKey: rotatedKeySchema,
+  RevokedKey: revokedKeySchema,
+  WebhookDestination: webhookDestinationSchema,
+  RotatedSecret: rotatedSecretSchema,
+  Delivery: deliverySchema,
+  DeliveryPage: listPageSchema(deliverySchema).check(z.describe("One page of delivery attempts, newest first")),
+  TestDelivery: testDeliverySchema,
+  Replay: replaySchema,
+  Verification: listedVerificationSchema,
+  VerificationPage: verificationPageSchema.check(z.describe("One page of an app's verifications, newest first")),
+  UsageRow: usageRowSchema,
+  UsagePage: listPageSchema(usageRowSchema).check(z.describe("Every day and app of the window that has counts")),
+  Member: memberSchema,
+  MemberPage: listPageSchema(memberSchema).check(z.describe("One page of your organisation's people")),
+  Invited: invitedSchema,
+  Problem: problemSchema,
+  FieldError: fieldErrorSchema,
+};
 
 /** Request bodies, strict: an unknown field is 422. */
 const REQUEST_SCHEMAS = {
@@ -102,9 +90,6 @@ const REQUEST_SCHEMAS = {
   WebhookDestinationRequest: webhookBodySchema,
   InviteRequest: inviteBodySchema,
 } as const;
-
-/** Problems the gateway itself may answer on every portal API route. */
-const GATEWAY_CODES: ProblemCode[] = Object.values(PORTAL_GATEWAY_RESPONSES).map((response) => response.code);
 
 /** What a body is refused with before any rule runs. */
 const BODY_PROBLEMS: ProblemCode[] = [
@@ -147,16 +132,11 @@ const EXAMPLE_DELIVERY = deliverySchema.parse({
   error: null,
 });
 
-interface OperationDefinition {
-  operationId: string;
-  summary: string;
-  description: string;
+interface OperationDefinition extends OperationDefinitionBase {
   tag: "Account" | "Apps" | "Webhooks" | "Verifications" | "Usage" | "People";
   query?: z.ZodMiniObject;
   body?: { schema: keyof typeof REQUEST_SCHEMAS; required: boolean; example: Json };
   success: { status: 200 | 201 | 202; description: string; schema: string; example?: Json; noStore?: true };
-  /** The problems the function itself may answer, beside the gateway's. */
-  problems: ProblemCode[];
 }
 
 const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
@@ -375,20 +355,13 @@ function rolesOf(route: (typeof PORTAL_ROUTES)[number]): string {
 function responsesFor(definition: OperationDefinition): Json {
   const { success } = definition;
   return {
-    [success.status]: {
-      description: success.description,
-      headers: {
-        [REQUEST_ID_HEADER]: headerRef("RequestId"),
-        ...(success.noStore ? { "Cache-Control": headerRef("NoStore") } : {}),
-      },
-      content: {
-        [JSON_CONTENT_TYPE]: {
-          schema: schemaRef(success.schema),
-          ...(success.example ? { example: success.example } : {}),
-        },
-      },
-    },
-    ...problemResponses([...definition.problems, ...GATEWAY_CODES], PORTAL_GATEWAY_RESPONSES),
+    [success.status]: jsonResponse(
+      success.description,
+      success.schema,
+      success.noStore ? { "Cache-Control": headerRef("NoStore") } : {},
+      { example: success.example },
+    ),
+    ...problemResponses(definition.problems, PORTAL_GATEWAY_RESPONSES),
   };
 }
 
@@ -397,33 +370,19 @@ const PATH_PARAMETERS = {
   "{key_id}": "KeyId",
   "{event_id}": "EventId",
   "{verification_id}": "VerificationId",
-} as const;
+};
 
 function apiOperation(route: (typeof PORTAL_ROUTES)[number], definition: OperationDefinition): Json {
-  const parameters = [
-    ...Object.entries(PATH_PARAMETERS)
-      .filter(([placeholder]) => route.path.includes(placeholder))
-      .map(([, name]) => parameterRef(name)),
-    ...(definition.query ? queryParameters(definition.query) : []),
-  ];
-  return {
+  const { body } = definition;
+  return apiOperationOf({
     operationId: definition.operationId,
     summary: definition.summary,
     description: `${definition.description}\n\n**Roles**: ${rolesOf(route)}.`,
     tags: [definition.tag],
-    ...(parameters.length > 0 ? { parameters } : {}),
-    ...(definition.body
-      ? {
-          requestBody: {
-            required: definition.body.required,
-            content: {
-              [JSON_CONTENT_TYPE]: { schema: schemaRef(definition.body.schema), example: definition.body.example },
-            },
-          },
-        }
-      : {}),
+    parameters: parametersOf(route.path, PATH_PARAMETERS, [], definition.query),
+    ...(body ? { requestBody: jsonBody(body.schema, body.required, { example: body.example }) } : {}),
     responses: responsesFor(definition),
-  };
+  });
 }
 
 const PORTAL_PAGE = {
@@ -437,12 +396,6 @@ const PORTAL_PAGE = {
   idPrefix: "portal",
 } as const;
 
-function paths(): Json {
-  return pathsOf(PORTAL_ROUTES, PORTAL_PAGE, (route) =>
-    apiOperation(route, OPERATIONS[route.function as keyof typeof OPERATIONS]),
-  );
-}
-
 const INFO_DESCRIPTION = `Your organisation's people manage its integration here: apps and API keys, the webhook destination and
 its secret, what each delivery got back, the verifications your apps created, and usage. The portal page at
 \`/portal/\` is built on exactly these routes.
@@ -455,22 +408,16 @@ organisation's app, key, event or verification is 404, as one that does not exis
 **Errors** are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) with a stable \`code\`, as on the public API.
 Every response carries \`${REQUEST_ID_HEADER}\`; every change is recorded in the audit trail with it.`;
 
-const pathParameter = (name: string, description: string, example: string) => ({
-  name,
-  in: "path",
-  required: true,
-  description,
-  schema: { type: "string" },
-  example,
-});
-
 /** The whole document. Pure: the same code always builds the same document. */
 export function buildPortalDocument(): Json {
-  return {
-    openapi: "3.1.0",
-    info: { title: "Verification portal API", version: API_VERSION, description: INFO_DESCRIPTION },
-    servers: serversOf({ output: "PortalApiUrl", idPrefix: "portal-api", localUrl: "http://127.0.0.1:3006" }),
-    security: [{ PortalToken: [] }],
+  return documentOf({
+    title: "Verification portal API",
+    description: INFO_DESCRIPTION,
+    servers: { output: "PortalApiUrl", idPrefix: "portal-api", localUrl: "http://127.0.0.1:3006" },
+    security: {
+      name: "PortalToken",
+      scheme: bearerScheme("An access token of the environment's customer user pool, for the portal page's client."),
+    },
     tags: [
       { name: "Account", description: "Who is signed in" },
       { name: "Apps", description: "Apps and their API keys" },
@@ -480,44 +427,30 @@ export function buildPortalDocument(): Json {
       { name: "People", description: "Your organisation's people (owners)" },
       { name: "Page", description: "The portal page and its files" },
     ],
-    paths: paths(),
-    components: {
-      securitySchemes: {
-        PortalToken: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: "JWT",
-          description: "An access token of the environment's customer user pool, for the portal page's client.",
-        },
-      },
-      parameters: {
-        AppId: pathParameter("app_id", "One of your organisation's apps; any other is 404.", EXAMPLE_APP),
-        KeyId: pathParameter("key_id", "A key's `key_id`, as the app lists it.", EXAMPLE_KEY.key_id),
-        EventId: pathParameter("event_id", "An event of one of your apps.", EXAMPLE_DELIVERY.event_id),
-        VerificationId: pathParameter(
-          "verification_id",
-          "A verification of one of your apps.",
-          "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
-        ),
-      },
-      headers: {
-        RequestId: AUDITED_REQUEST_ID_HEADER,
-        NoStore: {
-          description: "The answer holds a secret shown once: never cached",
-          required: true,
-          schema: { type: "string", const: "no-store" },
-        },
-      },
-      responses: {
-        RouteNotFound: problemResponse(["route_not_found"], PORTAL_GATEWAY_RESPONSES),
-        MethodNotAllowed: methodNotAllowedResponse(PORTAL_GATEWAY_RESPONSES),
-      },
-      schemas: componentSchemasOf(responseSchemas, REQUEST_SCHEMAS, [
-        ...Object.values(OPERATIONS).flatMap((operation) => operation.problems),
-        ...GATEWAY_CODES,
-      ]),
+    paths: pathsOf(
+      PORTAL_ROUTES,
+      (route) => apiOperation(route, OPERATIONS[route.function as PortalFunction]),
+      PORTAL_PAGE,
+    ),
+    parameters: {
+      AppId: pathParameter("app_id", "One of your organisation's apps; any other is 404.", EXAMPLE_APP),
+      KeyId: pathParameter("key_id", "A key's `key_id`, as the app lists it.", EXAMPLE_KEY.key_id),
+      EventId: pathParameter("event_id", "An event of one of your apps.", EXAMPLE_DELIVERY.event_id),
+      VerificationId: pathParameter(
+        "verification_id",
+        "A verification of one of your apps.",
+        "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
+      ),
     },
-  };
+    headers: {
+      RequestId: AUDITED_REQUEST_ID_HEADER,
+      NoStore: noStoreHeader("The answer holds a secret shown once: never cached"),
+    },
+    gatewayResponses: PORTAL_GATEWAY_RESPONSES,
+    operations: OPERATIONS,
+    responseSchemas: RESPONSE_SCHEMAS,
+    requestSchemas: REQUEST_SCHEMAS,
+  });
 }
 
 /** `openapi-portal.json`. */
