@@ -1,16 +1,27 @@
-/** `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project root. */
+/**
+ * `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project
+ * root, then the console's and the portal's wire types from theirs.
+ */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { renderBackofficeDocument } from "../openapi/backoffice.ts";
 import { renderDocument } from "../openapi/document.ts";
+import { generatePageTypes, PAGE_TYPES } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
+
+const root = path.resolve(__dirname, "..");
 
 for (const [file, text] of [
   ["openapi.json", renderDocument()],
   ["openapi-backoffice.json", renderBackofficeDocument()],
   ["openapi-portal.json", renderPortalDocument()],
 ] as const) {
-  const target = path.resolve(__dirname, "..", file);
+  const target = path.join(root, file);
   writeFileSync(target, text);
   process.stdout.write(`Wrote ${path.relative(process.cwd(), target)} (${Buffer.byteLength(text)} bytes)\n`);
+}
+
+for (const { document, types } of PAGE_TYPES) {
+  generatePageTypes(document, types);
+  process.stdout.write(`Wrote ${path.relative(process.cwd(), path.join(root, types))} from ${document}\n`);
 }

@@ -25,11 +25,13 @@ import { problemSchema } from "#shared/http/problems";
 import { fillPage } from "#shared/http/web-assets";
 import type { viewDocument } from "#shared/use-cases/review/document";
 import { totpCode } from "../../local/identity/totp.ts";
+import type { components } from "../../web/backoffice/schema.ts";
 import type * as wire from "../../web/backoffice/wire.ts";
 import {
   MAX_NOTE_LENGTH as CONSOLE_NOTE_LENGTH,
   REJECTION_CODES as CONSOLE_REJECTION_CODES,
 } from "../../web/backoffice/wire.ts";
+import type { ProblemBody } from "../../web/common/problem.ts";
 import type { StaffUser } from "../support/api.ts";
 import { useChromium } from "../support/chromium.ts";
 import { expectVerification, upload } from "../support/client.ts";
@@ -103,8 +105,21 @@ describe("the console's wire types", () => {
     expectTypeOf<Awaited<ReturnType<typeof viewDocument>>>().toExtend<wire.DocumentLink>();
     expectTypeOf<wire.DecisionBody>().toExtend<ReviewDecisionBody>();
     expectTypeOf<wire.RejectionCode>().toEqualTypeOf<(typeof REJECTION_CODES)[number]>();
+    expectTypeOf<(typeof CONSOLE_REJECTION_CODES)[number]>().toEqualTypeOf<wire.RejectionCode>();
+    expectTypeOf<components["schemas"]["Problem"]>().toExtend<ProblemBody>();
     expect(CONSOLE_REJECTION_CODES).toEqual(REJECTION_CODES);
     expect(CONSOLE_NOTE_LENGTH).toBe(MAX_NOTE_LENGTH);
+  });
+
+  it("offer the rejection codes and the note's length openapi-backoffice.json gives, in its order", () => {
+    const document = JSON.parse(readFileSync(path.resolve(__dirname, "../../openapi-backoffice.json"), "utf8")) as {
+      components: {
+        schemas: { ReviewDecision: { properties: { reason_code: { enum: string[] }; note: { maxLength: number } } } };
+      };
+    };
+    const decision = document.components.schemas.ReviewDecision.properties;
+    expect(CONSOLE_REJECTION_CODES).toEqual(decision.reason_code.enum);
+    expect(CONSOLE_NOTE_LENGTH).toBe(decision.note.maxLength);
   });
 });
 

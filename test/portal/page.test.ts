@@ -11,24 +11,28 @@ import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type {
-  createdAppSchema,
-  deliverySchema,
-  invitedSchema,
-  memberSchema,
-  meSchema,
-  portalAppSchema,
-  rotatedKeySchema,
-  rotatedSecretSchema,
-  testDeliverySchema,
-  usageRowSchema,
+import {
+  type createdAppSchema,
+  type deliverySchema,
+  type invitedSchema,
+  type memberSchema,
+  type meSchema,
+  type portalAppSchema,
+  type rotatedKeySchema,
+  type rotatedSecretSchema,
+  type testDeliverySchema,
+  USAGE_OUTCOMES,
+  type UsageOutcome,
+  type usageRowSchema,
 } from "#shared/domain/portal";
 import type { listedVerificationSchema } from "#shared/domain/searches";
 import { STATUSES } from "#shared/domain/state";
 import { testEventSchema } from "#shared/domain/webhook-events";
 import { problemSchema } from "#shared/http/problems";
+import type { ProblemBody } from "../../web/common/problem.ts";
+import type { components } from "../../web/portal/schema.ts";
 import type * as wire from "../../web/portal/wire.ts";
-import { STATUSES as PAGE_STATUSES } from "../../web/portal/wire.ts";
+import { OUTCOMES as PAGE_OUTCOMES, STATUSES as PAGE_STATUSES } from "../../web/portal/wire.ts";
 import type { PortalUser } from "../support/api.ts";
 import { useChromium } from "../support/chromium.ts";
 import { Customer, call, expectVerification, upload } from "../support/client.ts";
@@ -58,9 +62,27 @@ describe("the page's wire types", () => {
     expectTypeOf<z.output<typeof testDeliverySchema>>().toExtend<wire.TestDelivery>();
     expectTypeOf<z.output<typeof listedVerificationSchema>>().toExtend<wire.Verification>();
     expectTypeOf<z.output<typeof usageRowSchema>>().toExtend<wire.UsageRow>();
-    expectTypeOf<z.output<typeof memberSchema>>().toExtend<wire.Person>();
+    expectTypeOf<z.output<typeof memberSchema>>().toExtend<wire.MemberPage["data"][number]>();
     expectTypeOf<z.output<typeof invitedSchema>>().toExtend<wire.Invited>();
+    expectTypeOf<(typeof PAGE_STATUSES)[number]>().toEqualTypeOf<wire.Status>();
+    expectTypeOf<wire.Outcome>().toEqualTypeOf<UsageOutcome>();
+    expectTypeOf<components["schemas"]["Problem"]>().toExtend<ProblemBody>();
     expect(PAGE_STATUSES).toEqual(STATUSES);
+    expect(PAGE_OUTCOMES).toEqual(USAGE_OUTCOMES);
+  });
+
+  it("offer the statuses and count the outcomes openapi-portal.json gives, in its order", () => {
+    const document = JSON.parse(readFileSync(path.resolve(__dirname, "../../openapi-portal.json"), "utf8")) as {
+      components: {
+        schemas: {
+          Verification: { properties: { status: { enum: string[] } } };
+          UsageRow: { properties: Record<string, unknown> };
+        };
+      };
+    };
+    const { Verification, UsageRow } = document.components.schemas;
+    expect(PAGE_STATUSES).toEqual(Verification.properties.status.enum);
+    expect(Object.keys(UsageRow.properties)).toEqual(["day", "app_id", ...PAGE_OUTCOMES, "total"]);
   });
 });
 

@@ -1,15 +1,7 @@
 /** The backoffice API, called through the shared bearer client (paths relative to `<base>/backoffice/`). */
 import { BearerClient } from "../common/api-client.ts";
 import type { Session } from "../common/session.ts";
-import type {
-  ClaimResponse,
-  DecisionBody,
-  DocumentCopy,
-  DocumentLink,
-  Page,
-  ReviewEntry,
-  StaffVerification,
-} from "./wire.ts";
+import type { ClaimResponse, DecisionBody, DocumentCopy, DocumentLink, ReviewPage, StaffVerification } from "./wire.ts";
 
 export class BackofficeApi {
   readonly #client: BearerClient;
@@ -19,7 +11,7 @@ export class BackofficeApi {
     this.#client = new BearerClient(session, onSignedOut, "backoffice");
   }
 
-  reviews(cursor: string | null): Promise<Page<ReviewEntry>> {
+  reviews(cursor: string | null): Promise<ReviewPage> {
     const query = new URLSearchParams({ limit: "20", ...(cursor === null ? {} : { cursor }) });
     return this.#client.json("GET", `v1/reviews?${query}`);
   }

@@ -1,6 +1,6 @@
 /** The queue: what waits for a person, oldest first, a page at a time. */
-import { ApiError } from "../common/api-client.ts";
 import { durationSince, h, timeOf, words } from "../common/dom.ts";
+import { ApiError } from "../common/problem.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import type { Claim, ReviewEntry } from "./wire.ts";
 
@@ -25,169 +25,216 @@ function claimText(claim: Claim | null, username: string): Node {
   return h("span", {}, `${holder} until `, timeOf(claim.expires_at));
 }
 
-export function showQueue(context: ConsoleContext, position: QueuePosition): Screen {
-  const heading = h("h1", { id: "queue-title", tabindex: "-1" }, "Review queue");
-  const refresh = h("button", { type: "button" }, "Refresh");
-  const summary = h("p", { class: "muted", id: "queue-summary" });
+/** The elements of the screen that the steps below fill in. */
+interface QueueParts {
+  section: HTMLElement;
+  heading: HTMLElement;
+  refresh: HTMLButtonElement;
+  summary: HTMLElement;
+  table: HTMLTableElement;
+  body: HTMLTableSectionElement;
+  previous: HTMLButtonElement;
+  next: HTMLButtonElement;
+}
+
+/** The queue on screen: its page, the next page's cursor, the refresh timer, whether another screen took its place. */
+interface Queue {
+  context: ConsoleContext;
+  position: QueuePosition;
+  parts: QueueParts;
+  entries: ReviewEntry[];
+  nextCursor: string | null;
+  timer: number | undefined;
+  left: boolean;
+}
+
+/** The screen's frame: the table with no rows yet, and the pager. */
+function queueParts(): QueueParts {
   const body = h("tbody");
-  const table = h(
-    "table",
-    { class: "queue", "aria-describedby": "queue-summary", "aria-busy": "true" },
-    h("caption", { class: "visually-hidden" }, "Verifications waiting for review, oldest first"),
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ...["Verification", "App", "Type", "Reason", "Waiting", "Claimed by"].map((name) =>
-          h("th", { scope: "col" }, name),
-        ),
-      ),
-    ),
+  const parts = {
+    heading: h("h1", { id: "queue-title", tabindex: "-1" }, "Review queue"),
+    refresh: h("button", { type: "button" }, "Refresh"),
+    summary: h("p", { class: "muted", id: "queue-summary" }),
     body,
-  );
-  const previous = h("button", { type: "button" }, "Previous page");
-  const next = h("button", { type: "button" }, "Next page");
-  context.view.replaceChildren(
-    h(
-      "section",
-      { class: "panel", "aria-labelledby": "queue-title" },
-      h("div", { class: "toolbar" }, heading, refresh),
-      summary,
-      h("div", { class: "table-scroll" }, table),
-      h("nav", { class: "pager", "aria-label": "Queue pages" }, previous, next),
-    ),
-  );
-
-  let entries: ReviewEntry[] = [];
-  let nextCursor: string | null = null;
-  let timer: number | undefined;
-  let left = false;
-
-  const links = () => [...body.querySelectorAll<HTMLAnchorElement>("a[data-id]")];
-  const select = (id: string | undefined, focus: boolean) => {
-    position.selected = id;
-    for (const link of links()) {
-      const chosen = link.dataset.id === id;
-      link.closest("tr")?.classList.toggle("selected", chosen);
-      if (chosen && focus) link.focus();
-    }
-  };
-
-  const render = () => {
-    body.replaceChildren(
-      ...entries.map((entry) => {
-        const link = h("a", { href: `#/reviews/${entry.verification_id}`, "data-id": entry.verification_id });
-        link.textContent = entry.verification_id;
-        link.addEventListener("focus", () => select(entry.verification_id, false));
-        return h(
+    table: h(
+      "table",
+      { class: "queue", "aria-describedby": "queue-summary", "aria-busy": "true" },
+      h("caption", { class: "visually-hidden" }, "Verifications waiting for review, oldest first"),
+      h(
+        "thead",
+        {},
+        h(
           "tr",
           {},
-          h("td", { class: "id" }, link),
-          h("td", { class: "id" }, entry.app_id),
-          h("td", {}, entry.document_type),
-          h("td", { title: entry.message }, words(entry.reason_code)),
-          h(
-            "td",
-            {},
-            h(
-              "span",
-              { title: `Since ${new Date(entry.waiting_since).toLocaleString()}` },
-              durationSince(entry.waiting_since),
-            ),
+          ...["Verification", "App", "Type", "Reason", "Waiting", "Claimed by"].map((name) =>
+            h("th", { scope: "col" }, name),
           ),
-          h("td", {}, claimText(entry.claim, context.username())),
-        );
-      }),
-    );
-    const page = position.cursors.length;
-    summary.textContent =
-      entries.length === 0
-        ? page === 1
-          ? "Nothing waits for review."
-          : "Nothing more on this page."
-        : `Page ${page}: ${entries.length} waiting. j and k (or the arrow keys) move, Enter opens.`;
-    previous.disabled = page === 1;
-    next.disabled = nextCursor === null;
-    const keep = entries.some((entry) => entry.verification_id === position.selected);
-    select(keep ? position.selected : entries[0]?.verification_id, false);
+        ),
+      ),
+      body,
+    ),
+    previous: h("button", { type: "button" }, "Previous page"),
+    next: h("button", { type: "button" }, "Next page"),
   };
+  const section = h(
+    "section",
+    { class: "panel", "aria-labelledby": "queue-title" },
+    h("div", { class: "toolbar" }, parts.heading, parts.refresh),
+    parts.summary,
+    h("div", { class: "table-scroll" }, parts.table),
+    h("nav", { class: "pager", "aria-label": "Queue pages" }, parts.previous, parts.next),
+  );
+  return { section, ...parts };
+}
 
-  const load = async (announce: boolean) => {
-    window.clearTimeout(timer);
-    table.setAttribute("aria-busy", "true");
-    // Keep the row in focus across a reload, which replaces the rows.
-    const hadFocus = body.contains(document.activeElement);
-    try {
-      const page = await context.api.reviews(position.cursors.at(-1) ?? null);
-      if (left) return;
-      entries = page.data;
-      nextCursor = page.next_cursor;
-      render();
-      if (hadFocus) select(position.selected, true);
-      if (announce) context.say.info(summary.textContent ?? "");
-    } catch (error) {
-      if (!left) context.say.error(error instanceof ApiError ? error.message : "The queue could not be loaded.");
-    } finally {
-      table.setAttribute("aria-busy", "false");
-      if (!left) schedule();
+/** Marks the row of `id` as selected (kept in the position), and focuses its link when asked. */
+function select(queue: Queue, id: string | undefined, focus: boolean): void {
+  queue.position.selected = id;
+  for (const link of queue.parts.body.querySelectorAll<HTMLAnchorElement>("a[data-id]")) {
+    const chosen = link.dataset.id === id;
+    link.closest("tr")?.classList.toggle("selected", chosen);
+    if (chosen && focus) link.focus();
+  }
+}
+
+/** One waiting verification: its link (focusing it selects the row), its app, type, reason, wait and claim. */
+function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
+  const link = h("a", { href: `#/reviews/${entry.verification_id}`, "data-id": entry.verification_id });
+  link.textContent = entry.verification_id;
+  link.addEventListener("focus", () => select(queue, entry.verification_id, false));
+  return h(
+    "tr",
+    {},
+    h("td", { class: "id" }, link),
+    h("td", { class: "id" }, entry.app_id),
+    h("td", {}, entry.document_type),
+    h("td", { title: entry.message }, words(entry.reason_code)),
+    h(
+      "td",
+      {},
+      h(
+        "span",
+        { title: `Since ${new Date(entry.waiting_since).toLocaleString()}` },
+        durationSince(entry.waiting_since),
+      ),
+    ),
+    h("td", {}, claimText(entry.claim, queue.context.username())),
+  );
+}
+
+/** What the page holds, in a sentence, with the keys that work it. */
+function pageSummary(page: number, waiting: number): string {
+  if (waiting === 0) return page === 1 ? "Nothing waits for review." : "Nothing more on this page.";
+  return `Page ${page}: ${waiting} waiting. j and k (or the arrow keys) move, Enter opens.`;
+}
+
+/** Draws the page just read: its rows, its summary, the pager, and the selection (the same row while it is there). */
+function render(queue: Queue): void {
+  const { parts, position, entries } = queue;
+  parts.body.replaceChildren(...entries.map((entry) => entryRow(queue, entry)));
+  const page = position.cursors.length;
+  parts.summary.textContent = pageSummary(page, entries.length);
+  parts.previous.disabled = page === 1;
+  parts.next.disabled = queue.nextCursor === null;
+  const keep = entries.some((entry) => entry.verification_id === position.selected);
+  select(queue, keep ? position.selected : entries[0]?.verification_id, false);
+}
+
+/** Reads the page the position names and draws it; `announce` says its summary. The next refresh is set either way. */
+async function load(queue: Queue, announce: boolean): Promise<void> {
+  const { context, parts } = queue;
+  window.clearTimeout(queue.timer);
+  parts.table.setAttribute("aria-busy", "true");
+  // Keep the row in focus across a reload, which replaces the rows.
+  const hadFocus = parts.body.contains(document.activeElement);
+  try {
+    const page = await context.api.reviews(queue.position.cursors.at(-1) ?? null);
+    if (queue.left) return;
+    queue.entries = page.data;
+    queue.nextCursor = page.next_cursor;
+    render(queue);
+    if (hadFocus) select(queue, queue.position.selected, true);
+    if (announce) context.say.info(parts.summary.textContent ?? "");
+  } catch (error) {
+    if (!queue.left) context.say.error(error instanceof ApiError ? error.message : "The queue could not be loaded.");
+  } finally {
+    parts.table.setAttribute("aria-busy", "false");
+    if (!queue.left) schedule(queue);
+  }
+}
+
+/** The next refresh; a hidden tab skips its turn rather than load a page nobody sees. */
+function schedule(queue: Queue): void {
+  queue.timer = window.setTimeout(() => {
+    if (document.visibilityState === "visible") void load(queue, false);
+    else schedule(queue);
+  }, REFRESH_MS);
+}
+
+/** The previous page, or the first again. */
+function previousPage(queue: Queue): void {
+  if (queue.position.cursors.length > 1) queue.position.cursors.pop();
+  void load(queue, true);
+}
+
+/** The next page, when there is one. */
+function nextPage(queue: Queue): void {
+  if (queue.nextCursor === null) return;
+  queue.position.cursors.push(queue.nextCursor);
+  void load(queue, true);
+}
+
+/** Moves the selection `by` rows, staying on the page. */
+function move(queue: Queue, by: number): void {
+  const { entries, position } = queue;
+  if (entries.length === 0) return;
+  const at = entries.findIndex((entry) => entry.verification_id === position.selected);
+  const to = at === -1 ? 0 : Math.min(entries.length - 1, Math.max(0, at + by));
+  select(queue, entries[to]?.verification_id, true);
+}
+
+/** The queue's shortcuts: j and k (or the arrows) move, Enter opens the selected row. */
+function queueKey(queue: Queue, event: KeyboardEvent): boolean {
+  switch (event.key) {
+    case "j":
+    case "ArrowDown":
+      move(queue, 1);
+      return true;
+    case "k":
+    case "ArrowUp":
+      move(queue, -1);
+      return true;
+    case "Enter": {
+      // A focused link or button acts by itself; Enter anywhere else opens the selected row.
+      const { selected } = queue.position;
+      if (document.activeElement?.closest("a, button") || !selected) return false;
+      queue.context.open(selected);
+      return true;
     }
-  };
-  // A hidden tab skips its turn rather than load a page nobody sees.
-  const schedule = () => {
-    timer = window.setTimeout(() => {
-      if (document.visibilityState === "visible") void load(false);
-      else schedule();
-    }, REFRESH_MS);
-  };
+    default:
+      return false;
+  }
+}
 
-  refresh.addEventListener("click", () => void load(true));
-  previous.addEventListener("click", () => {
-    if (position.cursors.length > 1) position.cursors.pop();
-    void load(true);
-  });
-  next.addEventListener("click", () => {
-    if (nextCursor === null) return;
-    position.cursors.push(nextCursor);
-    void load(true);
-  });
-  heading.focus();
-  void load(false).then(() => {
+export function showQueue(context: ConsoleContext, position: QueuePosition): Screen {
+  const parts = queueParts();
+  const queue: Queue = { context, position, parts, entries: [], nextCursor: null, timer: undefined, left: false };
+  context.view.replaceChildren(parts.section);
+
+  parts.refresh.addEventListener("click", () => void load(queue, true));
+  parts.previous.addEventListener("click", () => previousPage(queue));
+  parts.next.addEventListener("click", () => nextPage(queue));
+  parts.heading.focus();
+  void load(queue, false).then(() => {
     // Focus goes to the selected row (back from an item: the row just left), ready for j/k.
-    if (!left && position.selected) select(position.selected, true);
+    if (!queue.left && position.selected) select(queue, position.selected, true);
   });
-
-  const move = (by: number) => {
-    if (entries.length === 0) return;
-    const at = entries.findIndex((entry) => entry.verification_id === position.selected);
-    const to = at === -1 ? 0 : Math.min(entries.length - 1, Math.max(0, at + by));
-    select(entries[to]?.verification_id, true);
-  };
 
   return {
-    key(event) {
-      switch (event.key) {
-        case "j":
-        case "ArrowDown":
-          move(1);
-          return true;
-        case "k":
-        case "ArrowUp":
-          move(-1);
-          return true;
-        case "Enter":
-          // A focused link or button acts by itself; Enter anywhere else opens the selected row.
-          if (document.activeElement?.closest("a, button") || !position.selected) return false;
-          context.open(position.selected);
-          return true;
-        default:
-          return false;
-      }
-    },
+    key: (event) => queueKey(queue, event),
     leave() {
-      left = true;
-      window.clearTimeout(timer);
+      queue.left = true;
+      window.clearTimeout(queue.timer);
     },
   };
 }

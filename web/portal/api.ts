@@ -2,30 +2,29 @@
 import { BearerClient } from "../common/api-client.ts";
 import type { Session } from "../common/session.ts";
 import type {
-  App,
+  AppPage,
   CreatedApp,
-  Delivery,
+  DeliveryFilter,
+  DeliveryPage,
+  Invite,
   Invited,
   Me,
-  Page,
-  Person,
+  MemberPage,
+  NewApp,
+  NewWebhook,
   Replay,
+  RevokedKey,
   Role,
   RotatedKey,
   RotatedSecret,
-  Status,
+  RotateKey,
+  Search,
   TestDelivery,
-  UsageRow,
+  UsagePage,
   Verification,
+  VerificationPage,
+  WebhookDestination,
 } from "./wire.ts";
-
-export interface Search {
-  app_id: string;
-  external_reference_id?: string;
-  status?: Status;
-  created_after?: string;
-  created_before?: string;
-}
 
 const app = (id: string) => `v1/apps/${encodeURIComponent(id)}`;
 
@@ -46,24 +45,27 @@ export class PortalApi {
     return this.#client.json("GET", "v1/me");
   }
 
-  apps(cursor: string | null = null): Promise<Page<App>> {
+  apps(cursor: string | null = null): Promise<AppPage> {
     return this.#client.json("GET", `v1/apps${query({ limit: "100", cursor })}`);
   }
 
   createApp(name: string, webhookUrl?: string): Promise<CreatedApp> {
-    return this.#client.json("POST", "v1/apps", { body: { name, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) } });
+    const body: NewApp = { name, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) };
+    return this.#client.json("POST", "v1/apps", { body });
   }
 
   rotateKey(appId: string, graceSeconds: number): Promise<RotatedKey> {
-    return this.#client.json("POST", `${app(appId)}/keys`, { body: { grace_seconds: graceSeconds } });
+    const body: RotateKey = { grace_seconds: graceSeconds };
+    return this.#client.json("POST", `${app(appId)}/keys`, { body });
   }
 
-  revokeKey(appId: string, keyId: string): Promise<{ app_id: string }> {
+  revokeKey(appId: string, keyId: string): Promise<RevokedKey> {
     return this.#client.json("DELETE", `${app(appId)}/keys/${encodeURIComponent(keyId)}`);
   }
 
-  setWebhook(appId: string, url: string): Promise<{ app_id: string; webhook_url: string }> {
-    return this.#client.json("PUT", `${app(appId)}/webhook`, { body: { url } });
+  setWebhook(appId: string, url: string): Promise<WebhookDestination> {
+    const body: NewWebhook = { url };
+    return this.#client.json("PUT", `${app(appId)}/webhook`, { body });
   }
 
   rotateSecret(appId: string): Promise<RotatedSecret> {
@@ -74,7 +76,7 @@ export class PortalApi {
     return this.#client.json("POST", `${app(appId)}/webhook/test`);
   }
 
-  deliveries(appId: string, status: string, cursor: string | null): Promise<Page<Delivery>> {
+  deliveries(appId: string, status: DeliveryFilter, cursor: string | null): Promise<DeliveryPage> {
     return this.#client.json("GET", `${app(appId)}/deliveries${query({ status, cursor, limit: "20" })}`);
   }
 
@@ -82,7 +84,7 @@ export class PortalApi {
     return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/replay`);
   }
 
-  search(search: Search, cursor: string | null): Promise<Page<Verification>> {
+  search(search: Search, cursor: string | null): Promise<VerificationPage> {
     return this.#client.json("GET", `v1/verifications${query({ ...search, cursor, limit: "20" })}`);
   }
 
@@ -90,15 +92,16 @@ export class PortalApi {
     return this.#client.json("GET", `v1/verifications/${encodeURIComponent(id)}`);
   }
 
-  usage(from: string, to: string): Promise<Page<UsageRow>> {
+  usage(from: string, to: string): Promise<UsagePage> {
     return this.#client.json("GET", `v1/usage${query({ from, to })}`);
   }
 
-  people(): Promise<Page<Person>> {
+  people(): Promise<MemberPage> {
     return this.#client.json("GET", `v1/users${query({ limit: "100" })}`);
   }
 
   invite(username: string, role: Role, email?: string): Promise<Invited> {
-    return this.#client.json("POST", "v1/users", { body: { username, role, ...(email ? { email } : {}) } });
+    const body: Invite = { username, role, ...(email ? { email } : {}) };
+    return this.#client.json("POST", "v1/users", { body });
   }
 }

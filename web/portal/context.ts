@@ -1,6 +1,6 @@
 /** What every screen of the signed-in portal gets: the API, the messages, the member, the apps. */
-import { ApiError } from "../common/api-client.ts";
 import { type Announcer, type Child, h } from "../common/dom.ts";
+import { ApiError } from "../common/problem.ts";
 import type { PortalApi } from "./api.ts";
 import type { App, Me } from "./wire.ts";
 

@@ -1,8 +1,7 @@
 /** Find a verification of one app by its reference, status or creation day, and read it. */
 import { h, timeOf, words } from "../common/dom.ts";
-import type { Search } from "./api.ts";
 import { appPicker, field, type PortalContext, reasonOf, table } from "./context.ts";
-import { STATUSES, type Verification } from "./wire.ts";
+import { type Search, STATUSES, type Verification } from "./wire.ts";
 
 /** `YYYY-MM-DD` from a date input as the start of that UTC day, or undefined. */
 function dayStart(value: string, plusDays = 0): string | undefined {

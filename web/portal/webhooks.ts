@@ -1,7 +1,7 @@
 /** One app's webhooks: the destination, its secret, a test event, every delivery with its answer, replay. */
 import { h, timeOf } from "../common/dom.ts";
 import { action, appPicker, canChange, field, type PortalContext, reasonOf, table } from "./context.ts";
-import type { App, Delivery } from "./wire.ts";
+import type { App, Delivery, DeliveryFilter } from "./wire.ts";
 
 function answerOf(delivery: Delivery): HTMLElement {
   const status = delivery.response_status === null ? "no answer" : String(delivery.response_status);
@@ -57,7 +57,11 @@ function deliveriesSection(context: PortalContext, app: App): { element: HTMLEle
     more.hidden = cursor === null;
   };
   const load = async (next: boolean) => {
-    const page = await context.api.deliveries(app.app_id, filter.value, next ? cursor : null);
+    const page = await context.api.deliveries(
+      app.app_id,
+      (filter.value || undefined) as DeliveryFilter,
+      next ? cursor : null,
+    );
     rows = next ? [...rows, ...page.data] : page.data;
     cursor = page.next_cursor;
     draw();
