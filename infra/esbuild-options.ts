@@ -3,7 +3,7 @@
  * benchmark, the reader's bundle test): a bundling option nobody maps fails to compile.
  */
 import type { BuildOptions } from "esbuild";
-import { BUNDLING, PROJECT_ROOT } from "./api-function.ts";
+import { BUNDLING, PROJECT_ROOT } from "./bundling.ts";
 
 export function esbuildOptions(): BuildOptions {
   const {

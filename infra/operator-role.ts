@@ -9,7 +9,7 @@ import type { TableSetting } from "#shared/declarations/functions";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import type { TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
-import { appLimitsStatements, sealingStatement } from "./api-function.ts";
+import { appLimitsStatements, sealingStatement } from "./function-policy.ts";
 
 /**
  * The role operators assume to run the ops command against an environment: only what

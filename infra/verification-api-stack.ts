@@ -190,7 +190,7 @@ export class VerificationApiStack extends Stack {
       ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
     );
     for (const [name, definition] of entries) {
-      const fn = new ApiFunction(this, `${constructId(name)}Function`, name, definition, resources);
+      const fn = new ApiFunction(this, `${constructId(name)}Function`, { name, definition, resources });
       this.functions.set(name, fn.function);
     }
     this.connectIssuer(props.issuer, config, entries);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READER_THREAD_FILE } from "#shared/adapters/documents/reader";
 import type { FileType } from "#shared/domain/document-types";
 import type { ReadResult } from "#shared/ports/document-reader";
-import { documentReaderFiles, PROJECT_ROOT } from "../../infra/api-function.ts";
+import { documentReaderFiles, PROJECT_ROOT } from "../../infra/bundling.ts";
 import { esbuildOptions } from "../../infra/esbuild-options.ts";
 import { encodeJpeg, encodePng, photoAlbumPdf, qrImage, qrPhoto, textPdf } from "../support/documents.ts";
 

@@ -30,9 +30,9 @@ import { LOOKUP_LEASE_SECONDS } from "#shared/domain/issuer";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { PROBLEMS, problemSchema } from "#shared/http/problems";
 import cdkJson from "../../cdk.json";
-import { functionEnvironment, SERVICE_NAME } from "../../infra/api-function.ts";
 import { deploymentTarget, environmentFromContext } from "../../infra/config.ts";
 import { defineApp } from "../../infra/define-app.ts";
+import { functionEnvironment, SERVICE_NAME } from "../../infra/function-environment.ts";
 import { deployedGatewayResponses } from "../../infra/gateway-responses.ts";
 import type { VerificationApiStack } from "../../infra/verification-api-stack.ts";
 

@@ -12,7 +12,7 @@ import { QR_DECODER_MEMORY_BYTES } from "./budget.ts";
 
 /**
  * The decoder's binary. The functions' bundles carry it as a file beside their code
- * (infra/api-function.ts copies it there); unbundled (tsx, the tests, the local runtime) it is
+ * (infra/bundling.ts copies it there); unbundled (tsx, the tests, the local runtime) it is
  * read from the package.
  */
 export const QR_DECODER_WASM_FILE = "zxing_reader.wasm";

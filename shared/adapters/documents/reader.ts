@@ -25,7 +25,7 @@ import {
 import { photoHeader } from "./images.ts";
 import { READER_THREAD_MARK, type ReadReply, type ReadRequest } from "./protocol.ts";
 
-/** The thread's code as the functions' bundles carry it, beside their own (infra/api-function.ts builds it). */
+/** The thread's code as the functions' bundles carry it, beside their own (infra/bundling.ts builds it). */
 export const READER_THREAD_FILE = "document-reader.js";
 
 export interface ReaderLimits {

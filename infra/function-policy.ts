@@ -1,0 +1,144 @@
+/**
+ * A function's IAM policy, compiled from its declaration (`shared/declarations/functions.ts`)
+ * and the ARNs of what it reaches: nothing else, so the declaration is the whole of what a
+ * function may do. Plain values in, statements out: no construct, so it is tested as it stands.
+ */
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { FunctionDefinition, TableSetting } from "#shared/declarations/functions";
+import type { SettingName } from "#shared/declarations/settings";
+import type { TableDefinition } from "#shared/declarations/tables";
+import { documentKey } from "#shared/domain/verification";
+
+/** The uploaded documents' keys in the uploads bucket: the one prefix a function's object actions reach. */
+export const DOCUMENT_KEYS = `${documentKey("")}*`;
+
+/** Actions that may read a table's indexes as well as the table. */
+const INDEX_ACTIONS = new Set(["dynamodb:Query", "dynamodb:Scan"]);
+
+/** The actions that read a Secrets Manager secret's value. */
+const SECRET_READING = ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"];
+
+/** The ARNs (or CloudFormation tokens for them) of what a function may be given, and the region it runs in. */
+export interface PolicyResources {
+  region: string;
+  /** Each table by the setting that names it: its ARN and its declaration (for its indexes). */
+  tables: ReadonlyMap<SettingName, { arn: string; definition: TableDefinition }>;
+  uploadsBucketArn: string;
+  /** The retired key material that sealed webhook secrets before KMS. */
+  secretsKeyArn: string;
+  /** The KMS key that seals webhook secrets. */
+  sealingKeyArn: string;
+  /** The public stage's usage plan: each app's own request bucket. */
+  usagePlanId: string;
+  deliveryQueueArn: string;
+  issuerQueueArn: string;
+  portalUserPoolArn: string;
+}
+
+/**
+ * Sealing with the KMS key: `encrypt` seals and can open nothing; `decrypt` opens. Either only
+ * with an app id as the one encryption context key, so the key serves no other purpose.
+ */
+export function sealingStatement(use: "encrypt" | "decrypt", keyArn: string): PolicyStatement {
+  return new PolicyStatement({
+    actions: [use === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
+    resources: [keyArn],
+    conditions: {
+      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
+      StringLike: { "kms:EncryptionContext:app_id": "app_*" },
+    },
+  });
+}
+
+/**
+ * Keeping apps' request buckets in the usage plan `usagePlanId`: `register` finds or creates an
+ * app's API key and adds it to the plan; `sync` also lists the plan's keys. No other key, plan
+ * or API of the account.
+ */
+export function appLimitsStatements(use: "register" | "sync", region: string, usagePlanId: string): PolicyStatement[] {
+  const apiKeys = `arn:aws:apigateway:${region}::/apikeys`;
+  const planKeys = `arn:aws:apigateway:${region}::/usageplans/${usagePlanId}/keys`;
+  return [
+    new PolicyStatement({ actions: ["apigateway:POST"], resources: [apiKeys, planKeys] }),
+    new PolicyStatement({ actions: ["apigateway:GET"], resources: use === "sync" ? [apiKeys, planKeys] : [apiKeys] }),
+  ];
+}
+
+/**
+ * The statements for one declared table: its queries reach the indexes it names and every other
+ * action the table itself; without named queries, the table and (for an action that reads
+ * indexes) all its indexes, only for items under its leading keys where it declares them.
+ */
+function tableStatements(
+  name: string,
+  definition: FunctionDefinition,
+  setting: TableSetting,
+  actions: readonly string[],
+  resources: PolicyResources,
+): PolicyStatement[] {
+  const table = resources.tables.get(setting);
+  if (!table) throw new Error(`${name} declares access to ${setting}, which is not a table`);
+  const indexNames = table.definition.globalIndexes.map((index) => index.indexName);
+  const indexArn = (indexName: string) => `${table.arn}/index/${indexName}`;
+  const named = definition.access.queries?.[setting];
+  if (named) {
+    for (const indexName of named) {
+      if (!indexNames.includes(indexName))
+        throw new Error(`${name} queries ${indexName}, which is not an index of ${setting}`);
+    }
+    return [
+      new PolicyStatement({
+        actions: actions.filter((action) => INDEX_ACTIONS.has(action)),
+        resources: named.map(indexArn),
+      }),
+      new PolicyStatement({ actions: actions.filter((action) => !INDEX_ACTIONS.has(action)), resources: [table.arn] }),
+    ];
+  }
+  const readsIndexes = actions.some((action) => INDEX_ACTIONS.has(action));
+  const leading = definition.access.leadingKeys?.[setting];
+  return [
+    new PolicyStatement({
+      actions: [...actions],
+      resources: [table.arn, ...(readsIndexes ? indexNames.map(indexArn) : [])],
+      ...(leading
+        ? {
+            conditions: {
+              "ForAllValues:StringLike": { "dynamodb:LeadingKeys": leading.map((prefix) => `${prefix}*`) },
+            },
+          }
+        : {}),
+    }),
+  ];
+}
+
+/**
+ * Every statement function `name` needs for what `definition` declares, in `resources`: its
+ * tables, the documents in the uploads bucket, the retired key material, sealing, the usage
+ * plan, the queues it sends to and the customer pool's users. Its log group, X-Ray and what its
+ * event source reads come with the construct and the event source, not from here. Throws for a
+ * table or an index the declaration names that does not exist.
+ */
+export function functionStatements(
+  name: string,
+  definition: FunctionDefinition,
+  resources: PolicyResources,
+): PolicyStatement[] {
+  const { access } = definition;
+  const allow = (actions: readonly string[], resource: string) =>
+    new PolicyStatement({ actions: [...actions], resources: [resource] });
+  const statements = (Object.entries(access.tables) as [TableSetting, readonly string[]][]).flatMap(
+    ([setting, actions]) => tableStatements(name, definition, setting, actions, resources),
+  );
+  if (access.uploads.length > 0)
+    statements.push(allow(access.uploads, `${resources.uploadsBucketArn}/${DOCUMENT_KEYS}`));
+  if (access.secretsKey) statements.push(allow(SECRET_READING, resources.secretsKeyArn));
+  if (access.sealing) statements.push(sealingStatement(access.sealing, resources.sealingKeyArn));
+  if (access.appLimits)
+    statements.push(...appLimitsStatements(access.appLimits, resources.region, resources.usagePlanId));
+  // A queue's reader gets its reading rights with its event source (infra/pipeline.ts).
+  if (access.deliveryQueue === "send") statements.push(allow(["sqs:SendMessage"], resources.deliveryQueueArn));
+  // The issuer queue's reader also sends its retries back; a scheduler only sends.
+  if (access.issuer) statements.push(allow(["sqs:SendMessage"], resources.issuerQueueArn));
+  if (access.portalUserAdmin) statements.push(allow(["cognito-idp:AdminCreateUser"], resources.portalUserPoolArn));
+  return statements;
+}
