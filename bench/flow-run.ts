@@ -4,7 +4,7 @@
  * per way in: `node --import tsx bench/flow-run.ts <options as JSON> <result file>`.
  */
 import { writeFileSync } from "node:fs";
-import type { EdevletProtocol } from "#shared/domain/edevlet";
+import type { EdevletProtocol } from "#shared/domain/issuer";
 import { runFlow } from "./flow.ts";
 import { startBenchApi } from "./local-api.ts";
 

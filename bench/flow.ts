@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
-import type { EdevletProtocol } from "#shared/domain/edevlet";
+import type { EdevletProtocol } from "#shared/domain/issuer";
 import type { Pipeline } from "../local/pipeline.ts";
 import { BenchCustomer, createBody, overHttp, type Reply, upload } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";

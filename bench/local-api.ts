@@ -9,18 +9,17 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { powertoolsLog } from "#shared/adapters/logger";
-import { SecretBox } from "#shared/adapters/secret-box";
-import { systemClock } from "#shared/adapters/system-clock";
 import type { Throttle } from "#shared/declarations/routes";
 import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/destinations";
-import type { EdevletProtocol } from "#shared/domain/edevlet";
+import { destinationsFor } from "#shared/domain/environments";
+import type { EdevletProtocol } from "#shared/domain/issuer";
 import { issuerMessageOf } from "#shared/domain/issuer";
 import { createApp, type NewApp } from "#shared/use-cases/accounts/apps";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
+import { clock } from "#shared/wiring/config";
+import { newKeyMaterial } from "#shared/wiring/sealer";
+import { appsIn } from "#shared/wiring/stores/apps";
 import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
@@ -91,7 +90,7 @@ export async function startBenchApi(options: {
 }): Promise<BenchApi> {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
-  const secretsKey = SecretBox.generateKey();
+  const secretsKey = newKeyMaterial();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const usagePlans = await startUsagePlans({ port: 0 });
   // Every handler loads, the change stream's consumer too, which names its queues at init.
@@ -125,7 +124,7 @@ export async function startBenchApi(options: {
         },
         simulator: {
           documents: [PUBLISHED_CERTIFICATES],
-          key: SecretBox.generateKey(),
+          key: newKeyMaterial(),
           latencyMs: options.issuerLatencyMs,
         },
       },
@@ -151,7 +150,7 @@ export async function startBenchApi(options: {
     });
     stops.push(async () => ownClient.destroy());
     await ensureTables(ownClient, PREFIX);
-    const apps = new DynamoDbAppStore(DynamoDBDocumentClient.from(ownClient), tableName(PREFIX, APPS_TABLE));
+    const apps = appsIn(ownClient, tableName(PREFIX, APPS_TABLE));
     const sealer = localSealer(kms.url, secretsKey);
     const limits = localAppLimits(usagePlans.url);
 
@@ -225,7 +224,7 @@ export async function startBenchApi(options: {
       inProcess: inProcess(handlers, LOCAL_REGION),
       newApp: (webhookUrl) =>
         createApp(
-          { apps, sealer, limits, clock: systemClock, destinations: destinationsFor("sandbox", "local") },
+          { apps, sealer, limits, clock, destinations: destinationsFor("sandbox", "local") },
           { name: "bench app", environment: "sandbox", webhookUrl },
         ),
       startPipeline: () =>

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/edevlet";
+import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/issuer";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
 import type { FlowResult } from "./flow.ts";

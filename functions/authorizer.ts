@@ -9,7 +9,7 @@ import { usageIdentifier } from "#shared/domain/apps";
 import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/public/authorize";
 import { clock, functionConfig } from "#shared/wiring/config";
-import { appStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
 
 const config = functionConfig("authorizer");
 const deps = { apps: appStore(config), environment: config.environment(), clock };

@@ -2,11 +2,12 @@
  * POST /backoffice/v1/reviews/{verification_id}/claim: primary adapter -> use case
  * `claimReview` -> secondary adapters (the verifications table, the audit trail).
  */
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { claimReview } from "#shared/use-cases/review/claim";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail, verificationStore } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("claim-review");
 const deps = { verifications: verificationStore(config), audit: auditTrail(config), clock };

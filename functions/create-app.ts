@@ -4,14 +4,15 @@
  * sealing key, the stage's usage plan, the audit trail).
  */
 import { newAppBodySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { createMemberApp } from "#shared/use-cases/portal/apps";
 import { appLimits } from "#shared/wiring/app-limits";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail } from "#shared/wiring/stores";
-import { processSealer } from "#shared/wiring/webhooks";
+import { processSealer } from "#shared/wiring/sealer";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("create-app");
 const deps = {

@@ -10,7 +10,8 @@ import { idempotentCreateVerification } from "#shared/use-cases/public/create-id
 import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
 import { log } from "#shared/wiring/log";
-import { documentStore, verificationStore } from "#shared/wiring/stores";
+import { documentStore } from "#shared/wiring/stores/documents";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("create-verification");
 const deps = {

@@ -6,11 +6,13 @@
 import { reviewDecisionSchema } from "#shared/domain/review";
 import { readJsonBody } from "#shared/http/requests";
 import { header } from "#shared/http/responses";
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { decideReview } from "#shared/use-cases/review/decide";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail, documentStore, verificationStore } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { documentStore } from "#shared/wiring/stores/documents";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("decide-review");
 const deps = {

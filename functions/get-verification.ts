@@ -6,7 +6,8 @@ import { routeHandler } from "#shared/http/route-handler";
 import { getVerification } from "#shared/use-cases/public/get-verification";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { documentStore, verificationStore } from "#shared/wiring/stores";
+import { documentStore } from "#shared/wiring/stores/documents";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("get-verification");
 const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };

@@ -3,11 +3,13 @@
  * `inspectVerification` -> secondary adapters (the verifications table, the uploads bucket,
  * the audit trail).
  */
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { inspectVerification } from "#shared/use-cases/review/inspect";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail, documentStore, verificationStore } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { documentStore } from "#shared/wiring/stores/documents";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("inspect-verification");
 const deps = {

@@ -3,13 +3,14 @@
  * ops command's `inviteMember`) -> secondary adapters (the customer pool, the memberships, the audit trail).
  */
 import { inviteBodySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { inviteOrganizationMember } from "#shared/use-cases/portal/members";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { portalUsers } from "#shared/wiring/identity";
 import { log } from "#shared/wiring/log";
-import { auditTrail, organizationStore } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("invite-member");
 const deps = { organizations: organizationStore(config), users: portalUsers(config), audit: auditTrail(config), clock };

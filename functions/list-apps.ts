@@ -1,11 +1,12 @@
 /** GET /portal/v1/apps: primary adapter -> use case `listMemberApps` -> secondary adapters (the organisation's apps and their keys). */
 import { appsQuerySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { listMemberApps } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, organizationStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("list-apps");
 const deps = { organizations: organizationStore(config), apps: appStore(config), clock };

@@ -1,11 +1,12 @@
 /** GET /portal/v1/apps/{app_id}/deliveries: primary adapter -> use case `memberDeliveries` -> secondary adapter (the events table's attempts index). */
 import { deliveriesQuerySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { memberDeliveries } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, eventStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { eventStore } from "#shared/wiring/stores/events";
 
 const config = functionConfig("list-deliveries");
 const deps = { apps: appStore(config), events: eventStore(config) };

@@ -5,7 +5,7 @@ import { routeHandler } from "#shared/http/route-handler";
 import { listEvents } from "#shared/use-cases/public/list-events";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { eventStore } from "#shared/wiring/stores";
+import { eventStore } from "#shared/wiring/stores/events";
 
 const config = functionConfig("list-events");
 const deps = { events: eventStore(config), clock };

@@ -1,11 +1,11 @@
 /** GET /portal/v1/users (owners): primary adapter -> use case `listMembers` -> secondary adapter (the memberships index). */
 import { membersQuerySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { listMembers } from "#shared/use-cases/portal/members";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { organizationStore } from "#shared/wiring/stores";
+import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("list-members");
 const deps = { organizations: organizationStore(config) };

@@ -4,11 +4,11 @@
  */
 import { reviewsQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { reviewQueue } from "#shared/use-cases/review/queue";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { verificationStore } from "#shared/wiring/stores";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("list-reviews");
 const deps = { verifications: verificationStore(config), clock, environment: config.environment() };

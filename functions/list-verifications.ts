@@ -8,7 +8,7 @@ import { routeHandler } from "#shared/http/route-handler";
 import { listVerifications } from "#shared/use-cases/public/list-verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { verificationStore } from "#shared/wiring/stores";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("list-verifications");
 const deps = { verifications: verificationStore(config), clock };

@@ -12,7 +12,8 @@ import { onVerificationChange } from "#shared/use-cases/processing/on-verificati
 import { functionConfig } from "#shared/wiring/config";
 import { processing } from "#shared/wiring/processing";
 import { deliveryQueue } from "#shared/wiring/queues";
-import { eventStore, usageStore } from "#shared/wiring/stores";
+import { eventStore } from "#shared/wiring/stores/events";
+import { usageStore } from "#shared/wiring/stores/usage";
 
 const config = functionConfig("on-verification-change");
 const deps = {

@@ -10,7 +10,7 @@ import { routesPolicy } from "#shared/http/authorizer-policy";
 import { authorizeMember } from "#shared/use-cases/portal/authorize-member";
 import { functionConfig } from "#shared/wiring/config";
 import { poolTokens } from "#shared/wiring/identity";
-import { organizationStore } from "#shared/wiring/stores";
+import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("portal-authorizer");
 const deps = { tokens: poolTokens(config, "portal"), organizations: organizationStore(config) };

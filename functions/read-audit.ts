@@ -4,11 +4,11 @@
  */
 import { auditQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { readAudit } from "#shared/use-cases/review/audit";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("read-audit");
 const deps = { audit: auditTrail(config) };

@@ -1,11 +1,13 @@
 /** GET /portal/v1/usage: primary adapter -> use case `readUsage` -> secondary adapters (the organisation's apps, the usage counters). */
 import { usageQuerySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { readUsage } from "#shared/use-cases/portal/usage";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, organizationStore, usageStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { organizationStore } from "#shared/wiring/stores/organizations";
+import { usageStore } from "#shared/wiring/stores/usage";
 
 const config = functionConfig("read-usage");
 const deps = { apps: appStore(config), organizations: organizationStore(config), usage: usageStore(config), clock };

@@ -1,9 +1,10 @@
 /** DELETE /portal/v1/apps/{app_id}/keys/{key_id}: primary adapter -> use case `revokeMemberKey` (the ops command's `revokeKeys`) -> the apps table, the audit trail. */
-import { portalRouteHandler } from "#shared/http/route-handler";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { revokeMemberKey } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("revoke-key");
 const deps = { apps: appStore(config), audit: auditTrail(config), clock };

@@ -1,11 +1,12 @@
 /** POST /portal/v1/apps/{app_id}/keys: primary adapter -> use case `rotateMemberKey` (the ops command's `rotateKey`) -> the apps table, the audit trail. */
 import { rotateKeyBodySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { rotateMemberKey } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("rotate-key");
 const deps = { apps: appStore(config), audit: auditTrail(config), clock };

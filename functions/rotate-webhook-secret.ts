@@ -1,10 +1,11 @@
 /** POST /portal/v1/apps/{app_id}/webhook/secret: primary adapter -> use case `rotateMemberSecret` (the ops command's `rotateWebhookSecret`) -> the apps table, the sealing key, the audit trail. */
-import { portalRouteHandler } from "#shared/http/route-handler";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { rotateMemberSecret } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail } from "#shared/wiring/stores";
-import { processSealer } from "#shared/wiring/webhooks";
+import { processSealer } from "#shared/wiring/sealer";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("rotate-webhook-secret");
 const deps = { apps: appStore(config), sealer: processSealer(config), audit: auditTrail(config), clock };

@@ -1,11 +1,13 @@
 /** GET /portal/v1/verifications: primary adapter -> use case `searchMemberVerifications` -> the verifications table's indexes, the audit trail. */
 import { portalSearchQuerySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { searchMemberVerifications } from "#shared/use-cases/portal/verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail, verificationStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("search-verifications");
 const deps = { apps: appStore(config), verifications: verificationStore(config), audit: auditTrail(config), clock };

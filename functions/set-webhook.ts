@@ -1,11 +1,12 @@
 /** PUT /portal/v1/apps/{app_id}/webhook: primary adapter -> use case `setMemberWebhook` (the ops command's destination rule) -> the apps table, the audit trail. */
 import { webhookBodySchema } from "#shared/domain/portal";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
-import { portalRouteHandler } from "#shared/http/route-handler";
 import { setMemberWebhook } from "#shared/use-cases/portal/apps";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("set-webhook");
 const deps = { apps: appStore(config), audit: auditTrail(config), clock, destinations: config.destinations() };

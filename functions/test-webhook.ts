@@ -2,11 +2,11 @@
  * POST /portal/v1/apps/{app_id}/webhook/test: primary adapter -> use case `sendTestEvent` ->
  * secondary adapters (the events table, the app's destination over HTTPS, the audit trail).
  */
-import { portalRouteHandler } from "#shared/http/route-handler";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { sendTestEvent } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
 import { webhooks } from "#shared/wiring/webhooks";
 
 const config = functionConfig("test-webhook");

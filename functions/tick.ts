@@ -6,7 +6,7 @@ import { closeOverdueReviews } from "#shared/use-cases/tick/close-overdue-review
 import { expireOverdue } from "#shared/use-cases/tick/expire-overdue";
 import { deliverDue } from "#shared/use-cases/webhooks/delivery";
 import { clock, functionConfig } from "#shared/wiring/config";
-import { verificationStore } from "#shared/wiring/stores";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 import { webhooks } from "#shared/wiring/webhooks";
 
 const config = functionConfig("tick");

@@ -7,11 +7,13 @@
 import { documentQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
 import { header } from "#shared/http/responses";
-import { staffRouteHandler } from "#shared/http/route-handler";
+import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { viewDocument } from "#shared/use-cases/review/document";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { auditTrail, documentStore, verificationStore } from "#shared/wiring/stores";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { documentStore } from "#shared/wiring/stores/documents";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("view-document");
 const deps = {

@@ -1,9 +1,11 @@
 /** GET /portal/v1/verifications/{verification_id}: primary adapter -> use case `viewMemberVerification` -> the verifications table, the audit trail. */
-import { portalRouteHandler } from "#shared/http/route-handler";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { viewMemberVerification } from "#shared/use-cases/portal/verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore, auditTrail, verificationStore } from "#shared/wiring/stores";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("view-verification");
 const deps = { apps: appStore(config), verifications: verificationStore(config), audit: auditTrail(config), clock };

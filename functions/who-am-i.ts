@@ -1,9 +1,9 @@
 /** GET /portal/v1/me: primary adapter -> use case `whoAmI` -> secondary adapter (the organisation). */
-import { portalRouteHandler } from "#shared/http/route-handler";
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { whoAmI } from "#shared/use-cases/portal/me";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { organizationStore } from "#shared/wiring/stores";
+import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("who-am-i");
 const deps = { organizations: organizationStore(config) };

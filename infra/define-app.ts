@@ -1,8 +1,8 @@
 import { type App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { stackName } from "#shared/declarations/stack";
-import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/edevlet";
 import type { Environment } from "#shared/domain/environments";
+import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/issuer";
 import { deploymentTarget, ENVIRONMENT_CONFIGS, environmentFromContext } from "./config.ts";
 import { type IssuerChoice, VerificationApiStack } from "./verification-api-stack.ts";
 

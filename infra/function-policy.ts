@@ -5,6 +5,7 @@
  */
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { FunctionDefinition, TableSetting } from "#shared/declarations/functions";
+import { KEY_FAMILIES, type KeyFamily } from "#shared/declarations/key-families";
 import type { SettingName } from "#shared/declarations/settings";
 import type { TableDefinition } from "#shared/declarations/tables";
 import { documentKey } from "#shared/domain/verification";
@@ -80,12 +81,13 @@ function tableStatements(
   if (!table) throw new Error(`${name} declares access to ${setting}, which is not a table`);
   const indexNames = table.definition.globalIndexes.map((index) => index.indexName);
   const indexArn = (indexName: string) => `${table.arn}/index/${indexName}`;
-  const named = definition.access.queries?.[setting];
-  if (named) {
-    for (const indexName of named) {
-      if (!indexNames.includes(indexName))
-        throw new Error(`${name} queries ${indexName}, which is not an index of ${setting}`);
-    }
+  const queried: readonly string[] | undefined = definition.access.queries?.[setting];
+  if (queried) {
+    const named = queried.map((index) => {
+      const declared = table.definition.indexes[index];
+      if (!declared) throw new Error(`${name} queries ${index}, which is not an index of ${setting}`);
+      return declared.indexName;
+    });
     return [
       new PolicyStatement({
         actions: actions.filter((action) => INDEX_ACTIONS.has(action)),
@@ -95,7 +97,7 @@ function tableStatements(
     ];
   }
   const readsIndexes = actions.some((action) => INDEX_ACTIONS.has(action));
-  const leading = definition.access.leadingKeys?.[setting];
+  const leading = definition.access.leadingKeys?.[setting]?.map((family: KeyFamily) => KEY_FAMILIES[family]);
   return [
     new PolicyStatement({
       actions: [...actions],

@@ -13,7 +13,7 @@ import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
-import type { EdevletProtocol } from "#shared/domain/edevlet";
+import type { EdevletProtocol } from "#shared/domain/issuer";
 import { documentKey } from "#shared/domain/verification";
 import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";

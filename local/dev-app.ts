@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { Destinations } from "#shared/domain/destinations";
+import type { Destinations } from "#shared/domain/environments";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";

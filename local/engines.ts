@@ -19,12 +19,16 @@ export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RV
 export const LOCAL_REGION = "us-east-1";
 export const LOCAL_BUCKET = "local-uploads";
 
+/** An SDK client's settings for a local engine or service at `endpoint`. */
+export function localClient(endpoint: string) {
+  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+}
+
 export interface Engine {
   endpoint: string;
   stop(): Promise<void>;
 }
 
-/** A port nobody listens on right now. */
 /** A local service's server, listening on 127.0.0.1 (`port` 0 for any free one), and how to stop it. */
 export async function serveOnLoopback(server: Server, port: number): Promise<{ url: string; stop(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
@@ -42,6 +46,7 @@ export async function serveOnLoopback(server: Server, port: number): Promise<{ u
   };
 }
 
+/** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

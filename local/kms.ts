@@ -9,10 +9,9 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import { KMSClient } from "@aws-sdk/client-kms";
-import { kmsSealer } from "#shared/adapters/kms-sealer";
-import { SecretBox } from "#shared/adapters/secret-box";
 import type { Sealer } from "#shared/ports/sealer";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "./engines.ts";
+import { sealerOn } from "#shared/wiring/sealer";
+import { localClient, serveOnLoopback } from "./engines.ts";
 import { jsonRequestBody } from "./json-body.ts";
 
 /** The key's ARN, as the stack's output names a deployed one. */
@@ -124,12 +123,13 @@ export async function startKms(options: {
 }
 
 /**
- * The sealer the local runtime's own code uses (the dev app, the ops command, tests): the
- * functions' KMS sealer against the local key service, opening values sealed before with the
- * local key material.
+ * The sealer the local runtime's own code uses (the dev app, tests): the functions' KMS sealer
+ * against the local key service, opening values sealed before with the local key material.
  */
 export function localSealer(endpoint: string, keyMaterial: string): Sealer {
-  const client = new KMSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 });
-  const retired = new SecretBox(keyMaterial);
-  return kmsSealer(client, LOCAL_SEALING_KEY_ID, { open: async (sealed) => retired.open(sealed) });
+  return sealerOn(
+    new KMSClient({ ...localClient(endpoint), maxAttempts: 2 }),
+    LOCAL_SEALING_KEY_ID,
+    async () => keyMaterial,
+  );
 }

@@ -10,30 +10,28 @@ import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { z } from "zod";
-import { createDynamoClients } from "#shared/adapters/aws-clients";
-import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
-import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
-
-import { SecretBox } from "#shared/adapters/secret-box";
-import { systemClock } from "#shared/adapters/system-clock";
 import { edgeLimits } from "#shared/declarations/edge";
 import { ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/destinations";
 import { EDEVLET_DEFAULT_MOBILE_URL, EDEVLET_DEFAULT_URL } from "#shared/domain/edevlet";
-import { ENVIRONMENTS } from "#shared/domain/environments";
+import { destinationsFor, ENVIRONMENTS } from "#shared/domain/environments";
 import { ISSUERS } from "#shared/domain/issuer";
 import { syncAppLimits } from "#shared/use-cases/accounts/apps";
+import { clock } from "#shared/wiring/config";
+import { newKeyMaterial } from "#shared/wiring/sealer";
+import { appsIn } from "#shared/wiring/stores/apps";
+import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { buildWeb } from "../web/build.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
 import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "./engines.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION, localClient, startDynamoDb, startS3 } from "./engines.ts";
 import { createGateway } from "./gateway.ts";
-import { loadHandlers } from "./handlers.ts";
+import { type Handlers, loadHandlers } from "./handlers.ts";
 import { startIdentity } from "./identity.ts";
 import { localSealer, startKms } from "./kms.ts";
 import { startPipeline } from "./pipeline.ts";
@@ -109,9 +107,9 @@ const runtimeFile = path.join(dataDir, "runtime.json");
 
 /** The key that seals webhook secrets: kept beside the data it protects, or per run in memory. */
 function secretsKey(): string {
-  if (inMemory) return SecretBox.generateKey();
+  if (inMemory) return newKeyMaterial();
   const file = path.join(dataDir, "secrets.key");
-  if (!existsSync(file)) writeFileSync(file, SecretBox.generateKey(), { mode: 0o600 });
+  if (!existsSync(file)) writeFileSync(file, newKeyMaterial(), { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
 }
 
@@ -171,9 +169,8 @@ async function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  mkdirSync(localCertificates, { recursive: true });
-  const sealingKey = secretsKey();
+/** The services the functions call besides the engines: the key service, the usage plan, the queues, the simulator. */
+async function startServices(sealingKey: string) {
   // The key service seals with material derived from the same local key, so it lasts as long as the data.
   const kms = await startKms({ port: kmsPort, keyMaterial: sealingKey });
   running.push(kms);
@@ -193,6 +190,13 @@ async function main(): Promise<void> {
   // The simulator listens before the handlers load: processing reads e-Devlet's URLs at cold start.
   const simulator = simulatorUrl ? await startEdevletSimulator(lazySimulator, edevletPort) : undefined;
   if (simulator) running.push(simulator);
+  return { kms, usagePlans, queues, simulator };
+}
+
+type Services = Awaited<ReturnType<typeof startServices>>;
+
+/** The functions' settings, as the stack sets them in AWS, in this process's environment; the web pages built. */
+async function configureFunctions(sealingKey: string, { kms, usagePlans, queues, simulator }: Services) {
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -222,12 +226,15 @@ async function main(): Promise<void> {
       backoffice: { identityEndpoint, webAssets },
     }),
   );
+}
+
+/** DynamoDB Local with its tables, the S3 engine and the identity endpoint. */
+async function startEngines(): Promise<DynamoDBClient> {
   const storage = inMemory ? undefined : dataDir;
   running.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
   running.push(await startS3({ port: s3Port, dataDir: storage }));
-  const dynamo = createDynamoClients(process.env.DYNAMODB_ENDPOINT);
-  await ensureTables(dynamo.raw, "local-");
-
+  const dynamo = new DynamoDBClient(localClient(process.env.DYNAMODB_ENDPOINT as string));
+  await ensureTables(dynamo, "local-");
   running.push(
     await startIdentity({
       port: identityPort,
@@ -235,9 +242,11 @@ async function main(): Promise<void> {
       pools: LOCAL_POOLS,
     }),
   );
+  return dynamo;
+}
 
-  const handlers = await loadHandlers();
-  simulatorHandler = handlers["edevlet-simulator"];
+/** The three APIs behind their gateways, with the stage's throttling as deployed unless it is off. */
+async function serveApis(handlers: Handlers, usagePlans: Services["usagePlans"]): Promise<void> {
   const throttle = settings.LOCAL_THROTTLE === "on" ? STAGE_THROTTLING[settings.LOCAL_ENV] : undefined;
   // The web ACL's rate rules and each app's own rate come with the stage's throttling, as deployed.
   const edge = throttle ? edgeLimits(settings.LOCAL_ENV) : undefined;
@@ -252,7 +261,10 @@ async function main(): Promise<void> {
   ] as const) {
     await listen(createGateway({ api, handlers, region: LOCAL_REGION, accessLog: true, throttle, edge }), port);
   }
+}
 
+/** The change stream's consumer, the queues' readers and the tick. */
+async function startProcessing(handlers: Handlers, queues: Services["queues"]): Promise<void> {
   const pipeline = await startPipeline({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     region: LOCAL_REGION,
@@ -266,31 +278,41 @@ async function main(): Promise<void> {
     onError: (error) => process.stderr.write(`pipeline: ${error instanceof Error ? error.message : String(error)}\n`),
   });
   running.push(pipeline);
+}
 
-  // What the ops command needs to reach this runtime's tables; removed again on stop.
-  writeFileSync(
-    runtimeFile,
-    `${JSON.stringify(
-      {
-        environment: settings.LOCAL_ENV,
-        base_url: baseUrl,
-        dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
-        kms_endpoint: kms.url,
-        apigateway_endpoint: usagePlans.url,
-        s3_endpoint: process.env.S3_ENDPOINT,
-        tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
-        identity: {
-          endpoint: identityEndpoint,
-          staff_user_pool_id: LOCAL_STAFF_POOL.id,
-          portal_user_pool_id: LOCAL_PORTAL_POOL.id,
-        },
-      },
-      null,
-      2,
-    )}\n`,
-  );
+/** What the ops command needs to reach this runtime's engines and tables; removed again on stop. */
+function writeRuntimeFile({ kms, usagePlans }: Services): void {
+  const { UPLOADS_BUCKET, SEALING_KEY_ID, USAGE_PLAN_ID } = readSettings([
+    "UPLOADS_BUCKET",
+    "SEALING_KEY_ID",
+    "USAGE_PLAN_ID",
+  ]);
+  const runtime = {
+    environment: settings.LOCAL_ENV,
+    base_url: baseUrl,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+    kms_endpoint: kms.url,
+    sealing_key_id: SEALING_KEY_ID,
+    apigateway_endpoint: usagePlans.url,
+    usage_plan_id: USAGE_PLAN_ID,
+    s3_endpoint: process.env.S3_ENDPOINT,
+    uploads_bucket: UPLOADS_BUCKET,
+    tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
+    identity: {
+      endpoint: identityEndpoint,
+      staff_user_pool_id: LOCAL_STAFF_POOL.id,
+      portal_user_pool_id: LOCAL_PORTAL_POOL.id,
+    },
+  };
+  writeFileSync(runtimeFile, `${JSON.stringify(runtime, null, 2)}\n`);
+}
+
+/** The dev app (made on the first run) and the seeded staff and portal logins. */
+async function seedDevData(dynamo: DynamoDBClient, sealingKey: string, { kms, usagePlans }: Services) {
   const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
-  const apps = new DynamoDbAppStore(dynamo.doc, APPS_TABLE);
+  const apps = appsIn(dynamo, APPS_TABLE);
   // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
   const limits = localAppLimits(usagePlans.url);
   await syncAppLimits({ apps, limits });
@@ -299,16 +321,12 @@ async function main(): Promise<void> {
       apps,
       sealer: localSealer(kms.url, sealingKey),
       limits,
-      clock: systemClock,
+      clock,
       destinations: destinationsFor(settings.LOCAL_ENV, "local"),
     },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );
-  const cognito = new CognitoIdentityProviderClient({
-    region: LOCAL_REGION,
-    endpoint: identityEndpoint,
-    credentials: LOCAL_CREDENTIALS,
-  });
+  const cognito = new CognitoIdentityProviderClient(localClient(identityEndpoint));
   const logins = await ensureDevLogins(cognito, {
     dataDir,
     identityEndpoint,
@@ -320,17 +338,22 @@ async function main(): Promise<void> {
       apiUrl: portalUrl,
       environment: settings.LOCAL_ENV,
       devAppId: devApp.app_id,
-      organizations: new DynamoDbOrganizationStore(dynamo.doc, APPS_TABLE),
+      organizations: organizationsIn(dynamo, APPS_TABLE),
       apps,
-      clock: systemClock,
+      clock,
     },
   });
   cognito.destroy();
+  return { devApp, created, logins };
+}
+
+/** What the runtime prints once it is ready: where everything is, and how to sign in. */
+function banner({ devApp, created, logins }: Awaited<ReturnType<typeof seedDevData>>): string {
   const staffLogins = logins.staff.users.map(
     (user) => `${user.username} / ${user.password} (${user.groups.join(", ")})`,
   );
   const portalLogins = logins.portal.users.map((user) => `${user.username} / ${user.password} (${user.role})`);
-  const lines = [
+  return [
     `Verification API (${settings.LOCAL_ENV}${inMemory ? ", in memory" : ""}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  base URL        ${baseUrl}`,
     `  app id          ${devApp.app_id}${created ? " (new)" : ""}`,
@@ -346,8 +369,22 @@ async function main(): Promise<void> {
     `  portal logins   ${portalLogins.join("; ")}`,
     `  saved to        ${path.relative(process.cwd(), devLoginsPath(dataDir))}`,
     "Ctrl-C stops the API and its engines.",
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  mkdirSync(localCertificates, { recursive: true });
+  const sealingKey = secretsKey();
+  const services = await startServices(sealingKey);
+  await configureFunctions(sealingKey, services);
+  const dynamo = await startEngines();
+  const handlers = await loadHandlers();
+  simulatorHandler = handlers["edevlet-simulator"];
+  await serveApis(handlers, services.usagePlans);
+  await startProcessing(handlers, services.queues);
+  writeRuntimeFile(services);
+  const seeded = await seedDevData(dynamo, sealingKey, services);
+  process.stdout.write(`${banner(seeded)}\n`);
 }
 
 main().catch((error: unknown) => {

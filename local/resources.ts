@@ -12,8 +12,8 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { SettingName } from "#shared/declarations/settings";
 import { TABLES, type TableDefinition } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/destinations";
 import type { Environment } from "#shared/domain/environments";
+import { destinationsFor } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";

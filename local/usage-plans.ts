@@ -11,9 +11,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { APIGatewayClient } from "@aws-sdk/client-api-gateway";
 import { z } from "zod";
-import { apiGatewayAppLimits } from "#shared/adapters/apigateway-app-limits";
 import type { AppLimits } from "#shared/ports/app-limits";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "./engines.ts";
+import { appLimitsOn } from "#shared/wiring/app-limits";
+import { localClient, serveOnLoopback } from "./engines.ts";
 import { jsonRequestBody } from "./json-body.ts";
 
 /** The plan's id, as the stack's `UsagePlanId` output names a deployed one. */
@@ -163,13 +163,7 @@ export async function startUsagePlans(options: { port: number; dataFile?: string
   return { ...served, has: (identifier) => planValues.has(identifier) };
 }
 
-/** The request buckets as the local runtime's own code keeps them (the dev app, the ops command, tests). */
+/** The request buckets as the local runtime's own code keeps them (the dev app, tests). */
 export function localAppLimits(endpoint: string): AppLimits {
-  const client = new APIGatewayClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 2,
-  });
-  return apiGatewayAppLimits(client, LOCAL_USAGE_PLAN_ID);
+  return appLimitsOn(new APIGatewayClient({ ...localClient(endpoint), maxAttempts: 2 }), LOCAL_USAGE_PLAN_ID);
 }

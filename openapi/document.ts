@@ -16,14 +16,14 @@ import {
   verificationListQuerySchema,
   verificationPageSchema,
 } from "#shared/domain/searches";
+import { erasedResource } from "#shared/domain/verification";
 import {
   checkSchema,
-  erasedResource,
   reasonSchema,
   uploadSchema,
   type VerificationResource,
   verificationResourceSchema,
-} from "#shared/domain/verification";
+} from "#shared/domain/verification-resource";
 import {
   API_VERSION,
   EVENT_TYPES,

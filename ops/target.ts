@@ -12,21 +12,8 @@ import { KMSClient } from "@aws-sdk/client-kms";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
-import { apiGatewayAppLimits } from "#shared/adapters/apigateway-app-limits";
-import { documentClientOf } from "#shared/adapters/aws-clients";
-import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
-import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
-import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
-import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
-import { DynamoDbVerificationStore } from "#shared/adapters/dynamodb-verification-store";
-import { kmsSealer } from "#shared/adapters/kms-sealer";
-import { S3DocumentStore } from "#shared/adapters/s3-document-store";
-import { retiredSealer } from "#shared/adapters/retired-sealer";
-import { secretString } from "#shared/adapters/secrets-manager";
-import { systemClock } from "#shared/adapters/system-clock";
 import { stackName } from "#shared/declarations/stack";
-import { type Destinations, destinationsFor } from "#shared/domain/destinations";
-import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
+import { type Destinations, destinationsFor, ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
@@ -36,9 +23,16 @@ import type { StaffDirectory } from "#shared/ports/identity";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import type { Sealer } from "#shared/ports/sealer";
 import type { VerificationStore } from "#shared/ports/verification-store";
-import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../local/engines.ts";
-import { localSealer } from "../local/kms.ts";
-import { localAppLimits } from "../local/usage-plans.ts";
+import { appLimitsOn } from "#shared/wiring/app-limits";
+import { clock } from "#shared/wiring/config";
+import { usersOf } from "#shared/wiring/identity";
+import { sealerOn } from "#shared/wiring/sealer";
+import { secretIn } from "#shared/wiring/secrets";
+import { appsIn } from "#shared/wiring/stores/apps";
+import { documentsIn } from "#shared/wiring/stores/documents";
+import { eventsIn } from "#shared/wiring/stores/events";
+import { organizationsIn } from "#shared/wiring/stores/organizations";
+import { verificationsIn } from "#shared/wiring/stores/verifications";
 
 export interface TargetOptions {
   /** A deployed environment; without it, the local runtime. */
@@ -121,17 +115,23 @@ export class TargetUnavailableError extends Error {
   }
 }
 
-/** What `npm start` writes while it runs (local/main.ts). */
+/** What `npm start` writes while it runs (local/main.ts): where each engine is, and how to reach it. */
 const runtimeFile = z.object({
   environment: z.enum(ENVIRONMENTS),
   base_url: z.string(),
+  /** The region and credentials the local engines take; absent from a runtime that predates them. */
+  region: z.string().min(1).optional(),
+  credentials: z.object({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1) }).optional(),
   dynamodb_endpoint: z.url(),
-  /** The local key service; absent from a runtime that predates it. */
+  /** The local key service and its sealing key; absent from a runtime that predates them. */
   kms_endpoint: z.url().optional(),
-  /** The local usage plan's control plane; absent from a runtime that predates it. */
+  sealing_key_id: z.string().min(1).optional(),
+  /** The local usage plan's control plane and the plan; absent from a runtime that predates them. */
   apigateway_endpoint: z.url().optional(),
-  /** The local S3 engine; absent from a runtime that predates the erase command. */
+  usage_plan_id: z.string().min(1).optional(),
+  /** The local S3 engine and its uploads bucket; absent from a runtime that predates the erase command. */
   s3_endpoint: z.url().optional(),
+  uploads_bucket: z.string().min(1).optional(),
   tables: z.object({
     APPS_TABLE: z.string().min(1),
     EVENTS_TABLE: z.string().min(1).optional(),
@@ -165,14 +165,19 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   const parsed = runtimeFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
   if (!parsed.success) throw new TargetUnavailableError(`${file} is not a runtime description`);
   const runtime = parsed.data;
-  const raw = new DynamoDBClient({
-    endpoint: runtime.dynamodb_endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 2,
-  });
+  const { region, credentials } = runtime;
+  if (!region || !credentials) {
+    throw new TargetUnavailableError(
+      `${file} names no region or credentials (a runtime started before them): restart npm start`,
+    );
+  }
+  /** Where a local engine is, in the region and with the credentials every engine takes. */
+  const at = (endpoint: string) => ({ endpoint, region, credentials, maxAttempts: 2 });
+  const raw = new DynamoDBClient(at(runtime.dynamodb_endpoint));
   const cognitoClients: CognitoIdentityProviderClient[] = [];
   let s3: S3Client | undefined;
+  let kms: KMSClient | undefined;
+  let apiGateway: APIGatewayClient | undefined;
   /** A pool of the local identity endpoint, by the id runtime.json gives it. */
   const localPool = (which: string, userPoolId: string | undefined) => {
     const identity = runtime.identity;
@@ -181,49 +186,45 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
         `${file} names no identity endpoint for the ${which} pool (a runtime started before it existed): restart npm start`,
       );
     }
-    const cognito = new CognitoIdentityProviderClient({
-      endpoint: identity.endpoint,
-      region: regionOfPool(userPoolId),
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 2,
-    });
+    const cognito = new CognitoIdentityProviderClient({ ...at(identity.endpoint), region: regionOfPool(userPoolId) });
     cognitoClients.push(cognito);
-    return cognitoStaffDirectory(cognito, userPoolId);
+    return usersOf(cognito, userPoolId);
   };
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
     destinations: destinationsFor(runtime.environment, "local"),
-    apps: new DynamoDbAppStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
-    organizations: new DynamoDbOrganizationStore(documentClientOf(raw), runtime.tables.APPS_TABLE),
-    clock: systemClock,
+    apps: appsIn(raw, runtime.tables.APPS_TABLE),
+    organizations: organizationsIn(raw, runtime.tables.APPS_TABLE),
+    clock,
     async events() {
       const name = runtime.tables.EVENTS_TABLE;
       if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
-      return new DynamoDbEventStore(documentClientOf(raw), name);
+      return eventsIn(raw, name);
     },
     async erasure() {
       const table = runtime.tables.VERIFICATIONS_TABLE;
-      const endpoint = runtime.s3_endpoint;
-      if (!table || !endpoint) {
+      const { s3_endpoint: endpoint, uploads_bucket: bucket } = runtime;
+      if (!table || !endpoint || !bucket) {
         throw new TargetUnavailableError(`${file} names no verifications table or S3 engine: restart npm start`);
       }
-      s3 = new S3Client({ endpoint, forcePathStyle: true, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-      return {
-        verifications: new DynamoDbVerificationStore(documentClientOf(raw), table),
-        documents: new S3DocumentStore(s3, LOCAL_BUCKET),
-      };
+      s3 = new S3Client({ ...at(endpoint), forcePathStyle: true });
+      return { verifications: verificationsIn(raw, table), documents: documentsIn(s3, bucket) };
     },
     sealer: lazySealer(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
-      if (!runtime.kms_endpoint) throw new TargetUnavailableError(`${file} names no key service: restart npm start`);
-      return localSealer(runtime.kms_endpoint, readFileSync(keyFile, "utf8").trim());
+      const { kms_endpoint: endpoint, sealing_key_id: keyId } = runtime;
+      if (!endpoint || !keyId) throw new TargetUnavailableError(`${file} names no key service: restart npm start`);
+      kms = new KMSClient(at(endpoint));
+      const material = readFileSync(keyFile, "utf8").trim();
+      return sealerOn(kms, keyId, async () => material);
     }),
     limits: lazyLimits(async () => {
-      if (!runtime.apigateway_endpoint)
-        throw new TargetUnavailableError(`${file} names no usage plan: restart npm start`);
-      return localAppLimits(runtime.apigateway_endpoint);
+      const { apigateway_endpoint: endpoint, usage_plan_id: planId } = runtime;
+      if (!endpoint || !planId) throw new TargetUnavailableError(`${file} names no usage plan: restart npm start`);
+      apiGateway = new APIGatewayClient(at(endpoint));
+      return appLimitsOn(apiGateway, planId);
     }),
     async staff() {
       return localPool("staff", runtime.identity?.staff_user_pool_id);
@@ -234,6 +235,8 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     close() {
       raw.destroy();
       s3?.destroy();
+      kms?.destroy();
+      apiGateway?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };
@@ -284,46 +287,40 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const deployedPool = (userPoolId: string) => {
     const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
     cognitoClients.push(cognito);
-    return cognitoStaffDirectory(cognito, userPoolId);
+    return usersOf(cognito, userPoolId);
   };
   return {
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
     destinations: destinationsFor(options.env, "deployed"),
-    apps: new DynamoDbAppStore(documentClientOf(raw), table),
-    organizations: new DynamoDbOrganizationStore(documentClientOf(raw), table),
-    clock: systemClock,
+    apps: appsIn(raw, table),
+    organizations: organizationsIn(raw, table),
+    clock,
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
-      return new DynamoDbEventStore(documentClientOf(raw), name);
+      return eventsIn(raw, name);
     },
     async erasure() {
       const table = await requiredOutput(outputs, "VerificationsTableName", stack, "--env with a complete stack");
       const bucket = await requiredOutput(outputs, "UploadsBucketName", stack, "--env with a complete stack");
       s3 = new S3Client(clientConfig);
-      return {
-        verifications: new DynamoDbVerificationStore(documentClientOf(raw), table),
-        documents: new S3DocumentStore(s3, bucket),
-      };
+      return { verifications: verificationsIn(raw, table), documents: documentsIn(s3, bucket) };
     },
     sealer: lazySealer(async () => {
       const keyId = options.sealingKeyId ?? (await requiredOutput(outputs, "SealingKeyArn", stack, "--sealing-key-id"));
       kms = new KMSClient(clientConfig);
       // Values sealed before KMS still open, with the retired key material, until they are resealed.
-      const retired = retiredSealer(async () => {
+      return sealerOn(kms, keyId, async () => {
         const arn =
           options.secretsKeyArn ?? (await requiredOutput(outputs, "SecretsKeyArn", stack, "--secrets-key-arn"));
         secretsManager = new SecretsManagerClient(clientConfig);
-        const material = await secretString(secretsManager, arn);
-        if (!material) throw new TargetUnavailableError(`Secret ${arn} has no string value`);
-        return material;
+        return secretIn(secretsManager, arn);
       });
-      return kmsSealer(kms, keyId, retired);
     }),
     limits: lazyLimits(async () => {
       const planId = options.usagePlanId ?? (await requiredOutput(outputs, "UsagePlanId", stack, "--usage-plan-id"));
       apiGateway = new APIGatewayClient(clientConfig);
-      return apiGatewayAppLimits(apiGateway, planId);
+      return appLimitsOn(apiGateway, planId);
     }),
     async staff() {
       return deployedPool(

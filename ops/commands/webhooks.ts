@@ -1,8 +1,8 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
 import { type Command, Option } from "commander";
-import { KMS_SEALED } from "#shared/adapters/kms-sealer";
 import { resealSecrets, rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhooks/destination";
 import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhooks/replay";
+import { sealedWithCurrentKey } from "#shared/wiring/sealer";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";
@@ -71,7 +71,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .description("seal every app's webhook secrets with the KMS key: those sealed before it are moved, once")
     .action((_options: object, command: Command) =>
       run(command, async (target) => {
-        const tally = await resealSecrets(target, (sealed) => sealed.startsWith(KMS_SEALED));
+        const tally = await resealSecrets(target, sealedWithCurrentKey);
         return {
           json: tally,
           text: `Resealed the secrets of ${tally.resealed} app(s) with the KMS key; ${tally.current} were sealed with it already.`,

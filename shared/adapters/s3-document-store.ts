@@ -8,7 +8,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl, S3RequestPresigner } from "@aws-sdk/s3-request-presigner";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
-import type { UploadInstructions } from "../domain/verification.ts";
+import type { UploadInstructions } from "../domain/verification-resource.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 
 function isMissing(error: unknown): boolean {

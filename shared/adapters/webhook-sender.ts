@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { bareHost, isAddressLiteral, mayReach } from "../domain/addresses.ts";
-import type { Destinations } from "../domain/destinations.ts";
+import type { Destinations } from "../domain/environments.ts";
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_BYTES } from "../domain/webhook-events.ts";
 import type { WebhookResponse, WebhookSender } from "../ports/webhook-sender.ts";
 

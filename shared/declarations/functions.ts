@@ -1,7 +1,14 @@
-import { keyPk } from "../domain/apps.ts";
 import type { Environment } from "../domain/environments.ts";
+import type { KeyFamily } from "./key-families.ts";
 import type { SettingName } from "./settings.ts";
-import { EVENTS_TABLE, VERIFICATIONS_TABLE } from "./tables.ts";
+import type {
+  APPS_TABLE,
+  AUDIT_TABLE,
+  EVENTS_TABLE,
+  IDEMPOTENCY_TABLE,
+  USAGE_TABLE,
+  VERIFICATIONS_TABLE,
+} from "./tables.ts";
 
 /**
  * Every function: its entry file, settings, timeout and access. The CDK stack deploys exactly
@@ -15,6 +22,16 @@ export type TableSetting =
   | "EVENTS_TABLE"
   | "AUDIT_TABLE"
   | "USAGE_TABLE";
+
+/** Each table's indexes, by the names code looks them up with (`tables.ts`). */
+interface IndexName {
+  APPS_TABLE: keyof typeof APPS_TABLE.indexes;
+  VERIFICATIONS_TABLE: keyof typeof VERIFICATIONS_TABLE.indexes;
+  IDEMPOTENCY_TABLE: keyof typeof IDEMPOTENCY_TABLE.indexes;
+  EVENTS_TABLE: keyof typeof EVENTS_TABLE.indexes;
+  AUDIT_TABLE: keyof typeof AUDIT_TABLE.indexes;
+  USAGE_TABLE: keyof typeof USAGE_TABLE.indexes;
+}
 
 export interface FunctionDefinition {
   /** Entry file, relative to the project root. */
@@ -33,12 +50,12 @@ export interface FunctionDefinition {
      * Where the function may touch a table only items whose partition key starts with one of
      * these (`dynamodb:LeadingKeys`), so a compromised function reads nothing else.
      */
-    leadingKeys?: Partial<Record<TableSetting, readonly string[]>>;
+    leadingKeys?: Partial<Record<TableSetting, readonly KeyFamily[]>>;
     /**
      * The indexes the function queries, where it names them: its `Query` reaches those and
      * nothing else (not the table, not its other indexes). Without it, every index of the table.
      */
-    queries?: Partial<Record<TableSetting, readonly string[]>>;
+    queries?: { readonly [S in TableSetting]?: readonly IndexName[S][] };
     uploads: readonly `s3:${string}`[];
     /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
     userPool?: "staff" | "portal";
@@ -88,7 +105,7 @@ export const FUNCTIONS = {
     settings: ["ENVIRONMENT", "APPS_TABLE"],
     timeoutSeconds: 10,
     // A key's item holds what the decision needs: the authorizer reads key items and nothing else.
-    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, leadingKeys: { APPS_TABLE: [keyPk("")] }, uploads: [] },
+    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, leadingKeys: { APPS_TABLE: ["apiKeys"] }, uploads: [] },
   },
   "create-verification": {
     entry: "functions/create-verification.ts",
@@ -209,11 +226,8 @@ export const FUNCTIONS = {
       },
       // Overdue uploads and reviews, and due deliveries: three sparse indexes, never the tables.
       queries: {
-        VERIFICATIONS_TABLE: [
-          VERIFICATIONS_TABLE.indexes.awaitingByDeadline.indexName,
-          VERIFICATIONS_TABLE.indexes.inReviewByDeadline.indexName,
-        ],
-        EVENTS_TABLE: [EVENTS_TABLE.indexes.dueDeliveries.indexName],
+        VERIFICATIONS_TABLE: ["awaitingByDeadline", "inReviewByDeadline"],
+        EVENTS_TABLE: ["dueDeliveries"],
       },
       uploads: [],
       secretsKey: true,

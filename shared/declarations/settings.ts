@@ -1,7 +1,5 @@
-import { DESTINATIONS } from "../domain/destinations.ts";
-import { EDEVLET_PROTOCOLS } from "../domain/edevlet.ts";
-import { ENVIRONMENTS } from "../domain/environments.ts";
-import { ISSUERS } from "../domain/issuer.ts";
+import { DESTINATIONS, ENVIRONMENTS } from "../domain/environments.ts";
+import { EDEVLET_PROTOCOLS, ISSUERS } from "../domain/issuer.ts";
 import * as z from "../domain/zod.ts";
 
 /**

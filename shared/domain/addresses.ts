@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { Destinations } from "./destinations.ts";
+import type { Destinations } from "./environments.ts";
 
 /**
  * IPv6 global unicast (RFC 4291). Every form that carries an IPv4 address or reaches inward

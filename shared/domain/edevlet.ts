@@ -5,10 +5,6 @@
  */
 import { foldTurkish } from "./certificates/turkish.ts";
 
-/** `form`: the web form of five steps (the default); `mobile`: the mobile app's one GET. */
-export const EDEVLET_PROTOCOLS = ["form", "mobile"] as const;
-export type EdevletProtocol = (typeof EDEVLET_PROTOCOLS)[number];
-
 export const EDEVLET_DEFAULT_URL = "https://www.turkiye.gov.tr";
 export const EDEVLET_DEFAULT_MOBILE_URL = "https://m.turkiye.gov.tr";
 

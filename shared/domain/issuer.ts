@@ -11,6 +11,10 @@ import { isoSeconds } from "./time.ts";
 export const ISSUERS = ["edevlet", "lookup", "none"] as const;
 export type Issuer = (typeof ISSUERS)[number];
 
+/** How e-Devlet is asked: `form`, its web form of five steps (the default); `mobile`, the mobile app's one GET (`edevlet.ts`). */
+export const EDEVLET_PROTOCOLS = ["form", "mobile"] as const;
+export type EdevletProtocol = (typeof EDEVLET_PROTOCOLS)[number];
+
 /** Why an issuer's answer was no answer: a timeout, a 5xx or 429, a busy queue, a page never seen, no connection. */
 export const UNAVAILABLE_CAUSES = ["timeout", "http_error", "busy", "unrecognised", "unreachable"] as const;
 export type UnavailableCause = (typeof UNAVAILABLE_CAUSES)[number];

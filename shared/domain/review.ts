@@ -7,7 +7,8 @@ import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import type { ReasonCode } from "./reasons.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
-import { type VerificationItem, verificationResourceSchema } from "./verification.ts";
+import type { VerificationItem } from "./verification.ts";
+import { verificationResourceSchema } from "./verification-resource.ts";
 import * as z from "./zod.ts";
 
 /** How long a claim holds: long enough to read two documents, short enough that a claim left open does not block the queue. */
@@ -25,6 +26,9 @@ export const REJECTION_CODES = [
 ] as const satisfies readonly ReasonCode[];
 
 export const MAX_NOTE_LENGTH = 1000;
+
+/** A document link is a credential of its own: a minute is enough to open it. */
+export const DOCUMENT_LINK_SECONDS = 60;
 
 const timestamp = z.iso.datetime();
 

@@ -5,7 +5,7 @@
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema, listPageSchema } from "./lists.ts";
 import { STATUSES } from "./state.ts";
-import { verificationResourceSchema } from "./verification.ts";
+import { verificationResourceSchema } from "./verification-resource.ts";
 import { anyEventSchema } from "./webhook-events.ts";
 import * as z from "./zod.ts";
 

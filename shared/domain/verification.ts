@@ -1,131 +1,15 @@
-import { DOCUMENT_TYPE_CODES, type DocumentType, extractedSchema } from "./document-types.ts";
-import { ENVIRONMENTS, type Environment } from "./environments.ts";
-import { ID_PATTERNS } from "./ids.ts";
+import type { DocumentType, extractedSchema } from "./document-types.ts";
+import type { Environment } from "./environments.ts";
 import { type IssuerState, isRetrying } from "./issuer.ts";
 import { type ReviewReason, reasonMessage, retryingMessage } from "./reasons.ts";
-import { RESULTS, type Result, STATUSES, type Status, visibleStatus } from "./state.ts";
-import * as z from "./zod.ts";
-
-/** `sync`: upload-complete waits for the result; `async`: it answers at once. */
-export const PROCESS_TYPES = ["async", "sync"] as const;
+import { type Result, type Status, visibleStatus } from "./state.ts";
+import type { Check, Reason, UploadInstructions, VerificationResource } from "./verification-resource.ts";
+import type * as z from "./zod.ts";
 
 /** Where each verification's document lives in the uploads bucket. */
 export function documentKey(verificationId: string): string {
   return `documents/${verificationId}`;
 }
-
-const timestamp = z.iso.datetime();
-
-export const checkSchema = z
-  .strictObject({
-    name: z.string().check(z.describe("What was checked, e.g. `size_matches`")),
-    outcome: z.enum(["passed", "failed", "skipped"]),
-    detail: z.string().check(z.describe("A sentence a person can read")),
-  })
-  .check(z.describe("One check the service ran on the document"));
-export type Check = z.infer<typeof checkSchema>;
-
-export const reasonSchema = z
-  .strictObject({ code: z.string().check(z.describe("Stable, machine-readable")), message: z.string() })
-  .check(z.describe("Why the result is `rejected` or `inconclusive`"));
-export type Reason = z.infer<typeof reasonSchema>;
-
-export const uploadSchema = z
-  .strictObject({
-    method: z.literal("PUT"),
-    url: z.url().check(z.describe("A presigned URL: send the file's bytes as the request body, with no API key")),
-    headers: z
-      .strictObject({ "Content-Type": z.string(), "Content-Length": z.string().check(z.regex(/^\d+$/)) })
-      .check(z.describe("Send exactly these headers: the URL signs them, so another type or size is refused")),
-    expires_at: timestamp.check(z.describe("When this URL stops working; fetch the verification for a fresh one")),
-  })
-  .check(z.describe("How to upload the document. Present only while `status` is `awaiting_upload`"));
-export type UploadInstructions = z.infer<typeof uploadSchema>;
-
-/**
- * A verification as the public API shows it. Described by registering, not by a check: `omit`
- * refuses an object that has checks, and the lists and webhooks omit `upload` from this one.
- */
-export const verificationResourceSchema = z
-  .strictObject({
-    verification_id: z.string().check(z.regex(ID_PATTERNS.verification), z.describe("`ver_` and a ULID")),
-    status: z
-      .enum(STATUSES)
-      .check(
-        z.describe(
-          "`awaiting_upload` -> `processing` -> `completed`, `failed` or `in_review`; `in_review` -> `completed` when a person decides or the review window passes; `awaiting_upload` -> `expired` after the upload deadline. `completed`, `failed` and `expired` never change",
-        ),
-      ),
-    result: z.nullable(z.enum(RESULTS)).check(z.describe("Set when `status` is `completed`, otherwise null")),
-    document_type: z.enum(DOCUMENT_TYPE_CODES),
-    process_type: z.enum(PROCESS_TYPES),
-    external_reference_id: z
-      .nullable(z.string())
-      .check(
-        z.describe("Your reference, as sent on create; null when none was sent, or once the verification is erased"),
-      ),
-    original_filename: z
-      .nullable(z.string())
-      .check(z.describe("As sent on create; null once the verification is erased")),
-    file_size_bytes: z.int().check(z.positive()),
-    environment: z.enum(ENVIRONMENTS),
-    upload: z.optional(uploadSchema),
-    upload_deadline: timestamp.check(z.describe("Upload and confirm before this time, or the verification expires")),
-    checks: z.array(checkSchema).check(z.describe("The checks run so far, in order")),
-    reasons: z.array(reasonSchema).check(z.describe("Why the result is `rejected` or `inconclusive`; empty otherwise")),
-    failure_code: z
-      .nullable(z.string())
-      .check(z.describe("Why the file could not be processed, when `status` is `failed`")),
-    sequence: z
-      .int()
-      .check(
-        z.positive(),
-        z.describe("Grows by one at every change of state: keep the copy with the highest sequence"),
-      ),
-    created_at: timestamp,
-    updated_at: timestamp,
-    completed_at: z
-      .nullable(timestamp)
-      .check(
-        z.describe(
-          "When the verification reached its final state (`completed`, `failed`, or `expired` at its deadline); null before",
-        ),
-      ),
-    metadata: z.record(z.string(), z.string()).check(z.describe("Your labels, as sent on create, or `{}`")),
-    reason_code: z
-      .string()
-      .check(
-        z.describe(
-          "One stable code for the current state: `awaiting_upload`, `processing`, why it is `in_review`, the decision, the failure code, or `expired`",
-        ),
-      ),
-    message: z.string().check(z.describe("The reason in one sentence a person can read")),
-    extracted: z
-      .nullable(extractedSchema)
-      .check(z.describe("The fields read from the issuer's copy; null unless the issuer confirmed the document")),
-    fraud_signals: z
-      .array(z.string())
-      .check(z.describe("Signs of forgery, such as `document_altered`; empty otherwise")),
-    review: z
-      .nullable(
-        z.strictObject({
-          required_at: timestamp.check(z.describe("When the verification went to review")),
-          decided_at: z
-            .nullable(timestamp)
-            .check(z.describe("When it left review: a decision, or the review window passing")),
-        }),
-      )
-      .check(z.describe("Set when the verification needed a person; no reviewer is named")),
-    redacted_at: z
-      .nullable(timestamp)
-      .check(
-        z.describe(
-          "When the verification was erased (`DELETE`): its document, the issuer's copy, the checks' details, extracted fields, file name, reference and metadata are gone; ids, status, result, reasons and times remain. Null until then",
-        ),
-      ),
-  })
-  .register(z.globalRegistry, { description: "A verification of one document" });
-export type VerificationResource = z.infer<typeof verificationResourceSchema>;
 
 /** A verification as stored in the verifications table. */
 export interface VerificationItem {

@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, type Environment } from "./environments.ts";
 import { ID_PATTERNS } from "./ids.ts";
-import { verificationResourceSchema } from "./verification.ts";
+import { verificationResourceSchema } from "./verification-resource.ts";
 import * as z from "./zod.ts";
 
 /** The verification event types: one per state a verification can reach after creation, and its erasure. */

@@ -1,4 +1,4 @@
-import type { UploadInstructions } from "../domain/verification.ts";
+import type { UploadInstructions } from "../domain/verification-resource.ts";
 
 /** Where uploaded documents are kept, by object key. */
 export interface DocumentStore {

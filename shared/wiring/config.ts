@@ -6,8 +6,7 @@
 import { systemClock } from "../adapters/system-clock.ts";
 import { FUNCTIONS, type FunctionName } from "../declarations/functions.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
-import type { Destinations } from "../domain/destinations.ts";
-import type { Environment } from "../domain/environments.ts";
+import type { Destinations, Environment } from "../domain/environments.ts";
 import type { Clock } from "../ports/clock.ts";
 
 export interface FunctionConfig {

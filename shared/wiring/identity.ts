@@ -22,12 +22,15 @@ export function poolTokens(config: FunctionConfig, pool: UserPool): AccessTokenV
   });
 }
 
+/** The users of the pool `userPoolId`, managed through `cognito`. */
+export const usersOf = (cognito: CognitoIdentityProviderClient, userPoolId: string): StaffDirectory =>
+  cognitoStaffDirectory(cognito, userPoolId);
+
 /** The customer pool's admin API: owners invite their people. */
 export function portalUsers(config: FunctionConfig): StaffDirectory {
   const { IDENTITY_ENDPOINT } = readSettings(["IDENTITY_ENDPOINT"]);
-  const userPoolId = config.setting("PORTAL_USER_POOL_ID");
-  return cognitoStaffDirectory(
+  return usersOf(
     new CognitoIdentityProviderClient({ ...(IDENTITY_ENDPOINT ? { endpoint: IDENTITY_ENDPOINT } : {}) }),
-    userPoolId,
+    config.setting("PORTAL_USER_POOL_ID"),
   );
 }

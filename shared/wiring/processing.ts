@@ -3,7 +3,8 @@ import { DEFAULT_RETRY_WINDOW_SECONDS } from "../domain/issuer.ts";
 import { clock, type FunctionConfig } from "./config.ts";
 import { log } from "./log.ts";
 import { issuerQueue } from "./queues.ts";
-import { documentStore, verificationStore } from "./stores.ts";
+import { documentStore } from "./stores/documents.ts";
+import { verificationStore } from "./stores/verifications.ts";
 
 /** Waits, as a sandbox review does before its forced decision. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,13 @@ import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { secretString } from "../adapters/secrets-manager.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
 
+/** The text of the Secrets Manager secret `secretId`, read through `client`; throws when it has none. */
+export async function secretIn(client: SecretsManagerClient, secretId: string): Promise<string> {
+  const secret = await secretString(client, secretId);
+  if (!secret) throw new Error(`The secret ${secretId} has no string value`);
+  return secret;
+}
+
 /**
  * A secret from the setting `local` (the local runtime) or from the Secrets Manager secret the
  * setting `arn` names (AWS), read at first use and kept; a failed read is not kept, so the
@@ -15,9 +22,7 @@ export function settingOrSecret(local: SettingName, arn: SettingName): () => Pro
     if (inline) return inline;
     const secretId = settings[arn];
     if (!secretId) throw new Error(`Invalid configuration: set ${local} or ${arn}`);
-    const secret = await secretString(new SecretsManagerClient({}), secretId);
-    if (!secret) throw new Error(`The secret ${arn} names has no string value`);
-    return secret;
+    return secretIn(new SecretsManagerClient({}), secretId);
   };
   return () => {
     value ??= read().catch((error: unknown) => {

@@ -19,7 +19,7 @@ import {
   type ReviewEntry,
   type StaffVerification,
 } from "#shared/domain/review";
-import type { VerificationResource } from "#shared/domain/verification";
+import type { VerificationResource } from "#shared/domain/verification-resource";
 import { webhookEventSchema } from "#shared/domain/webhook-events";
 import { problemSchema } from "#shared/http/problems";
 import { fillPage } from "#shared/http/web-assets";

@@ -63,10 +63,11 @@ describe("functionStatements", () => {
         "example",
         declaring({
           tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] },
-          queries: { VERIFICATIONS_TABLE: ["keys_by_app"] },
+          // An index of another table: the declaration's type refuses it too.
+          queries: { VERIFICATIONS_TABLE: ["keysByApp"] as never },
         }),
         resources,
       ),
-    ).toThrow("example queries keys_by_app, which is not an index of VERIFICATIONS_TABLE");
+    ).toThrow("example queries keysByApp, which is not an index of VERIFICATIONS_TABLE");
   });
 });

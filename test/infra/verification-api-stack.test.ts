@@ -454,7 +454,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         });
         const named = (definition.access.queries as Partial<Record<SettingName, readonly string[]>> | undefined)?.[
           setting
-        ];
+        ]?.map((index) => table?.indexes[index]?.indexName ?? `${index}, not an index of ${setting}`);
         if (named) {
           // Queries reach the named indexes only; the other actions, the table only.
           expected.push(

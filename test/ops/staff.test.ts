@@ -9,7 +9,7 @@ import path from "node:path";
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { STAFF_GROUPS } from "#shared/domain/staff";
-import { LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { startIdentity } from "../../local/identity.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { type OpsRun, opsInProcess } from "./support.ts";
@@ -30,6 +30,8 @@ function runtimeFile(identityEntry?: { endpoint: string; staff_user_pool_id: str
     JSON.stringify({
       environment: "sandbox",
       base_url: "http://127.0.0.1:3000",
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
       dynamodb_endpoint: inject("engines").dynamoEndpoint,
       tables: { APPS_TABLE: "ops-staff-unused" },
       ...(identityEntry ? { identity: identityEntry } : {}),

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { LOCAL_PORTAL_POOL, LOCAL_STAFF_POOL } from "../../local/resources.ts";
 import { runOps } from "../../ops/program.ts";
 import type { TestApi } from "../support/api.ts";
@@ -55,10 +56,15 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
     JSON.stringify({
       environment: api.environment,
       base_url: api.baseUrl,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
       dynamodb_endpoint: dynamoEndpoint,
       s3_endpoint: process.env.S3_ENDPOINT,
+      uploads_bucket: process.env.UPLOADS_BUCKET,
       kms_endpoint: process.env.KMS_ENDPOINT,
+      sealing_key_id: process.env.SEALING_KEY_ID,
       apigateway_endpoint: process.env.APIGATEWAY_ENDPOINT,
+      usage_plan_id: process.env.USAGE_PLAN_ID,
       tables: {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,

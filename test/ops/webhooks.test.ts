@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { KMS_SEALED, RETIRED_SEALED } from "#shared/adapters/kms-sealer";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
-import { destinationsFor } from "#shared/domain/destinations";
+import { destinationsFor } from "#shared/domain/environments";
 import { InvalidInputError, RefusedError } from "#shared/domain/errors";
 import { isoSeconds } from "#shared/domain/time";
 import { signWebhook } from "#shared/domain/webhook-signature";

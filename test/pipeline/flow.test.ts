@@ -7,7 +7,7 @@ import path from "node:path";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import type { VerificationResource } from "#shared/domain/verification";
+import type { VerificationResource } from "#shared/domain/verification-resource";
 import { type WebhookEvent, webhookEventSchema } from "#shared/domain/webhook-events";
 import { expectVerification, upload } from "../support/client.ts";
 import { brokenPdf, encryptedPdf, jpegImage, pdfDocument, pngBomb, pngImage } from "../support/documents.ts";

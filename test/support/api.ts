@@ -35,8 +35,8 @@ import {
   USAGE_TABLE,
   VERIFICATIONS_TABLE,
 } from "#shared/declarations/tables";
-import { destinationsFor } from "#shared/domain/destinations";
 import type { Environment } from "#shared/domain/environments";
+import { destinationsFor } from "#shared/domain/environments";
 import type { PortalRole } from "#shared/domain/organizations";
 import { type StaffGroup, staffPassword } from "#shared/domain/staff";
 import type { AppLimits } from "#shared/ports/app-limits";

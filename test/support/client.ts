@@ -1,7 +1,7 @@
 /** A customer backend's view of the API: plain HTTP with fetch. */
 import http from "node:http";
 import { expect } from "vitest";
-import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification";
+import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification-resource";
 import { problemSchema } from "#shared/http/problems";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
 import { buildPortalDocument } from "../../openapi/portal.ts";

@@ -10,9 +10,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { EdevletProtocol } from "#shared/domain/edevlet";
 import type { Environment } from "#shared/domain/environments";
-import type { VerificationResource } from "#shared/domain/verification";
+import type { EdevletProtocol } from "#shared/domain/issuer";
+import type { VerificationResource } from "#shared/domain/verification-resource";
 import { PUBLISHED_CERTIFICATES } from "../../local/resources.ts";
 import { CATALOGUE, uploadBarcode } from "../../scripts/test-documents/catalogue.ts";
 import {

@@ -20,12 +20,8 @@ import type { UsageOutcome } from "#shared/domain/portal";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
-import {
-  documentKey,
-  ERASED_ATTRIBUTES,
-  type UploadInstructions,
-  type VerificationItem,
-} from "#shared/domain/verification";
+import { documentKey, ERASED_ATTRIBUTES, type VerificationItem } from "#shared/domain/verification";
+import type { UploadInstructions } from "#shared/domain/verification-resource";
 import type { AttemptItem, DeliveryMessage, EventItem } from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";

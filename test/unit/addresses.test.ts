@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isLoopbackAddress, isPublicAddress, mayReach } from "#shared/domain/addresses";
-import { destinationsFor } from "#shared/domain/destinations";
+import { destinationsFor } from "#shared/domain/environments";
 
 describe("isPublicAddress", () => {
   it.each(["8.8.8.8", "93.184.215.14", "172.32.0.1", "192.0.3.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"])(

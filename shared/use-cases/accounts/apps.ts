@@ -1,7 +1,6 @@
 import { type AppItem, type AppStatus, appPk, keyPk } from "../../domain/apps.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../../domain/credentials.ts";
-import type { Destinations } from "../../domain/destinations.ts";
-import type { Environment } from "../../domain/environments.ts";
+import type { Destinations, Environment } from "../../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
 import { newId } from "../../domain/ids.ts";
 import { isoSeconds } from "../../domain/time.ts";

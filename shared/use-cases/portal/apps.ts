@@ -2,8 +2,7 @@
  * An organisation's apps, keys and webhook destinations, through the same use cases the ops
  * command runs, each change recorded in the audit trail under the portal user's name.
  */
-import type { Destinations } from "../../domain/destinations.ts";
-import type { Environment } from "../../domain/environments.ts";
+import type { Destinations, Environment } from "../../domain/environments.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
 import { appPositionSchema } from "../../domain/portal.ts";

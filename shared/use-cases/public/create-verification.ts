@@ -4,12 +4,8 @@ import { newId } from "../../domain/ids.ts";
 import type { NewVerification } from "../../domain/new-verification.ts";
 import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../../domain/state.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
-import {
-  documentKey,
-  toResource,
-  type VerificationItem,
-  type VerificationResource,
-} from "../../domain/verification.ts";
+import { documentKey, toResource, type VerificationItem } from "../../domain/verification.ts";
+import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";

@@ -12,8 +12,8 @@ import {
   issuerCopyKey,
   toResource,
   type VerificationItem,
-  type VerificationResource,
 } from "../../domain/verification.ts";
+import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";

@@ -2,7 +2,8 @@
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import { type VerificationListQuery, verificationPositionSchema } from "../../domain/searches.ts";
 import { isoSeconds } from "../../domain/time.ts";
-import { toResource, type VerificationResource } from "../../domain/verification.ts";
+import { toResource } from "../../domain/verification.ts";
+import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 

@@ -2,7 +2,7 @@
 import { bareHost, isAddressLiteral, isLoopbackAddress, isPublicAddress } from "../../domain/addresses.ts";
 import type { AppItem } from "../../domain/apps.ts";
 import { generateWebhookSecret } from "../../domain/credentials.ts";
-import type { Destinations } from "../../domain/destinations.ts";
+import type { Destinations } from "../../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Destinations } from "#shared/domain/destinations";
+import type { Destinations } from "#shared/domain/environments";
 import { InvalidInputError, NotFoundError, RefusedError } from "#shared/domain/errors";
 import {
   checkWebhookUrl,

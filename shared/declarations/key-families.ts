@@ -1,0 +1,13 @@
+import { keyPk } from "../domain/apps.ts";
+
+/**
+ * Families of items a function can be held to within a table (IAM's `dynamodb:LeadingKeys`), by
+ * the name a function's declaration gives them: each is the prefix its items' partition keys
+ * start with. The stack writes the prefixes; the declarations, and so the functions' bundles,
+ * carry only the names.
+ */
+export const KEY_FAMILIES = {
+  /** The apps table's API keys (`KEY#<sha256 of the key>`). */
+  apiKeys: keyPk(""),
+} as const;
+export type KeyFamily = keyof typeof KEY_FAMILIES;

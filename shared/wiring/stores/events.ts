@@ -1,0 +1,14 @@
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { documentClientOf } from "../../adapters/aws-clients.ts";
+import { DynamoDbEventStore } from "../../adapters/dynamodb-event-store.ts";
+import type { EventStore } from "../../ports/event-store.ts";
+import { dynamoClients } from "../clients.ts";
+import type { FunctionConfig } from "../config.ts";
+
+/** The webhook events and their attempts in the events table `table`, reached through `dynamo`. */
+export const eventsIn = (dynamo: DynamoDBClient, table: string): EventStore =>
+  new DynamoDbEventStore(documentClientOf(dynamo), table);
+
+/** The function's events table (`EVENTS_TABLE`). */
+export const eventStore = (config: FunctionConfig): EventStore =>
+  eventsIn(dynamoClients().raw, config.setting("EVENTS_TABLE"));
