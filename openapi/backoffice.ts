@@ -14,6 +14,7 @@ import {
   CLAIM_SECONDS,
   claimResponseSchema,
   DOCUMENT_COPIES,
+  DOCUMENT_LINK_SECONDS,
   documentQuerySchema,
   reviewDecisionSchema,
   reviewEntrySchema,
@@ -24,7 +25,6 @@ import {
 import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, problemSchema } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
-import { DOCUMENT_LINK_SECONDS } from "#shared/use-cases/review/document";
 import {
   AUDITED_REQUEST_ID_HEADER,
   apiOperationOf,

@@ -4,8 +4,8 @@
  * what the sandbox's e-Devlet holds for its barcode, and the outcome the sandbox answers.
  * Every person, number and place here is invented.
  */
-import type { ReasonCode } from "../../shared/domain/reasons.ts";
-import type { Result, Status } from "../../shared/domain/state.ts";
+import type { ReasonCode } from "#shared/domain/reasons";
+import type { Result, Status } from "#shared/domain/state";
 import {
   type CertificateSpec,
   type CertificateType,

@@ -6,7 +6,7 @@
  */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SANDBOX_PREFIXES, SANDBOX_REVIEW_DELAY_MS } from "../../shared/domain/sandbox.ts";
+import { SANDBOX_PREFIXES, SANDBOX_REVIEW_DELAY_MS } from "#shared/domain/sandbox";
 import { CATALOGUE, type CatalogueEntry, type Upload } from "./catalogue.ts";
 import { type CertificateSpec, certificatePdf, certificatePhoto, qrText } from "./certificate.ts";
 import { encryptPdf } from "./encrypt.ts";

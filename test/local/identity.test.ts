@@ -23,11 +23,11 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { decodeJwt, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
+import { cognitoTokenVerifier } from "#shared/adapters/cognito-token-verifier";
 import { freePort, LOCAL_CREDENTIALS } from "../../local/engines.ts";
 import { toBase32, totpCode } from "../../local/identity/totp.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
-import { cognitoStaffDirectory } from "../../shared/adapters/cognito-staff-directory.ts";
-import { cognitoTokenVerifier } from "../../shared/adapters/cognito-token-verifier.ts";
 
 const STAFF: PoolConfig = {
   id: "us-east-1_TestStaff",

@@ -1,16 +1,13 @@
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { NotFoundError, VerificationNotFoundError } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
-import type { DocumentCopy } from "../../domain/review.ts";
+import { DOCUMENT_LINK_SECONDS, type DocumentCopy } from "../../domain/review.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { copyKey } from "./staff-view.ts";
-
-/** A document link is a credential of its own: a minute is enough to open it. */
-export const DOCUMENT_LINK_SECONDS = 60;
 
 /** A short-lived link to one copy of a verification's document, each view recorded. */
 export async function viewDocument(
