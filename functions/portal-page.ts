@@ -3,15 +3,13 @@
  * by web/build.ts into WEB_ASSETS and read once at cold start. No authorizer: the page holds no
  * data; everything it shows comes through the portal API with the signed-in user's token.
  */
-import { readSettings } from "#shared/declarations/settings";
 import { pageHandler } from "#shared/http/web-assets";
-import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
+import { pageConfig } from "#shared/wiring/page-config";
 
-const config = functionConfig("portal-page");
-const { IDENTITY_ENDPOINT } = readSettings(["IDENTITY_ENDPOINT"]);
+const config = pageConfig("portal-page");
 
 export const handler = pageHandler(log, "portal", config.setting("WEB_ASSETS"), {
-  identityEndpoint: IDENTITY_ENDPOINT,
+  identityEndpoint: config.optional("IDENTITY_ENDPOINT"),
   clientId: config.setting("PORTAL_CLIENT_ID"),
 });

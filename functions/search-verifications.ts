@@ -1,5 +1,5 @@
 /** GET /portal/v1/verifications: primary adapter -> use case `searchMemberVerifications` -> the verifications table's indexes, the audit trail. */
-import { portalSearchQuerySchema } from "#shared/domain/portal";
+import { portalSearchQuerySchema } from "#shared/domain/searches";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
 import { searchMemberVerifications } from "#shared/use-cases/portal/verifications";

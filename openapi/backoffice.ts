@@ -6,24 +6,27 @@
  */
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
-import { auditRecordSchema } from "#shared/domain/audit";
 import { listPageSchema } from "#shared/domain/lists";
 import { reasonMessage } from "#shared/domain/reasons";
+import { auditRecordSchema } from "#shared/domain/responses/audit";
+import {
+  claimResponseSchema,
+  reviewEntrySchema,
+  type StaffVerification,
+  staffVerificationSchema,
+} from "#shared/domain/responses/review";
 import {
   auditQuerySchema,
   CLAIM_SECONDS,
-  claimResponseSchema,
   DOCUMENT_COPIES,
   DOCUMENT_LINK_SECONDS,
   documentQuerySchema,
   reviewDecisionSchema,
-  reviewEntrySchema,
   reviewsQuerySchema,
-  type StaffVerification,
-  staffVerificationSchema,
 } from "#shared/domain/review";
 import * as z from "#shared/domain/zod";
-import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, problemSchema } from "#shared/http/problems";
+import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
+import { PROBLEM_CONTENT_TYPE } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
   AUDITED_REQUEST_ID_HEADER,

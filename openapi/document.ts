@@ -9,33 +9,29 @@ import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/do
 import { ID_PATTERNS } from "#shared/domain/ids";
 import { newVerificationSchema } from "#shared/domain/new-verification";
 import { reasonMessage } from "#shared/domain/reasons";
-import {
-  eventPageSchema,
-  eventsQuerySchema,
-  listedVerificationSchema,
-  verificationListQuerySchema,
-  verificationPageSchema,
-} from "#shared/domain/searches";
-import { erasedResource } from "#shared/domain/verification";
+import { eventPageSchema, testEventSchema, webhookEventSchema } from "#shared/domain/responses/events";
 import {
   checkSchema,
+  listedVerificationSchema,
   reasonSchema,
   uploadSchema,
   type VerificationResource,
+  verificationPageSchema,
   verificationResourceSchema,
-} from "#shared/domain/verification-resource";
+} from "#shared/domain/responses/verification";
+import { eventsQuerySchema, verificationListQuerySchema } from "#shared/domain/searches";
+import { erasedResource } from "#shared/domain/verification";
 import {
   API_VERSION,
   EVENT_TYPES,
   type EventType,
   TEST_EVENT_TYPE,
-  testEventSchema,
   WEBHOOK_HEADERS,
-  webhookEventSchema,
 } from "#shared/domain/webhook-events";
 import * as z from "#shared/domain/zod";
 import { MAX_BODY_BYTES } from "#shared/http/edges";
-import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, problemSchema } from "#shared/http/problems";
+import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
+import { PROBLEM_CONTENT_TYPE } from "#shared/http/problems";
 import { idempotencyKey } from "#shared/http/requests";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {

@@ -10,7 +10,8 @@ import type { GatewayResponseDefinition } from "#shared/declarations/gateway-res
 import { MAX_FILE_SIZE_BYTES } from "#shared/domain/document-types";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import * as z from "#shared/domain/zod";
-import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode, problemBody, problemSchema } from "#shared/http/problems";
+import { problemSchema } from "#shared/http/problem-schema";
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode, problemBody } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 
 export const JSON_CONTENT_TYPE = "application/json";

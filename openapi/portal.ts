@@ -10,32 +10,35 @@ import { listPageSchema } from "#shared/domain/lists";
 import { ROLE_GRANTS } from "#shared/domain/organizations";
 import {
   appsQuerySchema,
-  createdAppSchema,
   deliveriesQuerySchema,
-  deliverySchema,
   inviteBodySchema,
+  membersQuerySchema,
+  newAppBodySchema,
+  rotateKeyBodySchema,
+  usageQuerySchema,
+  webhookBodySchema,
+} from "#shared/domain/portal";
+import {
+  createdAppSchema,
+  deliverySchema,
   invitedSchema,
   keySchema,
   memberSchema,
-  membersQuerySchema,
   meSchema,
-  newAppBodySchema,
   portalAppSchema,
-  portalSearchQuerySchema,
   replaySchema,
   revokedKeySchema,
   rotatedKeySchema,
   rotatedSecretSchema,
-  rotateKeyBodySchema,
   testDeliverySchema,
-  usageQuerySchema,
   usageRowSchema,
-  webhookBodySchema,
   webhookDestinationSchema,
-} from "#shared/domain/portal";
-import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/searches";
+} from "#shared/domain/responses/portal";
+import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/responses/verification";
+import { portalSearchQuerySchema } from "#shared/domain/searches";
 import * as z from "#shared/domain/zod";
-import { fieldErrorSchema, PROBLEM_CONTENT_TYPE, type ProblemCode, problemSchema } from "#shared/http/problems";
+import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
+import { PROBLEM_CONTENT_TYPE, type ProblemCode } from "#shared/http/problems";
 import { REQUEST_ID_HEADER } from "#shared/http/responses";
 import {
   AUDITED_REQUEST_ID_HEADER,

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
-import { AUDIT_RETENTION_SECONDS, type AuditRecord, auditMonth } from "../domain/audit.ts";
+import { AUDIT_RETENTION_SECONDS, auditMonth } from "../domain/audit.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 

@@ -7,8 +7,8 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl, S3RequestPresigner } from "@aws-sdk/s3-request-presigner";
+import type { UploadInstructions } from "../domain/responses/verification.ts";
 import { addSeconds, isoSeconds } from "../domain/time.ts";
-import type { UploadInstructions } from "../domain/verification-resource.ts";
 import type { DocumentStore } from "../ports/document-store.ts";
 
 function isMissing(error: unknown): boolean {

@@ -4,7 +4,8 @@
  * resource never names a reviewer, this trail does.
  */
 import { decodeTime } from "ulid";
-import { ID_PATTERNS, newId } from "./ids.ts";
+import { newId } from "./ids.ts";
+import type { Actor, AuditRecord } from "./responses/audit.ts";
 import { isoSeconds } from "./time.ts";
 import * as z from "./zod.ts";
 
@@ -31,33 +32,6 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_ID_PATTERN = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-export const actorSchema = z
-  .strictObject({
-    pool: z.enum(["staff", "portal"]).check(z.describe("Which user pool the actor signed in to")),
-    sub: z.string().check(z.describe("The user's stable id in that pool; `actor=` filters by it")),
-    username: z.string(),
-  })
-  .check(z.describe("Who acted"));
-export type Actor = z.infer<typeof actorSchema>;
-
-export const auditRecordSchema = z
-  .strictObject({
-    audit_id: z.string().check(z.regex(AUDIT_ID_PATTERN), z.describe("`aud_` and a ULID: sorts by time")),
-    at: z.iso.datetime(),
-    actor: actorSchema,
-    action: z.enum(AUDIT_ACTIONS),
-    verification_id: z.optional(z.string().check(z.regex(ID_PATTERNS.verification))),
-    app_id: z.optional(z.string().check(z.regex(ID_PATTERNS.app))),
-    organization_id: z.optional(z.string().check(z.regex(ID_PATTERNS.organization))),
-    detail: z
-      .optional(z.record(z.string(), z.string()))
-      .check(z.describe("What the action was about: the copy viewed, the result decided")),
-    request_id: z.string().check(z.describe("The request's `Request-Id`")),
-    source_ip: z.string(),
-  })
-  .check(z.describe("One action in the audit trail"));
-export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
 /** What an action records; the trail adds its id and time. */
 export type AuditEntry = Omit<AuditRecord, "audit_id" | "at">;

@@ -1,12 +1,10 @@
-import { createHash } from "node:crypto";
 /**
- * The document-type registry. A new document type is one entry here: the file types it
- * accepts, its size cap, and its layout (the labels it reads, the extracted schema, the type rule).
+ * The document-type registry. A new document type is one entry here, the file types it accepts
+ * and its size cap, and one in `document-layouts.ts`, its layout (the labels it reads, the
+ * extracted schema, the type rule), which the compiler asks for. Kept apart so what takes an
+ * upload does not build every layout.
  */
-import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
-import type { CertificateLayout, CertificateSchema } from "./certificates/layout.ts";
-import { yokStudentLayout } from "./certificates/yok-student.ts";
-import * as z from "./zod.ts";
+import { createHash } from "node:crypto";
 
 export const MiB = 1024 * 1024;
 
@@ -31,7 +29,6 @@ export interface DocumentTypeDefinition {
   /** The original is a PDF; a photo (JPG/PNG) is accepted and goes to review. */
   fileTypes: readonly FileType[];
   maxFileSizeBytes: number;
-  layout: CertificateLayout<CertificateSchema, Record<string, unknown>>;
 }
 
 export const DOCUMENT_TYPES = {
@@ -39,13 +36,11 @@ export const DOCUMENT_TYPES = {
     description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10 * MiB,
-    layout: yokStudentLayout,
   },
   GSB_KYK_DORM: {
     description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10 * MiB,
-    layout: gsbKykDormLayout,
   },
 } as const satisfies Record<string, DocumentTypeDefinition>;
 
@@ -54,25 +49,6 @@ export const DOCUMENT_TYPE_CODES = Object.keys(DOCUMENT_TYPES) as [DocumentType,
 
 /** The largest file any document type accepts. */
 export const MAX_FILE_SIZE_BYTES = Math.max(...Object.values(DOCUMENT_TYPES).map((d) => d.maxFileSizeBytes));
-
-/** `extracted`: the fields read from the issuer's copy, in the schema of the document's type. */
-export const extractedSchema = z.discriminatedUnion("schema", [
-  z.strictObject({
-    schema: z.literal(yokStudentLayout.schema),
-    source: z.literal("issuer_copy"),
-    fields: yokStudentLayout.fieldsSchema,
-  }),
-  z.strictObject({
-    schema: z.literal(gsbKykDormLayout.schema),
-    source: z.literal("issuer_copy"),
-    fields: gsbKykDormLayout.fieldsSchema,
-  }),
-]);
-
-/** The layout of `documentType`, seen as any layout: the pipeline reads every type the same way. */
-export function layoutOf(documentType: DocumentType): DocumentTypeDefinition["layout"] {
-  return DOCUMENT_TYPES[documentType].layout;
-}
 
 export function fileTypeOfName(filename: string): FileType | undefined {
   const dot = filename.lastIndexOf(".");

@@ -6,7 +6,7 @@ import {
   fileTypeOfName,
   MAX_FILE_SIZE_BYTES,
 } from "./document-types.ts";
-import { PROCESS_TYPES } from "./verification-resource.ts";
+import { PROCESS_TYPES } from "./verification.ts";
 import * as z from "./zod.ts";
 
 /** How long an Idempotency-Key of a create, and its first response, are kept. */

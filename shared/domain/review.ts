@@ -2,13 +2,12 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
-import { DOCUMENT_TYPE_CODES } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import type { ReasonCode } from "./reasons.ts";
+import type { Claim } from "./responses/review.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
 import type { VerificationItem } from "./verification.ts";
-import { verificationResourceSchema } from "./verification-resource.ts";
 import * as z from "./zod.ts";
 
 /** How long a claim holds: long enough to read two documents, short enough that a claim left open does not block the queue. */
@@ -29,8 +28,6 @@ export const MAX_NOTE_LENGTH = 1000;
 
 /** A document link is a credential of its own: a minute is enough to open it. */
 export const DOCUMENT_LINK_SECONDS = 60;
-
-const timestamp = z.iso.datetime();
 
 export const reviewDecisionSchema = z
   .strictObject({
@@ -65,51 +62,8 @@ export const reviewDecisionSchema = z
   );
 export type ReviewDecisionBody = z.infer<typeof reviewDecisionSchema>;
 
-export const claimSchema = z
-  .strictObject({
-    claimed_by: z.string().check(z.describe("The staff username holding the claim")),
-    expires_at: timestamp.check(z.describe("When the claim lapses unless its holder renews it")),
-  })
-  .check(z.describe("Who may decide the review now"));
-
-export const claimResponseSchema = z
-  .strictObject({ verification_id: z.string().check(z.regex(ID_PATTERNS.verification)), ...claimSchema.shape })
-  .check(z.describe("The caller's claim on a review"));
-
-export const reviewEntrySchema = z
-  .strictObject({
-    verification_id: z.string().check(z.regex(ID_PATTERNS.verification)),
-    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
-    document_type: z.enum(DOCUMENT_TYPE_CODES),
-    reason_code: z.string().check(z.describe("Why a person must decide")),
-    message: z.string(),
-    waiting_since: timestamp.check(z.describe("When the verification went to review")),
-    review_deadline: timestamp.check(z.describe("When the review window closes (`inconclusive`, `review_timeout`)")),
-    claim: z.nullable(claimSchema),
-  })
-  .check(z.describe("A verification waiting for a reviewer"));
-export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
-
-/** A verification as staff see it: the customer's resource, its app, its claim, its decision and which copies exist. */
-export const staffVerificationSchema = z
-  .extend(verificationResourceSchema, {
-    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
-    copies: z
-      .strictObject({
-        upload: z.boolean().check(z.describe("The document as uploaded and pinned at confirm")),
-        issuer: z.boolean().check(z.describe("The issuer's copy fetched by the checks")),
-      })
-      .check(z.describe("Which copies `GET .../document?copy=` can show")),
-    claim: z.nullable(claimSchema),
-    decision: z
-      .nullable(z.strictObject({ decided_by: z.string(), note: z.nullable(z.string()) }))
-      .check(z.describe("The reviewer's decision, when a person decided")),
-  })
-  .check(z.describe("A verification with what staff need to review it"));
-export type StaffVerification = z.infer<typeof staffVerificationSchema>;
-
 /** The claim an item carries at `now`, or null when nobody holds one. */
-export function currentClaim(item: VerificationItem, now: string): z.infer<typeof claimSchema> | null {
+export function currentClaim(item: VerificationItem, now: string): Claim | null {
   if (item.status !== "in_review" || !item.claimed_by || !item.claim_expires_at || item.claim_expires_at <= now) {
     return null;
   }

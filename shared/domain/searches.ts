@@ -3,10 +3,8 @@
  * and the portal's search read the same indexes with the same filters.
  */
 import { ID_PATTERNS } from "./ids.ts";
-import { cursorSchema, limitSchema, listPageSchema } from "./lists.ts";
+import { cursorSchema, limitSchema } from "./lists.ts";
 import { STATUSES } from "./state.ts";
-import { verificationResourceSchema } from "./verification-resource.ts";
-import { anyEventSchema } from "./webhook-events.ts";
 import * as z from "./zod.ts";
 
 /** How far back the events list reaches: as long as events are kept. */
@@ -45,10 +43,8 @@ export const verificationPositionSchema = z.strictObject({
 });
 export type VerificationPosition = z.infer<typeof verificationPositionSchema>;
 
-/** A verification as lists show it: the resource without upload instructions (fetch one for those). */
-export const listedVerificationSchema = z
-  .omit(verificationResourceSchema, { upload: true })
-  .check(z.describe("A verification as lists show it: fetch it for upload instructions"));
-
-export const verificationPageSchema = listPageSchema(listedVerificationSchema);
-export const eventPageSchema = listPageSchema(anyEventSchema);
+/** The portal's search: one of the organisation's apps, by the filters of the public list. */
+export const portalSearchQuerySchema = z.strictObject({
+  app_id: z.string().check(z.regex(ID_PATTERNS.app), z.describe("The app whose verifications to search")),
+  ...verificationFilterShape,
+});

@@ -1,9 +1,10 @@
-import type { DocumentType, extractedSchema } from "./document-types.ts";
+import type { extractedSchema } from "./document-layouts.ts";
+import type { DocumentType } from "./document-types.ts";
 import type { Environment } from "./environments.ts";
 import { type IssuerState, isRetrying } from "./issuer.ts";
 import { type ReviewReason, reasonMessage, retryingMessage } from "./reasons.ts";
+import type { Check, Reason, UploadInstructions, VerificationResource } from "./responses/verification.ts";
 import { type Result, type Status, visibleStatus } from "./state.ts";
-import type { Check, Reason, UploadInstructions, VerificationResource } from "./verification-resource.ts";
 import type * as z from "./zod.ts";
 
 /** Where each verification's document lives in the uploads bucket. */
@@ -169,3 +170,6 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     redacted_at: item.redacted_at ?? null,
   };
 }
+
+/** `sync`: upload-complete waits for the result; `async`: it answers at once. */
+export const PROCESS_TYPES = ["async", "sync"] as const;

@@ -1,7 +1,4 @@
-import { ENVIRONMENTS, type Environment } from "./environments.ts";
-import { ID_PATTERNS } from "./ids.ts";
-import { verificationResourceSchema } from "./verification-resource.ts";
-import * as z from "./zod.ts";
+import type { Environment } from "./environments.ts";
 
 /** The verification event types: one per state a verification can reach after creation, and its erasure. */
 export const VERIFICATION_EVENT_TYPES = [
@@ -22,49 +19,6 @@ export const EVENT_TYPES = [...VERIFICATION_EVENT_TYPES, TEST_EVENT_TYPE] as con
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const API_VERSION = "v1";
-
-/** A webhook body: the verification as the API shows it, without upload instructions. */
-export const webhookEventSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .check(
-        z.regex(ID_PATTERNS.event),
-        z.describe("`evt_` and a ULID; also sent as `webhook-id`. Deliveries repeat it"),
-      ),
-    type: z.enum(VERIFICATION_EVENT_TYPES),
-    created_at: z.iso.datetime(),
-    environment: z.enum(ENVIRONMENTS),
-    api_version: z.literal(API_VERSION),
-    data: z.strictObject({
-      verification: z
-        .omit(verificationResourceSchema, { upload: true })
-        .check(z.describe("The verification as GET returns it, without `upload`")),
-    }),
-  })
-  .check(z.describe("A webhook event: delivered at least once, so deduplicate by `id`"));
-export type WebhookEvent = z.infer<typeof webhookEventSchema>;
-
-/** The body of a `webhook.test` event: signed and delivered like every other, about no verification. */
-export const testEventSchema = z
-  .strictObject({
-    id: z.string().check(z.regex(ID_PATTERNS.event), z.describe("`evt_` and a ULID; also sent as `webhook-id`")),
-    type: z.literal(TEST_EVENT_TYPE),
-    created_at: z.iso.datetime(),
-    environment: z.enum(ENVIRONMENTS),
-    api_version: z.literal(API_VERSION),
-    data: z.strictObject({
-      app_id: z.string().check(z.regex(ID_PATTERNS.app), z.describe("The app whose destination was tested")),
-      message: z.string(),
-    }),
-  })
-  .check(
-    z.describe("A test event, sent when a developer asks for one from the portal; change nothing on receiving it"),
-  );
-export type TestEvent = z.infer<typeof testEventSchema>;
-
-/** Any event body, as webhooks deliver it and `GET /v1/events` lists it. */
-export const anyEventSchema = z.union([webhookEventSchema, testEventSchema]);
 
 /** How long a destination has to answer one delivery. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -72,11 +72,20 @@ export function fillPage(page: string, settings: Pick<PageSettings, "identityEnd
 interface Served {
   contentType: string;
   body: string;
-  etag: string;
+  readonly etag: string;
 }
 
+/** A file as served; its entity tag is the body's hash, made when first asked for rather than at cold start. */
 function served(contentType: string, body: string): Served {
-  return { contentType, body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+  let etag: string | undefined;
+  return {
+    contentType,
+    body,
+    get etag() {
+      etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+      return etag;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditRecord } from "../domain/audit.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 
 /** Which records a listing reads: one verification's, one actor's, or all. */
 export type AuditFilter = { verificationId: string } | { actorSub: string } | Record<string, never>;

@@ -1,4 +1,4 @@
-import type { UploadInstructions } from "../domain/verification-resource.ts";
+import type { UploadInstructions } from "../domain/responses/verification.ts";
 
 /** Where uploaded documents are kept, by object key. */
 export interface DocumentStore {

@@ -2,7 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { S3DocumentStore } from "#shared/adapters/s3-document-store";
-import type { VerificationResource } from "#shared/domain/verification-resource";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import { Customer, documentBytes, expectProblem, expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { VerificationResource } from "#shared/domain/verification-resource";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
 import { call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";

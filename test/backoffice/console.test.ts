@@ -11,17 +11,11 @@ import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import {
-  type claimResponseSchema,
-  MAX_NOTE_LENGTH,
-  REJECTION_CODES,
-  type ReviewDecisionBody,
-  type ReviewEntry,
-  type StaffVerification,
-} from "#shared/domain/review";
-import type { VerificationResource } from "#shared/domain/verification-resource";
-import { webhookEventSchema } from "#shared/domain/webhook-events";
-import { problemSchema } from "#shared/http/problems";
+import { webhookEventSchema } from "#shared/domain/responses/events";
+import type { claimResponseSchema, ReviewEntry, StaffVerification } from "#shared/domain/responses/review";
+import type { VerificationResource } from "#shared/domain/responses/verification";
+import { MAX_NOTE_LENGTH, REJECTION_CODES, type ReviewDecisionBody } from "#shared/domain/review";
+import { problemSchema } from "#shared/http/problem-schema";
 import { fillPage } from "#shared/http/web-assets";
 import type { viewDocument } from "#shared/use-cases/review/document";
 import { totpCode } from "../../local/identity/totp.ts";

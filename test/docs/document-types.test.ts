@@ -7,13 +7,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES } from "#shared/domain/document-types";
+import { DOCUMENT_LAYOUTS } from "#shared/domain/document-layouts";
+import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
 import { CATALOGUE } from "../../scripts/test-documents/catalogue.ts";
 
 const page = (code: string) => readFileSync(path.resolve(__dirname, `../../docs/document-types/${code}.md`), "utf8");
 
 describe.each(DOCUMENT_TYPE_CODES)("docs/document-types/%s.md", (code) => {
-  const { layout } = DOCUMENT_TYPES[code];
+  const layout = DOCUMENT_LAYOUTS[code];
   const text = page(code);
 
   it("names the extracted schema and lists every field, marking exactly the required ones", () => {

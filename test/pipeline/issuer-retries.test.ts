@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ISSUER_QUEUE } from "#shared/declarations/queues";
-import type { VerificationResource } from "#shared/domain/verification-resource";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import { PUBLISHED_CERTIFICATES } from "../../local/resources.ts";
 import { CATALOGUE } from "../../scripts/test-documents/catalogue.ts";
 import { type CertificateSpec, certificatePdf } from "../../scripts/test-documents/certificate.ts";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
-import { testEventSchema } from "#shared/domain/webhook-events";
+import { testEventSchema } from "#shared/domain/responses/events";
 import type { PortalUser } from "../support/api.ts";
 import { Customer, call, expectProblem, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";

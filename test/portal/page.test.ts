@@ -11,24 +11,23 @@ import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import {
-  type createdAppSchema,
-  type deliverySchema,
-  type invitedSchema,
-  type memberSchema,
-  type meSchema,
-  type portalAppSchema,
-  type rotatedKeySchema,
-  type rotatedSecretSchema,
-  type testDeliverySchema,
-  USAGE_OUTCOMES,
-  type UsageOutcome,
-  type usageRowSchema,
-} from "#shared/domain/portal";
-import type { listedVerificationSchema } from "#shared/domain/searches";
+import { USAGE_OUTCOMES, type UsageOutcome } from "#shared/domain/portal";
+import { testEventSchema } from "#shared/domain/responses/events";
+import type {
+  createdAppSchema,
+  deliverySchema,
+  invitedSchema,
+  memberSchema,
+  meSchema,
+  portalAppSchema,
+  rotatedKeySchema,
+  rotatedSecretSchema,
+  testDeliverySchema,
+  usageRowSchema,
+} from "#shared/domain/responses/portal";
+import type { listedVerificationSchema } from "#shared/domain/responses/verification";
 import { STATUSES } from "#shared/domain/state";
-import { testEventSchema } from "#shared/domain/webhook-events";
-import { problemSchema } from "#shared/http/problems";
+import { problemSchema } from "#shared/http/problem-schema";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { components } from "../../web/portal/schema.ts";
 import type * as wire from "../../web/portal/wire.ts";

@@ -1,8 +1,8 @@
 /** A customer backend's view of the API: plain HTTP with fetch. */
 import http from "node:http";
 import { expect } from "vitest";
-import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification-resource";
-import { problemSchema } from "#shared/http/problems";
+import { type VerificationResource, verificationResourceSchema } from "#shared/domain/responses/verification";
+import { problemSchema } from "#shared/http/problem-schema";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
 import { buildPortalDocument } from "../../openapi/portal.ts";
 import { Conformance } from "../openapi/conformance.ts";

@@ -3,7 +3,7 @@
  * same Idempotency-Key on 409 in progress, 429, 5xx and network errors, honours
  * Retry-After, backs off otherwise, and gives up after a bounded number of tries.
  */
-import type { VerificationResource } from "#shared/domain/verification-resource";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import { Customer, expectProblem, type Reply, upload } from "./client.ts";
 
 export interface RetryStats {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Environment } from "#shared/domain/environments";
 import type { EdevletProtocol } from "#shared/domain/issuer";
-import type { VerificationResource } from "#shared/domain/verification-resource";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import { PUBLISHED_CERTIFICATES } from "../../local/resources.ts";
 import { CATALOGUE, uploadBarcode } from "../../scripts/test-documents/catalogue.ts";
 import {

@@ -17,11 +17,11 @@ import {
 import { guardHolds } from "#shared/domain/guards";
 import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
 import type { UsageOutcome } from "#shared/domain/portal";
+import type { UploadInstructions } from "#shared/domain/responses/verification";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
 import { documentKey, ERASED_ATTRIBUTES, type VerificationItem } from "#shared/domain/verification";
-import type { UploadInstructions } from "#shared/domain/verification-resource";
 import type { AttemptItem, DeliveryMessage, EventItem } from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";

@@ -4,14 +4,9 @@ import { isId, newId } from "../../domain/ids.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
 import { deliveryPositionSchema } from "../../domain/portal.ts";
+import type { TestEvent } from "../../domain/responses/events.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
-import {
-  API_VERSION,
-  type AttemptItem,
-  type EventItem,
-  TEST_EVENT_TYPE,
-  type TestEvent,
-} from "../../domain/webhook-events.ts";
+import { API_VERSION, type AttemptItem, type EventItem, TEST_EVENT_TYPE } from "../../domain/webhook-events.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";

@@ -3,8 +3,8 @@
  * ones after it (they read `skipped`), and names why the file could not be processed.
  */
 import { acceptsFileType, type FileType, sniffFileType } from "../../domain/document-types.ts";
+import type { Check } from "../../domain/responses/verification.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
-import type { Check } from "../../domain/verification-resource.ts";
 import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
 
 export type Inspection =

@@ -6,14 +6,15 @@
 
 import { type DocumentKeys, documentKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
-import { layoutOf, sameBytes } from "../../domain/document-types.ts";
+import { layoutOf } from "../../domain/document-layouts.ts";
+import { sameBytes } from "../../domain/document-types.ts";
 import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { reasonMessage } from "../../domain/reasons.ts";
+import type { Check } from "../../domain/responses/verification.ts";
 import { forcedOutcome } from "../../domain/sandbox.ts";
 import { type Result, reviewDeadline } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { type Extracted, issuerCopyKey, type VerificationItem } from "../../domain/verification.ts";
-import type { Check } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";

@@ -2,10 +2,10 @@ import { acceptsFileType, DOCUMENT_TYPE_CODES, SNIFF_BYTES, sniffFileType } from
 import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
 import { type TransitionGuard, uploadMismatch } from "../../domain/guards.ts";
 import { isId } from "../../domain/ids.ts";
+import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { visibleStatus } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { documentKey, evidenceKey, toResource, type VerificationItem } from "../../domain/verification.ts";
-import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { Log } from "../../ports/log.ts";
 import { type ProcessDeps, processVerification } from "../processing/process-verification.ts";

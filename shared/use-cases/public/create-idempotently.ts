@@ -1,5 +1,5 @@
 import { IdempotencyRecordError } from "../../domain/errors.ts";
-import type { VerificationResource } from "../../domain/verification-resource.ts";
+import type { VerificationResource } from "../../domain/responses/verification.ts";
 import type { Idempotency, Invocation } from "../../ports/idempotency.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import {

@@ -5,6 +5,7 @@
  * of the events already kept. The client's `DELETE` and the operators' erase command share it.
  */
 import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
+import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import {
   documentKey,
@@ -13,7 +14,6 @@ import {
   toResource,
   type VerificationItem,
 } from "../../domain/verification.ts";
-import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";

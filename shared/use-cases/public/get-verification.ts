@@ -1,9 +1,9 @@
 import { VerificationNotFoundError } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
+import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { UPLOAD_URL_SECONDS, visibleStatus } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { toResource, type VerificationItem } from "../../domain/verification.ts";
-import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";

@@ -1,9 +1,9 @@
 /** An app's verifications, newest first, filtered: the public list and the portal's search. */
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { type VerificationListQuery, verificationPositionSchema } from "../../domain/searches.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { toResource } from "../../domain/verification.ts";
-import type { VerificationResource } from "../../domain/verification-resource.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 

@@ -1,6 +1,7 @@
-import { type AuditRecord, auditPositionSchema } from "../../domain/audit.ts";
+import { auditPositionSchema } from "../../domain/audit.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import type { AuditRecord } from "../../domain/responses/audit.ts";
 import type { AuditFilter, AuditTrail } from "../../ports/audit-trail.ts";
 
 /** The audit trail, newest first: one verification's, one actor's (by `sub`), or everyone's. */

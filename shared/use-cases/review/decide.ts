@@ -1,7 +1,8 @@
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { InvalidInputError, RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
-import { currentClaim, parseIfMatch, type ReviewDecisionBody, type StaffVerification } from "../../domain/review.ts";
+import type { StaffVerification } from "../../domain/responses/review.ts";
+import { currentClaim, parseIfMatch, type ReviewDecisionBody } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";

@@ -1,7 +1,7 @@
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { VerificationNotFoundError } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
-import type { StaffVerification } from "../../domain/review.ts";
+import type { StaffVerification } from "../../domain/responses/review.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";

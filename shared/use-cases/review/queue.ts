@@ -1,7 +1,8 @@
 import type { Environment } from "../../domain/environments.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import { reasonMessage } from "../../domain/reasons.ts";
-import { currentClaim, type ReviewEntry, reviewPositionSchema } from "../../domain/review.ts";
+import type { ReviewEntry } from "../../domain/responses/review.ts";
+import { currentClaim, reviewPositionSchema } from "../../domain/review.ts";
 import { REVIEW_WINDOW_SECONDS } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { VerificationItem } from "../../domain/verification.ts";

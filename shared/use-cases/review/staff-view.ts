@@ -1,4 +1,5 @@
-import { currentClaim, type DocumentCopy, type StaffVerification } from "../../domain/review.ts";
+import type { StaffVerification } from "../../domain/responses/review.ts";
+import { currentClaim, type DocumentCopy } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { evidenceKey, toResource, type VerificationItem } from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";

@@ -5,6 +5,7 @@
 import type { Environment } from "../../domain/environments.ts";
 import { deterministicId } from "../../domain/ids.ts";
 import { inParallel } from "../../domain/in-parallel.ts";
+import type { WebhookEvent } from "../../domain/responses/events.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import { toResource, type VerificationItem } from "../../domain/verification.ts";
 import {
@@ -15,7 +16,6 @@ import {
   TEST_EVENT_TYPE,
   type VerificationEventType,
   WEBHOOK_HEADERS,
-  type WebhookEvent,
 } from "../../domain/webhook-events.ts";
 import { signWebhook } from "../../domain/webhook-signature.ts";
 import type { AppStore } from "../../ports/app-store.ts";

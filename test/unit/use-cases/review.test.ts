@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditRecord } from "#shared/domain/audit";
+import type { AuditRecord } from "#shared/domain/responses/audit";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { AuditTrail } from "#shared/ports/audit-trail";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";

@@ -3,8 +3,9 @@ import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
 import type { AppItem } from "#shared/domain/apps";
 import { isId } from "#shared/domain/ids";
+import { webhookEventSchema } from "#shared/domain/responses/events";
 import type { VerificationItem } from "#shared/domain/verification";
-import { type EventItem, webhookEventSchema } from "#shared/domain/webhook-events";
+import type { EventItem } from "#shared/domain/webhook-events";
 import {
   attemptDelivery,
   deliverDue,

@@ -1,16 +1,17 @@
 /**
- * A verification as the public API shows it: the resource's wire schemas (the OpenAPI
- * documents, the webhooks and the tests read them). What the service does with a verification,
- * and the stored item, are `verification.ts`.
+ * A verification as the public API shows it: the resource's wire schemas, one alone and a page
+ * of them. For the OpenAPI documents and the tests; no function builds them (`verification.ts`
+ * is the stored item and what the service shows of it).
  */
-import { DOCUMENT_TYPE_CODES, extractedSchema } from "./document-types.ts";
-import { ENVIRONMENTS } from "./environments.ts";
-import { ID_PATTERNS } from "./ids.ts";
-import { RESULTS, STATUSES } from "./state.ts";
-import * as z from "./zod.ts";
 
-/** `sync`: upload-complete waits for the result; `async`: it answers at once. */
-export const PROCESS_TYPES = ["async", "sync"] as const;
+import { extractedSchema } from "../document-layouts.ts";
+import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
+import { ENVIRONMENTS } from "../environments.ts";
+import { ID_PATTERNS } from "../ids.ts";
+import { listPageSchema } from "../lists.ts";
+import { RESULTS, STATUSES } from "../state.ts";
+import { PROCESS_TYPES } from "../verification.ts";
+import * as z from "../zod.ts";
 
 const timestamp = z.iso.datetime();
 
@@ -124,3 +125,10 @@ export const verificationResourceSchema = z
   })
   .register(z.globalRegistry, { description: "A verification of one document" });
 export type VerificationResource = z.infer<typeof verificationResourceSchema>;
+
+/** A verification as lists show it: the resource without upload instructions (fetch one for those). */
+export const listedVerificationSchema = z
+  .omit(verificationResourceSchema, { upload: true })
+  .check(z.describe("A verification as lists show it: fetch it for upload instructions"));
+
+export const verificationPageSchema = listPageSchema(listedVerificationSchema);

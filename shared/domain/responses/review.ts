@@ -1,0 +1,55 @@
+/**
+ * What the backoffice API answers, as wire schemas: the queue's entries, a claim, a verification
+ * as staff see it. For the OpenAPI document and the tests; no function builds them (`review.ts`
+ * is the review's rules and what the API accepts).
+ */
+import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
+import { ID_PATTERNS } from "../ids.ts";
+import * as z from "../zod.ts";
+import { verificationResourceSchema } from "./verification.ts";
+
+const timestamp = z.iso.datetime();
+
+export const claimSchema = z
+  .strictObject({
+    claimed_by: z.string().check(z.describe("The staff username holding the claim")),
+    expires_at: timestamp.check(z.describe("When the claim lapses unless its holder renews it")),
+  })
+  .check(z.describe("Who may decide the review now"));
+export type Claim = z.infer<typeof claimSchema>;
+
+export const claimResponseSchema = z
+  .strictObject({ verification_id: z.string().check(z.regex(ID_PATTERNS.verification)), ...claimSchema.shape })
+  .check(z.describe("The caller's claim on a review"));
+
+export const reviewEntrySchema = z
+  .strictObject({
+    verification_id: z.string().check(z.regex(ID_PATTERNS.verification)),
+    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
+    document_type: z.enum(DOCUMENT_TYPE_CODES),
+    reason_code: z.string().check(z.describe("Why a person must decide")),
+    message: z.string(),
+    waiting_since: timestamp.check(z.describe("When the verification went to review")),
+    review_deadline: timestamp.check(z.describe("When the review window closes (`inconclusive`, `review_timeout`)")),
+    claim: z.nullable(claimSchema),
+  })
+  .check(z.describe("A verification waiting for a reviewer"));
+export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
+
+/** A verification as staff see it: the customer's resource, its app, its claim, its decision and which copies exist. */
+export const staffVerificationSchema = z
+  .extend(verificationResourceSchema, {
+    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
+    copies: z
+      .strictObject({
+        upload: z.boolean().check(z.describe("The document as uploaded and pinned at confirm")),
+        issuer: z.boolean().check(z.describe("The issuer's copy fetched by the checks")),
+      })
+      .check(z.describe("Which copies `GET .../document?copy=` can show")),
+    claim: z.nullable(claimSchema),
+    decision: z
+      .nullable(z.strictObject({ decided_by: z.string(), note: z.nullable(z.string()) }))
+      .check(z.describe("The reviewer's decision, when a person decided")),
+  })
+  .check(z.describe("A verification with what staff need to review it"));
+export type StaffVerification = z.infer<typeof staffVerificationSchema>;

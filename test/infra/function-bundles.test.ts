@@ -1,0 +1,49 @@
+/**
+ * What each function's bundle holds, built as the stack builds it (`infra/esbuild-options.ts`):
+ * only the project files its handler reaches. The APIs' answers as wire schemas
+ * (`shared/domain/responses/`) are for the documents and the tests, and no function builds
+ * them; nor does a function carry what only the stack, the local runtime or the ops command use.
+ */
+import path from "node:path";
+import { build } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
+import { PROJECT_ROOT } from "../../infra/bundling.ts";
+import { esbuildOptions } from "../../infra/esbuild-options.ts";
+
+const NAMES = Object.keys(FUNCTIONS) as FunctionName[];
+
+/** Each function's project files (outside node_modules), by its name. */
+const projectFiles = new Map<FunctionName, string[]>();
+
+beforeAll(async () => {
+  const { metafile } = await build({
+    ...esbuildOptions(),
+    entryPoints: Object.fromEntries(NAMES.map((name) => [name, path.join(PROJECT_ROOT, FUNCTIONS[name].entry)])),
+    outdir: path.join(PROJECT_ROOT, ".local", "function-bundles"),
+    write: false,
+    sourcemap: false,
+    metafile: true,
+  });
+  for (const [output, { entryPoint, inputs }] of Object.entries(metafile.outputs)) {
+    if (!entryPoint) continue;
+    const name = path.basename(output, ".js") as FunctionName;
+    projectFiles.set(
+      name,
+      Object.keys(inputs).filter((input) => !input.includes("node_modules/")),
+    );
+  }
+}, 120_000);
+
+describe("each function's bundle", () => {
+  it.each(NAMES)("%s holds no response schema and nothing from outside shared/ and functions/", (name) => {
+    const files = projectFiles.get(name) ?? [];
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((file) => file.startsWith("shared/domain/responses/"))).toEqual([]);
+    expect(files.filter((file) => !file.startsWith("shared/") && !file.startsWith("functions/"))).toEqual([]);
+  });
+
+  it("get-verification, the route every integration polls, holds at most 32 project files", () => {
+    expect(projectFiles.get("get-verification")?.length).toBeLessThanOrEqual(32);
+  });
+});
