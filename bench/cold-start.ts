@@ -206,6 +206,8 @@ export interface ColdStartRow {
   function: FunctionName;
   bundleKb: number;
   sourceMapKb: number;
+  /** The project's own files in the bundle (the rest come from packages). */
+  projectFiles: number;
   initMs: number;
   samples: number;
   /** What every function must load: the target is judged against it. */
@@ -286,6 +288,7 @@ async function measureFunction(
     function: name,
     bundleKb: await kb(fn.outfile),
     sourceMapKb: await kb(`${fn.outfile}.map`),
+    projectFiles: Object.keys(fn.metafile.inputs).filter((input) => !input.includes("node_modules/")).length,
     initMs: round(initMedian),
     samples: runs,
     house: await against(house, sources.house, times.house),

@@ -1,6 +1,6 @@
 /** A customer backend's calls, as the bench makes them: over loopback with plain fetch, or handed to the handlers in-process. */
 import { randomUUID } from "node:crypto";
-import { type VerificationResource, verificationResourceSchema } from "#shared/domain/verification-resource";
+import { type VerificationResource, verificationResourceSchema } from "#shared/domain/responses/verification";
 
 export interface Reply {
   status: number;
