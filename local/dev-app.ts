@@ -1,5 +1,5 @@
 /** The local runtime's own client app, created on first start and kept in dev-app.json. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Destinations } from "#shared/domain/environments";
@@ -10,6 +10,7 @@ import type { Clock } from "#shared/ports/clock";
 import type { Sealer } from "#shared/ports/sealer";
 import { createApp } from "#shared/use-cases/accounts/apps";
 import { setWebhookDestination } from "#shared/use-cases/webhooks/destination";
+import { writeDataFile } from "./data-file.ts";
 
 const devAppFile = z.object({
   base_url: z.string(),
@@ -61,6 +62,6 @@ export async function ensureDevApp(
       environment: app.environment,
     };
   }
-  writeFileSync(file, `${JSON.stringify(devApp, null, 2)}\n`, { mode: 0o600 });
+  writeDataFile(file, `${JSON.stringify(devApp, null, 2)}\n`, { secret: true });
   return { devApp, created: !existing };
 }

@@ -4,7 +4,7 @@
  * organisation use cases on first start, and kept in dev-logins.json, so the console and the
  * portal can be signed in to at once.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import {
   AdminAddUserToGroupCommand,
@@ -22,6 +22,7 @@ import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import { addMembership, attachApp, createOrganization } from "#shared/use-cases/accounts/organizations";
+import { writeDataFile } from "./data-file.ts";
 
 const SEEDED_STAFF: { username: string; groups: StaffGroup[] }[] = [
   { username: "dev-reviewer", groups: ["reviewers"] },
@@ -180,6 +181,6 @@ export async function ensureDevLogins(
       users: await seedPortal(cognito, options.portal, before),
     },
   };
-  writeFileSync(file, `${JSON.stringify(logins, null, 2)}\n`, { mode: 0o600 });
+  writeDataFile(file, `${JSON.stringify(logins, null, 2)}\n`, { secret: true });
   return logins;
 }

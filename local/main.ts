@@ -5,7 +5,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +26,7 @@ import { newKeyMaterial } from "#shared/wiring/sealer";
 import { appsIn } from "#shared/wiring/stores/apps";
 import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { buildWeb } from "../web/build.ts";
+import { writeDataFile } from "./data-file.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
 import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
@@ -109,7 +110,7 @@ const runtimeFile = path.join(dataDir, "runtime.json");
 function secretsKey(): string {
   if (inMemory) return newKeyMaterial();
   const file = path.join(dataDir, "secrets.key");
-  if (!existsSync(file)) writeFileSync(file, newKeyMaterial(), { mode: 0o600 });
+  if (!existsSync(file)) writeDataFile(file, newKeyMaterial(), { secret: true });
   return readFileSync(file, "utf8").trim();
 }
 
@@ -306,7 +307,7 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
       portal_user_pool_id: LOCAL_PORTAL_POOL.id,
     },
   };
-  writeFileSync(runtimeFile, `${JSON.stringify(runtime, null, 2)}\n`);
+  writeDataFile(runtimeFile, `${JSON.stringify(runtime, null, 2)}\n`);
 }
 
 /** The dev app (made on the first run) and the seeded staff and portal logins. */

@@ -4,7 +4,7 @@
  * and filter, the delivery and issuer queues handed to their readers, and a timer that calls
  * the tick.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   type _Record,
@@ -16,6 +16,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { CHANGE_STREAM_READING, matchesFilter } from "#shared/declarations/stream-filter";
 import { fnv1a } from "#shared/domain/shards";
+import { writeDataFile } from "./data-file.ts";
 import type { LocalQueue, QueueReader } from "./sqs.ts";
 
 export interface PipelineOptions {
@@ -166,7 +167,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       }
       if (records.length > 0) {
         busy = true;
-        if (options.checkpointFile) writeFileSync(options.checkpointFile, JSON.stringify(checkpoints));
+        if (options.checkpointFile) writeDataFile(options.checkpointFile, JSON.stringify(checkpoints));
       }
     }
     return busy;

@@ -9,10 +9,11 @@
  * queue would keep it. With a data file the messages outlast a restart, as SQS's do.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { ISSUER_QUEUE, QUEUES, type QueueDefinition } from "#shared/declarations/queues";
+import { writeDataFile } from "./data-file.ts";
 import { LOCAL_REGION, serveOnLoopback } from "./engines.ts";
 import { jsonRequestBody } from "./json-body.ts";
 
@@ -226,7 +227,7 @@ export async function startQueues(options: {
   const stored: Record<string, Message[]> =
     options.dataFile && existsSync(options.dataFile) ? JSON.parse(readFileSync(options.dataFile, "utf8")) : {};
   const save = () => {
-    if (options.dataFile) writeFileSync(options.dataFile, JSON.stringify(stored));
+    if (options.dataFile) writeDataFile(options.dataFile, JSON.stringify(stored));
   };
   const server = createServer(async (request, response) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {

@@ -7,12 +7,13 @@
  * beside the tables, so a restart keeps the apps' buckets as it keeps the apps.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { APIGatewayClient } from "@aws-sdk/client-api-gateway";
 import { z } from "zod";
 import type { AppLimits } from "#shared/ports/app-limits";
 import { appLimitsOn } from "#shared/wiring/app-limits";
+import { writeDataFile } from "./data-file.ts";
 import { localClient, serveOnLoopback } from "./engines.ts";
 import { jsonRequestBody } from "./json-body.ts";
 
@@ -78,7 +79,7 @@ export async function startUsagePlans(options: { port: number; dataFile?: string
   const planValues = new Set([...planKeys].flatMap((id) => keys.get(id)?.value ?? []));
   const save = () => {
     if (options.dataFile) {
-      writeFileSync(options.dataFile, `${JSON.stringify({ keys: [...keys.values()], planKeys: [...planKeys] })}\n`);
+      writeDataFile(options.dataFile, `${JSON.stringify({ keys: [...keys.values()], planKeys: [...planKeys] })}\n`);
     }
   };
   const plan = (id: string | undefined) => {

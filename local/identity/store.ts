@@ -4,9 +4,10 @@
  * same users and still accepts the tokens it issued before a restart; in memory otherwise.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { z } from "zod";
+import { writeDataFile } from "../data-file.ts";
 import { CognitoError } from "./errors.ts";
 
 const userSchema = z.object({
@@ -82,8 +83,7 @@ export class IdentityStore {
   /** Written whole after each change, through a rename, so a killed process leaves the old file or the new one. */
   save(): void {
     if (!this.file) return;
-    writeFileSync(`${this.file}.tmp`, JSON.stringify(this.state), { mode: 0o600 });
-    renameSync(`${this.file}.tmp`, this.file);
+    writeDataFile(this.file, JSON.stringify(this.state), { secret: true });
   }
 }
 
