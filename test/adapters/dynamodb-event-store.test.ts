@@ -4,41 +4,29 @@
  * under the unsharded key events written before sharding still carry, oldest first. What only
  * the table needs (keys, index keys, expiry) is written by the store and never read back.
  */
-import { randomUUID } from "node:crypto";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { documentClientOf } from "#shared/adapters/aws-clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { EVENTS_TABLE } from "#shared/declarations/tables";
 import { newId } from "#shared/domain/ids";
 import { PARTITION_SHARDS } from "#shared/domain/shards";
 import type { EventItem } from "#shared/domain/webhook-events";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
-import { ensureTables, tableName } from "../../local/resources.ts";
 import { appId } from "../support/fakes.ts";
+import { ownTables } from "../support/own-tables.ts";
 
-const prefix = `t${randomUUID().slice(0, 8)}-`;
-const table = tableName(prefix, EVENTS_TABLE);
-let raw: DynamoDBClient;
+const tables = ownTables();
+const table = tables.name(EVENTS_TABLE);
 let store: DynamoDbEventStore;
 
-beforeAll(async () => {
-  raw = new DynamoDBClient({
-    endpoint: inject("engines").dynamoEndpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  await ensureTables(raw, prefix);
-  store = new DynamoDbEventStore(documentClientOf(raw), table);
+beforeAll(() => {
+  store = new DynamoDbEventStore(tables.doc(), table);
 });
-afterAll(() => raw.destroy());
 
 /** The event's record as the table holds it. */
 async function storedRecord(eventId: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await documentClientOf(raw).send(
-    new GetCommand({ TableName: table, Key: { pk: `EVT#${eventId}`, sk: "EVENT" } }),
-  );
+  const { Item } = await tables
+    .doc()
+    .send(new GetCommand({ TableName: table, Key: { pk: `EVT#${eventId}`, sk: "EVENT" } }));
   return Item;
 }
 
@@ -66,7 +54,7 @@ describe("the due-deliveries index", () => {
     // Written before sharding: the one partition every pending event shared.
     const old = pending("2026-11-26T09:59:00Z");
     const legacy = { ...old, pk: `EVT#${old.event_id}`, sk: "EVENT", due_shard: "due" };
-    await documentClientOf(raw).send(new PutCommand({ TableName: table, Item: legacy }));
+    await tables.doc().send(new PutCommand({ TableName: table, Item: legacy }));
     const later = pending("2026-11-26T11:00:00Z");
     await store.create(later);
 
@@ -95,7 +83,7 @@ describe("what only the table needs", () => {
     );
     const expiry = Date.parse("2026-11-26T10:00:00Z") / 1000 + 30 * 86_400;
     expect(await storedRecord(event.event_id)).toMatchObject({ expires_at_epoch: expiry });
-    const { Items = [] } = await documentClientOf(raw).send(
+    const { Items = [] } = await tables.doc().send(
       new QueryCommand({
         TableName: table,
         KeyConditionExpression: "pk = :pk AND begins_with(sk, :attempt)",

@@ -5,39 +5,28 @@
  * `guardHolds` says it does; the expiry reads every shard of a day, a few at once.
  */
 import { randomUUID } from "node:crypto";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { documentClientOf } from "#shared/adapters/aws-clients";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbVerificationStore, EXPIRY_CONCURRENCY } from "#shared/adapters/dynamodb-verification-store";
 import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
 import { newId } from "#shared/domain/ids";
 import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
-import { ensureTables, tableName } from "../../local/resources.ts";
 import { appId, aVerification } from "../support/fakes.ts";
+import { ownTables } from "../support/own-tables.ts";
 
-const prefix = `t${randomUUID().slice(0, 8)}-`;
-const table = tableName(prefix, VERIFICATIONS_TABLE);
-let raw: DynamoDBClient;
+const tables = ownTables();
+const table = tables.name(VERIFICATIONS_TABLE);
 let store: DynamoDbVerificationStore;
 
-beforeAll(async () => {
-  raw = new DynamoDBClient({
-    endpoint: inject("engines").dynamoEndpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  await ensureTables(raw, prefix);
-  store = new DynamoDbVerificationStore(documentClientOf(raw), table);
+beforeAll(() => {
+  store = new DynamoDbVerificationStore(tables.doc(), table);
 });
-afterAll(() => raw.destroy());
 
 /** The record as the table holds it. */
 async function storedRecord(id: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await documentClientOf(raw).send(new GetCommand({ TableName: table, Key: { verification_id: id } }));
+  const { Item } = await tables.doc().send(new GetCommand({ TableName: table, Key: { verification_id: id } }));
   return Item;
 }
 
@@ -166,7 +155,7 @@ describe("awaitingPastDeadline", () => {
     );
     expect(new Set(many.map((item) => shardedKey(day, item.verification_id))).size).toBe(PARTITION_SHARDS);
     const older = aVerification({ verification_id: newId("verification"), upload_deadline: `${day}T08:00:00Z` });
-    await documentClientOf(raw).send(new PutCommand({ TableName: table, Item: { ...older, awaiting_day: day } }));
+    await tables.doc().send(new PutCommand({ TableName: table, Item: { ...older, awaiting_day: day } }));
     const ahead = await created({ upload_deadline: `${day}T12:00:01Z` });
 
     const visited: string[] = [];

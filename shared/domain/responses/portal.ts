@@ -93,6 +93,7 @@ export const deliverySchema = z
     error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did")),
   })
   .check(z.describe("One attempt to deliver an event"));
+export type Delivery = z.infer<typeof deliverySchema>;
 
 export const testDeliverySchema = z
   .strictObject({ event_id: z.string().check(z.regex(ID_PATTERNS.event)), delivery: deliverySchema })

@@ -1,5 +1,6 @@
 /** What operators do with delivered and parked events: read the attempts, send one again. */
 import { NotFoundError } from "../../domain/errors.ts";
+import type { Delivery } from "../../domain/responses/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { EventItem } from "../../domain/webhook-events.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -18,19 +19,8 @@ export async function replayEvent(
   return deps.events.requeue(event, isoSeconds(deps.clock.now()));
 }
 
-/** An attempt as operators and the portal show it. */
-export interface DeliveryView {
-  event_id: string;
-  event_type: string | null;
-  attempt: number;
-  attempted_at: string;
-  url: string;
-  outcome: "delivered" | "failed";
-  response_status: number | null;
-  latency_ms: number;
-  response_body: string | null;
-  error: string | null;
-}
+/** An attempt as operators and the portal show it: the portal's wire shape of a delivery. */
+export type DeliveryView = Delivery;
 
 export function deliveryView(eventId: string, attempt: number, record: AttemptRecord): DeliveryView {
   return {
