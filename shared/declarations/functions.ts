@@ -1,4 +1,5 @@
 import type { Environment } from "../domain/environments.ts";
+import { FUNCTION_SETTINGS, type FunctionName } from "./function-settings.ts";
 import type { KeyFamily } from "./key-families.ts";
 import type { SettingName } from "./settings.ts";
 import type {
@@ -85,37 +86,17 @@ export interface FunctionDefinition {
   deployedIn?: readonly Environment[];
 }
 
-/**
- * What every function that signs and sends webhooks reads: the app's destination and sealed
- * secret, the event, the sealing key (and the retired one, for secrets sealed before it), and
- * where webhooks may go.
- */
-const DELIVERING_SETTINGS = [
-  "APPS_TABLE",
-  "EVENTS_TABLE",
-  "SECRETS_KEY_ARN",
-  "SEALING_KEY_ID",
-  "KMS_ENDPOINT",
-  "WEBHOOK_DESTINATIONS",
-] as const satisfies readonly SettingName[];
-
 export const FUNCTIONS = {
   authorizer: {
     entry: "functions/authorizer.ts",
-    settings: ["ENVIRONMENT", "APPS_TABLE"],
+    settings: FUNCTION_SETTINGS.authorizer,
     timeoutSeconds: 10,
     // A key's item holds what the decision needs: the authorizer reads key items and nothing else.
     access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, leadingKeys: { APPS_TABLE: ["apiKeys"] }, uploads: [] },
   },
   "create-verification": {
     entry: "functions/create-verification.ts",
-    settings: [
-      "ENVIRONMENT",
-      "VERIFICATIONS_TABLE",
-      "IDEMPOTENCY_TABLE",
-      "UPLOADS_BUCKET",
-      "VERIFICATION_RETENTION_DAYS",
-    ],
+    settings: FUNCTION_SETTINGS["create-verification"],
     timeoutSeconds: 29,
     access: {
       tables: {
@@ -129,7 +110,7 @@ export const FUNCTIONS = {
   },
   "confirm-upload": {
     entry: "functions/confirm-upload.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "ISSUER", "ISSUER_QUEUE_URL", "SQS_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["confirm-upload"],
     timeoutSeconds: 29,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
@@ -141,17 +122,7 @@ export const FUNCTIONS = {
   },
   "on-verification-change": {
     entry: "functions/on-verification-change.ts",
-    settings: [
-      "ENVIRONMENT",
-      "VERIFICATIONS_TABLE",
-      "UPLOADS_BUCKET",
-      "EVENTS_TABLE",
-      "USAGE_TABLE",
-      "DELIVERY_QUEUE_URL",
-      "ISSUER",
-      "ISSUER_QUEUE_URL",
-      "SQS_ENDPOINT",
-    ],
+    settings: FUNCTION_SETTINGS["on-verification-change"],
     // With no issuer configured, the checks on a 10 MiB document per record of a batch; no customer
     // endpoint and no issuer is called here.
     timeoutSeconds: 120,
@@ -172,21 +143,7 @@ export const FUNCTIONS = {
   },
   "ask-issuer": {
     entry: "functions/ask-issuer.ts",
-    settings: [
-      "ENVIRONMENT",
-      "VERIFICATIONS_TABLE",
-      "UPLOADS_BUCKET",
-      "ISSUER",
-      "EDEVLET_PROTOCOL",
-      "EDEVLET_URL",
-      "EDEVLET_MOBILE_URL",
-      "AUTHORITY_URL",
-      "AUTHORITY_SECRET",
-      "AUTHORITY_SECRET_ARN",
-      "ISSUER_RETRY_WINDOW_S",
-      "ISSUER_QUEUE_URL",
-      "SQS_ENDPOINT",
-    ],
+    settings: FUNCTION_SETTINGS["ask-issuer"],
     // One lookup (15 s at most) and the checks on a 10 MiB document around it.
     timeoutSeconds: 60,
     access: {
@@ -199,7 +156,7 @@ export const FUNCTIONS = {
   },
   "deliver-webhooks": {
     entry: "functions/deliver-webhooks.ts",
-    settings: DELIVERING_SETTINGS,
+    settings: FUNCTION_SETTINGS["deliver-webhooks"],
     // A batch's attempts run side by side, each stopped at the delivery timeout (10 s).
     timeoutSeconds: 30,
     access: {
@@ -216,7 +173,7 @@ export const FUNCTIONS = {
   },
   tick: {
     entry: "functions/tick.ts",
-    settings: ["VERIFICATIONS_TABLE", ...DELIVERING_SETTINGS],
+    settings: FUNCTION_SETTINGS.tick,
     timeoutSeconds: 300,
     access: {
       tables: {
@@ -236,13 +193,13 @@ export const FUNCTIONS = {
   },
   "get-verification": {
     entry: "functions/get-verification.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    settings: FUNCTION_SETTINGS["get-verification"],
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
   },
   "erase-verification": {
     entry: "functions/erase-verification.ts",
-    settings: ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
+    settings: FUNCTION_SETTINGS["erase-verification"],
     timeoutSeconds: 10,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
@@ -252,19 +209,19 @@ export const FUNCTIONS = {
   },
   "list-verifications": {
     entry: "functions/list-verifications.ts",
-    settings: ["VERIFICATIONS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-verifications"],
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "list-events": {
     entry: "functions/list-events.ts",
-    settings: ["EVENTS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-events"],
     timeoutSeconds: 10,
     access: { tables: { EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "edevlet-simulator": {
     entry: "functions/edevlet-simulator.ts",
-    settings: ["SIMULATOR_DOCUMENTS", "SIMULATOR_KEY", "SIMULATOR_KEY_ARN", "SIMULATOR_LATENCY_MS"],
+    settings: FUNCTION_SETTINGS["edevlet-simulator"],
     // A slow answer is held past the adapter's 15 s budget.
     timeoutSeconds: 25,
     access: { tables: {}, uploads: [], simulator: true },
@@ -274,25 +231,25 @@ export const FUNCTIONS = {
   // The backoffice: staff review what could not be decided automatically.
   "staff-authorizer": {
     entry: "functions/staff-authorizer.ts",
-    settings: ["STAFF_USER_POOL_ID", "STAFF_CLIENT_ID", "IDENTITY_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["staff-authorizer"],
     timeoutSeconds: 10,
     access: { tables: {}, uploads: [], userPool: "staff" },
   },
   "backoffice-console": {
     entry: "functions/backoffice-console.ts",
-    settings: ["WEB_ASSETS", "STAFF_CLIENT_ID", "IDENTITY_ENDPOINT", "UPLOADS_BUCKET", "S3_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["backoffice-console"],
     timeoutSeconds: 10,
     access: { tables: {}, uploads: [] },
   },
   "list-reviews": {
     entry: "functions/list-reviews.ts",
-    settings: ["ENVIRONMENT", "VERIFICATIONS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-reviews"],
     timeoutSeconds: 10,
     access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "claim-review": {
     entry: "functions/claim-review.ts",
-    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["claim-review"],
     timeoutSeconds: 10,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -301,7 +258,7 @@ export const FUNCTIONS = {
   },
   "decide-review": {
     entry: "functions/decide-review.ts",
-    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    settings: FUNCTION_SETTINGS["decide-review"],
     timeoutSeconds: 10,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -311,7 +268,7 @@ export const FUNCTIONS = {
   },
   "inspect-verification": {
     entry: "functions/inspect-verification.ts",
-    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    settings: FUNCTION_SETTINGS["inspect-verification"],
     timeoutSeconds: 10,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -320,7 +277,7 @@ export const FUNCTIONS = {
   },
   "view-document": {
     entry: "functions/view-document.ts",
-    settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+    settings: FUNCTION_SETTINGS["view-document"],
     timeoutSeconds: 10,
     access: {
       tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -330,49 +287,40 @@ export const FUNCTIONS = {
   },
   "read-audit": {
     entry: "functions/read-audit.ts",
-    settings: ["AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["read-audit"],
     timeoutSeconds: 10,
     access: { tables: { AUDIT_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   // The customer portal: an organisation's people manage its apps and look things up.
   "portal-authorizer": {
     entry: "functions/portal-authorizer.ts",
-    settings: ["PORTAL_USER_POOL_ID", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT", "APPS_TABLE"],
+    settings: FUNCTION_SETTINGS["portal-authorizer"],
     timeoutSeconds: 10,
     // The caller's membership: which organisation, which role.
     access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [], userPool: "portal" },
   },
   "portal-page": {
     entry: "functions/portal-page.ts",
-    settings: ["WEB_ASSETS", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["portal-page"],
     timeoutSeconds: 10,
     access: { tables: {}, uploads: [] },
   },
   "who-am-i": {
     entry: "functions/who-am-i.ts",
-    settings: ["APPS_TABLE"],
+    settings: FUNCTION_SETTINGS["who-am-i"],
     timeoutSeconds: 10,
     access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
   },
   "list-apps": {
     entry: "functions/list-apps.ts",
-    settings: ["APPS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-apps"],
     timeoutSeconds: 10,
     // The organisation's apps and each app's keys, from their indexes.
     access: { tables: { APPS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "create-app": {
     entry: "functions/create-app.ts",
-    settings: [
-      "ENVIRONMENT",
-      "APPS_TABLE",
-      "AUDIT_TABLE",
-      "SEALING_KEY_ID",
-      "KMS_ENDPOINT",
-      "WEBHOOK_DESTINATIONS",
-      "USAGE_PLAN_ID",
-      "APIGATEWAY_ENDPOINT",
-    ],
+    settings: FUNCTION_SETTINGS["create-app"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -383,7 +331,7 @@ export const FUNCTIONS = {
   },
   "rotate-key": {
     entry: "functions/rotate-key.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["rotate-key"],
     timeoutSeconds: 10,
     access: {
       tables: {
@@ -395,7 +343,7 @@ export const FUNCTIONS = {
   },
   "revoke-key": {
     entry: "functions/revoke-key.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["revoke-key"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -404,7 +352,7 @@ export const FUNCTIONS = {
   },
   "set-webhook": {
     entry: "functions/set-webhook.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE", "WEBHOOK_DESTINATIONS"],
+    settings: FUNCTION_SETTINGS["set-webhook"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -413,7 +361,7 @@ export const FUNCTIONS = {
   },
   "rotate-webhook-secret": {
     entry: "functions/rotate-webhook-secret.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE", "SEALING_KEY_ID", "KMS_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["rotate-webhook-secret"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -423,7 +371,7 @@ export const FUNCTIONS = {
   },
   "test-webhook": {
     entry: "functions/test-webhook.ts",
-    settings: ["AUDIT_TABLE", ...DELIVERING_SETTINGS],
+    settings: FUNCTION_SETTINGS["test-webhook"],
     // One delivery attempt (10 s) while the caller waits.
     timeoutSeconds: 29,
     access: {
@@ -439,13 +387,13 @@ export const FUNCTIONS = {
   },
   "list-deliveries": {
     entry: "functions/list-deliveries.ts",
-    settings: ["APPS_TABLE", "EVENTS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-deliveries"],
     timeoutSeconds: 10,
     access: { tables: { APPS_TABLE: ["dynamodb:GetItem"], EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "replay-event": {
     entry: "functions/replay-event.ts",
-    settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["replay-event"],
     timeoutSeconds: 10,
     access: {
       tables: {
@@ -458,7 +406,7 @@ export const FUNCTIONS = {
   },
   "search-verifications": {
     entry: "functions/search-verifications.ts",
-    settings: ["APPS_TABLE", "VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["search-verifications"],
     timeoutSeconds: 10,
     access: {
       tables: {
@@ -471,7 +419,7 @@ export const FUNCTIONS = {
   },
   "view-verification": {
     entry: "functions/view-verification.ts",
-    settings: ["APPS_TABLE", "VERIFICATIONS_TABLE", "AUDIT_TABLE"],
+    settings: FUNCTION_SETTINGS["view-verification"],
     timeoutSeconds: 10,
     access: {
       tables: {
@@ -484,13 +432,13 @@ export const FUNCTIONS = {
   },
   "list-members": {
     entry: "functions/list-members.ts",
-    settings: ["APPS_TABLE"],
+    settings: FUNCTION_SETTINGS["list-members"],
     timeoutSeconds: 10,
     access: { tables: { APPS_TABLE: ["dynamodb:Query"] }, uploads: [] },
   },
   "invite-member": {
     entry: "functions/invite-member.ts",
-    settings: ["APPS_TABLE", "AUDIT_TABLE", "PORTAL_USER_POOL_ID", "IDENTITY_ENDPOINT"],
+    settings: FUNCTION_SETTINGS["invite-member"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
@@ -500,13 +448,13 @@ export const FUNCTIONS = {
   },
   "read-usage": {
     entry: "functions/read-usage.ts",
-    settings: ["APPS_TABLE", "USAGE_TABLE"],
+    settings: FUNCTION_SETTINGS["read-usage"],
     timeoutSeconds: 10,
     access: {
       tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"], USAGE_TABLE: ["dynamodb:Query"] },
       uploads: [],
     },
   },
-} as const satisfies Record<string, FunctionDefinition>;
+} as const satisfies Record<FunctionName, FunctionDefinition>;
 
-export type FunctionName = keyof typeof FUNCTIONS;
+export type { FunctionName };

@@ -4,7 +4,7 @@
  * the adapters its handler asks for. This one reads and checks the settings.
  */
 import { systemClock } from "../adapters/system-clock.ts";
-import { FUNCTIONS, type FunctionName } from "../declarations/functions.ts";
+import { FUNCTION_SETTINGS, type FunctionName } from "../declarations/function-settings.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
 import type { Destinations, Environment } from "../domain/environments.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -22,7 +22,7 @@ export interface FunctionConfig {
 
 /** Function `name`'s settings, read and checked now, so a missing one fails the cold start. */
 export function functionConfig(name: FunctionName): FunctionConfig {
-  const declared: readonly SettingName[] = FUNCTIONS[name].settings;
+  const declared: readonly SettingName[] = FUNCTION_SETTINGS[name];
   const settings: Partial<Record<SettingName, string>> = readSettings(declared);
   const optional = (key: SettingName): string | undefined => {
     if (!declared.includes(key)) throw new Error(`Function ${name} does not declare ${key}`);

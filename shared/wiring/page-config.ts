@@ -6,7 +6,7 @@
  * it there, as with `functionConfig`, and an address is checked where the page's
  * Content-Security-Policy is made.
  */
-import { FUNCTIONS } from "../declarations/functions.ts";
+import { FUNCTION_SETTINGS } from "../declarations/function-settings.ts";
 import type { SettingName } from "../declarations/settings.ts";
 
 /** The functions that serve a web page. */
@@ -20,7 +20,7 @@ export interface PageConfig {
 }
 
 export function pageConfig(name: PageFunction): PageConfig {
-  const declared: readonly SettingName[] = FUNCTIONS[name].settings;
+  const declared: readonly SettingName[] = FUNCTION_SETTINGS[name];
   const optional = (key: SettingName): string | undefined => {
     if (!declared.includes(key)) throw new Error(`Function ${name} does not declare ${key}`);
     return process.env[key] || undefined;
