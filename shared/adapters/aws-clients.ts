@@ -2,9 +2,19 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
-/** The document client the stores expect on `raw`: attributes left undefined are not written. */
+const documentClients = new WeakMap<DynamoDBClient, DynamoDBDocumentClient>();
+
+/**
+ * The document client the stores expect on `raw`: attributes left undefined are not written.
+ * One per client, so the stores a function builds on it share it.
+ */
 export function documentClientOf(raw: DynamoDBClient): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  let doc = documentClients.get(raw);
+  if (!doc) {
+    doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    documentClients.set(raw, doc);
+  }
+  return doc;
 }
 
 /** A DynamoDB client and its document client; `endpoint` names a local engine, none in AWS. */
