@@ -14,8 +14,22 @@ export interface RunningRuntime {
   output: () => string;
 }
 
-/** Starts the runtime with `env` over the defaults and resolves once it serves. */
+/**
+ * Starts the runtime with `env` over the defaults and resolves once it serves. A port found free
+ * may be taken before the runtime binds it (the system hands out the same range for outgoing
+ * connections): such a start is made again on other ports, twice at most.
+ */
 export async function startRuntime(env: Record<string, string>, args: string[] = []): Promise<RunningRuntime> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePorts(env, args);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(env: Record<string, string>, args: string[]): Promise<RunningRuntime> {
   const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
   // Every other server on a free port of its own too: PORT + n may be another process's.
   const others = {
