@@ -32,6 +32,8 @@ interface Message {
   receiveCount: number;
   /** When it may be taken (again): its delay's end, or its visibility timeout's after a take. */
   visibleAt: number;
+  /** Handed to a reader that has not ended yet. */
+  inFlight?: boolean;
 }
 
 class SqsError extends Error {
@@ -135,6 +137,7 @@ function localQueue(
       for (const message of batch) {
         message.receiveCount += 1;
         message.visibleAt = now + definition.visibilityTimeoutSeconds * 1000;
+        message.inFlight = true;
       }
       running += 1;
       changed();
@@ -155,6 +158,7 @@ function localQueue(
       failed = true;
     }
     for (const message of batch) {
+      delete message.inFlight;
       const index = messages.indexOf(message);
       if (index < 0) continue;
       // A failed batch stays hidden until its visibility timeout ends, then is offered again.
@@ -226,6 +230,15 @@ export async function startQueues(options: {
 }): Promise<LocalQueues> {
   const stored: Record<string, Message[]> =
     options.dataFile && existsSync(options.dataFile) ? JSON.parse(readFileSync(options.dataFile, "utf8")) : {};
+  // A message the last run had handed out when it stopped (killed, say) has no reader any more:
+  // in AWS it would wait out its visibility timeout in case the reader were still at work, but
+  // here that reader is gone for certain, so it is offered again at once.
+  for (const message of Object.values(stored).flat()) {
+    if (message.inFlight) {
+      delete message.inFlight;
+      message.visibleAt = Date.now();
+    }
+  }
   const save = () => {
     if (options.dataFile) writeDataFile(options.dataFile, JSON.stringify(stored));
   };

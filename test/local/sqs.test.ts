@@ -123,4 +123,40 @@ describe("with a data file", () => {
 
     expect(bodies.map((body) => JSON.parse(body))).toEqual([{ verification_id: "ver_later", attempt: 3 }]);
   });
+
+  it("offers a message the stopped run had handed out again at once, not after its visibility timeout", async () => {
+    const dataFile = path.join(dataDir, "queues-in-flight.json");
+    const first = await startQueues({ port: 0, dataFile });
+    const firstClient = sqs(first.url);
+    let taken!: () => void;
+    const handedOut = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    // The reader takes the message and never ends, as one killed mid-lookup would not.
+    first.queue("IssuerLookups").attach(() => {
+      taken();
+      return new Promise<void>(() => {});
+    });
+    await sqsIssuerQueue(firstClient, first.queue("IssuerLookups").queueUrl).send(
+      { verification_id: "ver_in_flight", attempt: 1 },
+      0,
+    );
+    await handedOut;
+    firstClient.destroy();
+    await first.stop();
+
+    const second = await startQueues({ port: 0, dataFile });
+    const bodies: string[] = [];
+    const receiveCounts: string[] = [];
+    second.queue("IssuerLookups").attach(async (event) => {
+      bodies.push(...event.Records.map((record) => record.body));
+      receiveCounts.push(...event.Records.map((record) => record.attributes.ApproximateReceiveCount));
+    });
+    await second.queue("IssuerLookups").drain();
+    await second.queue("IssuerLookups").detach();
+    await second.stop();
+
+    expect(bodies.map((body) => JSON.parse(body))).toEqual([{ verification_id: "ver_in_flight", attempt: 1 }]);
+    expect(receiveCounts).toEqual(["2"]);
+  });
 });
