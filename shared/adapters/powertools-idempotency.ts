@@ -10,12 +10,14 @@ import type { Context } from "aws-lambda";
 import { IdempotencyInProgressError, IdempotencyKeyReusedError, IdempotencyRecordError } from "../domain/errors.ts";
 import type { Idempotency, IdempotentInput, Invocation } from "../ports/idempotency.ts";
 
+type ConfigOptions = ConstructorParameters<typeof IdempotencyConfig>[0];
+
 /**
  * Idempotency with Powertools, records in its DynamoDB table: keyed by `[appId, idempotencyKey]`,
  * the body compared on `request`, only successful results stored.
  */
 export class PowertoolsIdempotency implements Idempotency {
-  private readonly config: IdempotencyConfig;
+  private readonly options: ConfigOptions;
 
   constructor(
     private readonly persistence: BasePersistenceLayer,
@@ -23,7 +25,7 @@ export class PowertoolsIdempotency implements Idempotency {
     private readonly keyPrefix: string,
     keepSeconds: number,
   ) {
-    this.config = new IdempotencyConfig({
+    this.options = {
       eventKeyJmesPath: "[appId, idempotencyKey]",
       payloadValidationJmesPath: "request",
       expiresAfterSeconds: keepSeconds,
@@ -31,7 +33,7 @@ export class PowertoolsIdempotency implements Idempotency {
       hashFunction: "sha256",
       throwOnNoIdempotencyKey: true,
       responseHook: (response) => ({ ...(response as object), replayed: true }),
-    });
+    };
   }
 
   async run<R extends object>(
@@ -44,7 +46,9 @@ export class PowertoolsIdempotency implements Idempotency {
         ...(await work()),
         replayed: false,
       }),
-      { persistenceStore: this.persistence, config: this.config, keyPrefix: this.keyPrefix },
+      // A configuration of its own per run: the library keeps the invocation on it, and the
+      // record in progress lapses at that invocation's end, never at another's running beside it.
+      { persistenceStore: this.persistence, config: new IdempotencyConfig(this.options), keyPrefix: this.keyPrefix },
     );
     try {
       return await once(input, invocation as Context);

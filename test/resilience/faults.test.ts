@@ -83,6 +83,94 @@ describe("a create whose result cannot be saved", () => {
   });
 });
 
+/**
+ * A failed create frees its Idempotency-Key before it answers, however long the cleanup's own
+ * writes keep failing (within the request's time): the client that retries as the contract says
+ * gets its one verification, instead of `409 idempotency_request_in_progress` until the record
+ * in progress lapses.
+ */
+describe("a failed create whose cleanup meets faults", () => {
+  /**
+   * Calls of the cleanup's step that fail (each with every retry the SDK makes of it): more than
+   * a cleanup that gives up after a fixed handful of tries outlasts, a few seconds in all.
+   */
+  const CLEANUP_FAILURES = 12;
+  const idempotencyDelete = (request: DynamoRequest) =>
+    request.operation === "DeleteItem" && request.table === api.tables.idempotency;
+  const verificationDelete = (request: DynamoRequest) =>
+    request.operation === "DeleteItem" && request.table === api.tables.verifications;
+
+  /** Fails every `write` until the first `cleanup` request arrives: the one request fails, its retries do not. */
+  function failUntilCleanup(write: (request: DynamoRequest) => boolean, cleanup: (request: DynamoRequest) => boolean) {
+    const rule = dynamoProxy.fail(write, "InternalServerError", 500, Number.POSITIVE_INFINITY);
+    const stopWatching = dynamoProxy.watch((request) => {
+      if (!cleanup(request)) return;
+      rule.stop();
+      stopWatching();
+    });
+  }
+
+  /** Fails every attempt of the first `calls` SDK calls that match. */
+  function failCalls(match: (request: DynamoRequest) => boolean, calls: number) {
+    const failing = new Set<string | undefined>();
+    dynamoProxy.fail(
+      (request) => {
+        if (!match(request)) return false;
+        if (failing.size < calls) failing.add(request.call);
+        return failing.has(request.call);
+      },
+      "InternalServerError",
+      500,
+      Number.POSITIVE_INFINITY,
+    );
+    return { failed: () => failing.size };
+  }
+
+  async function createThroughTheFaults(key: string) {
+    const other = await api.newApp();
+    const customer = new ContractClient(api.baseUrl, other.api_key);
+    const reply = await customer.create(validBody(), key);
+    dynamoProxy.reset();
+    const items = (await api.scan(api.tables.verifications)) as unknown as VerificationItem[];
+    return { reply, customer, mine: items.filter((item) => item.app_id === other.app_id) };
+  }
+
+  it("whose in-progress record cannot be deleted: the client's retry makes the one verification", async () => {
+    // The verification cannot be written, and then the record in progress cannot be deleted for a while.
+    failUntilCleanup(
+      (request) => request.operation === "PutItem" && request.table === api.tables.verifications,
+      idempotencyDelete,
+    );
+    const deletes = failCalls(idempotencyDelete, CLEANUP_FAILURES);
+
+    const { reply, customer, mine } = await createThroughTheFaults("cleanup-delete-fails");
+
+    expect(reply?.status, reply?.text).toBe(201);
+    expect(deletes.failed()).toBe(CLEANUP_FAILURES);
+    expect(customer.stats.statuses[500], JSON.stringify(customer.stats)).toBeGreaterThanOrEqual(1);
+    expect(mine.map((item) => item.verification_id)).toEqual([
+      expectVerification(reply as NonNullable<typeof reply>).verification_id,
+    ]);
+  }, 60_000);
+
+  it("whose result cannot be saved and whose verification cannot be removed at once: still one verification", async () => {
+    failUntilCleanup(
+      (request) => request.operation === "UpdateItem" && request.table === api.tables.idempotency,
+      verificationDelete,
+    );
+    const discards = failCalls(verificationDelete, CLEANUP_FAILURES);
+
+    const { reply, customer, mine } = await createThroughTheFaults("cleanup-discard-fails");
+
+    expect(reply?.status, reply?.text).toBe(201);
+    expect(discards.failed()).toBe(CLEANUP_FAILURES);
+    expect(customer.stats.statuses[500], JSON.stringify(customer.stats)).toBeGreaterThanOrEqual(1);
+    expect(mine.map((item) => item.verification_id)).toEqual([
+      expectVerification(reply as NonNullable<typeof reply>).verification_id,
+    ]);
+  }, 60_000);
+});
+
 describe("the API behind a proxy that throttles, fails and drops 10 % of DynamoDB and S3 requests each", () => {
   it("keeps one verification per key, leaks nothing, and finishes every confirmed upload with its event", async () => {
     const document = await pdfDocument();

@@ -14,6 +14,8 @@ export interface DynamoRequest {
   /** The operation, e.g. `PutItem`. */
   operation: string;
   table: string | undefined;
+  /** The SDK call it belongs to: every attempt of one call (its own retries) carries the same id. */
+  call: string | undefined;
 }
 
 export type FaultKind = "throttle" | "error" | "drop";
@@ -40,13 +42,20 @@ export interface FaultProxy {
   endpoint: string;
   /** Holds the next matching request until `release` is called. */
   hold(match: (request: DynamoRequest) => boolean): { reached: Promise<void>; release: () => void };
-  /** Answers the next `times` matching requests with a DynamoDB error of `errorType`. */
-  fail(match: (request: DynamoRequest) => boolean, errorType: string, status: number, times: number): void;
+  /** Answers the next `times` matching requests with a DynamoDB error of `errorType`, until `stop`. */
+  fail(
+    match: (request: DynamoRequest) => boolean,
+    errorType: string,
+    status: number,
+    times: number,
+  ): { stop: () => void };
   /** Injects faults into every request from now on, until `calm`. */
   chaos(options: ChaosOptions): void;
   calm(): void;
   /** Requests seen and faults injected since the proxy started. */
   counts(): FaultCounts;
+  /** Calls `listener` with every request as it arrives, until the returned function is called. */
+  watch(listener: (request: DynamoRequest) => void): () => void;
   /** Drops every rule that has not fired yet. */
   reset(): void;
   stop(): Promise<void>;
@@ -88,6 +97,7 @@ export async function startFaultProxy(
   const rules: Rule[] = [];
   const counts: FaultCounts = { requests: 0, throttle: 0, error: 0, drop: 0 };
   let chaos: { random: () => number; rates: Record<FaultKind, number> } | undefined;
+  const listeners = new Set<(request: DynamoRequest) => void>();
 
   /** The fault this request gets, if any: one draw, split by the rates. */
   function draw(): FaultKind | undefined {
@@ -106,13 +116,18 @@ export async function startFaultProxy(
     const body = Buffer.concat(chunks);
     counts.requests += 1;
     const operation = String(req.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
-    let table: string | undefined;
+    let parsed: Record<string, unknown> = {};
     try {
-      table = (JSON.parse(body.toString("utf8")) as { TableName?: string }).TableName;
+      const json: unknown = JSON.parse(body.toString("utf8"));
+      if (json && typeof json === "object" && !Array.isArray(json)) parsed = json as Record<string, unknown>;
     } catch {
-      table = undefined;
+      // Not JSON: an S3 request.
     }
-    const index = rules.findIndex((rule) => rule.match({ operation, table }));
+    const table = typeof parsed.TableName === "string" ? parsed.TableName : undefined;
+    const invocation = req.headers["amz-sdk-invocation-id"];
+    const request: DynamoRequest = { operation, table, call: typeof invocation === "string" ? invocation : undefined };
+    for (const listener of listeners) listener(request);
+    const index = rules.findIndex((rule) => rule.match(request));
     const rule = index >= 0 ? rules[index] : undefined;
     if (rule?.kind === "fail") {
       rule.remaining -= 1;
@@ -165,7 +180,14 @@ export async function startFaultProxy(
       return { reached: reachedPromise, release };
     },
     fail(match, errorType, status, times) {
-      rules.push({ match, kind: "fail", status, errorType, remaining: times });
+      const rule: Rule = { match, kind: "fail", status, errorType, remaining: times };
+      rules.push(rule);
+      return {
+        stop() {
+          const index = rules.indexOf(rule);
+          if (index >= 0) rules.splice(index, 1);
+        },
+      };
     },
     chaos({ seed, rates }) {
       chaos = { random: seededRandom(seed), rates };
@@ -174,6 +196,12 @@ export async function startFaultProxy(
       chaos = undefined;
     },
     counts: () => ({ ...counts }),
+    watch(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     reset() {
       rules.length = 0;
     },

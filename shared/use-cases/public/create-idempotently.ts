@@ -17,21 +17,34 @@ export interface IdempotentCreateResult {
   replayed: boolean;
 }
 
-/** How often a failed request tries each step of undoing what it wrote before it answers 5xx. */
-const RELEASE_TRIES = 8;
+/**
+ * The time a request keeps to answer after its hold on the key ends: the record in progress
+ * lapses before the function's own deadline, so it never outlives the request.
+ */
+const ANSWER_MARGIN_MS = 500;
 
-/** Runs `step` until it succeeds or the tries run out, backing off from 25 ms; whether it succeeded. */
-async function persistently(step: () => Promise<unknown>): Promise<boolean> {
-  for (let attempt = 1; attempt <= RELEASE_TRIES; attempt += 1) {
+/** The hold on the key: the invocation's remaining time, less the margin to answer in. */
+function holdOf(invocation: Invocation): Invocation {
+  return { getRemainingTimeInMillis: () => Math.max(1, invocation.getRemainingTimeInMillis() - ANSWER_MARGIN_MS) };
+}
+
+/**
+ * Runs `step` until it succeeds or the hold ends, backing off from 50 ms to at most 500 ms;
+ * whether it succeeded. A dependency that keeps failing therefore costs the request the rest of
+ * its time, never the client a key held past the request.
+ */
+async function persistently(step: () => Promise<unknown>, hold: Invocation): Promise<boolean> {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       await step();
       return true;
     } catch {
-      // The dependency is still failing: wait a little and try again.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      // The dependency is still failing: wait a little and try again, while the hold lasts.
+      const left = hold.getRemainingTimeInMillis() - 1;
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, 500, 25 * 2 ** attempt)));
     }
   }
-  return false;
 }
 
 /**
@@ -42,8 +55,10 @@ async function persistently(step: () => Promise<unknown>): Promise<boolean> {
  * The idempotency records cannot be written in one transaction with the verification. When
  * the result (or the removal of the in-progress record) cannot be saved, the request undoes
  * what it wrote: it removes the verification nobody was given and frees the key, so the
- * client's retry makes the one verification for that key, at once, instead of meeting `409`
- * until the function's timeout and then leaving an orphan behind.
+ * client's retry makes the one verification for that key, at once. The record in progress
+ * holds the key only for the request's own time (less the margin to answer in), and the
+ * undoing is tried again for as long as that hold lasts: when the request answers, the key is
+ * free, either removed or lapsed, and never `409` to a retry that follows the answer.
  */
 export async function idempotentCreateVerification(
   deps: CreateVerificationDeps & {
@@ -53,10 +68,11 @@ export async function idempotentCreateVerification(
   input: IdempotentCreateInput,
   invocation: Invocation,
 ): Promise<IdempotentCreateResult> {
+  const hold = holdOf(invocation);
   // Set once the use case runs, which means this call holds the in-progress record.
   let run: { verificationId?: string } | undefined;
   try {
-    return await deps.idempotency.run(input, invocation, async () => {
+    return await deps.idempotency.run(input, hold, async () => {
       run = {};
       const resource = await createVerification(deps, input);
       run.verificationId = resource.verification_id;
@@ -68,8 +84,10 @@ export async function idempotentCreateVerification(
   }
 
   async function release(verificationId: string | undefined): Promise<void> {
-    // While the verification may still exist, the key stays held: freeing it would let the retry make a second one.
-    if (verificationId && !(await persistently(() => deps.verifications.discardNew(verificationId)))) return;
-    await persistently(() => deps.idempotency.release(input));
+    // While the verification may still exist, the key is not freed: that would let the retry
+    // make a second one at once. If it cannot be removed for the whole hold, the hold lapses as
+    // the request answers all the same, and the one left waits for its upload until its deadline.
+    if (verificationId && !(await persistently(() => deps.verifications.discardNew(verificationId), hold))) return;
+    await persistently(() => deps.idempotency.release(input), hold);
   }
 }
