@@ -241,6 +241,10 @@ async function startEngines(): Promise<DynamoDBClient> {
       port: identityPort,
       dataFile: inMemory ? undefined : path.join(dataDir, "identity.json"),
       pools: LOCAL_POOLS,
+      // The review console and the portal page call the pools from the browser; no other page may.
+      allowedOrigins: [backofficeUrl, portalUrl],
+      // The invitations Cognito would mail, each a JSON file.
+      mailbox: inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-mailbox-")) : path.join(dataDir, "mailbox"),
     }),
   );
   return dynamo;

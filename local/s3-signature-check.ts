@@ -9,6 +9,7 @@
 import http from "node:http";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { S3RequestPresigner } from "@aws-sdk/s3-request-presigner";
+import { amzDate, parseAuthorization, sameSignature } from "./sigv4.ts";
 
 type Refusal = { status: number; code: string; message: string };
 
@@ -22,14 +23,6 @@ function s3Error(res: http.ServerResponse, status: number, code: string, message
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
   res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": Buffer.byteLength(body) });
   res.end(body);
-}
-
-/** Parses `20261122T120000Z`. */
-function amzDate(value: string): Date | undefined {
-  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
-  if (!match) return undefined;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
-  return new Date(Date.UTC(y, mo - 1, d, h, mi, s));
 }
 
 /** The query parameters a presigned URL's signature adds; everything else in its query is signed. */
@@ -84,7 +77,10 @@ async function presignedRefusal(
     signingDate: signed,
     signableHeaders: new Set(names),
   });
-  return again.query?.["X-Amz-Signature"] === query.get("X-Amz-Signature") ? undefined : MISMATCH;
+  const computed = again.query?.["X-Amz-Signature"];
+  return typeof computed === "string" && sameSignature(query.get("X-Amz-Signature") ?? "", computed)
+    ? undefined
+    : MISMATCH;
 }
 
 /** Why a request signed in its `Authorization` header must be refused, or undefined when the signature holds. */
@@ -94,18 +90,14 @@ async function headerRefusal(
   url: URL,
   authorization: string,
 ): Promise<Refusal | undefined> {
-  const parts =
-    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/[^,]+, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
-      authorization,
-    );
+  const parts = parseAuthorization(authorization);
   const signed = amzDate(String(req.headers["x-amz-date"] ?? ""));
   if (!parts || !signed)
     return { status: 400, code: "AuthorizationHeaderMalformed", message: "Malformed Authorization" };
-  const [, accessKeyId, signedHeaders = "", signature] = parts;
-  if (accessKeyId !== (await presigner.config.credentials()).accessKeyId) {
+  if (parts.accessKeyId !== (await presigner.config.credentials()).accessKeyId) {
     return { status: 403, code: "InvalidAccessKeyId", message: "The access key does not exist in our records." };
   }
-  const names = signedHeaders.split(";");
+  const names = parts.signedHeaders;
   const region = await presigner.config.region();
   const signer = await presigner.config.signer({
     name: "sigv4",
@@ -118,7 +110,7 @@ async function headerRefusal(
     signableHeaders: new Set(names),
   });
   const computed = /Signature=([0-9a-f]{64})/.exec(String(again.headers.authorization ?? ""))?.[1];
-  return computed === signature ? undefined : MISMATCH;
+  return computed !== undefined && sameSignature(parts.signature, computed) ? undefined : MISMATCH;
 }
 
 /** Why a request must be refused: unsigned, or signed wrongly; undefined when S3 would take it. */

@@ -1,12 +1,22 @@
 /**
- * The admin calls the ops command and the local seeding make, signed with AWS credentials at
- * Cognito (not checked here). Unlike the calls a user makes, they say when a user does not exist.
+ * The admin calls the ops command, the functions and the local seeding make: Cognito authorizes
+ * them with IAM, so each must come signed with AWS credentials (checked in `server.ts` before any
+ * of these runs). Unlike the calls a user makes, they say when a user does not exist.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { existingUser, fields, type IdentityContext, type PoolAccess, parseInput, poolById } from "./context.ts";
 import { CognitoError, invalidParameter } from "./errors.ts";
-import { addUser, checkPasswordPolicy, hashPassword, userNamed, userType } from "./store.ts";
+import { deliver, invitation } from "./mailbox.ts";
+import {
+  addUser,
+  checkPasswordPolicy,
+  hashPassword,
+  removeUser,
+  type StoredUser,
+  userNamed,
+  userType,
+} from "./store.ts";
 
 const userInput = z.strictObject({ UserPoolId: fields.userPoolId, Username: fields.username });
 
@@ -37,31 +47,80 @@ const createUserInput = z.strictObject({
   Username: fields.username,
   UserAttributes: z.array(z.strictObject({ Name: z.string().min(1).max(32), Value: z.string().max(2048) })).optional(),
   TemporaryPassword: fields.password.optional(),
-  // RESEND re-invites a user who exists; nobody asks for it, and no invitation leaves this machine.
-  MessageAction: z.literal("SUPPRESS").optional(),
+  // SUPPRESS sends no invitation; RESEND sends a user who exists a new one, with a new temporary password.
+  MessageAction: z.enum(["SUPPRESS", "RESEND"]).optional(),
   DesiredDeliveryMediums: z.array(z.enum(["SMS", "EMAIL"])).optional(),
   ClientMetadata: fields.callerExtras.ClientMetadata,
 });
 
+/**
+ * Where the invitation goes: the user's email. Cognito's default medium is SMS, and it mails a
+ * user who has an email and no phone number; the pools here hold no phone numbers, so an
+ * invitation that can reach no email address is refused rather than lost.
+ */
+function invitationAddress(attributes: Record<string, string>, mediums: readonly string[] | undefined): string {
+  const email = attributes.email;
+  if (!email || (mediums !== undefined && !mediums.includes("EMAIL"))) {
+    throw invalidParameter("User has no attribute matching desired delivery mediums");
+  }
+  return email;
+}
+
+/** A temporary password Cognito's policy takes, for a user created or re-invited without one. */
+const madeUpPassword = () => `${randomBytes(24).toString("base64url")}aA1!`;
+
+function sendInvitation(context: IdentityContext, pool: PoolAccess, user: StoredUser, to: string, password: string) {
+  if (!context.mailbox) return;
+  deliver(context.mailbox, pool.config.id, user.username, invitation(to, user.username, password), context.now());
+}
+
+/** RESEND: a new temporary password for a user who has not set one yet, sent in a new invitation. */
+async function resendInvitation(context: IdentityContext, input: z.infer<typeof createUserInput>) {
+  const { pool, user } = target(context, input);
+  if (user.status !== "FORCE_CHANGE_PASSWORD") {
+    throw new CognitoError(
+      "UnsupportedUserStateException",
+      `Resend not possible. ${input.Username} status is not FORCE_CHANGE_PASSWORD`,
+    );
+  }
+  const to = invitationAddress(user.attributes, input.DesiredDeliveryMediums);
+  if (input.TemporaryPassword !== undefined) checkPasswordPolicy(input.TemporaryPassword);
+  const temporary = input.TemporaryPassword ?? madeUpPassword();
+  const now = context.now();
+  // A new temporary password starts the seven days it is valid for again.
+  Object.assign(user, { passwordHash: await hashPassword(temporary), passwordSetAt: now, modifiedAt: now });
+  context.store.save();
+  sendInvitation(context, pool, user, to, temporary);
+  return { User: userType(user) };
+}
+
 async function adminCreateUser(context: IdentityContext, input: unknown) {
   const parsed = parseInput(createUserInput, input);
+  if (parsed.MessageAction === "RESEND") return resendInvitation(context, parsed);
   const pool = poolById(context, parsed.UserPoolId);
   const attributes = checkAttributes(parsed.UserAttributes ?? []);
   if (userNamed(pool.data, parsed.Username)) {
     throw new CognitoError("UsernameExistsException", "User account already exists");
   }
   if (parsed.TemporaryPassword !== undefined) checkPasswordPolicy(parsed.TemporaryPassword);
-  // Without one, Cognito makes a temporary password and mails it; here it is kept and shown to
-  // nobody, so the user signs in only once an admin sets a password.
-  const temporary = parsed.TemporaryPassword ?? `${randomBytes(24).toString("base64url")}aA1!`;
+  const to =
+    parsed.MessageAction === "SUPPRESS" ? undefined : invitationAddress(attributes, parsed.DesiredDeliveryMediums);
+  // Without one, a temporary password is made up: the invitation carries it, and nothing else
+  // does (with SUPPRESS, nobody learns it, so the user signs in once an admin sets a password).
+  const temporary = parsed.TemporaryPassword ?? madeUpPassword();
+  const passwordHash = await hashPassword(temporary);
+  // Asked again: another call may have made the user while this one hashed.
+  if (userNamed(pool.data, parsed.Username)) {
+    throw new CognitoError("UsernameExistsException", "User account already exists");
+  }
   const now = context.now();
-  const user = {
+  const user: StoredUser = {
     username: parsed.Username,
     sub: randomUUID(),
     attributes,
-    passwordHash: await hashPassword(temporary),
+    passwordHash,
     passwordSetAt: now,
-    status: "FORCE_CHANGE_PASSWORD" as const,
+    status: "FORCE_CHANGE_PASSWORD",
     enabled: true,
     groups: [],
     createdAt: now,
@@ -69,6 +128,7 @@ async function adminCreateUser(context: IdentityContext, input: unknown) {
   };
   addUser(pool.data, user);
   context.store.save();
+  if (to !== undefined) sendInvitation(context, pool, user, to, temporary);
   return { User: userType(user) };
 }
 
@@ -96,6 +156,30 @@ function adminAddUserToGroup(context: IdentityContext, input: unknown) {
   const { pool, user } = target(context, named);
   if (!pool.config.groups.includes(GroupName)) throw new CognitoError("ResourceNotFoundException", "Group not found.");
   if (!user.groups.includes(GroupName)) user.groups.push(GroupName);
+  context.store.save();
+  return {};
+}
+
+function adminRemoveUserFromGroup(context: IdentityContext, input: unknown) {
+  const { GroupName, ...named } = parseInput(groupInput, input);
+  const { pool, user } = target(context, named);
+  if (!pool.config.groups.includes(GroupName)) throw new CognitoError("ResourceNotFoundException", "Group not found.");
+  // Tokens issued already keep the group until they expire; the next refresh leaves it out.
+  user.groups = user.groups.filter((group) => group !== GroupName);
+  user.modifiedAt = context.now();
+  context.store.save();
+  return {};
+}
+
+/** Deletes the user with every sign-in and challenge of theirs: a user of the same name made later is someone else. */
+function adminDeleteUser(context: IdentityContext, input: unknown) {
+  const { pool, user } = target(context, parseInput(userInput, input));
+  removeUser(pool.data, user);
+  for (const [id, session] of context.sessions) {
+    if (session.poolId === pool.config.id && session.username.toLowerCase() === user.username.toLowerCase()) {
+      context.sessions.delete(id);
+    }
+  }
   context.store.save();
   return {};
 }
@@ -178,10 +262,13 @@ function adminListGroupsForUser(context: IdentityContext, input: unknown) {
   };
 }
 
+/** Every operation here is one Cognito authorizes with IAM: none answers a request that is not signed. */
 export const ADMIN_OPERATIONS = {
   AdminCreateUser: adminCreateUser,
   AdminSetUserPassword: adminSetUserPassword,
   AdminAddUserToGroup: adminAddUserToGroup,
+  AdminRemoveUserFromGroup: adminRemoveUserFromGroup,
+  AdminDeleteUser: adminDeleteUser,
   AdminDisableUser: adminDisableUser,
   AdminEnableUser: adminEnableUser,
   AdminUserGlobalSignOut: adminUserGlobalSignOut,

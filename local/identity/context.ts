@@ -1,6 +1,7 @@
 /** What every operation of the local identity endpoint works with, and how it finds a pool. */
 import { z } from "zod";
 import { CognitoError, invalidParameter } from "./errors.ts";
+import type { FailedSignIns } from "./lockout.ts";
 import { type IdentityStore, type PoolData, type StoredUser, userNamed } from "./store.ts";
 import type { Signer } from "./tokens.ts";
 
@@ -31,6 +32,15 @@ export interface IdentityContext {
   signer: Signer;
   /** In memory only: a challenge outlives no restart, as it outlives no three minutes at Cognito. */
   sessions: Map<string, ChallengeSession>;
+  /**
+   * Wrong passwords given for usernames no user has, by pool and username: they lock out as a
+   * user's do, so the lockout tells nobody who exists. In memory, and forgotten after 15 idle minutes.
+   */
+  unknownSignIns: Map<string, FailedSignIns>;
+  /** A hash of no one's password: an unknown username's password is checked against it, as long as a user's. */
+  dummyPasswordHash: string;
+  /** The folder invitations are written to, one JSON file per message; none are written without it. */
+  mailbox: string | undefined;
   now: () => number;
 }
 

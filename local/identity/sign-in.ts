@@ -14,6 +14,7 @@ import {
   poolOfClient,
 } from "./context.ts";
 import { CognitoError, invalidParameter, notAuthorized } from "./errors.ts";
+import { afterFailure, afterRefusal, type FailedSignIns, lockedOut, standing } from "./lockout.ts";
 import { closeSession, openSession, sessionOf } from "./sessions.ts";
 import { checkPasswordPolicy, hashPassword, passwordMatches, type StoredUser, userNamed } from "./store.ts";
 import { issueTokens } from "./tokens.ts";
@@ -83,6 +84,30 @@ function afterPassword(context: IdentityContext, pool: PoolAccess, clientId: str
   return signIn(context, pool, clientId, user);
 }
 
+/**
+ * Where the wrong passwords given for a username are kept: with the user (in the store, so a
+ * restart keeps a lockout), or for a username nobody has, in memory.
+ */
+function failuresOf(context: IdentityContext, pool: PoolAccess, username: string, user: StoredUser | undefined) {
+  const key = `${pool.config.id}/${username.toLowerCase()}`;
+  return {
+    get: () => (user ? user.failedSignIns : context.unknownSignIns.get(key)),
+    set(record: FailedSignIns | undefined) {
+      if (user) {
+        user.failedSignIns = record;
+        context.store.save();
+        return;
+      }
+      const now = context.now();
+      for (const [other, kept] of context.unknownSignIns) {
+        if (!standing(kept, now)) context.unknownSignIns.delete(other);
+      }
+      if (record) context.unknownSignIns.set(key, record);
+      else context.unknownSignIns.delete(key);
+    },
+  };
+}
+
 async function passwordAuth(
   context: IdentityContext,
   pool: PoolAccess,
@@ -92,10 +117,21 @@ async function passwordAuth(
   const username = required(parameters, "USERNAME");
   const password = required(parameters, "PASSWORD");
   const user = userNamed(pool.data, username);
-  // An unknown user gets the same answer as a wrong password, as with prevent-user-existence-errors.
-  if (!user || !(await passwordMatches(password, user.passwordHash))) {
-    throw notAuthorized("Incorrect username or password.");
+  const failures = failuresOf(context, pool, username, user);
+  const now = context.now();
+  const record = standing(failures.get(), now);
+  if (record && lockedOut(record, now)) {
+    failures.set(afterRefusal(record, now));
+    throw notAuthorized("Password attempts exceeded");
   }
+  // Counted as a failure before the password is checked, so attempts made at once count one by
+  // one and meet the lockout they lead to; the right password takes the count away again.
+  failures.set(afterFailure(record, now));
+  // An unknown username takes the path of a wrong password, hash included, and gets its answer,
+  // as with prevent-user-existence-errors: neither the answer nor its time tells who exists.
+  const matches = await passwordMatches(password, user?.passwordHash ?? context.dummyPasswordHash);
+  if (!user || !matches) throw notAuthorized("Incorrect username or password.");
+  failures.set(undefined);
   if (!user.enabled) throw notAuthorized("User is disabled.");
   if (user.status === "CONFIRMED") return afterPassword(context, pool, clientId, user);
   if (context.now() - user.passwordSetAt > TEMPORARY_PASSWORD_MS) {

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { z } from "zod";
 import { writeDataFile } from "../data-file.ts";
 import { CognitoError } from "./errors.ts";
+import { failedSignInsSchema } from "./lockout.ts";
 
 const userSchema = z.object({
   username: z.string(),
@@ -23,6 +24,8 @@ const userSchema = z.object({
   totpSecret: z.string().optional(),
   /** Handed out by AssociateSoftwareToken with an access token, until VerifySoftwareToken proves the app has it. */
   pendingTotpSecret: z.string().optional(),
+  /** Wrong passwords and the lockout they led to, kept here so a restart does not lift a lockout. */
+  failedSignIns: failedSignInsSchema.optional(),
   createdAt: z.number(),
   modifiedAt: z.number(),
 });
@@ -62,6 +65,14 @@ export function userNamed(data: PoolData, username: string): StoredUser | undefi
 
 export function addUser(data: PoolData, user: StoredUser): void {
   data.users[user.username.toLowerCase()] = user;
+}
+
+/** Removes the user and every sign-in of theirs: no refresh token of theirs works again. */
+export function removeUser(data: PoolData, user: StoredUser): void {
+  delete data.users[user.username.toLowerCase()];
+  for (const [id, signIn] of Object.entries(data.signIns)) {
+    if (signIn.username.toLowerCase() === user.username.toLowerCase()) delete data.signIns[id];
+  }
 }
 
 export class IdentityStore {

@@ -18,7 +18,7 @@ import {
 } from "jose";
 import { z } from "zod";
 import type { IdentityContext, PoolAccess, PoolConfig } from "./context.ts";
-import { notAuthorized } from "./errors.ts";
+import { CognitoError, notAuthorized } from "./errors.ts";
 import { type IdentityStore, type StoredUser, userNamed } from "./store.ts";
 
 /** Cognito's default, which the deployed clients keep. */
@@ -110,7 +110,7 @@ const accessClaims = z.object({
 
 /**
  * The user an access token speaks for, checked as Cognito checks it on GetUser: signature and
- * expiry, then that the user is enabled and the sign-in it came from is not revoked.
+ * expiry, then that the user still exists and is enabled, and the sign-in it came from is not revoked.
  */
 export async function userOfAccessToken(
   context: IdentityContext,
@@ -134,10 +134,12 @@ export async function userOfAccessToken(
   }
   const data = context.store.pool(config.id);
   const user = userNamed(data, claims.data.username);
-  if (user && !user.enabled) throw notAuthorized("User is disabled.");
+  // Deleted (a user of the same name made since is someone else, with another `sub`).
+  if (!user || user.sub !== claims.data.sub) throw new CognitoError("UserNotFoundException", "User does not exist.");
+  if (!user.enabled) throw notAuthorized("User is disabled.");
   const origin = data.signIns[claims.data.origin_jti];
-  if (!user || user.sub !== claims.data.sub || !origin || origin.revoked) {
-    throw notAuthorized("Access Token has been revoked");
-  }
+  // Signed out everywhere, or disabled since: the token's signature still holds, but Cognito
+  // refuses it on its own API, as the service's verifier asks it to.
+  if (!origin || origin.revoked) throw notAuthorized("Access Token has been revoked");
   return { pool: { config, data }, user };
 }

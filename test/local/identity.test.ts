@@ -44,6 +44,10 @@ const DIRECTORY: PoolConfig = {
   mfa: "optional",
 };
 
+/** Where the review console and the portal are served from: the only pages that may call from a browser. */
+const CONSOLE_ORIGIN = "http://127.0.0.1:3004";
+const PORTAL_ORIGIN = "http://127.0.0.1:3006";
+
 const PASSWORD = "Correct-horse-7-battery";
 const TEMPORARY = "Temporary-pass-1";
 
@@ -56,7 +60,11 @@ function clientOf(url: string): CognitoIdentityProviderClient {
 }
 
 beforeAll(async () => {
-  identity = await startIdentity({ port: 0, pools: [STAFF, STRICT, OTHER, DIRECTORY] });
+  identity = await startIdentity({
+    port: 0,
+    pools: [STAFF, STRICT, OTHER, DIRECTORY],
+    allowedOrigins: [CONSOLE_ORIGIN, PORTAL_ORIGIN],
+  });
   cognito = clientOf(identity.url);
 });
 afterAll(async () => {
@@ -235,37 +243,81 @@ describe("the local identity endpoint", () => {
     ).rejects.toMatchObject({ name: "InvalidParameterException", message: "Missing required parameter USERNAME" });
   });
 
-  it("speaks the JSON 1.1 protocol with CORS, preflight included, for the console in a browser", async () => {
-    const preflight = await fetch(identity.url, {
-      method: "OPTIONS",
-      headers: { origin: "http://localhost:1234", "access-control-request-method": "POST" },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("x-amz-target");
-    const response = await fetch(identity.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-amz-json-1.1",
-        "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth",
-      },
-      body: JSON.stringify({
-        AuthFlow: "USER_PASSWORD_AUTH",
-        ClientId: "staffconsole",
-        AuthParameters: { USERNAME: "nobody-at-all", PASSWORD },
-      }),
-    });
+  it("speaks the JSON 1.1 protocol with CORS, preflight included, for the console and the portal only", async () => {
+    const preflight = (origin: string) =>
+      fetch(identity.url, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, x-amz-target",
+        },
+      });
+    const signInFrom = (origin: string) =>
+      fetch(identity.url, {
+        method: "POST",
+        headers: {
+          origin,
+          "content-type": "application/x-amz-json-1.1",
+          "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth",
+        },
+        body: JSON.stringify({
+          AuthFlow: "USER_PASSWORD_AUTH",
+          ClientId: "staffconsole",
+          AuthParameters: { USERNAME: "nobody-at-all", PASSWORD },
+        }),
+      });
+    for (const origin of [CONSOLE_ORIGIN, PORTAL_ORIGIN]) {
+      const allowed = await preflight(origin);
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(allowed.headers.get("access-control-allow-headers")).toContain("x-amz-target");
+      expect(allowed.headers.get("vary")).toBe("Origin");
+    }
+    const response = await signInFrom(CONSOLE_ORIGIN);
     expect(response.status).toBe(400);
     expect(response.headers.get("x-amzn-errortype")).toBe("NotAuthorizedException");
-    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-origin")).toBe(CONSOLE_ORIGIN);
     expect(await response.json()).toEqual({
       __type: "NotAuthorizedException",
       message: "Incorrect username or password.",
     });
+
+    // Any other page gets no CORS headers, so its browser keeps the answer from it.
+    for (const origin of ["https://attacker.example", "http://127.0.0.1:9999", "null"]) {
+      const refused = await preflight(origin);
+      expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+      expect(refused.headers.get("access-control-allow-headers")).toBeNull();
+      const answered = await signInFrom(origin);
+      expect(answered.headers.get("access-control-allow-origin")).toBeNull();
+      expect(answered.headers.get("vary")).toBe("Origin");
+      await answered.body?.cancel();
+    }
+
     const jwks = await fetch(`${identity.url}/${STAFF.id}/.well-known/jwks.json`);
     const { keys } = (await jwks.json()) as { keys: Record<string, string>[] };
     expect(keys).toEqual([expect.objectContaining({ kty: "RSA", alg: "RS256", use: "sig", kid: expect.any(String) })]);
     expect(keys[0]).not.toHaveProperty("d");
+  });
+
+  it("allows pages served from loopback when it is given no origins, and no others", async () => {
+    const open = await startIdentity({ port: 0, pools: [OTHER] });
+    try {
+      const origins = [
+        "http://127.0.0.1:41234",
+        "http://localhost:5173",
+        "https://attacker.example",
+        "http://127.0.0.1.attacker.example",
+      ];
+      const allowed: (string | null)[] = [];
+      for (const origin of origins) {
+        const answer = await fetch(open.url, { method: "OPTIONS", headers: { origin } });
+        allowed.push(answer.headers.get("access-control-allow-origin"));
+      }
+      expect(allowed).toEqual(["http://127.0.0.1:41234", "http://localhost:5173", null, null]);
+    } finally {
+      await open.stop();
+    }
   });
 
   it("lists users a page at a time", async () => {
