@@ -9,7 +9,6 @@ import { roleSchema } from "./organizations.ts";
 import type { Result, Status } from "./state.ts";
 import * as z from "./zod.ts";
 
-const instant = z.iso.datetime();
 const day = z.iso.date();
 
 export const KEY_ID_PATTERN = /^key_[0-9a-f]{20}$/;
@@ -52,12 +51,24 @@ export const deliveriesQuerySchema = z.strictObject({
   cursor: z.optional(cursorSchema),
 });
 
-/** Where a page of deliveries ended: the last attempt's time and keys (the index order). */
-export const deliveryPositionSchema = z.strictObject({
-  attempted_at: instant,
-  pk: z.string().check(z.maxLength(64)),
-  sk: z.string().check(z.maxLength(128)),
-});
+/** An attempt's time as the events table keeps it: UTC, whole seconds. */
+const attemptTime = z.iso.datetime({ precision: 0 });
+/** An attempt's keys as the events table writes them: its event's, and its time, number and round. */
+const ATTEMPT_PK = new RegExp(`^EVT#${ID_PATTERNS.event.source.slice(1)}`);
+const ATTEMPT_SK = /^ATTEMPT#(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#\d{2,4}(#[0-9a-f]{8})?$/;
+
+/**
+ * Where a page of deliveries ended: the last attempt's time and keys (the index order), of the
+ * shape the events table writes them, its time the one in its sort key; anything else would be
+ * a starting key the table refuses.
+ */
+export const deliveryPositionSchema = z
+  .strictObject({
+    attempted_at: attemptTime,
+    pk: z.string().check(z.regex(ATTEMPT_PK)),
+    sk: z.string().check(z.regex(ATTEMPT_SK)),
+  })
+  .check(z.refine((position) => ATTEMPT_SK.exec(position.sk)?.[1] === position.attempted_at));
 
 /** The usage window when none is asked for: the last 30 days, today included. */
 export const DEFAULT_USAGE_DAYS = 30;
@@ -88,10 +99,14 @@ export const appPositionSchema = z.strictObject({ app_id: z.string().check(z.reg
 
 export const membersQuerySchema = z.strictObject({ limit: limitSchema, cursor: z.optional(cursorSchema) });
 
-/** Where a page of members ended: the last one's username (members list by username). */
+/**
+ * Where a page of members ended: the last one's username (members list by username) and `sub`,
+ * as the customer pool has them: a username of Cognito's characters (no space or control
+ * character), and a sub that is a UUID.
+ */
 export const memberPositionSchema = z.strictObject({
-  username: z.string().check(z.minLength(1), z.maxLength(128)),
-  sub: z.string().check(z.maxLength(64)),
+  username: z.string().check(z.regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u)),
+  sub: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)),
 });
 
 export const inviteBodySchema = z.strictObject({

@@ -103,8 +103,24 @@ export const auditQuerySchema = z.strictObject({
   cursor: z.optional(cursorSchema),
 });
 
-/** Where a page of the review queue ended: the last entry's deadline and id (the index's sort order). */
+/**
+ * Where a page of the review queue ended: the last entry's deadline and id (the index's sort
+ * order), as the store keeps them (a deadline in whole seconds, UTC).
+ */
 export const reviewPositionSchema = z.strictObject({
-  deadline: z.iso.datetime(),
+  deadline: z.iso.datetime({ precision: 0 }),
   id: z.string().check(z.regex(ID_PATTERNS.verification)),
 });
+
+/**
+ * A position of the review queue whose deadline falls on a UTC day from `earliest` to `latest`
+ * (`YYYY-MM-DD`, both included): the days the queue reads now. Any other names no entry.
+ */
+export function reviewPositionBetween(earliest: string, latest: string) {
+  return reviewPositionSchema.check(
+    z.refine((position) => {
+      const day = position.deadline.slice(0, 10);
+      return day >= earliest && day <= latest;
+    }),
+  );
+}

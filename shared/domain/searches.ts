@@ -36,9 +36,12 @@ export const eventsQuerySchema = z.strictObject({
   limit: limitSchema,
 });
 
-/** Where a page of a verification list ended: the last item's creation time and id (the index order). */
+/**
+ * Where a page of a verification list ended: the last item's creation time and id (the index
+ * order), as the table keeps them (a creation time in whole seconds, UTC).
+ */
 export const verificationPositionSchema = z.strictObject({
-  created_at: instant,
+  created_at: z.iso.datetime({ precision: 0 }),
   id: z.string().check(z.regex(ID_PATTERNS.verification)),
 });
 export type VerificationPosition = z.infer<typeof verificationPositionSchema>;

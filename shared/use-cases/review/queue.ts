@@ -2,7 +2,7 @@ import type { Environment } from "../../domain/environments.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import { reasonMessage } from "../../domain/reasons.ts";
 import type { ReviewEntry } from "../../domain/responses/review.ts";
-import { currentClaim, reviewPositionSchema } from "../../domain/review.ts";
+import { currentClaim, reviewPositionBetween } from "../../domain/review.ts";
 import { REVIEW_WINDOW_SECONDS } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
@@ -10,6 +10,16 @@ import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How far behind now the queue reads. The tick ends every review within a minute of its
+ * deadline (`closeOverdueReviews`), so a window still open behind now is one the tick has not
+ * reached yet, after an outage: the queue reads from the day before yesterday.
+ */
+const OVERDUE_DAYS = 2;
+
+/** How long a cursor stays good: one handed out up to a day ago still names a day the queue reads. */
+const CURSOR_DAYS = 1;
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -33,16 +43,22 @@ function entryOf(item: VerificationItem, now: string): ReviewEntry {
  * The verifications waiting for a reviewer, oldest first. Every review window has the same
  * length, so the earliest deadline is the longest wait: the queue reads the review-deadline
  * index day by day, from the day before yesterday (windows the tick has not closed yet) to the
- * last day a window opened now can close.
+ * last day a window opened now can close. A cursor goes on from its position within those days
+ * (or the day before them, for one handed out yesterday); any other is `invalid_cursor`, so no
+ * request reads more than those few days.
  */
 export async function reviewQueue(
   deps: { verifications: Pick<VerificationStore, "inReviewOn">; clock: Clock; environment: Environment },
   input: { limit: number; cursor?: string },
 ): Promise<{ data: ReviewEntry[]; next_cursor: string | null }> {
   const now = deps.clock.now();
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, reviewPositionSchema);
-  const firstDay = after ? Date.parse(after.deadline) : now.getTime() - 2 * DAY_MS;
+  const earliest = now.getTime() - OVERDUE_DAYS * DAY_MS;
   const lastDay = now.getTime() + REVIEW_WINDOW_SECONDS[deps.environment] * 1000 + DAY_MS;
+  const after =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, reviewPositionBetween(utcDay(earliest - CURSOR_DAYS * DAY_MS), utcDay(lastDay)));
+  const firstDay = after ? Date.parse(after.deadline) : earliest;
   const entries: ReviewEntry[] = [];
   let position = after;
   for (let day = firstDay; utcDay(day) <= utcDay(lastDay); day += DAY_MS) {
