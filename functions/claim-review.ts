@@ -10,7 +10,9 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("claim-review");
-const deps = { verifications: verificationStore(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { verifications: verificationStore(config, audit), audit, clock };
 
 export const handler = staffRouteHandler(log, async (event, staff) => ({
   status: 200,

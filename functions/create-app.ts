@@ -15,11 +15,13 @@ import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("create-app");
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
 const deps = {
-  apps: appStore(config),
+  apps: appStore(config, audit),
   sealer: processSealer(config),
   limits: appLimits(config),
-  audit: auditTrail(config),
+  audit,
   clock,
   environment: config.environment(),
   destinations: config.destinations(),

@@ -13,7 +13,9 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { organizationStore } from "#shared/wiring/stores/organizations";
 
 const config = functionConfig("invite-member");
-const deps = { organizations: organizationStore(config), users: portalUsers(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { organizations: organizationStore(config, audit), users: portalUsers(config), audit, clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 201,

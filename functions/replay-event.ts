@@ -8,7 +8,9 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { eventStore } from "#shared/wiring/stores/events";
 
 const config = functionConfig("replay-event");
-const deps = { apps: appStore(config), events: eventStore(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), events: eventStore(config, audit), audit, clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 202,

@@ -9,7 +9,9 @@ import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("rotate-key");
-const deps = { apps: appStore(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), audit, clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 201,

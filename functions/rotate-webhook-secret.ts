@@ -8,7 +8,9 @@ import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("rotate-webhook-secret");
-const deps = { apps: appStore(config), sealer: processSealer(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), sealer: processSealer(config), audit, clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 201,

@@ -10,7 +10,9 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("search-verifications");
-const deps = { apps: appStore(config), verifications: verificationStore(config), audit: auditTrail(config), clock };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), verifications: verificationStore(config, audit), audit, clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 200,

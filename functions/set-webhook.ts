@@ -9,7 +9,9 @@ import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("set-webhook");
-const deps = { apps: appStore(config), audit: auditTrail(config), clock, destinations: config.destinations() };
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), audit, clock, destinations: config.destinations() };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 200,

@@ -16,10 +16,12 @@ import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("view-document");
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
 const deps = {
-  verifications: verificationStore(config),
+  verifications: verificationStore(config, audit),
   documents: documentStore(config),
-  audit: auditTrail(config),
+  audit,
   clock,
 };
 

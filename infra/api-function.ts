@@ -8,8 +8,15 @@ import type { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
 import type { FunctionDefinition } from "#shared/declarations/functions";
 import { functionBundling, PROJECT_ROOT, RUNTIME } from "./bundling.ts";
+import { constructId } from "./config.ts";
 import { deployedEnvironment, type FunctionResources } from "./function-environment.ts";
-import { DOCUMENT_KEYS, functionStatements, type PolicyResources } from "./function-policy.ts";
+import {
+  DOCUMENT_KEYS,
+  functionStatements,
+  type PolicyResources,
+  SEALING_ACTIONS,
+  sealingKeyUse,
+} from "./function-policy.ts";
 
 /** Each function's memory: what the document reader's budget is measured against (bench/report.ts). */
 const MEMORY_MB = 512;
@@ -59,7 +66,10 @@ export class ApiFunction extends Construct {
     return logGroup;
   }
 
-  /** What its declaration lets it do (infra/function-policy.ts), on the stack's resources. */
+  /**
+   * What its declaration lets it do (infra/function-policy.ts), on the stack's resources; its use
+   * of the sealing key, in that key's policy.
+   */
   private grantDeclared({ name, definition, resources }: ApiFunctionProps): void {
     const arns: PolicyResources = {
       region: Stack.of(this).region,
@@ -71,13 +81,20 @@ export class ApiFunction extends Construct {
       ),
       uploadsBucketArn: resources.uploads.bucketArn,
       secretsKeyArn: resources.secretsKey.secretArn,
-      sealingKeyArn: resources.sealingKey.keyArn,
       usagePlanId: resources.usagePlanId,
       deliveryQueueArn: resources.deliveryQueue.queueArn,
       issuerQueueArn: resources.issuerQueue.queueArn,
       portalUserPoolArn: resources.pools.portal.userPoolArn,
     };
     for (const statement of functionStatements(name, definition, arns)) this.role.addToPrincipalPolicy(statement);
+    // The sealing key's own policy names the role: no IAM statement could grant it (infra/function-policy.ts).
+    const sealing = definition.access.sealing;
+    if (sealing) {
+      const use = sealing === "decrypt" ? "Decrypt" : "Encrypt";
+      resources.sealingKey.addToResourcePolicy(
+        sealingKeyUse(SEALING_ACTIONS[sealing], this.role, `${use}By${constructId(name)}`),
+      );
+    }
   }
 
   /** The function itself: arm64, traced, JSON logs into its log group, its declared settings. */

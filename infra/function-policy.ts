@@ -3,7 +3,7 @@
  * and the ARNs of what it reaches: nothing else, so the declaration is the whole of what a
  * function may do. Plain values in, statements out: no construct, so it is tested as it stands.
  */
-import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { AnyPrincipal, Effect, type IPrincipal, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { FunctionDefinition, TableSetting } from "#shared/declarations/functions";
 import { KEY_FAMILIES, type KeyFamily } from "#shared/declarations/key-families";
 import type { SettingName } from "#shared/declarations/settings";
@@ -27,8 +27,6 @@ export interface PolicyResources {
   uploadsBucketArn: string;
   /** The retired key material that sealed webhook secrets before KMS. */
   secretsKeyArn: string;
-  /** The KMS key that seals webhook secrets. */
-  sealingKeyArn: string;
   /** The public stage's usage plan: each app's own request bucket. */
   usagePlanId: string;
   deliveryQueueArn: string;
@@ -37,13 +35,73 @@ export interface PolicyResources {
 }
 
 /**
- * Sealing with the KMS key: `encrypt` seals and can open nothing; `decrypt` opens. Either only
- * with an app id as the one encryption context key, so the key serves no other purpose.
+ * The sealing key's administration: everything the account needs to manage, rotate, tag and
+ * retire the key, and to put its policy again (so the key can never be orphaned, and KMS's
+ * lockout safety check passes), but no use of it: neither Encrypt nor Decrypt is among these.
+ * `kms:Create*` also takes in CreateGrant, which the key's policy refuses to every principal.
  */
-export function sealingStatement(use: "encrypt" | "decrypt", keyArn: string): PolicyStatement {
+export const SEALING_KEY_ADMINISTRATION = [
+  "kms:Create*",
+  "kms:Describe*",
+  "kms:Enable*",
+  "kms:List*",
+  "kms:Put*",
+  "kms:Update*",
+  "kms:Revoke*",
+  "kms:Disable*",
+  "kms:Get*",
+  "kms:Delete*",
+  "kms:TagResource",
+  "kms:UntagResource",
+  "kms:ScheduleKeyDeletion",
+  "kms:CancelKeyDeletion",
+] as const;
+
+/** What each use of the sealing key may do: `encrypt` seals and can open nothing; `decrypt` opens. */
+export const SEALING_ACTIONS = { encrypt: ["kms:Encrypt"], decrypt: ["kms:Decrypt"] } as const;
+
+/**
+ * The sealing key's policy before any role is named in it: the account administers the key
+ * and uses it not at all, and no principal may create a grant (a grant would hand the key's use
+ * to a principal this policy does not name). A role may use the key only where a statement of
+ * `sealingKeyUse` names it: the account's IAM policies grant nothing on this key.
+ */
+export function sealingKeyPolicy(account: IPrincipal): PolicyDocument {
+  return new PolicyDocument({
+    statements: [
+      new PolicyStatement({
+        sid: "KeyAdministration",
+        principals: [account],
+        actions: [...SEALING_KEY_ADMINISTRATION],
+        resources: ["*"],
+      }),
+      new PolicyStatement({
+        sid: "NoGrants",
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ["kms:CreateGrant"],
+        resources: ["*"],
+      }),
+    ],
+  });
+}
+
+/**
+ * A statement of the sealing key's policy letting `principal` take `actions` (`SEALING_ACTIONS`,
+ * or the operators' declared ones) only with an app id as the one encryption context key, so
+ * the key serves no other purpose. `sid` names the statement, so statements of different roles
+ * stay apart.
+ */
+export function sealingKeyUse(
+  actions: readonly `kms:${string}`[],
+  principal: IPrincipal,
+  sid: string,
+): PolicyStatement {
   return new PolicyStatement({
-    actions: [use === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
-    resources: [keyArn],
+    sid,
+    principals: [principal],
+    actions: [...actions],
+    resources: ["*"],
     conditions: {
       "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
       StringLike: { "kms:EncryptionContext:app_id": "app_*" },
@@ -115,8 +173,7 @@ function tableStatements(
 
 /**
  * Every statement function `name` needs for what `definition` declares, in `resources`: its
- * tables, the documents in the uploads bucket, the retired key material, sealing, the usage
- * plan, the queues it sends to and the customer pool's users. Its log group, X-Ray and what its
+ * tables, the documents in the uploads bucket, the retired key material, the usage plan, the queues it sends to and the customer pool's users. Its log group, X-Ray and what its
  * event source reads come with the construct and the event source, not from here. Throws for a
  * table or an index the declaration names that does not exist.
  */
@@ -134,7 +191,7 @@ export function functionStatements(
   if (access.uploads.length > 0)
     statements.push(allow(access.uploads, `${resources.uploadsBucketArn}/${DOCUMENT_KEYS}`));
   if (access.secretsKey) statements.push(allow(SECRET_READING, resources.secretsKeyArn));
-  if (access.sealing) statements.push(sealingStatement(access.sealing, resources.sealingKeyArn));
+  // Sealing is granted by the sealing key's own policy (`sealingKeyUse`), which alone decides it.
   if (access.appLimits)
     statements.push(...appLimitsStatements(access.appLimits, resources.region, resources.usagePlanId));
   // A queue's reader gets its reading rights with its event source (infra/pipeline.ts).

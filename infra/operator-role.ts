@@ -9,7 +9,7 @@ import type { TableSetting } from "#shared/declarations/functions";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import type { TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
-import { appLimitsStatements, sealingStatement } from "./function-policy.ts";
+import { appLimitsStatements, sealingKeyUse } from "./function-policy.ts";
 
 /**
  * The role operators assume to run the ops command against an environment: only what
@@ -49,8 +49,6 @@ export class OperatorRole extends Construct {
       }),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.userPools], resources: props.userPoolArns }),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.sealingKey], resources: [props.retiredSealingKey.secretArn] }),
-      // Seal new secrets, open none: `apps create`, `webhooks rotate-secret`, `webhooks reseal`.
-      sealingStatement("encrypt", props.sealingKey.keyArn),
       ...appLimitsStatements(OPERATOR_ACCESS.appLimits, stack.region, props.usagePlanId),
       new PolicyStatement({ actions: [...OPERATOR_ACCESS.stack], resources: [stack.stackId] }),
     );
@@ -63,6 +61,9 @@ export class OperatorRole extends Construct {
       maxSessionDuration: Duration.seconds(OPERATOR_SESSION_SECONDS),
       inlinePolicies: { ops: new PolicyDocument({ statements }) },
     });
+    // Seal new secrets, open none (`apps create`, `webhooks rotate-secret`, `webhooks reseal`): granted
+    // in the sealing key's own policy, the one place that can.
+    props.sealingKey.addToResourcePolicy(sealingKeyUse(OPERATOR_ACCESS.kms, this.role, "EncryptByOperators"));
     const bucket = stack.getLogicalId(props.uploads.node.defaultChild as CfnBucket);
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${OPERATOR_ACCESS.uploadsPrefix}*]`,

@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import { type RestApi, UsagePlan } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
-import { AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { Key } from "aws-cdk-lib/aws-kms";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
@@ -18,6 +18,7 @@ import { documentKey } from "#shared/domain/verification";
 import { ApiAlarms, type WatchedApi } from "./alarms.ts";
 import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
+import { sealingKeyPolicy } from "./function-policy.ts";
 import { OperatorRole } from "./operator-role.ts";
 import { Pipeline, QueueWithFailures } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
@@ -124,9 +125,12 @@ export class VerificationApiStack extends Stack {
       value: secretsKey.secretArn,
       description: "The retired sealing key material: opens webhook secrets sealed before KMS",
     });
+    // The account administers the key but uses it not at all; each role that seals or opens is
+    // named in the key's policy where it is made (infra/api-function.ts, infra/operator-role.ts).
     const sealingKey = new Key(this, "SealingKey", {
       description: `Seals webhook signing secrets, each with its app id as encryption context (${environment})`,
       enableKeyRotation: true,
+      policy: sealingKeyPolicy(new AccountRootPrincipal()),
       removalPolicy: config.removalPolicy,
     });
     new CfnOutput(this, "SealingKeyArn", {

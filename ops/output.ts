@@ -4,6 +4,8 @@
 export interface Output {
   json: unknown;
   text: string;
+  /** The command's exit status when it is not success: a finding, not a failure to run. */
+  exit?: number;
 }
 
 const shown = (value: string | null | undefined) => (value === null || value === undefined ? "-" : value);

@@ -8,6 +8,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ENVIRONMENTS } from "#shared/domain/environments";
 import { addAppsCommands } from "./commands/apps.ts";
+import { addAuditCommands } from "./commands/audit.ts";
 import { addEraseCommand } from "./commands/erase.ts";
 import { addKeysCommands } from "./commands/keys.ts";
 import { addOrgsCommands } from "./commands/orgs.ts";
@@ -32,6 +33,7 @@ const TARGET_FLAGS = [
   "--stack",
   "--apps-table",
   "--events-table",
+  "--audit-table",
   "--secrets-key-arn",
   "--sealing-key-id",
   "--usage-plan-id",
@@ -70,6 +72,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     .option("--stack <name>", "stack to read outputs from (default: VerificationApi-<env>)")
     .option("--apps-table <name>", "apps table name, instead of the stack output AppsTableName")
     .option("--events-table <name>", "events table name, instead of the stack output EventsTableName")
+    .option("--audit-table <name>", "audit table name, instead of the stack output AuditTableName")
     .option("--secrets-key-arn <arn>", "the retired sealing key's secret, instead of the stack output SecretsKeyArn")
     .option("--sealing-key-id <arn>", "the KMS sealing key, instead of the stack output SealingKeyArn")
     .option("--usage-plan-id <id>", "the apps' usage plan, instead of the stack output UsagePlanId")
@@ -87,6 +90,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         global.stack ||
         global.appsTable ||
         global.eventsTable ||
+        global.auditTable ||
         global.secretsKeyArn ||
         global.sealingKeyId ||
         global.usagePlanId ||
@@ -94,7 +98,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         global.portalUserPoolId)
     ) {
       command.error(
-        "--region, --stack, --apps-table, --events-table, --secrets-key-arn, --sealing-key-id, --usage-plan-id, --staff-user-pool-id and --portal-user-pool-id need --env",
+        "--region, --stack, --apps-table, --events-table, --audit-table, --secrets-key-arn, --sealing-key-id, --usage-plan-id, --staff-user-pool-id and --portal-user-pool-id need --env",
         { exitCode: EXIT.usage },
       );
     }
@@ -112,6 +116,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   addStaffCommands(program, run);
   addOrgsCommands(program, run);
   addEraseCommand(program, run);
+  addAuditCommands(program, run);
   // Positional options keep the program's --json before the command; each command takes it after too.
   for (const command of leaves(program)) command.addOption(jsonOption());
 
@@ -132,5 +137,5 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     return failure.exit;
   }
   if (output) io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
-  return EXIT.ok;
+  return output?.exit ?? EXIT.ok;
 }

@@ -2,7 +2,9 @@
  * Where the ops command points: the local runtime that `npm start` runs (by default), or a
  * deployed environment's stack, whose outputs name its apps table, sealing key and user pools.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { APIGatewayClient } from "@aws-sdk/client-api-gateway";
 import { CloudFormationClient, DescribeStacksCommand } from "@aws-sdk/client-cloudformation";
@@ -11,11 +13,14 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { KMSClient } from "@aws-sdk/client-kms";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { z } from "zod";
 import { stackName } from "#shared/declarations/stack";
+import type { AuditContext } from "#shared/domain/audit";
 import { type Destinations, destinationsFor, ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
+import type { AuditChain, AuditTrail } from "#shared/ports/audit-trail";
 import type { Clock } from "#shared/ports/clock";
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { EventStore } from "#shared/ports/event-store";
@@ -29,6 +34,7 @@ import { usersOf } from "#shared/wiring/identity";
 import { sealerOn } from "#shared/wiring/sealer";
 import { secretIn } from "#shared/wiring/secrets";
 import { appsIn } from "#shared/wiring/stores/apps";
+import { auditIn } from "#shared/wiring/stores/audit";
 import { documentsIn } from "#shared/wiring/stores/documents";
 import { eventsIn } from "#shared/wiring/stores/events";
 import { organizationsIn } from "#shared/wiring/stores/organizations";
@@ -41,6 +47,8 @@ export interface TargetOptions {
   stack?: string;
   appsTable?: string;
   eventsTable?: string;
+  /** The audit table every change is recorded in; default: the stack's `AuditTableName` output. */
+  auditTable?: string;
   secretsKeyArn?: string;
   /** The KMS key that seals webhook secrets; default: the stack's `SealingKeyArn` output. */
   sealingKeyId?: string;
@@ -74,7 +82,20 @@ export interface Target {
   portalUsers(): Promise<StaffDirectory>;
   /** Verifications and their documents; found only by the erase command. */
   erasure(): Promise<{ verifications: VerificationStore; documents: DocumentStore }>;
+  /** The audit trail every command's change is written with, and its months' chains for `audit verify`. */
+  audit: AuditTrail & AuditChain;
+  /** Who runs the command, as the audit trail names them: the IAM principal, or the OS user locally. */
+  operator(): Promise<AuditContext>;
   close(): void;
+}
+
+/** The audit context of an operator: one request id per command run. */
+function operatorContext(sub: string, username: string, source: string): AuditContext {
+  return {
+    actor: { pool: "operator", sub, username },
+    requestId: `ops-${randomUUID()}`,
+    sourceIp: source,
+  };
 }
 
 /** What `make` makes, made on first use and kept; a failed make is not kept, so the next use tries again. */
@@ -136,6 +157,7 @@ const runtimeFile = z.object({
     APPS_TABLE: z.string().min(1),
     EVENTS_TABLE: z.string().min(1).optional(),
     VERIFICATIONS_TABLE: z.string().min(1).optional(),
+    AUDIT_TABLE: z.string().min(1).optional(),
   }),
   /** The local identity endpoint and its pools; absent from a runtime that predates them. */
   identity: z
@@ -174,6 +196,9 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
   /** Where a local engine is, in the region and with the credentials every engine takes. */
   const at = (endpoint: string) => ({ endpoint, region, credentials, maxAttempts: 2 });
   const raw = new DynamoDBClient(at(runtime.dynamodb_endpoint));
+  const auditTable = runtime.tables.AUDIT_TABLE;
+  if (!auditTable) throw new TargetUnavailableError(`${file} names no audit table: restart npm start`);
+  const audit = auditIn(raw, auditTable);
   const cognitoClients: CognitoIdentityProviderClient[] = [];
   let s3: S3Client | undefined;
   let kms: KMSClient | undefined;
@@ -194,13 +219,18 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
     environment: runtime.environment,
     destinations: destinationsFor(runtime.environment, "local"),
-    apps: appsIn(raw, runtime.tables.APPS_TABLE),
-    organizations: organizationsIn(raw, runtime.tables.APPS_TABLE),
+    apps: appsIn(raw, runtime.tables.APPS_TABLE, audit),
+    organizations: organizationsIn(raw, runtime.tables.APPS_TABLE, audit),
+    audit,
+    async operator() {
+      const user = os.userInfo().username;
+      return operatorContext(`local:${user}`, user, os.hostname());
+    },
     clock,
     async events() {
       const name = runtime.tables.EVENTS_TABLE;
       if (!name) throw new TargetUnavailableError(`${file} names no events table: restart npm start`);
-      return eventsIn(raw, name);
+      return eventsIn(raw, name, audit);
     },
     async erasure() {
       const table = runtime.tables.VERIFICATIONS_TABLE;
@@ -209,7 +239,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
         throw new TargetUnavailableError(`${file} names no verifications table or S3 engine: restart npm start`);
       }
       s3 = new S3Client({ ...at(endpoint), forcePathStyle: true });
-      return { verifications: verificationsIn(raw, table), documents: documentsIn(s3, bucket) };
+      return { verifications: verificationsIn(raw, table, audit), documents: documentsIn(s3, bucket) };
     },
     sealer: lazySealer(async () => {
       const keyFile = path.join(dataDir, "secrets.key");
@@ -277,7 +307,10 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const cloudFormation = new CloudFormationClient(clientConfig);
   const outputs = stackOutputs(cloudFormation, stack);
   const table = options.appsTable ?? (await requiredOutput(outputs, "AppsTableName", stack, "--apps-table"));
+  const auditTable = options.auditTable ?? (await requiredOutput(outputs, "AuditTableName", stack, "--audit-table"));
   const raw = new DynamoDBClient(clientConfig);
+  const audit = auditIn(raw, auditTable);
+  let sts: STSClient | undefined;
   let secretsManager: SecretsManagerClient | undefined;
   const cognitoClients: CognitoIdentityProviderClient[] = [];
   let s3: S3Client | undefined;
@@ -293,18 +326,26 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
     label: `${options.env} (${stack}, table ${table})`,
     environment: options.env,
     destinations: destinationsFor(options.env, "deployed"),
-    apps: appsIn(raw, table),
-    organizations: organizationsIn(raw, table),
+    apps: appsIn(raw, table, audit),
+    organizations: organizationsIn(raw, table, audit),
+    audit,
+    async operator() {
+      sts ??= new STSClient(clientConfig);
+      const { Arn, UserId } = await sts.send(new GetCallerIdentityCommand({}));
+      if (!Arn) throw new TargetUnavailableError("The AWS credentials name no principal");
+      // An assumed role's session name (the person, with the operator role) ends the ARN.
+      return operatorContext(Arn, Arn.split("/").at(-1) ?? UserId ?? Arn, "aws");
+    },
     clock,
     async events() {
       const name = options.eventsTable ?? (await requiredOutput(outputs, "EventsTableName", stack, "--events-table"));
-      return eventsIn(raw, name);
+      return eventsIn(raw, name, audit);
     },
     async erasure() {
       const table = await requiredOutput(outputs, "VerificationsTableName", stack, "--env with a complete stack");
       const bucket = await requiredOutput(outputs, "UploadsBucketName", stack, "--env with a complete stack");
       s3 = new S3Client(clientConfig);
-      return { verifications: verificationsIn(raw, table), documents: documentsIn(s3, bucket) };
+      return { verifications: verificationsIn(raw, table, audit), documents: documentsIn(s3, bucket) };
     },
     sealer: lazySealer(async () => {
       const keyId = options.sealingKeyId ?? (await requiredOutput(outputs, "SealingKeyArn", stack, "--sealing-key-id"));
@@ -339,6 +380,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       s3?.destroy();
       kms?.destroy();
       apiGateway?.destroy();
+      sts?.destroy();
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };

@@ -44,11 +44,11 @@ export function addAppsCommands(program: Command, run: Run): void {
     .action((options: { name: string; env?: Environment; webhookUrl?: string }, command: Command) =>
       run(command, async (target) => {
         // createApp checks the input before it reads the sealing key (a Secrets Manager call when deployed).
-        const app = await createApp(target, {
-          name: options.name,
-          environment: options.env ?? target.environment,
-          webhookUrl: options.webhookUrl,
-        });
+        const app = await createApp(
+          target,
+          { name: options.name, environment: options.env ?? target.environment, webhookUrl: options.webhookUrl },
+          await target.operator(),
+        );
         return {
           json: { ...app, status: "active" },
           text: [
@@ -138,7 +138,7 @@ export function addAppsCommands(program: Command, run: Run): void {
       .argument("<app-id>", "the app", appId)
       .action((id: string, _options: object, command: Command) =>
         run(command, async (target) => {
-          const app = await setAppStatus(target, { appId: id, status });
+          const app = await setAppStatus(target, { appId: id, status }, await target.operator());
           return { json: app, text: `${app.app_id} is ${app.status}. ${CACHE_NOTE}` };
         }),
       );

@@ -17,6 +17,7 @@ export function addEraseCommand(program: Command, run: Run): void {
         const tally = await eraseMatching(
           { ...(await target.erasure()), clock: target.clock },
           { appId: options.app, ...(options.reference === undefined ? {} : { reference: options.reference }) },
+          await target.operator(),
         );
         const scope = options.reference === undefined ? options.app : `${options.app}, reference ${options.reference}`;
         const waiting =

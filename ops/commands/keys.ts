@@ -43,7 +43,11 @@ export function addKeysCommands(program: Command, run: Run): void {
     )
     .action((id: string, options: { grace?: number }, command: Command) =>
       run(command, async (target) => {
-        const rotated = await rotateKey(target, { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS });
+        const rotated = await rotateKey(
+          target,
+          { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS },
+          await target.operator(),
+        );
         const previous = rotated.expiring.length > 0 ? ["", "Previous keys", keysTable(rotated.expiring)] : [];
         return {
           json: rotated,
@@ -68,10 +72,11 @@ export function addKeysCommands(program: Command, run: Run): void {
     .action((id: string, options: { key?: string; all?: boolean }, command: Command) =>
       run(command, async (target) => {
         if (!options.key && !options.all) command.error("give --key <prefix> or --all", { exitCode: EXIT.usage });
-        const result = await revokeKeys(target, {
-          appId: id,
-          keys: options.all ? "all" : { prefix: options.key ?? "" },
-        });
+        const result = await revokeKeys(
+          target,
+          { appId: id, keys: options.all ? "all" : { prefix: options.key ?? "" } },
+          await target.operator(),
+        );
         return {
           json: result,
           text:

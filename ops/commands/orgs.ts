@@ -29,6 +29,7 @@ export function addOrgsCommands(program: Command, run: Run): void {
         const organization = await createOrganization(
           { organizations: target.organizations, clock: target.clock },
           { name, environment: target.environment },
+          await target.operator(),
         );
         return {
           json: organization,
@@ -88,6 +89,7 @@ export function addOrgsCommands(program: Command, run: Run): void {
             role: options.role,
             ...(options.email ? { email: options.email } : {}),
           },
+          await target.operator(),
         );
         return {
           json: invited,
@@ -112,6 +114,7 @@ export function addOrgsCommands(program: Command, run: Run): void {
         const attached = await attachApp(
           { organizations: target.organizations, apps: target.apps, clock: target.clock },
           { organizationId: organization, appId: app },
+          await target.operator(),
         );
         return { json: attached, text: `App ${attached.app_id} now belongs to ${attached.organization_id}.` };
       }),

@@ -2,10 +2,12 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { z } from "zod";
 import { STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { type AuditAction, auditRecord } from "#shared/domain/audit";
 import { isStaffGroup, STAFF_GROUPS, type StaffGroup } from "#shared/domain/staff";
 import type { StaffMember } from "#shared/ports/identity";
 import { fields, table } from "../output.ts";
 import type { Run } from "../program.ts";
+import type { Target } from "../target.ts";
 
 /** `--group` may be given more than once; each must be a staff group, each counts once. */
 function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] {
@@ -30,6 +32,14 @@ const staffTable = (members: StaffMember[]) =>
     members,
   );
 
+/**
+ * Records an operator's change to the staff pool. The pool is not a table: its change cannot
+ * share a transaction with the record, so the record follows the change it reports.
+ */
+async function recordStaffChange(target: Target, action: AuditAction, detail: Record<string, string>): Promise<void> {
+  await target.audit.append(auditRecord(await target.operator(), target.clock.now(), { action, detail }));
+}
+
 export function addStaffCommands(program: Command, run: Run): void {
   const staff = program.command("staff").description("staff of the backoffice: reviewers and admins");
 
@@ -47,6 +57,7 @@ export function addStaffCommands(program: Command, run: Run): void {
           groups: options.group,
           ...(options.email ? { email: options.email } : {}),
         });
+        await recordStaffChange(target, "staff.added", { username, groups: options.group.join(",") });
         return {
           json: { ...member, temporary_password: temporaryPassword },
           text: [
@@ -75,6 +86,7 @@ export function addStaffCommands(program: Command, run: Run): void {
       run(command, async (target) => {
         const directory = await target.staff();
         await directory.disable(username);
+        await recordStaffChange(target, "staff.disabled", { username });
         return {
           json: { username, enabled: false },
           text: [

@@ -17,7 +17,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .requiredOption("--url <url>", "https to a public address, or http to loopback in the local sandbox runtime")
     .action((id: string, options: { url: string }, command: Command) =>
       run(command, async (target) => {
-        const result = await setWebhookDestination(target, { appId: id, url: options.url });
+        const result = await setWebhookDestination(target, { appId: id, url: options.url }, await target.operator());
         return { json: result, text: `Events of ${result.app_id} go to ${result.webhook_url}` };
       }),
     );
@@ -28,7 +28,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .argument("<app-id>", "the app", appId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const rotated = await rotateWebhookSecret(target, { appId: id });
+        const rotated = await rotateWebhookSecret(target, { appId: id }, await target.operator());
         return {
           json: rotated,
           text: [
@@ -71,7 +71,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .description("seal every app's webhook secrets with the KMS key: those sealed before it are moved, once")
     .action((_options: object, command: Command) =>
       run(command, async (target) => {
-        const tally = await resealSecrets(target, sealedWithCurrentKey);
+        const tally = await resealSecrets(target, sealedWithCurrentKey, await target.operator());
         return {
           json: tally,
           text: `Resealed the secrets of ${tally.resealed} app(s) with the KMS key; ${tally.current} were sealed with it already.`,
@@ -85,7 +85,11 @@ export function addWebhooksCommands(program: Command, run: Run): void {
     .argument("<event-id>", "the event", eventId)
     .action((id: string, _options: object, command: Command) =>
       run(command, async (target) => {
-        const event = await replayEvent({ events: await target.events(), clock: target.clock }, id);
+        const event = await replayEvent(
+          { events: await target.events(), clock: target.clock },
+          id,
+          await target.operator(),
+        );
         const view = { event_id: event.event_id, status: event.status, next_attempt_at: event.next_attempt_at ?? null };
         return { json: view, text: `Event ${view.event_id} is due again now; the tick sends it within a minute.` };
       }),

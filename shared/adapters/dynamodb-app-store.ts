@@ -1,38 +1,38 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  paginateScan,
-  TransactWriteCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
 import { StaleAppError } from "../domain/errors.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AppStore } from "../ports/app-store.ts";
+import { type AuditLinker, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The condition that the app item still has the key set it had when it was read. */
 function sameKeyVersion(app: AppItem) {
   return { expression: "key_version = :seen_version", values: { ":seen_version": app.key_version } };
 }
 
-/** The apps table: apps and their API keys. */
+/** The apps table: apps and their API keys; a change with a record is written with it, through `audit`. */
 export class DynamoDbAppStore implements AppStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit?: AuditLinker,
   ) {}
 
+  /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
+  private write(changes: WriteItem[], record: AuditRecord | undefined) {
+    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
+    return writeTogether(this.db, changes, record && this.audit ? { linker: this.audit, record } : undefined);
+  }
+
   /** An app and its first key, written together or not at all. */
-  async createWithKey(app: AppItem, key: KeyItem): Promise<void> {
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
-          { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
-        ],
-      }),
+  async createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void> {
+    await this.write(
+      [
+        { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
+        { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+      ],
+      audit,
     );
   }
 
@@ -59,15 +59,20 @@ export class DynamoDbAppStore implements AppStore {
     return Item as KeyItem | undefined;
   }
 
-  async setWebhookUrl(appId: string, url: string, now: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: appPk(appId) },
-        UpdateExpression: "SET webhook_url = :url, updated_at = :now",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":url": url, ":now": now },
-      }),
+  async setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void> {
+    await this.write(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: appPk(appId) },
+            UpdateExpression: "SET webhook_url = :url, updated_at = :now",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeValues: { ":url": url, ":now": now },
+          },
+        },
+      ],
+      audit,
     );
   }
 
@@ -105,32 +110,35 @@ export class DynamoDbAppStore implements AppStore {
    * authorizer's single read of a key sees the app's status. Returns the app as it now is,
    * or undefined when there is no such app; StaleAppError when a key change raced it.
    */
-  async setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined> {
+  async setStatus(appId: string, status: AppStatus, now: string, audit?: AuditRecord): Promise<AppItem | undefined> {
     const app = await this.getApp(appId);
     if (!app) return undefined;
     const keys = await this.currentKeys(app, now);
     const version = sameKeyVersion(app);
-    await this.transact([
-      {
-        Update: {
-          TableName: this.table,
-          Key: { pk: app.pk },
-          UpdateExpression: "SET #status = :status, updated_at = :now",
-          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":status": status, ":now": now, ...version.values },
+    await this.transact(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: app.pk },
+            UpdateExpression: "SET #status = :status, updated_at = :now",
+            ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
+            ExpressionAttributeNames: { "#status": "status" },
+            ExpressionAttributeValues: { ":status": status, ":now": now, ...version.values },
+          },
         },
-      },
-      ...keys.map((key) => ({
-        Update: {
-          TableName: this.table,
-          Key: { pk: key.pk },
-          UpdateExpression: "SET app_status = :status",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeValues: { ":status": status },
-        },
-      })),
-    ]);
+        ...keys.map((key) => ({
+          Update: {
+            TableName: this.table,
+            Key: { pk: key.pk },
+            UpdateExpression: "SET app_status = :status",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeValues: { ":status": status },
+          },
+        })),
+      ],
+      audit,
+    );
     return { ...app, status, updated_at: now };
   }
 
@@ -145,91 +153,109 @@ export class DynamoDbAppStore implements AppStore {
     expiring: { pk: string; expires_at: string }[],
     keyPks: string[],
     now: string,
+    audit?: AuditRecord,
   ): Promise<void> {
-    await this.transact([
-      // The new key carries the app's status: the app must still have it.
-      this.keySetUpdate(app, keyPks, now, {
-        expression: "#status = :status",
-        names: { "#status": "status" },
-        values: { ":status": key.app_status },
-      }),
-      { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
-      ...expiring.map((old) => ({
-        Update: {
-          TableName: this.table,
-          Key: { pk: old.pk },
-          UpdateExpression: "SET expires_at = :expires",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeValues: { ":expires": old.expires_at },
-        },
-      })),
-    ]);
+    await this.transact(
+      [
+        // The new key carries the app's status: the app must still have it.
+        this.keySetUpdate(app, keyPks, now, {
+          expression: "#status = :status",
+          names: { "#status": "status" },
+          values: { ":status": key.app_status },
+        }),
+        { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+        ...expiring.map((old) => ({
+          Update: {
+            TableName: this.table,
+            Key: { pk: old.pk },
+            UpdateExpression: "SET expires_at = :expires",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeValues: { ":expires": old.expires_at },
+          },
+        })),
+      ],
+      audit,
+    );
   }
 
   /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
-  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
-    await this.transact([
-      this.keySetUpdate(app, keyPks, now, { expression: "attribute_exists(pk)" }),
-      ...revoked.map((pk) => ({
-        Update: {
-          TableName: this.table,
-          Key: { pk },
-          UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeValues: { ":now": now },
-        },
-      })),
-    ]);
+  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void> {
+    await this.transact(
+      [
+        this.keySetUpdate(app, keyPks, now, { expression: "attribute_exists(pk)" }),
+        ...revoked.map((pk) => ({
+          Update: {
+            TableName: this.table,
+            Key: { pk },
+            UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeValues: { ":now": now },
+          },
+        })),
+      ],
+      audit,
+    );
   }
 
   /**
    * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
    * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
    */
-  async rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: app.pk },
-          UpdateExpression:
-            "SET webhook_secret_sealed = :sealed, previous_webhook_secret_sealed = :previous, previous_webhook_secret_expires_at = :expires, updated_at = :now",
-          ConditionExpression: "webhook_secret_sealed = :previous",
-          ExpressionAttributeValues: {
-            ":sealed": sealed,
-            ":previous": app.webhook_secret_sealed,
-            ":expires": previousExpiresAt,
-            ":now": now,
+  async rotateWebhookSecret(
+    app: AppItem,
+    sealed: string,
+    previousExpiresAt: string,
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
+    await this.transact(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: app.pk },
+            UpdateExpression:
+              "SET webhook_secret_sealed = :sealed, previous_webhook_secret_sealed = :previous, previous_webhook_secret_expires_at = :expires, updated_at = :now",
+            ConditionExpression: "webhook_secret_sealed = :previous",
+            ExpressionAttributeValues: {
+              ":sealed": sealed,
+              ":previous": app.webhook_secret_sealed,
+              ":expires": previousExpiresAt,
+              ":now": now,
+            },
           },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
-      throw error;
-    }
+        },
+      ],
+      audit,
+    );
   }
 
-  async resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void> {
+  async resealSecrets(
+    app: AppItem,
+    sealed: { current: string; previous?: string },
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
     const previous = sealed.previous !== undefined && app.previous_webhook_secret_sealed !== undefined;
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: app.pk },
-          UpdateExpression: `SET webhook_secret_sealed = :sealed, updated_at = :now${previous ? ", previous_webhook_secret_sealed = :previous" : ""}`,
-          ConditionExpression: `webhook_secret_sealed = :was${previous ? " AND previous_webhook_secret_sealed = :wasPrevious" : ""}`,
-          ExpressionAttributeValues: {
-            ":sealed": sealed.current,
-            ":was": app.webhook_secret_sealed,
-            ":now": now,
-            ...(previous ? { ":previous": sealed.previous, ":wasPrevious": app.previous_webhook_secret_sealed } : {}),
+    await this.transact(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: app.pk },
+            UpdateExpression: `SET webhook_secret_sealed = :sealed, updated_at = :now${previous ? ", previous_webhook_secret_sealed = :previous" : ""}`,
+            ConditionExpression: `webhook_secret_sealed = :was${previous ? " AND previous_webhook_secret_sealed = :wasPrevious" : ""}`,
+            ExpressionAttributeValues: {
+              ":sealed": sealed.current,
+              ":was": app.webhook_secret_sealed,
+              ":now": now,
+              ...(previous ? { ":previous": sealed.previous, ":wasPrevious": app.previous_webhook_secret_sealed } : {}),
+            },
           },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new StaleAppError();
-      throw error;
-    }
+        },
+      ],
+      audit,
+    );
   }
 
   /**
@@ -261,17 +287,12 @@ export class DynamoDbAppStore implements AppStore {
     };
   }
 
-  private async transact(items: NonNullable<TransactWriteCommand["input"]["TransactItems"]>): Promise<void> {
+  /** `items` (and `audit`'s record) together; a failed condition or a racing transaction is StaleAppError. */
+  private async transact(items: WriteItem[], audit?: AuditRecord): Promise<void> {
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await this.write(items, audit);
     } catch (error) {
-      // A failed condition, or another transaction on the same items at the same moment.
-      const raced =
-        error instanceof TransactionCanceledException &&
-        (error.CancellationReasons ?? []).some(
-          (reason) => reason.Code === "ConditionalCheckFailed" || reason.Code === "TransactionConflict",
-        );
-      if (raced) throw new StaleAppError();
+      if (refused(error, items.length)) throw new StaleAppError();
       throw error;
     }
   }

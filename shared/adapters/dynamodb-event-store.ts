@@ -9,10 +9,12 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { EVENTS_TABLE } from "../declarations/tables.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS } from "../domain/webhook-events.ts";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
+import { type AuditLinker, writeTogether } from "./dynamodb-writes.ts";
 
 const { indexes, ttlAttribute } = EVENTS_TABLE;
 const DUE_SHARD = indexes.dueDeliveries.partitionKey.name;
@@ -39,11 +41,12 @@ function fromStored<T>(stored: Record<string, unknown>): T {
   return item as T;
 }
 
-/** The events table: events, their delivery schedule and their attempts. */
+/** The events table: events, their delivery schedule and their attempts; a replay by a person recorded through `audit`. */
 export class DynamoDbEventStore implements EventStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit?: AuditLinker,
   ) {}
 
   /** Writes the event unless it exists: false when it was already recorded. */
@@ -187,18 +190,25 @@ export class DynamoDbEventStore implements EventStore {
   }
 
   /** Starts a new round of attempts, the first due at `dueAt`. */
-  async requeue(event: EventItem, dueAt: string): Promise<EventItem> {
-    const { Attributes } = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: eventKey(event.event_id),
-        UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, #due = :due",
-        ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
-        ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": dueShard(event) },
-        ReturnValues: "ALL_NEW",
-      }),
+  async requeue(event: EventItem, dueAt: string, audit?: AuditRecord): Promise<EventItem> {
+    if (audit && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
+    const { updated } = await writeTogether(
+      this.db,
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: eventKey(event.event_id),
+            UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, #due = :due",
+            ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
+            ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": dueShard(event) },
+          },
+        },
+      ],
+      audit && this.audit ? { linker: this.audit, record: audit } : undefined,
     );
-    return fromStored<EventItem>(Attributes ?? {});
+    // A transaction answers no item: read the one it wrote.
+    return updated ? fromStored<EventItem>(updated) : ((await this.get(event.event_id)) as EventItem);
   }
 
   /** An app's attempts, newest first, from the attempts index; a filter reads on until the page is full. */

@@ -1,27 +1,33 @@
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  paginateScan,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, appPk } from "../domain/apps.ts";
 import { type MemberItem, memberPk, type OrganizationItem, orgPk } from "../domain/organizations.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
+import { type AuditLinker, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
-/** Organisations and memberships, kept in the apps table beside the apps they own. */
+/**
+ * Organisations and memberships, kept in the apps table beside the apps they own; a change with
+ * a record is written with it, through `audit`.
+ */
 export class DynamoDbOrganizationStore implements OrganizationStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit?: AuditLinker,
   ) {}
 
-  async createOrganization(organization: OrganizationItem): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: organization, ConditionExpression: "attribute_not_exists(pk)" }),
+  /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
+  private write(changes: WriteItem[], record: AuditRecord | undefined) {
+    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
+    return writeTogether(this.db, changes, record && this.audit ? { linker: this.audit, record } : undefined);
+  }
+
+  async createOrganization(organization: OrganizationItem, audit?: AuditRecord): Promise<void> {
+    await this.write(
+      [{ Put: { TableName: this.table, Item: organization, ConditionExpression: "attribute_not_exists(pk)" } }],
+      audit,
     );
   }
 
@@ -45,9 +51,10 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return organizations.sort((a, b) => a.organization_id.localeCompare(b.organization_id));
   }
 
-  async addMember(member: MemberItem): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" }),
+  async addMember(member: MemberItem, audit?: AuditRecord): Promise<void> {
+    await this.write(
+      [{ Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } }],
+      audit,
     );
   }
 
@@ -56,21 +63,26 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return Item as MemberItem | undefined;
   }
 
-  async attachApp(appId: string, organizationId: string, now: string): Promise<boolean> {
+  async attachApp(appId: string, organizationId: string, now: string, audit?: AuditRecord): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: appPk(appId) },
-          UpdateExpression: "SET organization_id = :organization, updated_at = :now",
-          ConditionExpression:
-            "attribute_exists(pk) AND (attribute_not_exists(organization_id) OR organization_id = :organization)",
-          ExpressionAttributeValues: { ":organization": organizationId, ":now": now },
-        }),
+      await this.write(
+        [
+          {
+            Update: {
+              TableName: this.table,
+              Key: { pk: appPk(appId) },
+              UpdateExpression: "SET organization_id = :organization, updated_at = :now",
+              ConditionExpression:
+                "attribute_exists(pk) AND (attribute_not_exists(organization_id) OR organization_id = :organization)",
+              ExpressionAttributeValues: { ":organization": organizationId, ":now": now },
+            },
+          },
+        ],
+        audit,
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (refusedChange(error).found) return false;
       throw error;
     }
   }

@@ -5,13 +5,12 @@ import {
   GetCommand,
   PutCommand,
   paginateQuery,
-  UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
 import type { TransitionGuard } from "../domain/guards.ts";
 import { inParallel } from "../domain/in-parallel.ts";
 import type { IssuerState } from "../domain/issuer.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { canTransition } from "../domain/state.ts";
@@ -25,6 +24,7 @@ import type {
   VerificationStore,
 } from "../ports/verification-store.ts";
 import { queryPage, queryWithMore } from "./dynamodb-pages.ts";
+import { type AuditLinker, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The last whole second before `instant`: created_at has no finer part. */
 function beforeInstant(instant: string): string {
@@ -91,11 +91,15 @@ function guardCondition(guard: TransitionGuard, names: Record<string, string>, v
   return parts;
 }
 
-/** The verifications table. Every change of state goes through `transition`. */
+/**
+ * The verifications table. Every change of state goes through `transition`; a change made by a
+ * person is written with its audit record, through the trail beside the store (`audit`).
+ */
 export class DynamoDbVerificationStore implements VerificationStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit?: AuditLinker,
   ) {}
 
   async create(item: VerificationItem, keepDays: number): Promise<void> {
@@ -181,20 +185,25 @@ export class DynamoDbVerificationStore implements VerificationStore {
     const remove = sparseKey ? ` REMOVE ${sparseKey}` : "";
     const condition = ["#status = :from", ...guardCondition(request.expect ?? {}, names, values)].join(" AND ");
     return this.conditionalUpdate(
-      new UpdateCommand({
+      {
         TableName: this.table,
         Key: { verification_id: request.id },
         UpdateExpression: `SET ${sets.join(", ")}${remove}`,
         ConditionExpression: `attribute_exists(verification_id) AND ${condition}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
+      },
+      request.audit,
     );
   }
 
-  erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome> {
+  erase(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    expire: boolean;
+    audit?: AuditRecord;
+  }): Promise<TransitionOutcome> {
     const sets = ["redacted_at = :now", "updated_at = :now", "#sequence = #sequence + :one", "checks = :none"];
     // The reference goes, and with it its key in the by-reference index.
     const removed: string[] = [...ERASED_ATTRIBUTES, indexes.byReference.partitionKey.name];
@@ -203,7 +212,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
       removed.push(indexes.awaitingByDeadline.partitionKey.name);
     }
     return this.conditionalUpdate(
-      new UpdateCommand({
+      {
         TableName: this.table,
         Key: { verification_id: request.id },
         UpdateExpression: `SET ${sets.join(", ")} REMOVE ${removed.join(", ")}`,
@@ -216,9 +225,8 @@ export class DynamoDbVerificationStore implements VerificationStore {
           ":sequence": request.sequence,
           ...(request.expire ? { ":expired": "expired", ":awaiting": "awaiting_upload" } : {}),
         },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
+      },
+      request.audit,
     );
   }
 
@@ -231,7 +239,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
   }): Promise<TransitionOutcome> {
     const seen = request.seen ? "issuer.rev = :rev" : "attribute_not_exists(issuer)";
     return this.conditionalUpdate(
-      new UpdateCommand({
+      {
         TableName: this.table,
         Key: { verification_id: request.id },
         UpdateExpression: "SET issuer = :state",
@@ -243,22 +251,32 @@ export class DynamoDbVerificationStore implements VerificationStore {
           ":sequence": request.sequence,
           ...(request.seen ? { ":rev": request.seen.rev } : {}),
         },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
+      },
+      undefined,
     );
   }
 
-  /** One conditional write: the new item, or the item as it stood when the condition failed. */
-  private async conditionalUpdate(command: UpdateCommand): Promise<TransitionOutcome> {
+  /**
+   * One conditional update, and with `audit` its record, together: the new item, or the item
+   * as it stood when the condition failed.
+   */
+  private async conditionalUpdate(
+    update: NonNullable<WriteItem["Update"]>,
+    audit: AuditRecord | undefined,
+  ): Promise<TransitionOutcome> {
+    if (audit && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
     try {
-      const { Attributes } = await this.db.send(command);
-      return { applied: true, item: fromStored(Attributes) as VerificationItem };
+      const { updated } = await writeTogether(
+        this.db,
+        [{ Update: update }],
+        audit && this.audit ? { linker: this.audit, record: audit } : undefined,
+      );
+      // A transaction answers no item: read the one it wrote.
+      const item = updated ? fromStored(updated) : await this.get(String(update.Key?.verification_id));
+      return { applied: true, item: item as VerificationItem };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        // The document client does not translate errors: the old item arrives marshalled.
-        return { applied: false, item: fromStored(error.Item ? unmarshall(error.Item) : undefined) };
-      }
+      const change = refusedChange(error);
+      if (change.found) return { applied: false, item: fromStored(change.item) };
       throw error;
     }
   }
@@ -269,9 +287,10 @@ export class DynamoDbVerificationStore implements VerificationStore {
     holder: { sub: string; username: string };
     now: string;
     expiresAt: string;
+    audit?: AuditRecord;
   }): Promise<TransitionOutcome> {
     return this.conditionalUpdate(
-      new UpdateCommand({
+      {
         TableName: this.table,
         Key: { verification_id: request.id },
         UpdateExpression: "SET claimed_by_sub = :sub, claimed_by = :username, claim_expires_at = :until",
@@ -285,9 +304,8 @@ export class DynamoDbVerificationStore implements VerificationStore {
           ":now": request.now,
           ":in_review": "in_review",
         },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
+      },
+      request.audit,
     );
   }
 

@@ -86,6 +86,12 @@ export interface FunctionDefinition {
   deployedIn?: readonly Environment[];
 }
 
+/**
+ * What a function that records people's actions may do in the audit table: add a record and
+ * move its month's chain head (both puts, never updates or deletes), and read the head it links after.
+ */
+const AUDITED = ["dynamodb:PutItem", "dynamodb:GetItem"] as const;
+
 export const FUNCTIONS = {
   authorizer: {
     entry: "functions/authorizer.ts",
@@ -252,7 +258,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["claim-review"],
     timeoutSeconds: 10,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
     },
   },
@@ -261,7 +267,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["decide-review"],
     timeoutSeconds: 10,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: AUDITED },
       // Which copies exist, for the answer.
       uploads: ["s3:GetObject"],
     },
@@ -271,7 +277,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["inspect-verification"],
     timeoutSeconds: 10,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: AUDITED },
       uploads: ["s3:GetObject"],
     },
   },
@@ -280,7 +286,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["view-document"],
     timeoutSeconds: 10,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], AUDIT_TABLE: AUDITED },
       // HeadObject to know the copy exists; the presigned GET is signed with these credentials.
       uploads: ["s3:GetObject"],
     },
@@ -323,7 +329,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["create-app"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
       sealing: "encrypt",
       appLimits: "register",
@@ -336,7 +342,7 @@ export const FUNCTIONS = {
     access: {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
-        AUDIT_TABLE: ["dynamodb:PutItem"],
+        AUDIT_TABLE: AUDITED,
       },
       uploads: [],
     },
@@ -346,7 +352,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["revoke-key"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
     },
   },
@@ -355,7 +361,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["set-webhook"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
     },
   },
@@ -364,7 +370,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["rotate-webhook-secret"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
       sealing: "encrypt",
     },
@@ -378,7 +384,7 @@ export const FUNCTIONS = {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
-        AUDIT_TABLE: ["dynamodb:PutItem"],
+        AUDIT_TABLE: AUDITED,
       },
       uploads: [],
       secretsKey: true,
@@ -399,7 +405,7 @@ export const FUNCTIONS = {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
-        AUDIT_TABLE: ["dynamodb:PutItem"],
+        AUDIT_TABLE: AUDITED,
       },
       uploads: [],
     },
@@ -412,7 +418,7 @@ export const FUNCTIONS = {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem"],
         VERIFICATIONS_TABLE: ["dynamodb:Query"],
-        AUDIT_TABLE: ["dynamodb:PutItem"],
+        AUDIT_TABLE: AUDITED,
       },
       uploads: [],
     },
@@ -425,7 +431,7 @@ export const FUNCTIONS = {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem"],
         VERIFICATIONS_TABLE: ["dynamodb:GetItem"],
-        AUDIT_TABLE: ["dynamodb:PutItem"],
+        AUDIT_TABLE: AUDITED,
       },
       uploads: [],
     },
@@ -441,7 +447,7 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["invite-member"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem"], AUDIT_TABLE: AUDITED },
       uploads: [],
       portalUserAdmin: true,
     },

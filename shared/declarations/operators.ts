@@ -19,17 +19,21 @@ export const OPERATOR_ACCESS = {
     ],
     // webhooks deliveries and replay.
     EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
-    // erase: by app or reference, from their indexes.
-    VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:Query"],
+    // erase: by app or reference, from their indexes; each erasure is written with its record.
+    VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    // Every change is recorded (a record and its month's chain head, both puts); audit verify reads the months.
+    AUDIT_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"],
   },
   // erase: the document, its pinned copy and the issuer's copy.
   uploads: ["s3:DeleteObject"],
   uploadsPrefix: documentKey(""),
-  // staff (staff pool) and orgs invite (customer pool).
+  // staff (staff pool) and orgs invite, members remove and disable (customer pool).
   userPools: [
     "cognito-idp:AdminCreateUser",
     "cognito-idp:AdminAddUserToGroup",
     "cognito-idp:AdminDisableUser",
+    "cognito-idp:AdminEnableUser",
+    "cognito-idp:AdminRemoveUserFromGroup",
     "cognito-idp:AdminUserGlobalSignOut",
     "cognito-idp:AdminListGroupsForUser",
     "cognito-idp:ListUsers",

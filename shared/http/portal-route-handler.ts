@@ -22,6 +22,7 @@ function portalCallerOf(event: APIGatewayProxyEvent): PortalCaller {
       actor: { pool: "portal", sub: context.sub, username: context.username },
       requestId: event.requestContext.requestId,
       sourceIp: event.requestContext.identity.sourceIp,
+      organizationId: context.organizationId,
     },
   };
 }

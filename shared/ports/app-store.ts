@@ -1,19 +1,21 @@
 import type { AppItem, AppStatus, KeyItem } from "../domain/apps.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 
 /**
  * Where apps and their API keys are kept. A write that lost a race with another change to the
- * same app throws StaleAppError (domain/errors.ts): read again and decide again.
+ * same app throws StaleAppError (domain/errors.ts): read again and decide again. A change made by
+ * a person carries its audit record (`audit`): both are written, or neither.
  */
 export interface AppStore {
   /** An app and its first key, written together or not at all. */
-  createWithKey(app: AppItem, key: KeyItem): Promise<void>;
+  createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void>;
   /** Read consistently. */
   getApp(appId: string): Promise<AppItem | undefined>;
   /** Every app, oldest first. */
   listApps(): Promise<AppItem[]>;
   /** The key with this SHA-256, as the authorizer reads it: one read. */
   getKey(keyHash: string): Promise<KeyItem | undefined>;
-  setWebhookUrl(appId: string, url: string, now: string): Promise<void>;
+  setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void>;
   /** Every key of the app, oldest first: for display, not for decisions (eventually consistent). */
   listKeys(appId: string): Promise<KeyItem[]>;
   /** The app's keys that may still pass, read consistently. */
@@ -22,7 +24,7 @@ export interface AppStore {
    * Enables or disables an app and each of its live keys together, so the authorizer's single
    * read of a key sees the app's status. The app as it now is, or undefined when there is none.
    */
-  setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined>;
+  setStatus(appId: string, status: AppStatus, now: string, audit?: AuditRecord): Promise<AppItem | undefined>;
   /**
    * Adds `key` to `app` and gives the keys in `expiring` their expiry, together, only while the
    * app keeps the status and key set it was read with. `keyPks`: the app's new live keys.
@@ -33,17 +35,29 @@ export interface AppStore {
     expiring: { pk: string; expires_at: string }[],
     keyPks: string[],
     now: string,
+    audit?: AuditRecord,
   ): Promise<void>;
   /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
-  revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void>;
+  revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void>;
   /**
    * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
    * until `previousExpiresAt`; holds only while the current secret is still `app`'s.
    */
-  rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void>;
+  rotateWebhookSecret(
+    app: AppItem,
+    sealed: string,
+    previousExpiresAt: string,
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void>;
   /**
    * Replaces the app's sealed secrets with the same secrets sealed anew (`previous` only when
    * the app has one), while they are still those of `app`; `StaleAppError` otherwise.
    */
-  resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void>;
+  resealSecrets(
+    app: AppItem,
+    sealed: { current: string; previous?: string },
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AttemptItem, EventItem } from "../domain/webhook-events.ts";
 
 /** What an attempt records of itself; the store adds its event and the attempt's number. */
@@ -33,8 +34,8 @@ export interface EventStore {
   recordAttempt(event: EventItem, attempt: AttemptRecord, next: AfterAttempt): Promise<void>;
   /** Marks an event that has nowhere to go: the app has no webhook destination. */
   markNoDestination(event: EventItem): Promise<void>;
-  /** Starts a new round of attempts, the first due at `dueAt`. */
-  requeue(event: EventItem, dueAt: string): Promise<EventItem>;
+  /** Starts a new round of attempts, the first due at `dueAt`; a person's replay written with its record. */
+  requeue(event: EventItem, dueAt: string, audit?: AuditRecord): Promise<EventItem>;
   /**
    * Up to `limit` of an app's attempts, newest first, with `outcome` only when given, after
    * `after`; `last` is where to go on from when more may follow.

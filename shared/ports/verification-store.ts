@@ -1,5 +1,6 @@
 import type { TransitionGuard } from "../domain/guards.ts";
 import type { IssuerState } from "../domain/issuer.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import type { Status } from "../domain/state.ts";
 import type { VerificationItem } from "../domain/verification.ts";
@@ -23,6 +24,8 @@ export interface TransitionRequest {
   set?: VerificationChange;
   /** What must still hold of the stored verification at `now` (`guards.ts`). */
   expect?: TransitionGuard;
+  /** The record of a person's change, written with it or not at all. */
+  audit?: AuditRecord;
 }
 
 /** Where a page of a listing ends: the last item's review deadline and id. */
@@ -79,6 +82,8 @@ export interface VerificationStore {
     holder: { sub: string; username: string };
     now: string;
     expiresAt: string;
+    /** The claim's record, written with it. */
+    audit?: AuditRecord;
   }): Promise<TransitionOutcome>;
   /**
    * Up to `limit` of the app's verifications that match, newest first, after `after`; `last`
@@ -106,5 +111,12 @@ export interface VerificationStore {
    * `ERASED_ATTRIBUTES`, empties its checks, sets `redacted_at` and `updated_at` to `now`, one
    * step up the sequence; with `expire`, an awaited upload also ends as `expired` now.
    */
-  erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome>;
+  erase(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    expire: boolean;
+    /** An operator's erasure is recorded, with it. */
+    audit?: AuditRecord;
+  }): Promise<TransitionOutcome>;
 }

@@ -3,10 +3,18 @@
  * stack test cannot reach through the shipped declarations (a scan, a declaration that names a
  * table or an index that does not exist).
  */
+
+import { AccountRootPrincipal, ArnPrincipal } from "aws-cdk-lib/aws-iam";
 import { describe, expect, it } from "vitest";
 import type { FunctionDefinition } from "#shared/declarations/functions";
 import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
-import { functionStatements, type PolicyResources } from "../../infra/function-policy.ts";
+import {
+  functionStatements,
+  type PolicyResources,
+  SEALING_ACTIONS,
+  sealingKeyPolicy,
+  sealingKeyUse,
+} from "../../infra/function-policy.ts";
 
 const VERIFICATIONS_ARN = "arn:aws:dynamodb:eu-central-1:123456789012:table/verifications";
 
@@ -15,7 +23,6 @@ const resources: PolicyResources = {
   tables: new Map([["VERIFICATIONS_TABLE", { arn: VERIFICATIONS_ARN, definition: VERIFICATIONS_TABLE }]]),
   uploadsBucketArn: "arn:aws:s3:::uploads",
   secretsKeyArn: "arn:aws:secretsmanager:eu-central-1:123456789012:secret:key",
-  sealingKeyArn: "arn:aws:kms:eu-central-1:123456789012:key/sealing",
   usagePlanId: "plan",
   deliveryQueueArn: "arn:aws:sqs:eu-central-1:123456789012:deliveries",
   issuerQueueArn: "arn:aws:sqs:eu-central-1:123456789012:lookups",
@@ -69,5 +76,47 @@ describe("functionStatements", () => {
         resources,
       ),
     ).toThrow("example queries keysByApp, which is not an index of VERIFICATIONS_TABLE");
+  });
+
+  it("grants no use of the sealing key in IAM: only the key's own policy does", () => {
+    for (const use of ["encrypt", "decrypt"] as const) {
+      const statements = functionStatements("example", declaring({ sealing: use }), resources);
+      expect(statements).toEqual([]);
+    }
+  });
+});
+
+describe("the sealing key's policy", () => {
+  const ROLE = "arn:aws:iam::123456789012:role/delivering";
+
+  it("lets the account administer the key and put its policy again, but neither seal nor open, and lets no one grant", () => {
+    const [administration, grants, ...rest] = sealingKeyPolicy(new AccountRootPrincipal()).toJSON().Statement;
+    expect(rest).toEqual([]);
+    const actions: string[] = administration.Action;
+    expect(administration.Effect).toBe("Allow");
+    expect(actions).toEqual(expect.arrayContaining(["kms:Put*", "kms:Get*", "kms:ScheduleKeyDeletion"]));
+    expect(actions.filter((action) => /^kms:(\*|Encrypt|Decrypt|ReEncrypt|GenerateDataKey)/.test(action))).toEqual([]);
+    expect(grants).toEqual({
+      Sid: "NoGrants",
+      Effect: "Deny",
+      Principal: { AWS: "*" },
+      Action: "kms:CreateGrant",
+      Resource: "*",
+    });
+  });
+
+  it("names one role for one use, only with an app id as the encryption context", () => {
+    const statement = sealingKeyUse(SEALING_ACTIONS.decrypt, new ArnPrincipal(ROLE), "DecryptByExample");
+    expect(statement.toStatementJson()).toEqual({
+      Sid: "DecryptByExample",
+      Effect: "Allow",
+      Principal: { AWS: ROLE },
+      Action: "kms:Decrypt",
+      Resource: "*",
+      Condition: {
+        "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
+        StringLike: { "kms:EncryptionContext:app_id": "app_*" },
+      },
+    });
   });
 });

@@ -487,13 +487,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           Resource: { Ref: secretId(template) },
         });
       }
-      if (definition.access.sealing) {
-        expected.push({
-          Effect: "Allow",
-          Action: [definition.access.sealing === "encrypt" ? "kms:Encrypt" : "kms:Decrypt"],
-          Resource: { "Fn::GetAtt": [sealingKeyId(template), "Arn"] },
-        });
-      }
+      // Sealing is granted in the sealing key's own policy, not here (see the sealing key's test).
       if (definition.access.appLimits) {
         const planKeys = {
           "Fn::Join": [
@@ -584,33 +578,78 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(reached).not.toMatch(/"Arn"\]\}(?!,"\/index)/);
   });
 
-  it("seals webhook secrets with a KMS key: only the delivering functions decrypt, the rest and operators only encrypt, always for an app", () => {
+  it("seals webhook secrets with a KMS key whose own policy names who may use it: the delivering roles decrypt, the sealing roles and operators encrypt, always for an app", () => {
     const key = sealingKeyId(template);
-    expect(template.findResources("AWS::KMS::Key")[key]?.Properties.EnableKeyRotation).toBe(true);
-    const kmsStatements = Object.values(template.findResources("AWS::IAM::Policy"))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])
-      .concat(
-        Object.values(template.findResources("AWS::IAM::Role")).flatMap((role) =>
-          ((role.Properties.Policies ?? []) as { PolicyDocument: { Statement: Json[] } }[]).flatMap(
-            (policy) => policy.PolicyDocument.Statement,
-          ),
-        ),
-      )
-      .filter((statement) => [statement.Action].flat().some((action) => String(action).startsWith("kms:")))
-      .filter((statement) => JSON.stringify(statement.Resource).includes(key));
-    const decrypting = Object.entries(FUNCTIONS)
-      .filter(([, definition]) => (definition.access as { sealing?: string }).sealing === "decrypt")
-      .map(([name]) => name)
-      .sort();
-    expect(decrypting).toEqual(["deliver-webhooks", "test-webhook", "tick"]);
-    expect(kmsStatements.filter((statement) => statement.Action === "kms:Decrypt")).toHaveLength(decrypting.length);
-    for (const statement of kmsStatements) {
-      expect(["kms:Encrypt", "kms:Decrypt"]).toContain(statement.Action);
+    const properties = template.findResources("AWS::KMS::Key")[key]?.Properties;
+    expect(properties?.EnableKeyRotation).toBe(true);
+    const policy = properties?.KeyPolicy.Statement as Json[];
+    const roleOf = (name: string) => logicalId(stack, stack.functions.get(name)?.role as never);
+    const declaring = (use: "encrypt" | "decrypt") =>
+      entries.filter(([, definition]) => definition.access.sealing === use).map(([name]) => name);
+    expect(declaring("decrypt").sort()).toEqual(["deliver-webhooks", "test-webhook", "tick"]);
+    expect(declaring("encrypt").sort()).toEqual(["create-app", "rotate-webhook-secret"]);
+    const role = (id: string) => JSON.stringify({ "Fn::GetAtt": [id, "Arn"] });
+
+    // Only the three delivering roles may open a secret, and only the sealing roles and operators seal one.
+    expect(whoMay(policy, "kms:Decrypt")).toEqual(declaring("decrypt").map(roleOf).map(role).sort());
+    expect(whoMay(policy, "kms:Encrypt")).toEqual(
+      [...declaring("encrypt").map(roleOf), operatorRoleId(template)].map(role).sort(),
+    );
+    // ...and each of them only for an app: the app id the one encryption context key.
+    for (const statement of policy.filter(
+      (candidate) => allows(candidate, "kms:Decrypt") || allows(candidate, "kms:Encrypt"),
+    )) {
       expect(statement.Condition).toEqual({
         "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
         StringLike: { "kms:EncryptionContext:app_id": "app_*" },
       });
     }
+    // No other way to the plaintext: no re-encryption, no data keys, no grant handing the key's use to another.
+    for (const action of KEY_ACTIONS.filter((candidate) =>
+      /^kms:(ReEncrypt|GenerateDataKey|CreateGrant)/.test(candidate),
+    )) {
+      expect(whoMay(policy, action), action).toEqual([]);
+    }
+
+    // The account keeps the key's administration, so the key can never be orphaned (and PutKeyPolicy
+    // passes KMS's lockout safety check), but not its use.
+    const root = JSON.stringify(`arn:aws:iam::${ACCOUNT}:root`);
+    const administered = KEY_ACTIONS.filter((action) => whoMay(policy, action).includes(root));
+    expect(administered).toEqual(
+      expect.arrayContaining([
+        "kms:PutKeyPolicy",
+        "kms:GetKeyPolicy",
+        "kms:DescribeKey",
+        "kms:EnableKeyRotation",
+        "kms:ScheduleKeyDeletion",
+        "kms:CancelKeyDeletion",
+        "kms:TagResource",
+      ]),
+    );
+    expect(administered.filter((action) => /^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey)/.test(action))).toEqual(
+      [],
+    );
+    // Nobody else is allowed anything: no service, no other account, no wildcard.
+    const allowed = policy.filter((statement) => statement.Effect === "Allow").flatMap(principalsOf);
+    expect([...new Set(allowed)].sort()).toEqual(
+      [
+        root,
+        ...[...declaring("decrypt"), ...declaring("encrypt")].map(roleOf).map(role),
+        role(operatorRoleId(template)),
+      ].sort(),
+    );
+
+    // An IAM statement alone opens nothing now, and none is kept beside the key policy's.
+    const iamStatements = Object.values(template.findResources("AWS::IAM::Policy"))
+      .flatMap((found) => found.Properties.PolicyDocument.Statement as Json[])
+      .concat(
+        Object.values(template.findResources("AWS::IAM::Role")).flatMap((found) =>
+          ((found.Properties.Policies ?? []) as { PolicyDocument: { Statement: Json[] } }[]).flatMap(
+            (document) => document.PolicyDocument.Statement,
+          ),
+        ),
+      );
+    expect(iamStatements.filter((statement) => JSON.stringify(statement.Resource ?? "").includes(key))).toEqual([]);
   });
 
   it("lets the API key authorizer read key items only, and only this account's alarms use the topic key", () => {
@@ -700,10 +739,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         Resource: "*",
       },
     ]);
-    // The functions only append (PutItem) and read (Query), as they declare.
+    // The functions only append (PutItem: a record and its month's chain head) and read (Query,
+    // and GetItem of the head), as they declare.
     for (const [name, definition] of entries) {
       const actions = definition.access.tables.AUDIT_TABLE ?? [];
-      for (const action of actions) expect(["dynamodb:PutItem", "dynamodb:Query"], name).toContain(action);
+      for (const action of actions) {
+        expect(["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"], name).toContain(action);
+      }
     }
     expect(audit).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
     expect(audit.Properties.DeletionProtectionEnabled).toBe(retained);
@@ -940,18 +982,21 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     const statements = (role.Policies as { PolicyDocument: { Statement: Json[] } }[]).flatMap(
       (policy) => policy.PolicyDocument.Statement,
     );
-    const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    // As sets: statements of the same actions on different tables are merged into one.
+    const actions = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(actions).toEqual(
       [
-        ...Object.values(OPERATOR_ACCESS.tables).flat(),
-        ...OPERATOR_ACCESS.uploads,
-        ...OPERATOR_ACCESS.userPools,
-        ...OPERATOR_ACCESS.sealingKey,
-        ...OPERATOR_ACCESS.kms,
-        ...OPERATOR_ACCESS.stack,
-        // apps create and apps sync-limits: the apps' keys in the usage plan.
-        "apigateway:GET",
-        "apigateway:POST",
+        ...new Set([
+          ...Object.values(OPERATOR_ACCESS.tables).flat(),
+          ...OPERATOR_ACCESS.uploads,
+          ...OPERATOR_ACCESS.userPools,
+          ...OPERATOR_ACCESS.sealingKey,
+          // OPERATOR_ACCESS.kms is granted in the sealing key's own policy (see the sealing key's test).
+          ...OPERATOR_ACCESS.stack,
+          // apps create and apps sync-limits: the apps' keys in the usage plan.
+          "apigateway:GET",
+          "apigateway:POST",
+        ]),
       ].sort(),
     );
     // Nothing on any resource: every statement names its own.
@@ -1137,6 +1182,99 @@ function sealingKeyId(template: Template): string {
     String(key.Properties.Description ?? "").startsWith("Seals webhook signing secrets"),
   ) ?? [""];
   return id;
+}
+
+/**
+ * Every action a key policy can allow on a symmetric encryption key, to expand a policy's
+ * wildcards against (`kms:Get*`, `kms:Create*`).
+ */
+const KEY_ACTIONS = [
+  "kms:CancelKeyDeletion",
+  "kms:CreateAlias",
+  "kms:CreateGrant",
+  "kms:Decrypt",
+  "kms:DeleteAlias",
+  "kms:DeleteImportedKeyMaterial",
+  "kms:DescribeKey",
+  "kms:DisableKey",
+  "kms:DisableKeyRotation",
+  "kms:EnableKey",
+  "kms:EnableKeyRotation",
+  "kms:Encrypt",
+  "kms:GenerateDataKey",
+  "kms:GenerateDataKeyPair",
+  "kms:GenerateDataKeyPairWithoutPlaintext",
+  "kms:GenerateDataKeyWithoutPlaintext",
+  "kms:GetKeyPolicy",
+  "kms:GetKeyRotationStatus",
+  "kms:GetParametersForImport",
+  "kms:ImportKeyMaterial",
+  "kms:ListGrants",
+  "kms:ListKeyPolicies",
+  "kms:ListKeyRotations",
+  "kms:ListResourceTags",
+  "kms:PutKeyPolicy",
+  "kms:ReEncryptFrom",
+  "kms:ReEncryptTo",
+  "kms:ReplicateKey",
+  "kms:RetireGrant",
+  "kms:RevokeGrant",
+  "kms:RotateKeyOnDemand",
+  "kms:ScheduleKeyDeletion",
+  "kms:TagResource",
+  "kms:UntagResource",
+  "kms:UpdateAlias",
+  "kms:UpdateKeyDescription",
+  "kms:UpdatePrimaryRegion",
+];
+
+/** Whether a policy statement's actions (wildcards expanded, case aside, as IAM matches them) take in `action`. */
+function allows(statement: Json, action: string): boolean {
+  // KMS actions are letters after `kms:`; `*` is the one wildcard a key policy here uses.
+  return [statement.Action]
+    .flat()
+    .some((pattern) => new RegExp(`^${String(pattern).replaceAll("*", "[A-Za-z]*")}$`, "i").test(action));
+}
+
+/** A statement's AWS principals, each as JSON (an ARN, a `Fn::GetAtt` of a role, or `*`). */
+function principalsOf(statement: Json): string[] {
+  const principal = statement.Principal;
+  if (principal === "*") return [JSON.stringify("*")];
+  return [(principal as { AWS?: unknown } | undefined)?.AWS]
+    .flat()
+    .filter((entry) => entry !== undefined)
+    .map((entry) => JSON.stringify(entry));
+}
+
+/**
+ * The principals a key policy lets take `action` (as JSON, sorted): those an Allow names, none
+ * where an unconditional Deny for every principal takes the action in.
+ */
+function whoMay(policy: Json[], action: string): string[] {
+  const denied = policy.some(
+    (statement) =>
+      statement.Effect === "Deny" &&
+      statement.Condition === undefined &&
+      principalsOf(statement).includes(JSON.stringify("*")) &&
+      allows(statement, action),
+  );
+  if (denied) return [];
+  return [
+    ...new Set(
+      policy
+        .filter((statement) => statement.Effect === "Allow" && allows(statement, action))
+        .flatMap((statement) => principalsOf(statement)),
+    ),
+  ].sort();
+}
+
+/** The role operators assume. */
+function operatorRoleId(template: Template): string {
+  const ids = Object.entries(template.findResources("AWS::IAM::Role"))
+    .filter(([, role]) => String(role.Properties.Description ?? "").startsWith("Runs the ops command"))
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
 }
 
 function secretId(template: Template): string {

@@ -12,11 +12,19 @@ import { parseDuration } from "../../ops/arguments.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { expectProblem } from "../support/client.ts";
-import { expectNoPlainSecrets, type OpsRun, opsInProcess, probe, runtimeFileFor } from "./support.ts";
+import {
+  expectNoPlainSecrets,
+  type OpsRun,
+  opsInProcess,
+  probe,
+  runtimeFileFor,
+  startCallerIdentity,
+} from "./support.ts";
 
 const root = path.resolve(__dirname, "../..");
 let api: TestApi;
 let dataDir: string;
+let callerIdentity: Awaited<ReturnType<typeof startCallerIdentity>>;
 const issued: string[] = [];
 
 type Run = OpsRun;
@@ -24,8 +32,13 @@ type Run = OpsRun;
 beforeAll(async () => {
   api = await startApi();
   dataDir = runtimeFileFor(api, inject("engines").dynamoEndpoint);
+  // A deployed target asks STS who runs it; the standard per-service endpoint setting aims it here.
+  callerIdentity = await startCallerIdentity();
+  process.env.AWS_ENDPOINT_URL_STS = callerIdentity.url;
 });
 afterAll(async () => {
+  delete process.env.AWS_ENDPOINT_URL_STS;
+  await callerIdentity.stop();
   await api.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -141,7 +154,19 @@ describe("as a process", () => {
     const app = await createdApp("Deployed");
     const listed = json<{ apps: { app_id: string }[] }>(
       await ops(
-        ["--env", "sandbox", "--region", "us-east-1", "--apps-table", api.tables.apps, "apps", "list", "--json"],
+        [
+          "--env",
+          "sandbox",
+          "--region",
+          "us-east-1",
+          "--apps-table",
+          api.tables.apps,
+          "--audit-table",
+          api.tables.audit,
+          "apps",
+          "list",
+          "--json",
+        ],
         {
           // The standard per-service endpoint setting, here aimed at DynamoDB Local.
           AWS_ENDPOINT_URL_DYNAMODB: inject("engines").dynamoEndpoint,
@@ -279,7 +304,20 @@ describe("bad input", () => {
     ],
     [
       "a sandbox app in a production table",
-      () => ["--env", "production", "--apps-table", "elsewhere", "apps", "create", "--name", "x", "--env", "sandbox"],
+      () => [
+        "--env",
+        "production",
+        "--apps-table",
+        "elsewhere",
+        "--audit-table",
+        "elsewhere",
+        "apps",
+        "create",
+        "--name",
+        "x",
+        "--env",
+        "sandbox",
+      ],
       EXIT.refused,
       "environment_mismatch",
     ],

@@ -8,15 +8,18 @@ import os from "node:os";
 import path from "node:path";
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { AUDIT_TABLE } from "#shared/declarations/tables";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { startIdentity } from "../../local/identity.ts";
 import { EXIT } from "../../ops/failures.ts";
+import { ownTables } from "../support/own-tables.ts";
 import { type OpsRun, opsInProcess } from "./support.ts";
 
 const POOL_ID = "us-east-1_OpsStaff01";
 const CLIENT_ID = "opsStaffConsole01";
 
+const tables = ownTables();
 let identity: Awaited<ReturnType<typeof startIdentity>>;
 let dataDir: string;
 const folders: string[] = [];
@@ -33,7 +36,8 @@ function runtimeFile(identityEntry?: { endpoint: string; staff_user_pool_id: str
       region: LOCAL_REGION,
       credentials: LOCAL_CREDENTIALS,
       dynamodb_endpoint: inject("engines").dynamoEndpoint,
-      tables: { APPS_TABLE: "ops-staff-unused" },
+      // Each change to the pool is recorded in the audit trail.
+      tables: { APPS_TABLE: "ops-staff-unused", AUDIT_TABLE: tables.name(AUDIT_TABLE) },
       ...(identityEntry ? { identity: identityEntry } : {}),
     }),
   );
@@ -191,6 +195,8 @@ describe("the target", () => {
         "--env",
         "sandbox",
         "--apps-table",
+        "ops-staff-unused",
+        "--audit-table",
         "ops-staff-unused",
         "--staff-user-pool-id",
         POOL_ID,

@@ -1,9 +1,10 @@
 /** What the ops tests share: a probe through the real authorizer, and the plain-text scan. */
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "../../local/engines.ts";
 import { LOCAL_PORTAL_POOL, LOCAL_STAFF_POOL } from "../../local/resources.ts";
 import { runOps } from "../../ops/program.ts";
 import type { TestApi } from "../support/api.ts";
@@ -69,6 +70,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
         APPS_TABLE: api.tables.apps,
         VERIFICATIONS_TABLE: api.tables.verifications,
         EVENTS_TABLE: api.tables.events,
+        AUDIT_TABLE: api.tables.audit,
       },
       identity: {
         endpoint: api.identity.endpoint,
@@ -95,4 +97,37 @@ export async function opsInProcess(args: string[], dataDir: string): Promise<Ops
     env: { LOCAL_DATA_DIR: dataDir },
   });
   return { exit, stdout, stderr };
+}
+
+/** The principal the caller-identity endpoint names: an operator in the operator role. */
+export const OPERATOR_ARN = "arn:aws:sts::123456789012:assumed-role/VerificationApi-sandbox-Operators/ayse";
+
+/**
+ * STS's GetCallerIdentity as AWS answers it (the query protocol: a form POST, an XML answer),
+ * for the ops command aimed at a deployed stack, which asks STS who runs it before it records a
+ * change. Anything else is refused as STS refuses an unknown action.
+ */
+export async function startCallerIdentity(): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    let body = "";
+    for await (const chunk of request) body += String(chunk);
+    const action = new URLSearchParams(body).get("Action");
+    if (request.method !== "POST" || action !== "GetCallerIdentity") {
+      response.writeHead(400, { "content-type": "text/xml" });
+      response.end(
+        `<ErrorResponse><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>Unknown action ${action}</Message></Error><RequestId>0</RequestId></ErrorResponse>`,
+      );
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/xml" });
+    response.end(
+      [
+        '<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">',
+        `<GetCallerIdentityResult><Arn>${OPERATOR_ARN}</Arn><UserId>AROAEXAMPLEID:ayse</UserId><Account>123456789012</Account></GetCallerIdentityResult>`,
+        "<ResponseMetadata><RequestId>00000000-0000-0000-0000-000000000000</RequestId></ResponseMetadata>",
+        "</GetCallerIdentityResponse>",
+      ].join(""),
+    );
+  });
+  return serveOnLoopback(server, 0);
 }

@@ -5,6 +5,7 @@
  * stored by changing what it was given.
  */
 import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "#shared/domain/apps";
+import { auditMonth, type ChainedRecord, type ChainLink, nextLink } from "#shared/domain/audit";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import type { FileType } from "#shared/domain/document-types";
 import type { Environment } from "#shared/domain/environments";
@@ -17,6 +18,7 @@ import {
 import { guardHolds } from "#shared/domain/guards";
 import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
 import type { UsageOutcome } from "#shared/domain/portal";
+import type { AuditRecord } from "#shared/domain/responses/audit";
 import type { UploadInstructions } from "#shared/domain/responses/verification";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
@@ -25,6 +27,7 @@ import { documentKey, ERASED_ATTRIBUTES, type VerificationItem } from "#shared/d
 import type { AttemptItem, DeliveryMessage, EventItem } from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
+import type { AuditChain, AuditFilter, AuditTrail } from "#shared/ports/audit-trail";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
 import type { DeliveryQueue } from "#shared/ports/delivery-queue";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
@@ -48,6 +51,57 @@ import { FixedClock, T0 } from "./fixed-clock.ts";
 const copy = <T>(value: T): T => structuredClone(value);
 
 // ---------------------------------------------------------------------------------------------
+// The audit trail
+
+/**
+ * The trail in memory, each month's records chained as the table keeps them (`nextLink`). The
+ * stores below keep a change's record here only when the change is written, as the table's
+ * transaction does.
+ */
+export class InMemoryAuditTrail implements AuditTrail, AuditChain {
+  readonly kept: ChainedRecord[] = [];
+
+  /** The records kept, oldest first. */
+  get records(): AuditRecord[] {
+    return this.kept.map(({ record }) => copy(record));
+  }
+
+  async append(record: AuditRecord): Promise<void> {
+    if (this.kept.some((kept) => kept.record.audit_id === record.audit_id)) {
+      throw new Error(`Record ${record.audit_id} exists`);
+    }
+    const month = auditMonth(record.audit_id);
+    this.kept.push({ record: copy(record), link: nextLink(record, await this.head(month)) });
+  }
+
+  async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
+    const matching = this.records
+      .filter(
+        (record) =>
+          ("verificationId" in filter ? record.verification_id === filter.verificationId : true) &&
+          ("actorSub" in filter ? record.actor.sub === filter.actorSub : true) &&
+          (before === undefined || record.audit_id < before),
+      )
+      .sort((a, b) => b.audit_id.localeCompare(a.audit_id));
+    return { records: matching.slice(0, limit), more: matching.length > limit };
+  }
+
+  async head(month: string): Promise<Pick<ChainLink, "seq" | "hash"> | undefined> {
+    const links = this.kept.filter(({ record }) => auditMonth(record.audit_id) === month).map(({ link }) => link);
+    return links.at(-1);
+  }
+
+  async chained(month: string): Promise<ChainedRecord[]> {
+    return this.kept.filter(({ record }) => auditMonth(record.audit_id) === month).map(copy);
+  }
+
+  /** Keeps the record of a change the store wrote; a store given a record without a trail refuses, as the table's does. */
+  keep(record: AuditRecord | undefined): Promise<void> {
+    return record ? this.append(record) : Promise.resolve();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Verifications
 
 /**
@@ -61,6 +115,9 @@ export class InMemoryVerificationStore implements VerificationStore {
   readonly items = new Map<string, VerificationItem>();
   readonly transitions: TransitionRequest[] = [];
   readonly reads: string[] = [];
+
+  /** `trail` keeps the record of each change made with one. */
+  constructor(readonly trail = new InMemoryAuditTrail()) {}
   /** The retention each create asked for, by id. */
   readonly keepDays = new Map<string, number>();
 
@@ -110,6 +167,7 @@ export class InMemoryVerificationStore implements VerificationStore {
       sequence: stored.sequence + 1,
       updated_at: request.now,
     };
+    await this.trail.keep(request.audit);
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -131,7 +189,13 @@ export class InMemoryVerificationStore implements VerificationStore {
     return { applied: true, item: copy(next) };
   }
 
-  async erase(request: { id: string; sequence: number; now: string; expire: boolean }): Promise<TransitionOutcome> {
+  async erase(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    expire: boolean;
+    audit?: AuditRecord;
+  }): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     const holds =
       stored !== undefined &&
@@ -148,6 +212,7 @@ export class InMemoryVerificationStore implements VerificationStore {
       ...(request.expire ? { status: "expired" as const, completed_at: request.now } : {}),
     };
     for (const name of ERASED_ATTRIBUTES) delete next[name];
+    await this.trail.keep(request.audit);
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -219,6 +284,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     holder: { sub: string; username: string };
     now: string;
     expiresAt: string;
+    audit?: AuditRecord;
   }): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     const free =
@@ -233,6 +299,7 @@ export class InMemoryVerificationStore implements VerificationStore {
       claimed_by: request.holder.username,
       claim_expires_at: request.expiresAt,
     };
+    await this.trail.keep(request.audit);
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -332,6 +399,9 @@ export class InMemoryDocumentStore implements DocumentStore {
  * `staleWrites` makes it stale.
  */
 export class InMemoryAppStore implements AppStore {
+  /** `trail` keeps the record of each change made with one. */
+  constructor(readonly trail = new InMemoryAuditTrail()) {}
+
   readonly apps = new Map<string, AppItem>();
   readonly keys = new Map<string, KeyItem>();
   /** Names of the conditional writes attempted, in order, whether they held or not. */
@@ -402,8 +472,9 @@ export class InMemoryAppStore implements AppStore {
     }
   }
 
-  async createWithKey(app: AppItem, key: KeyItem): Promise<void> {
+  async createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void> {
     if (this.apps.has(app.app_id) || this.keys.has(key.pk)) throw new Error("The app or its key exists");
+    await this.trail.keep(audit);
     this.apps.set(app.app_id, copy(app));
     this.keys.set(key.pk, copy(key));
   }
@@ -425,9 +496,10 @@ export class InMemoryAppStore implements AppStore {
     return key && copy(key);
   }
 
-  async setWebhookUrl(appId: string, url: string, now: string): Promise<void> {
+  async setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void> {
     const app = this.apps.get(appId);
     if (!app) throw new Error(`No app ${appId}`);
+    await this.trail.keep(audit);
     app.webhook_url = url;
     app.updated_at = now;
   }
@@ -446,10 +518,11 @@ export class InMemoryAppStore implements AppStore {
       .map(copy);
   }
 
-  async setStatus(appId: string, status: AppStatus, now: string): Promise<AppItem | undefined> {
+  async setStatus(appId: string, status: AppStatus, now: string, audit?: AuditRecord): Promise<AppItem | undefined> {
     const app = this.apps.get(appId);
     if (!app) return undefined;
     this.conditionalWrite("setStatus");
+    await this.trail.keep(audit);
     for (const key of await this.currentKeys(app, now)) {
       const stored = this.keys.get(key.pk);
       if (stored) stored.app_status = status;
@@ -465,11 +538,13 @@ export class InMemoryAppStore implements AppStore {
     expiring: { pk: string; expires_at: string }[],
     keyPks: string[],
     now: string,
+    audit?: AuditRecord,
   ): Promise<void> {
     this.conditionalWrite("addKey");
     const stored = this.apps.get(app.app_id);
     if (!stored || stored.key_version !== app.key_version || stored.status !== app.status) throw new StaleAppError();
     if (this.keys.has(key.pk)) throw new Error(`Key ${key.pk} exists`);
+    await this.trail.keep(audit);
     for (const old of expiring) {
       const oldKey = this.keys.get(old.pk);
       if (!oldKey) throw new Error(`No key ${old.pk}`);
@@ -481,10 +556,11 @@ export class InMemoryAppStore implements AppStore {
     stored.updated_at = now;
   }
 
-  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string): Promise<void> {
+  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void> {
     this.conditionalWrite("revokeKeys");
     const stored = this.apps.get(app.app_id);
     if (!stored || stored.key_version !== app.key_version) throw new StaleAppError();
+    await this.trail.keep(audit);
     for (const pk of revoked) {
       const key = this.keys.get(pk);
       if (!key) throw new Error(`No key ${pk}`);
@@ -495,23 +571,36 @@ export class InMemoryAppStore implements AppStore {
     stored.updated_at = now;
   }
 
-  async rotateWebhookSecret(app: AppItem, sealed: string, previousExpiresAt: string, now: string): Promise<void> {
+  async rotateWebhookSecret(
+    app: AppItem,
+    sealed: string,
+    previousExpiresAt: string,
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
     this.conditionalWrite("rotateWebhookSecret");
     const stored = this.apps.get(app.app_id);
     if (!stored || stored.webhook_secret_sealed !== app.webhook_secret_sealed) throw new StaleAppError();
+    await this.trail.keep(audit);
     stored.previous_webhook_secret_sealed = stored.webhook_secret_sealed;
     stored.previous_webhook_secret_expires_at = previousExpiresAt;
     stored.webhook_secret_sealed = sealed;
     stored.updated_at = now;
   }
 
-  async resealSecrets(app: AppItem, sealed: { current: string; previous?: string }, now: string): Promise<void> {
+  async resealSecrets(
+    app: AppItem,
+    sealed: { current: string; previous?: string },
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
     this.conditionalWrite("resealSecrets");
     const stored = this.apps.get(app.app_id);
     const previousHolds = stored?.previous_webhook_secret_sealed === app.previous_webhook_secret_sealed;
     if (!stored || stored.webhook_secret_sealed !== app.webhook_secret_sealed || !previousHolds) {
       throw new StaleAppError();
     }
+    await this.trail.keep(audit);
     stored.webhook_secret_sealed = sealed.current;
     if (sealed.previous !== undefined && stored.previous_webhook_secret_sealed !== undefined) {
       stored.previous_webhook_secret_sealed = sealed.previous;
@@ -530,6 +619,9 @@ export class InMemoryAppStore implements AppStore {
  * `next_attempt_at`, the order of the due index.
  */
 export class InMemoryEventStore implements EventStore {
+  /** `trail` keeps the record of each replay made with one. */
+  constructor(readonly trail = new InMemoryAuditTrail()) {}
+
   readonly events = new Map<string, EventItem>();
   readonly attempts: AttemptItem[] = [];
   /** Each attempt's app and its place in the attempts index, as the table keeps them. */
@@ -611,9 +703,10 @@ export class InMemoryEventStore implements EventStore {
     delete stored.next_attempt_at;
   }
 
-  async requeue(event: EventItem, dueAt: string): Promise<EventItem> {
+  async requeue(event: EventItem, dueAt: string, audit?: AuditRecord): Promise<EventItem> {
     const stored = this.events.get(event.event_id);
     if (!stored) throw new Error(`No event ${event.event_id}`);
+    await this.trail.keep(audit);
     stored.status = "pending";
     stored.attempts = 0;
     stored.next_attempt_at = dueAt;

@@ -459,16 +459,16 @@ export interface components {
             /** @description Who acted */
             actor: {
                 /**
-                 * @description Which user pool the actor signed in to
+                 * @description Which user pool the actor signed in to, or `operator` for the ops command
                  * @enum {string}
                  */
-                pool: "staff" | "portal";
-                /** @description The user's stable id in that pool; `actor=` filters by it */
+                pool: "staff" | "portal" | "operator";
+                /** @description The user's stable id in that pool (an operator's IAM principal, or OS user locally); `actor=` filters by it */
                 sub: string;
                 username: string;
             };
             /** @enum {string} */
-            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "app.created" | "key.created" | "key.revoked" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited";
+            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "app.created" | "key.created" | "key.revoked" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
             verification_id?: string;
             app_id?: string;
             organization_id?: string;

@@ -9,8 +9,16 @@ import * as z from "../zod.ts";
 
 export const actorSchema = z
   .strictObject({
-    pool: z.enum(["staff", "portal"]).check(z.describe("Which user pool the actor signed in to")),
-    sub: z.string().check(z.describe("The user's stable id in that pool; `actor=` filters by it")),
+    pool: z
+      .enum(["staff", "portal", "operator"])
+      .check(z.describe("Which user pool the actor signed in to, or `operator` for the ops command")),
+    sub: z
+      .string()
+      .check(
+        z.describe(
+          "The user's stable id in that pool (an operator's IAM principal, or OS user locally); `actor=` filters by it",
+        ),
+      ),
     username: z.string(),
   })
   .check(z.describe("Who acted"));

@@ -1,4 +1,5 @@
 import { type AppItem, type AppStatus, appPk, keyPk } from "../../domain/apps.ts";
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../../domain/credentials.ts";
 import type { Destinations, Environment } from "../../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
@@ -83,6 +84,8 @@ export async function createApp(
     destinations: Destinations;
   },
   input: NewAppInput,
+  /** Who creates it: the app is written with the record of it. */
+  by?: AuditContext,
 ): Promise<NewApp> {
   // Every rule before the sealing key is used (a KMS call when deployed).
   const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, deps.destinations, input);
@@ -91,7 +94,8 @@ export async function createApp(
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret, { appId });
   // The app's own request bucket exists before its first key does, so its first request is served.
   await deps.limits.register(appId);
-  const now = isoSeconds(deps.clock.now());
+  const at = deps.clock.now();
+  const now = isoSeconds(at);
   const apiKey = generateApiKey(input.environment);
   const firstKey = keyPk(hashApiKey(apiKey));
   await deps.apps.createWithKey(
@@ -119,6 +123,7 @@ export async function createApp(
       app_status: "active",
       created_at: now,
     },
+    by && auditRecord(by, at, { action: "app.created", app_id: appId }),
   );
   return {
     app_id: appId,
@@ -182,10 +187,18 @@ export async function appWithKeys(apps: Pick<AppStore, "listKeys">, app: AppItem
 export async function setAppStatus(
   deps: { apps: Pick<AppStore, "setStatus">; clock: Clock },
   input: { appId: string; status: AppStatus },
+  by?: AuditContext,
 ): Promise<AppView> {
   return retryWhenStale(async () => {
-    const now = isoSeconds(deps.clock.now());
-    const app = await deps.apps.setStatus(input.appId, input.status, now);
+    const at = deps.clock.now();
+    const now = isoSeconds(at);
+    const action = input.status === "disabled" ? "app.disabled" : "app.enabled";
+    const app = await deps.apps.setStatus(
+      input.appId,
+      input.status,
+      now,
+      by && auditRecord(by, at, { action, app_id: input.appId }),
+    );
     if (!app) throw appNotFound(input.appId);
     return appView(app, now);
   });

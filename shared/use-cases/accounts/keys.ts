@@ -1,5 +1,6 @@
 /** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
 import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../../domain/apps.ts";
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../domain/credentials.ts";
 import { NotFoundError, RefusedError } from "../../domain/errors.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
@@ -67,6 +68,8 @@ export interface RotatedKey {
 export async function rotateKey(
   deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "addKey">; clock: Clock },
   input: { appId: string; graceSeconds?: number },
+  /** Who rotates: the new key is written with the record of it. */
+  by?: AuditContext,
 ): Promise<RotatedKey> {
   const grace = input.graceSeconds ?? DEFAULT_GRACE_SECONDS;
   if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
@@ -106,6 +109,7 @@ export async function rotateKey(
       expiring.map(({ pk, expires_at }) => ({ pk, expires_at })),
       [...stillLive, key.pk],
       nowIso,
+      by && auditRecord(by, now, { action: "key.created", app_id: app.app_id, detail: { key_id: keyIdOf(key) } }),
     );
     return {
       app_id: app.app_id,
@@ -123,10 +127,13 @@ export async function rotateKey(
 export async function revokeKeys(
   deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "revokeKeys">; clock: Clock },
   input: { appId: string; keys: { prefix: string } | { keyId: string } | "all" },
+  /** Who revokes: the revocation is written with the record of it. */
+  by?: AuditContext,
 ): Promise<{ app_id: string; revoked: KeyView[] }> {
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
-    const nowIso = isoSeconds(deps.clock.now());
+    const now = deps.clock.now();
+    const nowIso = isoSeconds(now);
     const live = await deps.apps.currentKeys(app, nowIso);
     let revoked: KeyItem[];
     if (input.keys === "all") {
@@ -147,7 +154,16 @@ export async function revokeKeys(
     }
     const revokedPks = new Set(revoked.map((key) => key.pk));
     const remaining = live.filter((key) => !revokedPks.has(key.pk)).map((key) => key.pk);
-    if (revoked.length > 0) await deps.apps.revokeKeys(app, [...revokedPks], remaining, nowIso);
+    if (revoked.length > 0) {
+      const keyIds = revoked.map(keyIdOf).join(",");
+      await deps.apps.revokeKeys(
+        app,
+        [...revokedPks],
+        remaining,
+        nowIso,
+        by && auditRecord(by, now, { action: "key.revoked", app_id: app.app_id, detail: { key_id: keyIds } }),
+      );
+    }
     return {
       app_id: app.app_id,
       revoked: revoked.map((key) => keyView({ ...key, revoked_at: nowIso }, nowIso)),

@@ -2,6 +2,8 @@
  * Organisations, as operators manage them: create one, invite its people to the portal with a
  * role, and give it the apps that existed before it.
  */
+
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { NotFoundError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
@@ -24,6 +26,8 @@ function organizationView(organization: OrganizationItem): OrganizationView {
 export async function createOrganization(
   deps: { organizations: Pick<OrganizationStore, "createOrganization">; clock: Clock },
   input: { name: string; environment: Environment },
+  /** Who creates it: the organisation is written with the record of it. */
+  by?: AuditContext,
 ): Promise<OrganizationView> {
   // The same rule as an app's name: printable, 1 to 100 characters.
   const name = checkAppName(input.name);
@@ -36,7 +40,15 @@ export async function createOrganization(
     environment: input.environment,
     created_at: isoSeconds(deps.clock.now()),
   };
-  await deps.organizations.createOrganization(organization);
+  await deps.organizations.createOrganization(
+    organization,
+    by &&
+      auditRecord(by, deps.clock.now(), {
+        action: "organization.created",
+        organization_id: organizationId,
+        detail: { name },
+      }),
+  );
   return organizationView(organization);
 }
 
@@ -68,6 +80,8 @@ export async function inviteMember(
     clock: Clock;
   },
   input: { organizationId: string; username: string; email?: string; role: PortalRole },
+  /** Who invites: the membership is written with the record of it. */
+  by?: AuditContext,
 ): Promise<{
   organization_id: string;
   username: string;
@@ -81,12 +95,16 @@ export async function inviteMember(
     groups: [],
     ...(input.email ? { email: input.email } : {}),
   });
-  await addMembership(deps, {
-    organizationId: organization.organization_id,
-    sub: member.sub,
-    username: member.username,
-    role: input.role,
-  });
+  await addMembership(
+    deps,
+    {
+      organizationId: organization.organization_id,
+      sub: member.sub,
+      username: member.username,
+      role: input.role,
+    },
+    by,
+  );
   return {
     organization_id: organization.organization_id,
     username: member.username,
@@ -100,16 +118,27 @@ export async function inviteMember(
 export async function addMembership(
   deps: { organizations: Pick<OrganizationStore, "addMember">; clock: Clock },
   input: { organizationId: string; sub: string; username: string; role: PortalRole },
+  /** Who adds them: the membership is written with the record of it. */
+  by?: AuditContext,
 ): Promise<void> {
-  await deps.organizations.addMember({
-    pk: memberPk(input.sub),
-    kind: "member",
-    sub: input.sub,
-    username: input.username,
-    member_org_id: input.organizationId,
-    role: input.role,
-    created_at: isoSeconds(deps.clock.now()),
-  });
+  const now = deps.clock.now();
+  await deps.organizations.addMember(
+    {
+      pk: memberPk(input.sub),
+      kind: "member",
+      sub: input.sub,
+      username: input.username,
+      member_org_id: input.organizationId,
+      role: input.role,
+      created_at: isoSeconds(now),
+    },
+    by &&
+      auditRecord(by, now, {
+        action: "user.invited",
+        organization_id: input.organizationId,
+        detail: { username: input.username, role: input.role },
+      }),
+  );
 }
 
 /** Gives an app that exists today to the organisation; one another organisation owns is refused. */
@@ -120,13 +149,22 @@ export async function attachApp(
     clock: Clock;
   },
   input: { organizationId: string; appId: string },
+  /** Who attaches it: the change is written with the record of it. */
+  by?: AuditContext,
 ): Promise<{ app_id: string; organization_id: string }> {
   const organization = await requireOrganization(deps.organizations, input.organizationId);
   await requireApp(deps.apps, input.appId);
+  const now = deps.clock.now();
   const attached = await deps.organizations.attachApp(
     input.appId,
     organization.organization_id,
-    isoSeconds(deps.clock.now()),
+    isoSeconds(now),
+    by &&
+      auditRecord(by, now, {
+        action: "app.attached",
+        app_id: input.appId,
+        organization_id: organization.organization_id,
+      }),
   );
   if (!attached) {
     throw new RefusedError("app_owned_elsewhere", `App ${input.appId} belongs to another organisation`);

@@ -9,16 +9,15 @@ import { appPositionSchema } from "../../domain/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { AppLimits } from "../../ports/app-limits.ts";
 import type { AppStore } from "../../ports/app-store.ts";
-import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { Sealer } from "../../ports/sealer.ts";
 import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../accounts/apps.ts";
 import { type KeyView, keyView, revokeKeys, rotateKey } from "../accounts/keys.ts";
 import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhooks/destination.ts";
-import { asFieldRule, memberApp, recordAction } from "./member.ts";
+import { asFieldRule, memberApp } from "./member.ts";
 
-type Audited = { audit: Pick<AuditTrail, "append">; clock: Clock };
+type Audited = { clock: Clock };
 
 export type PortalApp = AppWithKeys;
 
@@ -53,13 +52,16 @@ export async function createMemberApp(
     const url = input.webhook_url;
     await asFieldRule("webhook_url", () => checkWebhookUrl(url, deps.destinations));
   }
-  const created = await createApp(deps, {
-    name: input.name,
-    environment: deps.environment,
-    webhookUrl: input.webhook_url,
-    organizationId: caller.member.organizationId,
-  });
-  await recordAction(deps, caller, { action: "app.created", app_id: created.app_id });
+  const created = await createApp(
+    deps,
+    {
+      name: input.name,
+      environment: deps.environment,
+      webhookUrl: input.webhook_url,
+      organizationId: caller.member.organizationId,
+    },
+    caller.audit,
+  );
   const app = await memberApp(deps.apps, caller.member, created.app_id);
   const now = isoSeconds(deps.clock.now());
   const keys = (await deps.apps.currentKeys(app, now)).map((key) => keyView(key, now));
@@ -74,13 +76,7 @@ export async function rotateMemberKey(
   input: { grace_seconds?: number },
 ) {
   await memberApp(deps.apps, caller.member, appId);
-  const rotated = await rotateKey(deps, { appId, graceSeconds: input.grace_seconds });
-  await recordAction(deps, caller, {
-    action: "key.created",
-    app_id: appId,
-    detail: { key_id: rotated.key.key_id },
-  });
-  return rotated;
+  return rotateKey(deps, { appId, graceSeconds: input.grace_seconds }, caller.audit);
 }
 
 /** Revokes one live key of one of the organisation's apps, now. */
@@ -91,10 +87,9 @@ export async function revokeMemberKey(
   keyId: string,
 ): Promise<{ app_id: string; key: KeyView }> {
   await memberApp(deps.apps, caller.member, appId);
-  const { revoked } = await revokeKeys(deps, { appId, keys: { keyId } });
+  const { revoked } = await revokeKeys(deps, { appId, keys: { keyId } }, caller.audit);
   const [key] = revoked;
   if (!key) throw new Error("A revocation by key id revoked no key");
-  await recordAction(deps, caller, { action: "key.revoked", app_id: appId, detail: { key_id: keyId } });
   return { app_id: appId, key };
 }
 
@@ -105,13 +100,7 @@ export async function setMemberWebhook(
   url: string,
 ): Promise<{ app_id: string; webhook_url: string }> {
   await memberApp(deps.apps, caller.member, appId);
-  const destination = await asFieldRule("url", () => setWebhookDestination(deps, { appId, url }));
-  await recordAction(deps, caller, {
-    action: "webhook.updated",
-    app_id: appId,
-    detail: { webhook_url: destination.webhook_url },
-  });
-  return destination;
+  return asFieldRule("url", () => setWebhookDestination(deps, { appId, url }, caller.audit));
 }
 
 export async function rotateMemberSecret(
@@ -120,7 +109,5 @@ export async function rotateMemberSecret(
   appId: string,
 ) {
   await memberApp(deps.apps, caller.member, appId);
-  const rotated = await rotateWebhookSecret(deps, { appId });
-  await recordAction(deps, caller, { action: "webhook.secret_rotated", app_id: appId });
-  return rotated;
+  return rotateWebhookSecret(deps, { appId }, caller.audit);
 }

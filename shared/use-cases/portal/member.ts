@@ -22,9 +22,7 @@ export async function recordAction(
   caller: PortalCaller,
   entry: Omit<AuditEntry, "actor" | "request_id" | "source_ip" | "organization_id">,
 ): Promise<void> {
-  await deps.audit.append(
-    auditRecord(caller.audit, deps.clock.now(), { ...entry, organization_id: caller.member.organizationId }),
-  );
+  await deps.audit.append(auditRecord(caller.audit, deps.clock.now(), entry));
 }
 
 /**

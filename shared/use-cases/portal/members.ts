@@ -2,12 +2,10 @@
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller, PortalRole } from "../../domain/organizations.ts";
 import { memberPositionSchema } from "../../domain/portal.ts";
-import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { StaffDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import { inviteMember } from "../accounts/organizations.ts";
-import { recordAction } from "./member.ts";
 
 export async function listMembers(
   deps: { organizations: Pick<OrganizationStore, "membersOf"> },
@@ -28,16 +26,11 @@ export async function inviteOrganizationMember(
   deps: {
     organizations: Pick<OrganizationStore, "getOrganization" | "addMember">;
     users: Pick<StaffDirectory, "add">;
-    audit: Pick<AuditTrail, "append">;
     clock: Clock;
   },
   caller: PortalCaller,
   input: { username: string; email?: string; role: PortalRole },
 ): Promise<{ username: string; role: PortalRole; temporary_password: string }> {
-  const invited = await inviteMember(deps, { organizationId: caller.member.organizationId, ...input });
-  await recordAction(deps, caller, {
-    action: "user.invited",
-    detail: { username: invited.username, role: invited.role },
-  });
+  const invited = await inviteMember(deps, { organizationId: caller.member.organizationId, ...input }, caller.audit);
   return { username: invited.username, role: invited.role, temporary_password: invited.temporary_password };
 }

@@ -76,7 +76,6 @@ export async function replayMemberEvent(
   deps: {
     apps: Pick<AppStore, "getApp">;
     events: Pick<EventStore, "get" | "requeue">;
-    audit: Pick<AuditTrail, "append">;
     clock: Clock;
   },
   caller: PortalCaller,
@@ -88,13 +87,7 @@ export async function replayMemberEvent(
   await memberApp(deps.apps, caller.member, event.app_id).catch(() => {
     throw notFound;
   });
-  const queued = await replayEvent(deps, eventId);
-  await recordAction(deps, caller, {
-    action: "event.replayed",
-    app_id: event.app_id,
-    ...(event.verification_id ? { verification_id: event.verification_id } : {}),
-    detail: { event_id: eventId },
-  });
+  const queued = await replayEvent(deps, eventId, caller.audit);
   return {
     event_id: eventId,
     status: "pending",

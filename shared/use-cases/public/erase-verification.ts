@@ -4,6 +4,8 @@
  * `redacted_at`; the change stream then sends `verification.redacted` and rewrites the bodies
  * of the events already kept. The client's `DELETE` and the operators' erase command share it.
  */
+
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
 import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { isoSeconds } from "../../domain/time.ts";
@@ -38,7 +40,7 @@ const ATTEMPTS = 3;
  * Erases `item` unless it is being processed or reviewed; an awaited upload ends as `expired`
  * with it. The objects go first, so a record that says erased never points at a document.
  */
-export async function erase(deps: ErasureDeps, item: VerificationItem): Promise<Erasure> {
+export async function erase(deps: ErasureDeps, item: VerificationItem, by?: AuditContext): Promise<Erasure> {
   let current = item;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     if (current.redacted_at !== undefined) return { outcome: "already_erased", item: current };
@@ -46,12 +48,15 @@ export async function erase(deps: ErasureDeps, item: VerificationItem): Promise<
       return { outcome: "in_progress", item: current };
     const id = current.verification_id;
     await Promise.all([documentKey(id), evidenceKey(id), issuerCopyKey(id)].map((key) => deps.documents.delete(key)));
-    const now = isoSeconds(deps.clock.now());
+    const at = deps.clock.now();
     const written = await deps.verifications.erase({
       id,
       sequence: current.sequence,
-      now,
+      now: isoSeconds(at),
       expire: current.status === "awaiting_upload",
+      ...(by
+        ? { audit: auditRecord(by, at, { action: "verification.erased", verification_id: id, app_id: current.app_id }) }
+        : {}),
     });
     if (written.applied) return { outcome: "erased", item: written.item };
     if (!written.item) throw new VerificationNotFoundError();
@@ -100,6 +105,8 @@ export interface ErasureTally {
 export async function eraseMatching(
   deps: ErasureDeps & { verifications: Pick<VerificationStore, "listForApp" | "erase"> },
   match: { appId: string; reference?: string },
+  /** The operator erasing: each erasure is written with the record of it. */
+  by?: AuditContext,
 ): Promise<ErasureTally> {
   const tally: ErasureTally = { erased: 0, already_erased: 0, in_progress: [] };
   const now = isoSeconds(deps.clock.now());
@@ -111,7 +118,7 @@ export async function eraseMatching(
       after,
     );
     for (const item of page.items) {
-      const erasure = await erase(deps, item);
+      const erasure = await erase(deps, item, by);
       if (erasure.outcome === "in_progress") tally.in_progress.push(item.verification_id);
       else tally[erasure.outcome] += 1;
     }

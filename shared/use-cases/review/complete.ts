@@ -3,6 +3,7 @@
  * forced one, or the review window closing with nobody having decided (`inconclusive`).
  */
 import { type ReasonCode, reasonMessage } from "../../domain/reasons.ts";
+import type { AuditRecord } from "../../domain/responses/audit.ts";
 import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../../domain/sandbox.ts";
 import type { Result } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
@@ -15,6 +16,8 @@ export interface ReviewDecision {
   reasonCode: ReasonCode;
   /** A person's decision: only while they hold the claim; their name and note stay with the item for staff. */
   reviewer?: { sub: string; username: string; note?: string };
+  /** A person's decision is recorded with it: written together or not at all. */
+  audit?: AuditRecord;
 }
 
 /** Completes `item` if it is still in review at the sequence seen (and, for a person, still theirs to decide). */
@@ -42,6 +45,7 @@ export async function completeReview(
       ...(reviewer?.note ? { decision_note: reviewer.note } : {}),
     },
     expect: { sequence: item.sequence, ...(reviewer ? { claimHeldBy: reviewer.sub } : {}) },
+    ...(decision.audit ? { audit: decision.audit } : {}),
   });
 }
 

@@ -5,7 +5,6 @@ import type { StaffVerification } from "../../domain/responses/review.ts";
 import { currentClaim, parseIfMatch, type ReviewDecisionBody } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
-import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
@@ -38,7 +37,6 @@ export async function decideReview(
   deps: {
     verifications: Pick<VerificationStore, "get" | "transition">;
     documents: Pick<DocumentStore, "size">;
-    audit: Pick<AuditTrail, "append">;
     clock: Clock;
   },
   context: AuditContext,
@@ -59,19 +57,18 @@ export async function decideReview(
     throw decisionRefusal(item, sub, sequence, isoSeconds(now));
   }
   const { decision } = input;
+  const reasonCode = decision.reason_code ?? "verified";
   const outcome = await completeReview(deps, item, {
     result: decision.result,
-    reasonCode: decision.reason_code ?? "verified",
+    reasonCode,
     reviewer: { sub, username: context.actor.username, note: decision.note },
-  });
-  if (!outcome.applied) throw decisionRefusal(outcome.item, sub, sequence, isoSeconds(now));
-  await deps.audit.append(
-    auditRecord(context, now, {
+    audit: auditRecord(context, now, {
       action: "review.decided",
       verification_id: item.verification_id,
       app_id: item.app_id,
-      detail: { result: decision.result, reason_code: decision.reason_code ?? "verified" },
+      detail: { result: decision.result, reason_code: reasonCode },
     }),
-  );
+  });
+  if (!outcome.applied) throw decisionRefusal(outcome.item, sub, sequence, isoSeconds(now));
   return staffView(deps, outcome.item);
 }

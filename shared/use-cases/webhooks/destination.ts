@@ -1,6 +1,7 @@
 /** An app's webhook destination: where events go, and the secrets they are signed with. */
 import { bareHost, isAddressLiteral, isLoopbackAddress, isPublicAddress } from "../../domain/addresses.ts";
 import type { AppItem } from "../../domain/apps.ts";
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { generateWebhookSecret } from "../../domain/credentials.ts";
 import type { Destinations } from "../../domain/environments.ts";
 import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
@@ -71,10 +72,18 @@ export async function signingSecrets(app: AppItem, sealer: Sealer, now: string):
 export async function setWebhookDestination(
   deps: { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; clock: Clock; destinations: Destinations },
   input: { appId: string; url: string },
+  /** Who sets it: the destination is written with the record of it. */
+  by?: AuditContext,
 ): Promise<{ app_id: string; webhook_url: string }> {
   const app = await requireApp(deps.apps, input.appId);
   const url = checkWebhookUrl(input.url, deps.destinations);
-  await deps.apps.setWebhookUrl(app.app_id, url, isoSeconds(deps.clock.now()));
+  const now = deps.clock.now();
+  await deps.apps.setWebhookUrl(
+    app.app_id,
+    url,
+    isoSeconds(now),
+    by && auditRecord(by, now, { action: "webhook.updated", app_id: app.app_id, detail: { webhook_url: url } }),
+  );
   return { app_id: app.app_id, webhook_url: url };
 }
 
@@ -93,6 +102,8 @@ export interface RotatedWebhookSecret {
 export async function rotateWebhookSecret(
   deps: { apps: Pick<AppStore, "getApp" | "rotateWebhookSecret">; sealer: Sealer; clock: Clock },
   input: { appId: string },
+  /** Who rotates: the secret is written with the record of it. */
+  by?: AuditContext,
 ): Promise<RotatedWebhookSecret> {
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
@@ -100,7 +111,13 @@ export async function rotateWebhookSecret(
     const secret = generateWebhookSecret();
     const previousExpiresAt = isoSeconds(addSeconds(now, PREVIOUS_SECRET_SECONDS));
     const sealed = await deps.sealer.seal(secret, { appId: app.app_id });
-    await deps.apps.rotateWebhookSecret(app, sealed, previousExpiresAt, isoSeconds(now));
+    await deps.apps.rotateWebhookSecret(
+      app,
+      sealed,
+      previousExpiresAt,
+      isoSeconds(now),
+      by && auditRecord(by, now, { action: "webhook.secret_rotated", app_id: app.app_id }),
+    );
     return { app_id: app.app_id, webhook_secret: secret, previous_secret_expires_at: previousExpiresAt };
   });
 }
@@ -120,6 +137,8 @@ export interface ResealTally {
 export async function resealSecrets(
   deps: { apps: Pick<AppStore, "listApps" | "getApp" | "resealSecrets">; sealer: Sealer; clock: Clock },
   isCurrent: (sealed: string) => boolean,
+  /** Who reseals: each app's new seal is written with the record of it. */
+  by?: AuditContext,
 ): Promise<ResealTally> {
   const tally: ResealTally = { resealed: 0, current: 0 };
   for (const listed of await deps.apps.listApps()) {
@@ -137,6 +156,7 @@ export async function resealSecrets(
           ...(previous === undefined ? {} : { previous: await reseal(previous) }),
         },
         isoSeconds(deps.clock.now()),
+        by && auditRecord(by, deps.clock.now(), { action: "webhook.secrets_resealed", app_id: app.app_id }),
       );
       return "resealed";
     });

@@ -1,4 +1,6 @@
 /** What operators do with delivered and parked events: read the attempts, send one again. */
+
+import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import type { Delivery } from "../../domain/responses/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
@@ -13,10 +15,23 @@ import type { AttemptRecord, EventStore } from "../../ports/event-store.ts";
 export async function replayEvent(
   deps: { events: Pick<EventStore, "get" | "requeue">; clock: Clock },
   eventId: string,
+  /** Who replays: the new round is written with the record of it. */
+  by?: AuditContext,
 ): Promise<EventItem> {
   const event = await deps.events.get(eventId);
   if (!event) throw new NotFoundError("event_not_found", `No event ${eventId}`);
-  return deps.events.requeue(event, isoSeconds(deps.clock.now()));
+  const now = deps.clock.now();
+  return deps.events.requeue(
+    event,
+    isoSeconds(now),
+    by &&
+      auditRecord(by, now, {
+        action: "event.replayed",
+        app_id: event.app_id,
+        ...(event.verification_id ? { verification_id: event.verification_id } : {}),
+        detail: { event_id: eventId },
+      }),
+  );
 }
 
 /** An attempt as operators and the portal show it: the portal's wire shape of a delivery. */

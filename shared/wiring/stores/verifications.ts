@@ -1,14 +1,15 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { documentClientOf } from "../../adapters/aws-clients.ts";
 import { DynamoDbVerificationStore } from "../../adapters/dynamodb-verification-store.ts";
+import type { AuditLinker } from "../../adapters/dynamodb-writes.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { dynamoClients } from "../clients.ts";
 import type { FunctionConfig } from "../config.ts";
 
-/** The verifications table `table`, reached through `dynamo`. */
-export const verificationsIn = (dynamo: DynamoDBClient, table: string): VerificationStore =>
-  new DynamoDbVerificationStore(documentClientOf(dynamo), table);
+/** The verifications table `table`, reached through `dynamo`; a person's changes recorded through `audit`. */
+export const verificationsIn = (dynamo: DynamoDBClient, table: string, audit?: AuditLinker): VerificationStore =>
+  new DynamoDbVerificationStore(documentClientOf(dynamo), table, audit);
 
-/** The function's verifications table (`VERIFICATIONS_TABLE`). */
-export const verificationStore = (config: FunctionConfig): VerificationStore =>
-  verificationsIn(dynamoClients().raw, config.setting("VERIFICATIONS_TABLE"));
+/** The function's verifications table (`VERIFICATIONS_TABLE`); a person's changes recorded through `audit`. */
+export const verificationStore = (config: FunctionConfig, audit?: AuditLinker): VerificationStore =>
+  verificationsIn(dynamoClients().raw, config.setting("VERIFICATIONS_TABLE"), audit);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AuditRecord } from "#shared/domain/responses/audit";
+import { encodeCursor } from "#shared/domain/lists";
 import type { VerificationItem } from "#shared/domain/verification";
-import type { AuditTrail } from "#shared/ports/audit-trail";
+import type { ReviewPosition } from "#shared/ports/verification-store";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
 import { claimReview } from "#shared/use-cases/review/claim";
 import { decideReview } from "#shared/use-cases/review/decide";
@@ -28,20 +28,93 @@ function inReview(n: number, deadline: string, extra: Partial<VerificationItem> 
   });
 }
 
-class RecordingTrail implements Pick<AuditTrail, "append"> {
-  readonly records: AuditRecord[] = [];
-  async append(record: AuditRecord): Promise<void> {
-    this.records.push(record);
-  }
-}
-
 const context = (sub: string) => ({
   actor: { pool: "staff" as const, sub, username: `user-${sub}` },
   requestId: `req-${sub}`,
   sourceIp: "192.0.2.1",
 });
 
+/** The in-memory store, counting the days the queue reads (each an index query when deployed). */
+function countingDays(store: InMemoryVerificationStore) {
+  const days: string[] = [];
+  return {
+    days,
+    verifications: {
+      inReviewOn(day: string, limit: number, after?: ReviewPosition) {
+        days.push(day);
+        return store.inReviewOn(day, limit, after);
+      },
+    },
+  };
+}
+
 describe("reviewQueue", () => {
+  it("refuses a cursor naming a deadline before the days it reads or after the last a window can close, reading nothing", async () => {
+    const { days, verifications } = countingDays(
+      new InMemoryVerificationStore().put(inReview(1, "2026-12-01T10:00:00Z")),
+    );
+    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    for (const deadline of [
+      "2019-11-30T12:00:00Z",
+      // The day before the earliest a cursor may name (the day before the day before yesterday).
+      "2026-11-26T23:59:59Z",
+      // The day after the last day a window opened now (72 h) can close, with its day's margin.
+      "2026-12-05T00:00:00Z",
+      "9999-12-31T23:59:59Z",
+    ]) {
+      const cursor = encodeCursor({ deadline, id: verificationId(9) });
+      await expect(reviewQueue(deps, { limit: 20, cursor }), deadline).rejects.toMatchObject({
+        code: "invalid_cursor",
+      });
+    }
+    expect(days).toEqual([]);
+  });
+
+  it("reads no more than the days from the day before yesterday to the last a window can close, a cursor's included", async () => {
+    const { days, verifications } = countingDays(new InMemoryVerificationStore());
+    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    await reviewQueue(deps, { limit: 20 });
+    expect(days).toEqual([
+      "2026-11-28",
+      "2026-11-29",
+      "2026-11-30",
+      "2026-12-01",
+      "2026-12-02",
+      "2026-12-03",
+      "2026-12-04",
+    ]);
+    days.length = 0;
+    // The earliest a cursor may name: the day before those, for one handed out yesterday.
+    await reviewQueue(deps, {
+      limit: 20,
+      cursor: encodeCursor({ deadline: "2026-11-27T00:00:00Z", id: verificationId(9) }),
+    });
+    expect(days).toEqual([
+      "2026-11-27",
+      "2026-11-28",
+      "2026-11-29",
+      "2026-11-30",
+      "2026-12-01",
+      "2026-12-02",
+      "2026-12-03",
+      "2026-12-04",
+    ]);
+  });
+
+  it("goes on from a cursor handed out yesterday that names a window the tick has not closed", async () => {
+    const store = new InMemoryVerificationStore().put(
+      inReview(1, "2026-11-28T08:00:00Z"),
+      inReview(2, "2026-11-28T09:00:00Z"),
+      inReview(3, "2026-12-01T10:00:00Z"),
+    );
+    const yesterday = { verifications: store, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const first = await reviewQueue(yesterday, { limit: 1 });
+    expect(first.data.map((entry) => entry.verification_id)).toEqual([verificationId(1)]);
+    const today = { ...yesterday, clock: new FixedClock("2026-12-01T11:00:00Z") };
+    const next = await reviewQueue(today, { limit: 20, cursor: first.next_cursor ?? "" });
+    expect(next.data.map((entry) => entry.verification_id)).toEqual([verificationId(2), verificationId(3)]);
+  });
+
   it("reads the deadline index day by day, earliest first, and pages across days without repeating", async () => {
     const verifications = new InMemoryVerificationStore().put(
       inReview(1, "2026-12-02T09:00:00Z"),
@@ -87,8 +160,8 @@ describe("claimReview", () => {
     const verifications = new InMemoryVerificationStore().put(
       inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
     );
-    const audit = new RecordingTrail();
-    const deps = { verifications, audit, clock };
+    const audit = verifications.trail;
+    const deps = { verifications, clock };
     const id = verificationId(1);
 
     await expect(claimReview(deps, context("b"), id)).resolves.toMatchObject({ claimed_by: "user-b" });
@@ -113,8 +186,8 @@ describe("decideReview", () => {
     const verifications = new InMemoryVerificationStore().put(
       inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
     );
-    const audit = new RecordingTrail();
-    const deps = { verifications, documents: new InMemoryDocumentStore(), audit, clock };
+    const audit = verifications.trail;
+    const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
     await expect(
       decideReview(deps, context("a"), { verificationId: verificationId(1), ifMatch: '"3"', decision }),
     ).rejects.toMatchObject({ code: "review_not_claimed" });
@@ -131,8 +204,8 @@ describe("decideReview", () => {
         claim_expires_at: "2026-11-30T12:05:00Z",
       }),
     );
-    const audit = new RecordingTrail();
-    const deps = { verifications, documents: new InMemoryDocumentStore(), audit, clock };
+    const audit = verifications.trail;
+    const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
     const view = await decideReview(deps, context("a"), {
       verificationId: verificationId(1),
       ifMatch: '"3"',

@@ -1,0 +1,129 @@
+/**
+ * Writes that change items and record the change in the audit trail together: the change's
+ * items and the record's place in its month's chain go in one transaction, or nothing is
+ * written. Another append that took the chain's head first only means linking after it.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { AuditRecord } from "../domain/responses/audit.ts";
+
+/** One item of a transaction, as the document client takes it. */
+export type WriteItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+
+/** What links an audit record into its chain: its items, written with the change. */
+export interface AuditLinker {
+  linkItems(record: AuditRecord): Promise<WriteItem[]>;
+}
+
+/**
+ * How many times a write links its record again after other appends took the chain's head, each
+ * after a short random wait that grows with the attempts, so writers at the same moment spread out.
+ */
+const LINK_ATTEMPTS = 30;
+const LINK_BACKOFF_MS = 15;
+
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * LINK_BACKOFF_MS * Math.min(attempt, 10)));
+
+/** A write that failed: `ConditionalCheckFailedException` or `TransactionCanceledException`. */
+type Refused = ConditionalCheckFailedException | TransactionCanceledException;
+
+/**
+ * The item the `index`th change found when its condition failed (as it stood: the write asks
+ * for it), or undefined when the write failed for another reason. `found` is false when the
+ * failure was not that change's condition.
+ */
+export function refusedChange(
+  error: unknown,
+  index = 0,
+): { found: true; item: Record<string, unknown> | undefined } | { found: false } {
+  if (error instanceof ConditionalCheckFailedException && index === 0) {
+    return { found: true, item: error.Item ? unmarshall(error.Item) : undefined };
+  }
+  if (error instanceof TransactionCanceledException) {
+    const reason = error.CancellationReasons?.[index];
+    if (reason?.Code === "ConditionalCheckFailed") {
+      return { found: true, item: reason.Item ? unmarshall(reason.Item) : undefined };
+    }
+  }
+  return { found: false };
+}
+
+/** Whether any of a failed write's first `changes` items failed its condition or met another transaction. */
+export function refused(error: unknown, changes: number): error is Refused {
+  if (error instanceof ConditionalCheckFailedException) return true;
+  return (
+    error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? [])
+      .slice(0, changes)
+      .some((reason) => reason.Code === "ConditionalCheckFailed" || reason.Code === "TransactionConflict")
+  );
+}
+
+/** A single change sent alone, as its own command: what a failed condition found comes back with it. */
+async function writeAlone(db: DynamoDBDocumentClient, change: WriteItem): Promise<Record<string, unknown> | undefined> {
+  const onFailure = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const };
+  if (change.Put) await db.send(new PutCommand({ ...change.Put, ...onFailure }));
+  else if (change.Delete) await db.send(new DeleteCommand({ ...change.Delete, ...onFailure }));
+  else if (change.Update) {
+    const { Attributes } = await db.send(
+      new UpdateCommand({ ...change.Update, ...onFailure, ReturnValues: "ALL_NEW" }),
+    );
+    return Attributes;
+  } else throw new Error("A write of a condition check alone changes nothing");
+  return undefined;
+}
+
+/**
+ * Writes `changes` and, with `audited`, the record of them, together or not at all. A single
+ * change without a record goes alone (its new item comes back when it is an update); otherwise
+ * one transaction. A refusal of a change is thrown as DynamoDB gave it, the transaction's
+ * reasons cut to the changes' own, so callers read them with `refusedChange`.
+ */
+export async function writeTogether(
+  db: DynamoDBDocumentClient,
+  changes: WriteItem[],
+  audited?: { linker: AuditLinker; record: AuditRecord },
+): Promise<{ updated?: Record<string, unknown> }> {
+  if (!audited && changes.length === 1) return { updated: await writeAlone(db, changes[0] as WriteItem) };
+  const withFailure = changes.map(asksForTheOldItem);
+  for (let attempt = 1; ; attempt += 1) {
+    const link = audited ? await audited.linker.linkItems(audited.record) : [];
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: [...withFailure, ...link] }));
+      return {};
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const own = reasons.slice(0, changes.length);
+      const changeFailed = own.some((reason) => reason.Code !== undefined && reason.Code !== "None");
+      if (changeFailed || attempt === LINK_ATTEMPTS) {
+        throw new TransactionCanceledException({
+          message: error.message,
+          $metadata: error.$metadata,
+          CancellationReasons: changeFailed ? own : reasons,
+        });
+      }
+      // The chain's head moved: another record was appended first. Link after it.
+      await pause(attempt);
+    }
+  }
+}
+
+/** The change asks for the item it found when its condition fails. */
+function asksForTheOldItem(change: WriteItem): WriteItem {
+  const onFailure = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const };
+  if (change.Put) return { Put: { ...change.Put, ...onFailure } };
+  if (change.Update) return { Update: { ...change.Update, ...onFailure } };
+  if (change.Delete) return { Delete: { ...change.Delete, ...onFailure } };
+  if (change.ConditionCheck) return { ConditionCheck: { ...change.ConditionCheck, ...onFailure } };
+  return change;
+}

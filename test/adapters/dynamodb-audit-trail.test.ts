@@ -1,0 +1,126 @@
+/**
+ * The audit trail on DynamoDB Local: each month's records form one chain whatever the number of
+ * writers, a record put over another is named by the check, and a change is written with its
+ * record or not at all.
+ */
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
+import { APPS_TABLE, AUDIT_TABLE } from "#shared/declarations/tables";
+import { type KeyItem, keyPk } from "#shared/domain/apps";
+import { type AuditContext, auditMonth, auditRecord, brokenLink } from "#shared/domain/audit";
+import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
+import { StaleAppError } from "#shared/domain/errors";
+import { anApp, appId } from "../support/fakes.ts";
+import { ownTables } from "../support/own-tables.ts";
+
+const tables = ownTables();
+let trail: DynamoDbAuditTrail;
+
+beforeAll(() => {
+  trail = new DynamoDbAuditTrail(tables.doc(), tables.name(AUDIT_TABLE));
+});
+
+const context = (sub: string): AuditContext => ({
+  actor: { pool: "staff", sub, username: `user-${sub}` },
+  requestId: `req-${sub}`,
+  sourceIp: "192.0.2.1",
+});
+
+/** A new API key of the app, as the store keeps it. */
+function keyOf(app: string): { key: KeyItem } {
+  const apiKey = generateApiKey("sandbox");
+  return {
+    key: {
+      pk: keyPk(hashApiKey(apiKey)),
+      kind: "key",
+      key_app_id: app,
+      environment: "sandbox",
+      prefix: displayPrefix(apiKey),
+      app_status: "active",
+      created_at: "2026-11-26T12:00:00Z",
+    },
+  };
+}
+
+/** A record made now, of a view by `sub`. */
+const viewBy = (sub: string, n: number) =>
+  auditRecord(context(sub), new Date(), { action: "verification.viewed", detail: { n: String(n) } });
+
+describe("each month's chain", () => {
+  it("stays one line of places when twenty writers append at once, and the check finds it whole", async () => {
+    const records = Array.from({ length: 20 }, (_, n) => viewBy(`writer-${n}`, n));
+    await Promise.all(records.map((record) => trail.append(record)));
+
+    const month = auditMonth(records[0]?.audit_id ?? "");
+    const chained = await trail.chained(month);
+    const mine = chained.filter(({ record }) => records.some((made) => made.audit_id === record.audit_id));
+    expect(mine).toHaveLength(20);
+    const places = chained.map(({ link }) => link.seq).sort((a, b) => a - b);
+    expect(places).toEqual(Array.from({ length: chained.length }, (_, n) => n + 1));
+    expect(brokenLink(chained, await trail.head(month))).toBeUndefined();
+  });
+
+  it("names a record put over another, and a record changed in place", async () => {
+    const records = [viewBy("a", 1), viewBy("b", 2), viewBy("c", 3)];
+    for (const record of records) await trail.append(record);
+    const month = auditMonth(records[0]?.audit_id ?? "");
+    const target = records[1]?.audit_id ?? "";
+    const key = { month, audit_id: target };
+    const { Item } = await tables.doc().send(new GetCommand({ TableName: tables.name(AUDIT_TABLE), Key: key }));
+    // Anyone with PutItem can write over a record: the detail changes, the link stays.
+    await tables
+      .doc()
+      .send(new PutCommand({ TableName: tables.name(AUDIT_TABLE), Item: { ...Item, detail: { n: "forged" } } }));
+
+    const broken = brokenLink(await trail.chained(month), await trail.head(month));
+    expect(broken).toMatchObject({ audit_id: target, reason: expect.stringContaining("changed") });
+  });
+});
+
+describe("a change and its record", () => {
+  it("are written together, and a change whose condition fails leaves no record", async () => {
+    const apps = new DynamoDbAppStore(tables.doc(), tables.name(APPS_TABLE), trail);
+    const app = anApp({ app_id: appId(7) });
+    const created = auditRecord(context("owner"), new Date(), { action: "app.created", app_id: app.app_id });
+    const { key } = keyOf(app.app_id);
+    await apps.createWithKey(app, key, created);
+    expect((await trail.page({}, 50)).records.map((record) => record.audit_id)).toContain(created.audit_id);
+
+    // The same app again: its condition fails, and so nothing of the attempt is kept.
+    const again = auditRecord(context("owner"), new Date(), { action: "app.created", app_id: app.app_id });
+    await expect(apps.createWithKey(app, keyOf(app.app_id).key, again)).rejects.toThrow();
+    expect((await trail.page({}, 50)).records.map((record) => record.audit_id)).not.toContain(again.audit_id);
+  });
+
+  it("is not written when its record cannot be: the record's id is taken", async () => {
+    const apps = new DynamoDbAppStore(tables.doc(), tables.name(APPS_TABLE), trail);
+    const app = anApp({ app_id: appId(8) });
+    await apps.createWithKey(app, keyOf(app.app_id).key);
+    const taken = viewBy("someone", 99);
+    await trail.append(taken);
+
+    // A record whose id another record holds: the transaction fails, the webhook URL stays.
+    const change = {
+      ...auditRecord(context("owner"), new Date(), { action: "webhook.updated" }),
+      audit_id: taken.audit_id,
+    };
+    await expect(
+      apps.setWebhookUrl(app.app_id, "https://example.com/hook", "2026-11-26T12:00:00Z", change),
+    ).rejects.toThrow();
+    expect((await apps.getApp(app.app_id))?.webhook_url).toBe(app.webhook_url);
+  });
+
+  it("answers a lost race as a stale app, writing no record", async () => {
+    const apps = new DynamoDbAppStore(tables.doc(), tables.name(APPS_TABLE), trail);
+    const app = anApp({ app_id: appId(9) });
+    await apps.createWithKey(app, keyOf(app.app_id).key);
+    const moved = { ...app, webhook_secret_sealed: "sealed-by-someone-else" };
+    const record = auditRecord(context("owner"), new Date(), { action: "webhook.secret_rotated", app_id: app.app_id });
+    await expect(
+      apps.rotateWebhookSecret(moved, "new", "2026-11-27T12:00:00Z", "2026-11-26T12:00:00Z", record),
+    ).rejects.toBeInstanceOf(StaleAppError);
+    expect((await trail.page({}, 100)).records.map((kept) => kept.audit_id)).not.toContain(record.audit_id);
+  });
+});
