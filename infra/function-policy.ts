@@ -198,6 +198,6 @@ export function functionStatements(
   if (access.deliveryQueue === "send") statements.push(allow(["sqs:SendMessage"], resources.deliveryQueueArn));
   // The issuer queue's reader also sends its retries back; a scheduler only sends.
   if (access.issuer) statements.push(allow(["sqs:SendMessage"], resources.issuerQueueArn));
-  if (access.portalUserAdmin) statements.push(allow(["cognito-idp:AdminCreateUser"], resources.portalUserPoolArn));
+  if (access.portalUserAdmin) statements.push(allow(access.portalUserAdmin, resources.portalUserPoolArn));
   return statements;
 }

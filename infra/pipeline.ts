@@ -14,6 +14,7 @@ import {
   LOOKUP_OUTCOME_DIMENSION,
   metricsNamespace,
   PARKED_EVENTS_METRIC,
+  UPLOADS_AFTER_ERASURE_METRIC,
 } from "#shared/declarations/metrics";
 import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
@@ -142,6 +143,21 @@ export class Pipeline extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
     });
+    props.alarms.add(
+      "UploadsAfterErasure",
+      "a document was put through an upload URL after its verification was erased; the tick removed it",
+      {
+        metric: new Metric({
+          namespace: metricsNamespace(props.environment.environment),
+          metricName: UPLOADS_AFTER_ERASURE_METRIC,
+          period: Duration.minutes(5),
+          statistic: "Sum",
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
     props.alarms.add("DeliveryFailures", "a delivery message failed every take; its event waits for the tick", {
       metric: props.deliveries.queues.failures.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { GatewayResponseDefinition } from "#shared/declarations/gateway-responses";
 import { MAX_FILE_SIZE_BYTES } from "#shared/domain/document-types";
 import { ENVIRONMENTS } from "#shared/domain/environments";
+import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import * as z from "#shared/domain/zod";
 import { problemSchema } from "#shared/http/problem-schema";
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode, problemBody } from "#shared/http/problems";
@@ -199,7 +200,10 @@ function problemExample(code: ProblemCode, gatewayResponses: Record<string, Gate
         ]
       : undefined;
   const detail = errors?.[0]?.message ?? gateway?.detail ?? PROBLEMS[code].title;
-  return problemSchema.parse(problemBody(code, detail, EXAMPLE_REQUEST_ID, errors));
+  // The example of `limit_reached` names the limit an app create meets.
+  const limit =
+    code === "limit_reached" ? { name: "apps_per_organization" as const, max: APPS_PER_ORGANIZATION } : undefined;
+  return problemSchema.parse(problemBody(code, detail, EXAMPLE_REQUEST_ID, { errors, limit }));
 }
 
 /** One response per status: the problem+json body, with `code` limited to what this status may carry here. */

@@ -12,6 +12,7 @@ import {
   appsQuerySchema,
   deliveriesQuerySchema,
   inviteBodySchema,
+  memberRoleBodySchema,
   membersQuerySchema,
   newAppBodySchema,
   rotateKeyBodySchema,
@@ -36,6 +37,12 @@ import {
 } from "#shared/domain/responses/portal";
 import { listedVerificationSchema, verificationPageSchema } from "#shared/domain/responses/verification";
 import { portalSearchQuerySchema } from "#shared/domain/searches";
+import {
+  APPS_PER_ORGANIZATION,
+  LIVE_KEYS_PER_APP,
+  MEMBERS_PER_ORGANIZATION,
+  PENDING_INVITES_PER_ORGANIZATION,
+} from "#shared/domain/tenant-limits";
 import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
 import { PROBLEM_CONTENT_TYPE, type ProblemCode } from "#shared/http/problems";
@@ -92,6 +99,7 @@ const REQUEST_SCHEMAS = {
   RotateKeyRequest: rotateKeyBodySchema,
   WebhookDestinationRequest: webhookBodySchema,
   InviteRequest: inviteBodySchema,
+  MemberRoleRequest: memberRoleBodySchema,
 } as const;
 
 /** What a body is refused with before any rule runs. */
@@ -146,7 +154,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "who-am-i": {
     operationId: "getMe",
     summary: "Who is signed in",
-    description: "Your username, your role and your organisation.",
+    description: `Your username, your role and your organisation, with how many apps it owns against its limit (${APPS_PER_ORGANIZATION}).`,
     tag: "Account",
     success: {
       status: 200,
@@ -158,6 +166,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
         organization_id: "org_01JDQ8X1A2B3C4D5E6F7G8H9J0",
         organization_name: "Acme Üniversite",
         environment: "sandbox",
+        limits: { apps: { used: 3, limit: APPS_PER_ORGANIZATION } },
       },
     },
     problems: ["internal_error"],
@@ -180,8 +189,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "create-app": {
     operationId: "createApp",
     summary: "Create an app",
-    description:
-      "A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused `webhook_url` is `422` on that field.",
+    description: `A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused \`webhook_url\` is \`422\` on that field. An organisation owns at most ${APPS_PER_ORGANIZATION} apps: one more is \`409 limit_reached\`, and nothing is created.`,
     tag: "Apps",
     body: { schema: "NewAppRequest", required: true, example: { name: "Admissions backend" } },
     success: {
@@ -190,13 +198,12 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
       schema: "CreatedApp",
       noStore: true,
     },
-    problems: [...BODY_PROBLEMS, "internal_error"],
+    problems: [...BODY_PROBLEMS, "limit_reached", "internal_error"],
   },
   "rotate-key": {
     operationId: "rotateKey",
     summary: "Rotate the app's key",
-    description:
-      "A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most two live keys: revoke one first.",
+    description: `A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most ${LIVE_KEYS_PER_APP} live keys: revoke one first.`,
     tag: "Apps",
     body: { schema: "RotateKeyRequest", required: false, example: { grace_seconds: 3600 } },
     success: { status: 201, description: "The new key; copy it now", schema: "RotatedKey", noStore: true },
@@ -337,12 +344,40 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "invite-member": {
     operationId: "inviteMember",
     summary: "Invite a person",
-    description:
-      "A new portal user of your organisation with a role, and a temporary password shown once: hand it over; their first sign-in sets their own.",
+    description: `A new portal user of your organisation with a role. The pool mails them the invitation with a temporary password at \`email\`, and nobody else sees it; their first sign-in sets their own. A username the pool has already is \`user_exists\`, whoever has it. An organisation has at most ${MEMBERS_PER_ORGANIZATION} members and ${PENDING_INVITES_PER_ORGANIZATION} invitations not yet accepted: one more is \`409 limit_reached\`, naming the limit, and nobody is invited.`,
     tag: "People",
-    body: { schema: "InviteRequest", required: true, example: { username: "mehmet", role: "developer" } },
+    body: {
+      schema: "InviteRequest",
+      required: true,
+      example: { username: "mehmet", email: "mehmet@example.com.tr", role: "developer" },
+    },
     success: { status: 201, description: "Invited", schema: "Invited", noStore: true },
-    problems: [...BODY_PROBLEMS, "user_exists", "internal_error"],
+    problems: [...BODY_PROBLEMS, "user_exists", "limit_reached", "internal_error"],
+  },
+  "get-member": {
+    operationId: "getMember",
+    summary: "Read a person",
+    description: "A member of your organisation: username, role, since when.",
+    tag: "People",
+    success: { status: 200, description: "The member", schema: "Member" },
+    problems: ["member_not_found", "internal_error"],
+  },
+  "change-member-role": {
+    operationId: "changeMemberRole",
+    summary: "Change a person's role",
+    description: `Gives a member of your organisation another role. An organisation keeps at least one owner: demoting the last is \`last_owner\`. The portal's authorizer holds a caller's role for up to ${PORTAL_AUTHORIZER.cacheTtlSeconds} s.`,
+    tag: "People",
+    body: { schema: "MemberRoleRequest", required: true, example: { role: "viewer" } },
+    success: { status: 200, description: "The member, with the new role", schema: "Member" },
+    problems: [...BODY_PROBLEMS, "member_not_found", "last_owner", "concurrent_change", "internal_error"],
+  },
+  "remove-member": {
+    operationId: "removeMember",
+    summary: "Remove a person",
+    description: `Takes a member out of your organisation: their membership ends, every session of theirs is signed out, and their user is deleted (the username is free again). Requests they make are refused once the portal's authorizer lets go of its last answer, within ${PORTAL_AUTHORIZER.cacheTtlSeconds} s. Removing the last owner is \`last_owner\`.`,
+    tag: "People",
+    success: { status: 200, description: "The membership removed, as it was", schema: "Member" },
+    problems: ["member_not_found", "last_owner", "concurrent_change", "internal_error"],
   },
 };
 
@@ -373,6 +408,7 @@ const PATH_PARAMETERS = {
   "{key_id}": "KeyId",
   "{event_id}": "EventId",
   "{verification_id}": "VerificationId",
+  "{username}": "Username",
 };
 
 function apiOperation(route: (typeof PORTAL_ROUTES)[number], definition: OperationDefinition): Json {
@@ -444,6 +480,7 @@ export function buildPortalDocument(): Json {
         "A verification of one of your apps.",
         "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
       ),
+      Username: pathParameter("username", "A member of your organisation; anyone else is 404.", "mehmet"),
     },
     headers: {
       RequestId: AUDITED_REQUEST_ID_HEADER,

@@ -1,6 +1,6 @@
 /** What a failure tells the operator: its exit code, its error code and one line of message. */
 import { CommanderError } from "commander";
-import { InvalidInputError, NotFoundError, RefusedError } from "#shared/domain/errors";
+import { InvalidInputError, LimitReachedError, NotFoundError, RefusedError } from "#shared/domain/errors";
 import { TargetUnavailableError } from "./target.ts";
 
 /** Exit codes, documented in the README. */
@@ -19,7 +19,9 @@ export function describeFailure(error: unknown): Failure {
   }
   if (error instanceof InvalidInputError) return { exit: EXIT.usage, code: "invalid_input", message: error.message };
   if (error instanceof NotFoundError) return { exit: EXIT.notFound, code: error.code, message: error.message };
-  if (error instanceof RefusedError) return { exit: EXIT.refused, code: error.code, message: error.message };
+  if (error instanceof RefusedError || error instanceof LimitReachedError) {
+    return { exit: EXIT.refused, code: error.code, message: error.message };
+  }
   if (error instanceof TargetUnavailableError) {
     return { exit: EXIT.failed, code: "target_unavailable", message: error.message };
   }

@@ -24,13 +24,13 @@ import type { AuditChain, AuditTrail } from "#shared/ports/audit-trail";
 import type { Clock } from "#shared/ports/clock";
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { EventStore } from "#shared/ports/event-store";
-import type { StaffDirectory } from "#shared/ports/identity";
+import type { PortalDirectory, StaffDirectory } from "#shared/ports/identity";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import type { Sealer } from "#shared/ports/sealer";
 import type { VerificationStore } from "#shared/ports/verification-store";
 import { appLimitsOn } from "#shared/wiring/app-limits";
 import { clock } from "#shared/wiring/config";
-import { usersOf } from "#shared/wiring/identity";
+import { peopleOf, staffOf } from "#shared/wiring/identity";
 import { sealerOn } from "#shared/wiring/sealer";
 import { secretIn } from "#shared/wiring/secrets";
 import { appsIn } from "#shared/wiring/stores/apps";
@@ -79,7 +79,7 @@ export interface Target {
   /** The staff user pool's users; found only by the commands that manage them. */
   staff(): Promise<StaffDirectory>;
   /** The customer pool's users (portal logins); found only by the commands that invite them. */
-  portalUsers(): Promise<StaffDirectory>;
+  portalUsers(): Promise<PortalDirectory>;
   /** Verifications and their documents; found only by the erase command. */
   erasure(): Promise<{ verifications: VerificationStore; documents: DocumentStore }>;
   /** The audit trail every command's change is written with, and its months' chains for `audit verify`. */
@@ -213,7 +213,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     }
     const cognito = new CognitoIdentityProviderClient({ ...at(identity.endpoint), region: regionOfPool(userPoolId) });
     cognitoClients.push(cognito);
-    return usersOf(cognito, userPoolId);
+    return [cognito, userPoolId] as const;
   };
   return {
     label: `local runtime (${runtime.environment}, ${runtime.base_url})`,
@@ -257,10 +257,10 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       return appLimitsOn(apiGateway, planId);
     }),
     async staff() {
-      return localPool("staff", runtime.identity?.staff_user_pool_id);
+      return staffOf(...localPool("staff", runtime.identity?.staff_user_pool_id));
     },
     async portalUsers() {
-      return localPool("portal", runtime.identity?.portal_user_pool_id);
+      return peopleOf(...localPool("portal", runtime.identity?.portal_user_pool_id));
     },
     close() {
       raw.destroy();
@@ -320,7 +320,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
   const deployedPool = (userPoolId: string) => {
     const cognito = new CognitoIdentityProviderClient({ region: regionOfPool(userPoolId) });
     cognitoClients.push(cognito);
-    return usersOf(cognito, userPoolId);
+    return cognito;
   };
   return {
     label: `${options.env} (${stack}, table ${table})`,
@@ -364,14 +364,14 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       return appLimitsOn(apiGateway, planId);
     }),
     async staff() {
-      return deployedPool(
-        options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id")),
-      );
+      const userPoolId =
+        options.staffUserPoolId ?? (await requiredOutput(outputs, "StaffUserPoolId", stack, "--staff-user-pool-id"));
+      return staffOf(deployedPool(userPoolId), userPoolId);
     },
     async portalUsers() {
-      return deployedPool(
-        options.portalUserPoolId ?? (await requiredOutput(outputs, "PortalUserPoolId", stack, "--portal-user-pool-id")),
-      );
+      const userPoolId =
+        options.portalUserPoolId ?? (await requiredOutput(outputs, "PortalUserPoolId", stack, "--portal-user-pool-id"));
+      return peopleOf(deployedPool(userPoolId), userPoolId);
     },
     close() {
       raw.destroy();

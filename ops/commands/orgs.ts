@@ -1,16 +1,20 @@
 /**
  * `ops orgs`: organisations of the customer portal. Create one, invite its people with a role
- * (a user of the customer pool, temporary password shown once), and give it apps that existed
- * before it.
+ * (a user of the customer pool, who gets the pool's invitation mail), change a role, disable or
+ * remove a member, and give it apps that existed before it.
  */
 import { type Command, Option } from "commander";
+import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
 import { PORTAL_ROLES, type PortalRole } from "#shared/domain/organizations";
 import {
   attachApp,
+  changeMemberRole,
   createOrganization,
+  disableMember,
   inviteMember,
   listOrganizations,
   type OrganizationView,
+  removeMember,
 } from "#shared/use-cases/accounts/organizations";
 import { appId, organizationId } from "../arguments.ts";
 import { fields, table } from "../output.ts";
@@ -70,7 +74,7 @@ export function addOrgsCommands(program: Command, run: Run): void {
 
   orgs
     .command("invite")
-    .description("create a portal user of the organisation with a role; prints the temporary password once")
+    .description("create a portal user of the organisation with a role; the pool mails them a temporary password")
     .argument("<organization-id>", "the organisation", organizationId)
     .argument("<username>", "how they sign in")
     .addOption(
@@ -78,27 +82,23 @@ export function addOrgsCommands(program: Command, run: Run): void {
         .choices(PORTAL_ROLES)
         .makeOptionMandatory(),
     )
-    .option("--email <address>", "where the pool sends a forgotten-password code", emailAddress)
-    .action((organization: string, username: string, options: { role: PortalRole; email?: string }, command: Command) =>
+    .requiredOption(
+      "--email <address>",
+      "where the pool mails the invitation, and later forgotten-password codes",
+      emailAddress,
+    )
+    .action((organization: string, username: string, options: { role: PortalRole; email: string }, command: Command) =>
       run(command, async (target) => {
         const invited = await inviteMember(
           { organizations: target.organizations, users: await target.portalUsers(), clock: target.clock },
-          {
-            organizationId: organization,
-            username,
-            role: options.role,
-            ...(options.email ? { email: options.email } : {}),
-          },
+          { organizationId: organization, username, role: options.role, email: options.email },
           await target.operator(),
         );
         return {
           json: invited,
           text: [
             `Invited ${invited.username} to ${invited.organization_id} as ${invited.role} in ${target.label}`,
-            "",
-            "Shown once: hand it over now, it cannot be read back.",
-            fields([["temporary password", invited.temporary_password]]),
-            "The first sign-in to the portal sets a new password.",
+            `The pool mailed the invitation with a temporary password to ${options.email}; the first sign-in to the portal sets a new password.`,
           ].join("\n"),
         };
       }),
@@ -117,6 +117,71 @@ export function addOrgsCommands(program: Command, run: Run): void {
           await target.operator(),
         );
         return { json: attached, text: `App ${attached.app_id} now belongs to ${attached.organization_id}.` };
+      }),
+    );
+  const roleOption = () =>
+    new Option("--role <role>", "owner: everything; developer: apps, keys, webhooks; viewer: read only")
+      .choices(PORTAL_ROLES)
+      .makeOptionMandatory();
+  const cached = `Requests the portal's authorizer already answered stand for up to ${PORTAL_AUTHORIZER.cacheTtlSeconds} s.`;
+
+  orgs
+    .command("set-role")
+    .description("give a member of the organisation another role; the organisation keeps an owner")
+    .argument("<organization-id>", "the organisation", organizationId)
+    .argument("<username>", "the member")
+    .addOption(roleOption())
+    .action((organization: string, username: string, options: { role: PortalRole }, command: Command) =>
+      run(command, async (target) => {
+        const member = await changeMemberRole(
+          { organizations: target.organizations, clock: target.clock },
+          { organizationId: organization, username, role: options.role },
+          await target.operator(),
+        );
+        return { json: member, text: `${member.username} is now ${member.role} in ${organization}. ${cached}` };
+      }),
+    );
+
+  orgs
+    .command("remove-member")
+    .description("end a member's membership, sign them out everywhere and delete their user")
+    .argument("<organization-id>", "the organisation", organizationId)
+    .argument("<username>", "the member")
+    .action((organization: string, username: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        const member = await removeMember(
+          { organizations: target.organizations, users: await target.portalUsers(), clock: target.clock },
+          { organizationId: organization, username },
+          await target.operator(),
+        );
+        return {
+          json: { ...member, removed: true },
+          text: `${member.username} (${member.role}) is no longer a member of ${organization}, signed out everywhere and deleted. ${cached}`,
+        };
+      }),
+    );
+
+  orgs
+    .command("disable-member")
+    .description("disable a member's user and sign them out everywhere; the membership stays")
+    .argument("<organization-id>", "the organisation", organizationId)
+    .argument("<username>", "the member")
+    .action((organization: string, username: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        const member = await disableMember(
+          {
+            organizations: target.organizations,
+            users: await target.portalUsers(),
+            audit: target.audit,
+            clock: target.clock,
+          },
+          { organizationId: organization, username },
+          await target.operator(),
+        );
+        return {
+          json: { ...member, enabled: false },
+          text: `${member.username} is disabled and signed out everywhere: they cannot sign in, and their sessions cannot refresh. ${cached}`,
+        };
       }),
     );
 }

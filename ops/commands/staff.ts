@@ -10,9 +10,14 @@ import type { Run } from "../program.ts";
 import type { Target } from "../target.ts";
 
 /** `--group` may be given more than once; each must be a staff group, each counts once. */
-function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] {
+function staffGroup(value: string): StaffGroup {
   if (!isStaffGroup(value)) throw new InvalidArgumentError(`expected one of ${STAFF_GROUPS.join(", ")}`);
-  return previous.includes(value) ? previous : [...previous, value];
+  return value;
+}
+
+function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] {
+  const group = staffGroup(value);
+  return previous.includes(group) ? previous : [...previous, group];
 }
 
 export function emailAddress(value: string): string {
@@ -92,6 +97,37 @@ export function addStaffCommands(program: Command, run: Run): void {
           text: [
             `${username} is disabled and signed out everywhere: they cannot sign in, and their sessions cannot refresh.`,
             `Decisions already cached by the staff authorizer stand for up to ${STAFF_AUTHORIZER.cacheTtlSeconds} s.`,
+          ].join(" "),
+        };
+      }),
+    );
+
+  staff
+    .command("enable")
+    .description("let a disabled staff user sign in again")
+    .argument("<username>", "the staff user")
+    .action((username: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        await (await target.staff()).enable(username);
+        await recordStaffChange(target, "staff.enabled", { username });
+        return { json: { username, enabled: true }, text: `${username} can sign in again.` };
+      }),
+    );
+
+  staff
+    .command("remove-group")
+    .description("take a staff user out of a group")
+    .argument("<username>", "the staff user")
+    .requiredOption("--group <group>", `the group (${STAFF_GROUPS.join(" or ")})`, staffGroup)
+    .action((username: string, options: { group: StaffGroup }, command: Command) =>
+      run(command, async (target) => {
+        await (await target.staff()).removeFromGroup(username, options.group);
+        await recordStaffChange(target, "staff.group_removed", { username, group: options.group });
+        return {
+          json: { username, removed_from: options.group },
+          text: [
+            `${username} is no longer in ${options.group}.`,
+            `Tokens issued already keep the group until they expire (an hour at most); decisions cached by the staff authorizer stand for up to ${STAFF_AUTHORIZER.cacheTtlSeconds} s.`,
           ].join(" "),
         };
       }),

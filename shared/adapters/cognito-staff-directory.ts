@@ -6,7 +6,9 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
   AdminUserGlobalSignOutCommand,
   type CognitoIdentityProviderClient,
   ListUsersCommand,
@@ -18,7 +20,7 @@ import { NotFoundError, RefusedError } from "../domain/errors.ts";
 import { type StaffGroup, staffPassword } from "../domain/staff.ts";
 import type { StaffDirectory, StaffMember } from "../ports/identity.ts";
 
-function memberOf(user: UserType, groups: string[]): StaffMember {
+export function memberOf(user: UserType, groups: string[]): StaffMember {
   return {
     username: user.Username ?? "",
     sub: user.Attributes?.find((attribute) => attribute.Name === "sub")?.Value ?? "",
@@ -29,7 +31,33 @@ function memberOf(user: UserType, groups: string[]): StaffMember {
   };
 }
 
+/** `call` on a user, a user the pool does not have answered as `notFound`. */
+export async function onUser<T>(notFound: NotFoundError, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UserNotFoundException) throw notFound;
+    throw error;
+  }
+}
+
+/** Disables `username` in the pool, then ends every session of theirs. */
+export async function disableUser(
+  cognito: CognitoIdentityProviderClient,
+  userPoolId: string,
+  username: string,
+  notFound: NotFoundError,
+): Promise<void> {
+  await onUser(notFound, () =>
+    cognito.send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username })),
+  );
+  await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+}
+
 export function cognitoStaffDirectory(cognito: CognitoIdentityProviderClient, userPoolId: string): StaffDirectory {
+  const notFound = (username: string) =>
+    new NotFoundError("staff_user_not_found", `No staff user is named ${username}`);
+
   async function groupsOf(username: string): Promise<string[]> {
     const groups: string[] = [];
     let NextToken: string | undefined;
@@ -80,15 +108,21 @@ export function cognitoStaffDirectory(cognito: CognitoIdentityProviderClient, us
     },
 
     async disable(username: string) {
-      await cognito
-        .send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username }))
-        .catch((error: unknown) => {
-          if (error instanceof UserNotFoundException) {
-            throw new NotFoundError("staff_user_not_found", `No staff user is named ${username}`);
-          }
-          throw error;
-        });
-      await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+      await disableUser(cognito, userPoolId, username, notFound(username));
+    },
+
+    async enable(username: string) {
+      await onUser(notFound(username), () =>
+        cognito.send(new AdminEnableUserCommand({ UserPoolId: userPoolId, Username: username })),
+      );
+    },
+
+    async removeFromGroup(username: string, group: StaffGroup) {
+      await onUser(notFound(username), () =>
+        cognito.send(
+          new AdminRemoveUserFromGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: group }),
+        ),
+      );
     },
 
     async list() {

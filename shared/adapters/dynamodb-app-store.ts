@@ -4,6 +4,7 @@ import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } f
 import { StaleAppError } from "../domain/errors.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AppStore } from "../ports/app-store.ts";
+import { writeTakingPlace } from "./dynamodb-organization-places.ts";
 import { type AuditLinker, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The condition that the app item still has the key set it had when it was read. */
@@ -19,21 +20,37 @@ export class DynamoDbAppStore implements AppStore {
     private readonly audit?: AuditLinker,
   ) {}
 
-  /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
-  private write(changes: WriteItem[], record: AuditRecord | undefined) {
+  /** `record` with what links it into its chain. */
+  private audited(record: AuditRecord | undefined) {
     if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
-    return writeTogether(this.db, changes, record && this.audit ? { linker: this.audit, record } : undefined);
+    return record && this.audit ? { linker: this.audit, record } : undefined;
   }
 
-  /** An app and its first key, written together or not at all. */
-  async createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void> {
-    await this.write(
-      [
-        { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
-        { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
-      ],
-      audit,
-    );
+  /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
+  private write(changes: WriteItem[], record: AuditRecord | undefined) {
+    return writeTogether(this.db, changes, this.audited(record));
+  }
+
+  /**
+   * An app and its first key, written together or not at all; an organisation's app takes one of
+   * its places in the same transaction. False, writing nothing, when it has no place free.
+   */
+  async createWithKey(
+    app: AppItem,
+    key: KeyItem,
+    audit: AuditRecord | undefined,
+    appsPerOrganization: number,
+  ): Promise<boolean> {
+    const changes: WriteItem[] = [
+      { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+    ];
+    if (!app.organization_id) {
+      await this.write(changes, audit);
+      return true;
+    }
+    const place = { organizationId: app.organization_id, most: appsPerOrganization, counted: "apps" as const };
+    return writeTakingPlace(this.db, this.table, place, changes, this.audited(audit));
   }
 
   async getApp(appId: string): Promise<AppItem | undefined> {

@@ -1,11 +1,19 @@
-import { type DynamoDBDocumentClient, GetCommand, paginateScan } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  paginateScan,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, appPk } from "../domain/apps.ts";
-import { type MemberItem, memberPk, type OrganizationItem, orgPk } from "../domain/organizations.ts";
+import { type MemberItem, memberPk, type OrganizationItem, orgPk, type PortalRole } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
+import { placeGivenBack, placesTaken, writeTakingPlace } from "./dynamodb-organization-places.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
-import { type AuditLinker, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, refused, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /**
  * Organisations and memberships, kept in the apps table beside the apps they own; a change with
@@ -18,10 +26,15 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     private readonly audit?: AuditLinker,
   ) {}
 
+  /** `record` with what links it into its chain. */
+  private audited(record: AuditRecord | undefined) {
+    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
+    return record && this.audit ? { linker: this.audit, record } : undefined;
+  }
+
   /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
   private write(changes: WriteItem[], record: AuditRecord | undefined) {
-    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
-    return writeTogether(this.db, changes, record && this.audit ? { linker: this.audit, record } : undefined);
+    return writeTogether(this.db, changes, this.audited(record));
   }
 
   async createOrganization(organization: OrganizationItem, audit?: AuditRecord): Promise<void> {
@@ -34,6 +47,47 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
   async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: orgPk(organizationId) } }));
     return Item as OrganizationItem | undefined;
+  }
+
+  /** Its count, or its apps counted from the index for one stored before apps were counted. */
+  async appsOwned(organizationId: string): Promise<number> {
+    return placesTaken(this.db, this.table, organizationId, "apps");
+  }
+
+  async memberCount(organizationId: string): Promise<number> {
+    return placesTaken(this.db, this.table, organizationId, "members");
+  }
+
+  async pendingMembers(organizationId: string): Promise<MemberItem[]> {
+    const members: MemberItem[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: APPS_TABLE.indexes.membersByOrganization.indexName,
+        KeyConditionExpression: "member_org_id = :organization",
+        FilterExpression: "attribute_exists(pending)",
+        ExpressionAttributeValues: { ":organization": organizationId },
+      },
+    );
+    for await (const page of pages) members.push(...((page.Items ?? []) as MemberItem[]));
+    return members;
+  }
+
+  async markJoined(member: MemberItem): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: member.pk },
+          UpdateExpression: "REMOVE pending",
+          ConditionExpression: "attribute_exists(pk)",
+        }),
+      );
+    } catch (error) {
+      // Removed meanwhile: nothing is pending of them any more.
+      if (!refusedChange(error).found) throw error;
+    }
   }
 
   /** Every organisation (the table is small: a few items per app, organisation and user). */
@@ -51,11 +105,12 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return organizations.sort((a, b) => a.organization_id.localeCompare(b.organization_id));
   }
 
-  async addMember(member: MemberItem, audit?: AuditRecord): Promise<void> {
-    await this.write(
-      [{ Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } }],
-      audit,
-    );
+  async addMember(member: MemberItem, membersPerOrganization: number, audit?: AuditRecord): Promise<boolean> {
+    const place = { organizationId: member.member_org_id, most: membersPerOrganization, counted: "members" as const };
+    const changes: WriteItem[] = [
+      { Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } },
+    ];
+    return writeTakingPlace(this.db, this.table, place, changes, this.audited(audit));
   }
 
   async getMember(sub: string): Promise<MemberItem | undefined> {
@@ -63,26 +118,114 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return Item as MemberItem | undefined;
   }
 
-  async attachApp(appId: string, organizationId: string, now: string, audit?: AuditRecord): Promise<boolean> {
-    try {
-      await this.write(
-        [
-          {
+  async memberNamed(organizationId: string, username: string): Promise<MemberItem | undefined> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: APPS_TABLE.indexes.membersByOrganization.indexName,
+        KeyConditionExpression: "member_org_id = :organization AND username = :username",
+        ExpressionAttributeValues: { ":organization": organizationId, ":username": username },
+      }),
+    );
+    // The index is read eventually: the membership itself says whether it still stands.
+    const found = Items[0] as MemberItem | undefined;
+    const member = found && (await this.getMember(found.sub));
+    return member?.member_org_id === organizationId && member.username === username ? member : undefined;
+  }
+
+  async changeMember(
+    member: MemberItem,
+    change: { remove: true } | { role: PortalRole },
+    ownerStays: MemberItem | undefined,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    const holds = {
+      ConditionExpression: "member_org_id = :organization AND #role = :role",
+      ExpressionAttributeNames: { "#role": "role" },
+    };
+    const changes: WriteItem[] = [
+      "remove" in change
+        ? {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: member.pk },
+              ...holds,
+              ExpressionAttributeValues: { ":organization": member.member_org_id, ":role": member.role },
+            },
+          }
+        : {
             Update: {
               TableName: this.table,
-              Key: { pk: appPk(appId) },
-              UpdateExpression: "SET organization_id = :organization, updated_at = :now",
-              ConditionExpression:
-                "attribute_exists(pk) AND (attribute_not_exists(organization_id) OR organization_id = :organization)",
-              ExpressionAttributeValues: { ":organization": organizationId, ":now": now },
+              Key: { pk: member.pk },
+              UpdateExpression: "SET #role = :new",
+              ...holds,
+              ExpressionAttributeValues: {
+                ":organization": member.member_org_id,
+                ":role": member.role,
+                ":new": change.role,
+              },
             },
           },
-        ],
-        audit,
-      );
+    ];
+    if ("remove" in change) {
+      const givenBack = await placeGivenBack(this.db, this.table, member.member_org_id);
+      if (givenBack) changes.push(givenBack);
+    }
+    if (ownerStays) {
+      // Read in the same transaction: two owners removing each other cannot both succeed.
+      changes.push({
+        ConditionCheck: {
+          TableName: this.table,
+          Key: { pk: ownerStays.pk },
+          ...holds,
+          ExpressionAttributeValues: { ":organization": ownerStays.member_org_id, ":role": "owner" },
+        },
+      });
+    }
+    try {
+      await this.write(changes, audit);
       return true;
     } catch (error) {
-      if (refusedChange(error).found) return false;
+      if (refused(error, changes.length)) return false;
+      throw error;
+    }
+  }
+
+  async attachApp(
+    appId: string,
+    organizationId: string,
+    now: string,
+    audit: AuditRecord | undefined,
+    appsPerOrganization: number,
+  ): Promise<"attached" | "taken" | "full"> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
+    );
+    const app = Item as AppItem | undefined;
+    if (!app || (app.organization_id !== undefined && app.organization_id !== organizationId)) return "taken";
+    const attach = (condition: string): WriteItem => ({
+      Update: {
+        TableName: this.table,
+        Key: { pk: appPk(appId) },
+        UpdateExpression: "SET organization_id = :organization, updated_at = :now",
+        ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+        ExpressionAttributeValues: { ":organization": organizationId, ":now": now },
+      },
+    });
+    try {
+      if (app.organization_id === organizationId) {
+        // Already its own: attached again, holding no second place.
+        await this.write([attach("organization_id = :organization")], audit);
+        return "attached";
+      }
+      const place = { organizationId, most: appsPerOrganization, counted: "apps" as const };
+      const changes = [attach("attribute_not_exists(organization_id)")];
+      return (await writeTakingPlace(this.db, this.table, place, changes, this.audited(audit))) ? "attached" : "full";
+    } catch (error) {
+      // Given to an organisation meanwhile: its own counts once, another's is refused.
+      if (refusedChange(error, app.organization_id === organizationId ? 0 : 1).found) {
+        return this.attachApp(appId, organizationId, now, audit, appsPerOrganization);
+      }
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   DeleteCommand,
@@ -33,7 +34,7 @@ function beforeInstant(instant: string): string {
 
 const { indexes } = VERIFICATIONS_TABLE;
 
-/** How many partitions of the upload-deadline index the expiry reads at once. */
+/** How many partitions of an index by time (upload deadlines, erasures) the tick reads at once. */
 export const EXPIRY_CONCURRENCY = 4;
 
 /**
@@ -44,6 +45,7 @@ const STORED_ONLY = [
   indexes.awaitingByDeadline.partitionKey.name,
   indexes.inReviewByDeadline.partitionKey.name,
   indexes.byReference.partitionKey.name,
+  indexes.erasedByTime.partitionKey.name,
   VERIFICATIONS_TABLE.ttlAttribute,
 ] as const;
 
@@ -204,7 +206,14 @@ export class DynamoDbVerificationStore implements VerificationStore {
     expire: boolean;
     audit?: AuditRecord;
   }): Promise<TransitionOutcome> {
-    const sets = ["redacted_at = :now", "updated_at = :now", "#sequence = #sequence + :one", "checks = :none"];
+    const sets = [
+      "redacted_at = :now",
+      "updated_at = :now",
+      "#sequence = #sequence + :one",
+      "checks = :none",
+      // Into the erasure index, under the erasure's day and shard.
+      `${indexes.erasedByTime.partitionKey.name} = :erasedDay`,
+    ];
     // The reference goes, and with it its key in the by-reference index.
     const removed: string[] = [...ERASED_ATTRIBUTES, indexes.byReference.partitionKey.name];
     if (request.expire) {
@@ -223,6 +232,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
           ":one": 1,
           ":none": [],
           ":sequence": request.sequence,
+          ":erasedDay": shardedKey(request.now.slice(0, 10), request.id),
           ...(request.expire ? { ":expired": "expired", ":awaiting": "awaiting_upload" } : {}),
         },
       },
@@ -230,15 +240,20 @@ export class DynamoDbVerificationStore implements VerificationStore {
     );
   }
 
-  /** The issuer's state, over the state seen: none, or the same revision. */
-  recordIssuer(request: {
+  /**
+   * The issuer's state, over the state seen: none, or the same revision. The state carries a
+   * token of this write: refused over a state with the same token, it is this write that applied,
+   * sent again by the SDK because its answer was lost, and it counts as applied.
+   */
+  async recordIssuer(request: {
     id: string;
     sequence: number;
     seen: IssuerState | undefined;
     state: IssuerState;
   }): Promise<TransitionOutcome> {
     const seen = request.seen ? "issuer.rev = :rev" : "attribute_not_exists(issuer)";
-    return this.conditionalUpdate(
+    const state: IssuerState = { ...request.state, write: randomUUID() };
+    const outcome = await this.conditionalUpdate(
       {
         TableName: this.table,
         Key: { verification_id: request.id },
@@ -246,7 +261,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
         ConditionExpression: `attribute_exists(verification_id) AND #status = :processing AND #sequence = :sequence AND ${seen}`,
         ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
         ExpressionAttributeValues: {
-          ":state": request.state,
+          ":state": state,
           ":processing": "processing",
           ":sequence": request.sequence,
           ...(request.seen ? { ":rev": request.seen.rev } : {}),
@@ -254,6 +269,8 @@ export class DynamoDbVerificationStore implements VerificationStore {
       },
       undefined,
     );
+    const mine = !outcome.applied && outcome.item?.issuer?.write === state.write;
+    return mine && outcome.item ? { applied: true, item: outcome.item } : outcome;
   }
 
   /**
@@ -415,28 +432,47 @@ export class DynamoDbVerificationStore implements VerificationStore {
     const partitions: string[] = [];
     for (let day = since; day <= now.slice(0, 10); day = nextDay(day)) partitions.push(...partitionsOf(day));
     await inParallel(partitions, EXPIRY_CONCURRENCY, async (partition) => {
-      for await (const item of this.pastDeadline(indexes.awaitingByDeadline, partition, now)) await visit(item);
+      for await (const item of this.upTo(indexes.awaitingByDeadline, partition, now)) await visit(item);
+    });
+  }
+
+  /**
+   * Visits every verification erased from `since` to `now`: each day's partitions of the erasure
+   * index (`shards.ts`), a few read at once, each partition's items one after another.
+   */
+  async erasedSince(since: string, now: string, visit: (item: VerificationItem) => Promise<void>): Promise<void> {
+    const partitions: string[] = [];
+    for (let day = since.slice(0, 10); day <= now.slice(0, 10); day = nextDay(day))
+      partitions.push(...partitionsOf(day));
+    await inParallel(partitions, EXPIRY_CONCURRENCY, async (partition) => {
+      for await (const item of this.upTo(indexes.erasedByTime, partition, now, since)) await visit(item);
     });
   }
 
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncGenerator<VerificationItem> {
-    return this.pastDeadline(indexes.inReviewByDeadline, day, now);
+    return this.upTo(indexes.inReviewByDeadline, day, now);
   }
 
-  private async *pastDeadline(
-    index: (typeof indexes)["awaitingByDeadline" | "inReviewByDeadline"],
+  /** A partition of a sparse index by time: its items up to `now`, from `since` when given. */
+  private async *upTo(
+    index: (typeof indexes)["awaitingByDeadline" | "inReviewByDeadline" | "erasedByTime"],
     partition: string,
     now: string,
+    since?: string,
   ): AsyncGenerator<VerificationItem> {
     const pages = paginateQuery(
       { client: this.db },
       {
         TableName: this.table,
         IndexName: index.indexName,
-        KeyConditionExpression: "#partition = :partition AND #deadline <= :now",
-        ExpressionAttributeNames: { "#partition": index.partitionKey.name, "#deadline": index.sortKey.name },
-        ExpressionAttributeValues: { ":partition": partition, ":now": now },
+        KeyConditionExpression: `#partition = :partition AND ${since === undefined ? "#at <= :now" : "#at BETWEEN :since AND :now"}`,
+        ExpressionAttributeNames: { "#partition": index.partitionKey.name, "#at": index.sortKey.name },
+        ExpressionAttributeValues: {
+          ":partition": partition,
+          ":now": now,
+          ...(since === undefined ? {} : { ":since": since }),
+        },
       },
     );
     for await (const page of pages) {

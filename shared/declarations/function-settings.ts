@@ -65,7 +65,7 @@ export const FUNCTION_SETTINGS = {
     "SQS_ENDPOINT",
   ],
   "deliver-webhooks": DELIVERING_SETTINGS,
-  tick: ["VERIFICATIONS_TABLE", ...DELIVERING_SETTINGS],
+  tick: ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET", ...DELIVERING_SETTINGS],
   "get-verification": ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
   "erase-verification": ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET"],
   "list-verifications": ["VERIFICATIONS_TABLE"],
@@ -104,6 +104,9 @@ export const FUNCTION_SETTINGS = {
   "view-verification": ["APPS_TABLE", "VERIFICATIONS_TABLE", "AUDIT_TABLE"],
   "list-members": ["APPS_TABLE"],
   "invite-member": ["APPS_TABLE", "AUDIT_TABLE", "PORTAL_USER_POOL_ID", "IDENTITY_ENDPOINT"],
+  "get-member": ["APPS_TABLE"],
+  "change-member-role": ["APPS_TABLE", "AUDIT_TABLE"],
+  "remove-member": ["APPS_TABLE", "AUDIT_TABLE", "PORTAL_USER_POOL_ID", "IDENTITY_ENDPOINT"],
   "read-usage": ["APPS_TABLE", "USAGE_TABLE"],
 } as const satisfies Record<string, readonly SettingName[]>;
 

@@ -60,8 +60,8 @@ export interface FunctionDefinition {
     uploads: readonly `s3:${string}`[];
     /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
     userPool?: "staff" | "portal";
-    /** Creates users in the customer pool (`cognito-idp:AdminCreateUser`): an owner inviting their people. */
-    portalUserAdmin?: boolean;
+    /** What it does to users of the customer pool: an owner inviting, removing or disabling their people. */
+    portalUserAdmin?: readonly `cognito-idp:Admin${string}`[];
     /** Reads the retired Secrets Manager key material (`SECRETS_KEY_ARN`), to open values sealed before KMS. */
     secretsKey?: boolean;
     /**
@@ -106,8 +106,9 @@ export const FUNCTIONS = {
     timeoutSeconds: 29,
     access: {
       tables: {
-        // DeleteItem: a create whose result cannot be saved removes the verification it wrote.
-        VERIFICATIONS_TABLE: ["dynamodb:PutItem", "dynamodb:DeleteItem"],
+        // DeleteItem: a create whose result cannot be saved removes the verification it wrote;
+        // GetItem: a replay reads the personal fields (or the erasure) from the verification.
+        VERIFICATIONS_TABLE: ["dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:GetItem"],
         IDEMPOTENCY_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
       },
       // Presigning signs with the function's own credentials: they must allow the PUT.
@@ -187,12 +188,13 @@ export const FUNCTIONS = {
         APPS_TABLE: ["dynamodb:GetItem"],
         EVENTS_TABLE: ["dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem"],
       },
-      // Overdue uploads and reviews, and due deliveries: three sparse indexes, never the tables.
+      // Overdue uploads and reviews, recent erasures, and due deliveries: sparse indexes, never the tables.
       queries: {
-        VERIFICATIONS_TABLE: ["awaitingByDeadline", "inReviewByDeadline"],
+        VERIFICATIONS_TABLE: ["awaitingByDeadline", "inReviewByDeadline", "erasedByTime"],
         EVENTS_TABLE: ["dueDeliveries"],
       },
-      uploads: [],
+      // A document put back through an old upload URL after its verification was erased: found, removed.
+      uploads: ["s3:GetObject", "s3:DeleteObject"],
       secretsKey: true,
       sealing: "decrypt",
     },
@@ -315,7 +317,12 @@ export const FUNCTIONS = {
     entry: "functions/who-am-i.ts",
     settings: FUNCTION_SETTINGS["who-am-i"],
     timeoutSeconds: 10,
-    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
+    // Query: the apps of an organisation stored before apps were counted, counted once.
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"] },
+      queries: { APPS_TABLE: ["appsByOrganization"] },
+      uploads: [],
+    },
   },
   "list-apps": {
     entry: "functions/list-apps.ts",
@@ -329,7 +336,13 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["create-app"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:PutItem"], AUDIT_TABLE: AUDITED },
+      // The organisation's app count, read and taken with the app (UpdateItem); Query: the apps of
+      // an organisation stored before apps were counted, counted once.
+      tables: {
+        APPS_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["appsByOrganization"] },
       uploads: [],
       sealing: "encrypt",
       appLimits: "register",
@@ -447,9 +460,67 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["invite-member"],
     timeoutSeconds: 10,
     access: {
-      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem"], AUDIT_TABLE: AUDITED },
+      // The membership and the organisation's member place in one write; its pending invitations
+      // from the members index, each found joined recorded so.
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["membersByOrganization"] },
       uploads: [],
-      portalUserAdmin: true,
+      // The invitee made (and taken away again when the last place went to another invite
+      // meanwhile), and whether each pending invitee has signed in.
+      portalUserAdmin: [
+        "cognito-idp:AdminCreateUser",
+        "cognito-idp:AdminGetUser",
+        "cognito-idp:AdminUserGlobalSignOut",
+        "cognito-idp:AdminDeleteUser",
+      ],
+    },
+  },
+  "get-member": {
+    entry: "functions/get-member.ts",
+    settings: FUNCTION_SETTINGS["get-member"],
+    timeoutSeconds: 10,
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"] },
+      queries: { APPS_TABLE: ["membersByOrganization"] },
+      uploads: [],
+    },
+  },
+  "change-member-role": {
+    entry: "functions/change-member-role.ts",
+    settings: FUNCTION_SETTINGS["change-member-role"],
+    timeoutSeconds: 10,
+    access: {
+      // The member by username (its index), the organisation's other owners, and the change with its record.
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["membersByOrganization"] },
+      uploads: [],
+    },
+  },
+  "remove-member": {
+    entry: "functions/remove-member.ts",
+    settings: FUNCTION_SETTINGS["remove-member"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: [
+          "dynamodb:GetItem",
+          "dynamodb:Query",
+          "dynamodb:DeleteItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:ConditionCheckItem",
+        ],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["membersByOrganization"] },
+      uploads: [],
+      // Every session of theirs ended, then the user deleted: the username is free again.
+      portalUserAdmin: ["cognito-idp:AdminUserGlobalSignOut", "cognito-idp:AdminDeleteUser"],
     },
   },
   "read-usage": {

@@ -6,6 +6,9 @@ export const PARKED_EVENTS_METRIC = "ParkedEvents" satisfies ServiceMetric;
 /** The embedded metric a verification sent to review because the issuer never answered emits. */
 export const ISSUER_UNAVAILABLE_REVIEWS_METRIC = "IssuerUnavailableReviews" satisfies ServiceMetric;
 
+/** The embedded metric each document removed because it was uploaded after its verification was erased emits. */
+export const UPLOADS_AFTER_ERASURE_METRIC = "UploadsAfterErasure" satisfies ServiceMetric;
+
 /** Every lookup of the issuer: a count (by `Outcome` and in all) and its latency, one line per lookup. */
 export const ISSUER_LOOKUPS_METRIC = "IssuerLookups";
 export const ISSUER_LOOKUP_LATENCY_METRIC = "IssuerLookupLatency";

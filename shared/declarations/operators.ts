@@ -8,11 +8,13 @@ import type { TableSetting } from "./functions.ts";
 
 export const OPERATOR_ACCESS = {
   tables: {
-    // apps, keys, webhooks set and rotate-secret, orgs: items of every kind; apps list scans.
+    // apps, keys, webhooks set and rotate-secret, orgs: items of every kind; apps list scans;
+    // orgs remove-member deletes a membership.
     APPS_TABLE: [
       "dynamodb:GetItem",
       "dynamodb:PutItem",
       "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
       "dynamodb:Query",
       "dynamodb:Scan",
       "dynamodb:ConditionCheckItem",
@@ -27,9 +29,11 @@ export const OPERATOR_ACCESS = {
   // erase: the document, its pinned copy and the issuer's copy.
   uploads: ["s3:DeleteObject"],
   uploadsPrefix: documentKey(""),
-  // staff (staff pool) and orgs invite, members remove and disable (customer pool).
+  // staff (staff pool) and orgs invite, remove-member and disable-member (customer pool).
   userPools: [
     "cognito-idp:AdminCreateUser",
+    "cognito-idp:AdminGetUser",
+    "cognito-idp:AdminDeleteUser",
     "cognito-idp:AdminAddUserToGroup",
     "cognito-idp:AdminDisableUser",
     "cognito-idp:AdminEnableUser",

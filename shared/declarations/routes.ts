@@ -13,7 +13,7 @@ import {
  * routes and the CDK stack wires exactly these, so the two cannot drift.
  */
 export interface RouteDefinition {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path template; `{name}` is a path parameter, as API Gateway writes it. */
   path: string;
   function:
@@ -45,7 +45,10 @@ export interface RouteDefinition {
     | "view-verification"
     | "read-usage"
     | "list-members"
-    | "invite-member";
+    | "invite-member"
+    | "get-member"
+    | "change-member-role"
+    | "remove-member";
   /**
    * Who may call it on a TOKEN authorizer's API, any one sufficing: staff groups on the
    * backoffice, roles (with the weaker roles each one holds) on the portal.
@@ -160,6 +163,9 @@ export const PORTAL_ROUTES = [
   { method: "GET", path: "/portal/v1/usage", function: "read-usage", groups: VIEWERS },
   { method: "GET", path: "/portal/v1/users", function: "list-members", groups: OWNERS },
   { method: "POST", path: "/portal/v1/users", function: "invite-member", groups: OWNERS },
+  { method: "GET", path: "/portal/v1/users/{username}", function: "get-member", groups: OWNERS },
+  { method: "PATCH", path: "/portal/v1/users/{username}", function: "change-member-role", groups: OWNERS },
+  { method: "DELETE", path: "/portal/v1/users/{username}", function: "remove-member", groups: OWNERS },
 ] as const satisfies readonly RouteDefinition[];
 
 /** The TOKEN authorizer in front of every portal API route: a customer pool access token, and the caller's membership. */

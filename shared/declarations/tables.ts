@@ -102,6 +102,14 @@ const VERIFICATIONS_INDEXES = {
     sortKey: { name: "created_at", type: "S" },
     addedInStep: 2,
   },
+  // Sparse: only erased items carry erased_day (the erasure's UTC date), so the tick finds those
+  // erased while an upload URL signed before could still put a document back, without scanning.
+  erasedByTime: {
+    indexName: "erased_by_time",
+    partitionKey: { name: "erased_day", type: "S" },
+    sortKey: { name: "redacted_at", type: "S" },
+    addedInStep: 3,
+  },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const VERIFICATIONS_TABLE = {

@@ -59,6 +59,7 @@ export type NotFoundCode =
   | "event_not_found"
   | "document_not_found"
   | "staff_user_not_found"
+  | "member_not_found"
   | "organization_not_found";
 
 /** Nothing with this id exists for the caller: unknown, malformed and another's read the same. */
@@ -89,6 +90,7 @@ export type RefusalCode =
   | "webhook_not_set"
   // Organisations
   | "app_owned_elsewhere"
+  | "last_owner"
   // Staff and reviews
   | "user_exists"
   | "review_claimed"
@@ -98,6 +100,22 @@ export type RefusalCode =
 
 /** A well-formed request that a rule refuses in the current state. */
 export class RefusedError extends ServiceError<RefusalCode> {}
+
+/** Which per-organisation limit a request met (`domain/tenant-limits.ts`), and its value. */
+export interface ReachedLimit {
+  name: "apps_per_organization" | "members_per_organization" | "pending_invites_per_organization";
+  max: number;
+}
+
+/** The organisation has as many of something as it may: `limit_reached`, the limit in the answer. */
+export class LimitReachedError extends ServiceError<"limit_reached"> {
+  constructor(
+    readonly limit: ReachedLimit,
+    message: string,
+  ) {
+    super("limit_reached", message);
+  }
+}
 
 /** A dependency is busy or down: the same request may succeed after a short wait. */
 export class UnavailableError extends ServiceError<"service_unavailable"> {

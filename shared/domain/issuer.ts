@@ -50,6 +50,8 @@ export interface IssuerState {
   last_cause?: UnavailableCause;
   /** The answer a decision rests on; `unavailable` once the window passed without one. */
   answer?: "found" | "not_found" | "unavailable";
+  /** The write that stored this state, set by the store: a write sent again knows itself by it. */
+  write?: string;
 }
 
 /**

@@ -27,6 +27,14 @@ export interface OrganizationItem {
   name: string;
   environment: Environment;
   created_at: string;
+  /**
+   * How many apps it owns, counted as each is given to it (created in it or attached) in the
+   * same write; an organisation stored before apps were counted has none until its first app
+   * counts them (`OrganizationStore.appsOwned` counts them meanwhile).
+   */
+  app_count?: number;
+  /** How many members it has, counted the same way as its apps. */
+  member_count?: number;
 }
 
 /**
@@ -42,6 +50,8 @@ export interface MemberItem {
   member_org_id: string;
   role: PortalRole;
   created_at: string;
+  /** Invited and not yet known to have signed in: a pending invitation of the organisation. */
+  pending?: true;
 }
 
 export const orgPk = (organizationId: string) => `ORG#${organizationId}`;

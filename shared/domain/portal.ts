@@ -114,7 +114,13 @@ export const inviteBodySchema = z.strictObject({
     .string()
     .check(z.regex(/^[a-zA-Z0-9._@+-]{3,64}$/), z.describe("How they sign in: 3 to 64 letters, digits or `._@+-`")),
   email: z
-    .optional(z.email().check(z.maxLength(254)))
-    .check(z.describe("Where the pool sends a forgotten-password code")),
+    .email()
+    .check(
+      z.maxLength(254),
+      z.describe("Where the pool mails the invitation with a temporary password, and later forgotten-password codes"),
+    ),
   role: roleSchema,
 });
+
+/** A member's new role. */
+export const memberRoleBodySchema = z.strictObject({ role: roleSchema });

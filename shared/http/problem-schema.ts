@@ -28,6 +28,14 @@ export const problemSchema = z
       .string()
       .check(z.minLength(1), z.describe("The `Request-Id` header of this response: quote it to support")),
     errors: z.optional(z.array(fieldErrorSchema)).check(z.describe("Every invalid field, for `validation_failed`")),
+    limit: z.optional(
+      z
+        .strictObject({
+          name: z.enum(["apps_per_organization", "members_per_organization", "pending_invites_per_organization"]),
+          max: z.int().check(z.gte(1)),
+        })
+        .check(z.describe("For `limit_reached`: which of the organisation's limits, and its value")),
+    ),
   })
   .check(z.describe("An RFC 9457 problem details body, sent as application/problem+json"));
 export type ProblemBody = z.infer<typeof problemSchema>;

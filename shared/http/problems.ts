@@ -1,4 +1,4 @@
-import type { FieldError } from "../domain/errors.ts";
+import type { FieldError, ReachedLimit } from "../domain/errors.ts";
 import type { ProblemBody } from "./problem-schema.ts";
 
 /**
@@ -20,6 +20,7 @@ export const PROBLEMS = {
   document_not_found: { status: 404, title: "Document not found" },
   app_not_found: { status: 404, title: "App not found" },
   key_not_found: { status: 404, title: "API key not found" },
+  member_not_found: { status: 404, title: "No member of your organisation has this username" },
   event_not_found: { status: 404, title: "Event not found" },
   route_not_found: { status: 404, title: "Route not found" },
   method_not_allowed: { status: 405, title: "The route does not take this method" },
@@ -32,9 +33,11 @@ export const PROBLEMS = {
   verification_not_in_review: { status: 409, title: "The verification is not in review" },
   sequence_mismatch: { status: 409, title: "The verification has changed since you read it" },
   too_many_live_keys: { status: 409, title: "The app already has two live keys" },
+  limit_reached: { status: 409, title: "The organisation has reached one of its limits" },
   webhook_not_set: { status: 409, title: "The app has no webhook destination" },
   concurrent_change: { status: 409, title: "The app changed at the same time; retry" },
   user_exists: { status: 409, title: "A user of this name exists already" },
+  last_owner: { status: 409, title: "The organisation would be left without an owner" },
   payload_too_large: { status: 413, title: "Request body is too large" },
   unsupported_media_type: { status: 415, title: "The body must be JSON (Content-Type: application/json), unencoded" },
   validation_failed: { status: 422, title: "Request validation failed" },
@@ -57,7 +60,12 @@ export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCo
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export const PROBLEM_TYPE_PREFIX = "urn:problem:verification-api:";
 
-export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]): ProblemBody {
+export function problemBody(
+  code: ProblemCode,
+  detail: string,
+  requestId: string,
+  extra: { errors?: FieldError[]; limit?: ReachedLimit } = {},
+): ProblemBody {
   const { status, title } = PROBLEMS[code];
   return {
     type: `${PROBLEM_TYPE_PREFIX}${code}`,
@@ -66,6 +74,7 @@ export function problemBody(code: ProblemCode, detail: string, requestId: string
     detail,
     code,
     request_id: requestId,
-    ...(errors ? { errors } : {}),
+    ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(extra.limit ? { limit: extra.limit } : {}),
   };
 }

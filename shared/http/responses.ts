@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { ServiceError, UnavailableError, ValidationError } from "../domain/errors.ts";
+import { LimitReachedError, ServiceError, UnavailableError, ValidationError } from "../domain/errors.ts";
 import type { Log } from "../ports/log.ts";
 import { isProblemCode, PROBLEM_CONTENT_TYPE, problemBody } from "./problems.ts";
 
@@ -67,7 +67,11 @@ export function errorResponse(error: unknown, requestId: string, log: Log): APIG
         known.code,
         known.error.message,
         requestId,
-        known.error instanceof ValidationError ? known.error.fields : undefined,
+        known.error instanceof ValidationError
+          ? { errors: known.error.fields }
+          : known.error instanceof LimitReachedError
+            ? { limit: known.error.limit }
+            : {},
       )
     : problemBody("internal_error", UNEXPECTED, requestId);
   const retryAfter = known?.error.retryAfterSeconds;

@@ -7,8 +7,17 @@ import type { AuditRecord } from "../domain/responses/audit.ts";
  * a person carries its audit record (`audit`): both are written, or neither.
  */
 export interface AppStore {
-  /** An app and its first key, written together or not at all. */
-  createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void>;
+  /**
+   * An app and its first key, written together or not at all. An app of an organisation takes
+   * one of its places in the same write: false, writing nothing, when the organisation owns
+   * `appsPerOrganization` apps already.
+   */
+  createWithKey(
+    app: AppItem,
+    key: KeyItem,
+    audit: AuditRecord | undefined,
+    appsPerOrganization: number,
+  ): Promise<boolean>;
   /** Read consistently. */
   getApp(appId: string): Promise<AppItem | undefined>;
   /** Every app, oldest first. */

@@ -39,5 +39,24 @@ export interface StaffDirectory {
   }): Promise<{ member: StaffMember; temporaryPassword: string }>;
   /** Disables the user and signs them out everywhere: their refresh tokens stop working. */
   disable(username: string): Promise<void>;
+  /** Lets a disabled user sign in again. */
+  enable(username: string): Promise<void>;
+  /** Takes the user out of `group`; tokens issued already keep it until they expire. */
+  removeFromGroup(username: string, group: StaffGroup): Promise<void>;
   list(): Promise<StaffMember[]>;
+}
+
+/** The customer pool, as the portal and the ops command manage an organisation's people. */
+export interface PortalDirectory {
+  /**
+   * Creates the user and has the pool send them its invitation, with a temporary password, at
+   * `email`: nobody else sees it. Refuses a username the pool has already, without saying whose.
+   */
+  invite(input: { username: string; email: string }): Promise<StaffMember>;
+  /** Whether the user has signed in and set their own password since their invitation. */
+  hasSignedIn(username: string): Promise<boolean>;
+  /** Disables the user and signs them out everywhere: their refresh tokens stop working. */
+  disable(username: string): Promise<void>;
+  /** Signs the user out everywhere and deletes them: the username is free again. */
+  remove(username: string): Promise<void>;
 }

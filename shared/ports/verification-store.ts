@@ -66,6 +66,8 @@ export interface VerificationStore {
    * UTC day `since` or later; a few are visited at once.
    */
   awaitingPastDeadline(since: string, now: string, visit: (item: VerificationItem) => Promise<void>): Promise<void>;
+  /** Visits each verification erased at `since` or later, and at or before `now`; a few are visited at once. */
+  erasedSince(since: string, now: string, visit: (item: VerificationItem) => Promise<void>): Promise<void>;
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
   /**
@@ -109,7 +111,8 @@ export interface VerificationStore {
   /**
    * Erases the person from a verification still at `sequence` and not erased: removes
    * `ERASED_ATTRIBUTES`, empties its checks, sets `redacted_at` and `updated_at` to `now`, one
-   * step up the sequence; with `expire`, an awaited upload also ends as `expired` now.
+   * step up the sequence; with `expire`, an awaited upload also ends as `expired` now. From
+   * then on `erasedSince` visits it.
    */
   erase(request: {
     id: string;

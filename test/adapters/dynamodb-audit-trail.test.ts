@@ -12,6 +12,7 @@ import { type KeyItem, keyPk } from "#shared/domain/apps";
 import { type AuditContext, auditMonth, auditRecord, brokenLink } from "#shared/domain/audit";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import { StaleAppError } from "#shared/domain/errors";
+import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import { anApp, appId } from "../support/fakes.ts";
 import { ownTables } from "../support/own-tables.ts";
 
@@ -85,19 +86,19 @@ describe("a change and its record", () => {
     const app = anApp({ app_id: appId(7) });
     const created = auditRecord(context("owner"), new Date(), { action: "app.created", app_id: app.app_id });
     const { key } = keyOf(app.app_id);
-    await apps.createWithKey(app, key, created);
+    await apps.createWithKey(app, key, created, APPS_PER_ORGANIZATION);
     expect((await trail.page({}, 50)).records.map((record) => record.audit_id)).toContain(created.audit_id);
 
     // The same app again: its condition fails, and so nothing of the attempt is kept.
     const again = auditRecord(context("owner"), new Date(), { action: "app.created", app_id: app.app_id });
-    await expect(apps.createWithKey(app, keyOf(app.app_id).key, again)).rejects.toThrow();
+    await expect(apps.createWithKey(app, keyOf(app.app_id).key, again, APPS_PER_ORGANIZATION)).rejects.toThrow();
     expect((await trail.page({}, 50)).records.map((record) => record.audit_id)).not.toContain(again.audit_id);
   });
 
   it("is not written when its record cannot be: the record's id is taken", async () => {
     const apps = new DynamoDbAppStore(tables.doc(), tables.name(APPS_TABLE), trail);
     const app = anApp({ app_id: appId(8) });
-    await apps.createWithKey(app, keyOf(app.app_id).key);
+    await apps.createWithKey(app, keyOf(app.app_id).key, undefined, APPS_PER_ORGANIZATION);
     const taken = viewBy("someone", 99);
     await trail.append(taken);
 
@@ -115,7 +116,7 @@ describe("a change and its record", () => {
   it("answers a lost race as a stale app, writing no record", async () => {
     const apps = new DynamoDbAppStore(tables.doc(), tables.name(APPS_TABLE), trail);
     const app = anApp({ app_id: appId(9) });
-    await apps.createWithKey(app, keyOf(app.app_id).key);
+    await apps.createWithKey(app, keyOf(app.app_id).key, undefined, APPS_PER_ORGANIZATION);
     const moved = { ...app, webhook_secret_sealed: "sealed-by-someone-else" };
     const record = auditRecord(context("owner"), new Date(), { action: "webhook.secret_rotated", app_id: app.app_id });
     await expect(

@@ -98,6 +98,29 @@ describe("what only the table needs", () => {
   });
 });
 
+describe("erasedSince", () => {
+  it("files an erasure under its day and shard, and finds those erased from since to now, across midnight", async () => {
+    const erasedAt = async (now: string) => {
+      const item = await created({ status: "completed", sequence: 3 });
+      await store.erase({ id: item.verification_id, sequence: 3, now, expire: false });
+      return item.verification_id;
+    };
+    await erasedAt("2026-12-31T23:40:00Z");
+    const lateInTheDay = await erasedAt("2026-12-31T23:58:00Z");
+    const afterMidnight = await erasedAt("2027-01-01T00:03:00Z");
+    await erasedAt("2027-01-01T00:30:00Z");
+    expect(await storedRecord(afterMidnight)).toMatchObject({ erased_day: shardedKey("2027-01-01", afterMidnight) });
+
+    const visited: VerificationItem[] = [];
+    await store.erasedSince("2026-12-31T23:45:00Z", "2027-01-01T00:10:00Z", async (item) => {
+      visited.push(item);
+    });
+
+    expect(visited.map((item) => item.verification_id).sort()).toEqual([lateInTheDay, afterMidnight].sort());
+    for (const item of visited) expect(item).not.toHaveProperty("erased_day");
+  });
+});
+
 describe("guards: the write holds exactly when guardHolds says", () => {
   const NOW = "2026-11-22T12:00:00Z";
   const upload = { appId: appId(1), size: 1024, documentTypes: ["YOK_STUDENT"] as const };

@@ -18,6 +18,7 @@ import {
   LOOKUP_OUTCOME_DIMENSION,
   metricsNamespace,
   PARKED_EVENTS_METRIC,
+  UPLOADS_AFTER_ERASURE_METRIC,
 } from "#shared/declarations/metrics";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
@@ -505,9 +506,10 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         );
       }
       if (definition.access.portalUserAdmin) {
+        const actions = definition.access.portalUserAdmin;
         expected.push({
           Effect: "Allow",
-          Action: "cognito-idp:AdminCreateUser",
+          Action: actions.length === 1 ? actions[0] : [...actions],
           Resource: { "Fn::GetAtt": [portalPoolId(template), "Arn"] },
         });
       }
@@ -1682,6 +1684,12 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
     template.hasResourceProperties("AWS::CloudWatch::Alarm", {
       Namespace: metricsNamespace(environment),
       MetricName: PARKED_EVENTS_METRIC,
+      Threshold: 1,
+    });
+    // And on each document the tick removed because it was put back after an erasure.
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: metricsNamespace(environment),
+      MetricName: UPLOADS_AFTER_ERASURE_METRIC,
       Threshold: 1,
     });
     template.hasResourceProperties("AWS::CloudWatch::Alarm", {

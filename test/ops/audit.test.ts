@@ -38,7 +38,19 @@ interface Stored {
 describe("ops audit verify", () => {
   it("finds the operator's records whole, then names the one changed in the table", async () => {
     const organization = json<{ organization_id: string }>(await ops(["orgs", "create", "Denetim A.Ş.", "--json"]));
-    json(await ops(["orgs", "invite", organization.organization_id, "denetim-owner", "--role", "owner", "--json"]));
+    json(
+      await ops([
+        "orgs",
+        "invite",
+        organization.organization_id,
+        "denetim-owner",
+        "--role",
+        "owner",
+        "--email",
+        "denetim@example.com.tr",
+        "--json",
+      ]),
+    );
 
     const records = (await api.scan(api.tables.audit)).filter((item) => !String(item.month).startsWith("chain#"));
     const mine = (records as unknown as Stored[]).filter(

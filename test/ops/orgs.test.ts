@@ -1,18 +1,11 @@
 /**
  * `ops orgs` against a test API's tables and its identity endpoint: an operator creates an
- * organisation, invites its owner and gives it an existing app; the owner signs in to the
- * portal with the temporary password, sets their own, and sees the app there.
+ * organisation, invites its owner (the pool mails them a temporary password) and gives it an
+ * existing app; the owner signs in to the portal with the mailed password, sets their own, and
+ * sees the app there. Then members change role, are disabled or removed, never leaving the
+ * organisation without an owner.
  */
-import {
-  ChallengeNameType,
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-} from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { staffPassword } from "#shared/domain/staff";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
-import { LOCAL_PORTAL_POOL } from "../../local/resources.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { call } from "../support/client.ts";
@@ -34,38 +27,6 @@ function json<T>(run: OpsRun): T {
   return JSON.parse(run.stdout) as T;
 }
 
-/** The portal page's sign-in: the temporary password, then the new one the pool asks for. */
-async function firstSignIn(username: string, temporaryPassword: string): Promise<string> {
-  const cognito = new CognitoIdentityProviderClient({
-    endpoint: api.identity.endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  try {
-    const first = await cognito.send(
-      new InitiateAuthCommand({
-        ClientId: LOCAL_PORTAL_POOL.clientId,
-        AuthFlow: "USER_PASSWORD_AUTH",
-        AuthParameters: { USERNAME: username, PASSWORD: temporaryPassword },
-      }),
-    );
-    expect(first.ChallengeName).toBe(ChallengeNameType.NEW_PASSWORD_REQUIRED);
-    const answered = await cognito.send(
-      new RespondToAuthChallengeCommand({
-        ClientId: LOCAL_PORTAL_POOL.clientId,
-        ChallengeName: ChallengeNameType.NEW_PASSWORD_REQUIRED,
-        Session: first.Session,
-        ChallengeResponses: { USERNAME: username, NEW_PASSWORD: staffPassword() },
-      }),
-    );
-    const token = answered.AuthenticationResult?.AccessToken;
-    if (!token) throw new Error("No access token after the new password");
-    return token;
-  } finally {
-    cognito.destroy();
-  }
-}
-
 describe("ops orgs", () => {
   it("creates an organisation, invites its owner, attaches an app: the owner sees it in the portal", async () => {
     const organization = json<{ organization_id: string; name: string }>(
@@ -75,10 +36,28 @@ describe("ops orgs", () => {
     const listed = json<{ organizations: { organization_id: string }[] }>(await ops(["orgs", "list", "--json"]));
     expect(listed.organizations.map((o) => o.organization_id)).toContain(organization.organization_id);
 
-    const invited = json<{ username: string; role: string; temporary_password: string }>(
-      await ops(["orgs", "invite", organization.organization_id, "acme-owner", "--role", "owner", "--json"]),
-    );
-    expect(invited).toMatchObject({ username: "acme-owner", role: "owner", status: "FORCE_CHANGE_PASSWORD" });
+    const invite = await ops([
+      "orgs",
+      "invite",
+      organization.organization_id,
+      "acme-owner",
+      "--role",
+      "owner",
+      "--email",
+      "owner@acme.example.com.tr",
+      "--json",
+    ]);
+    const invited = json<Record<string, string>>(invite);
+    expect(invited).toEqual({
+      organization_id: organization.organization_id,
+      username: "acme-owner",
+      role: "owner",
+      status: "FORCE_CHANGE_PASSWORD",
+    });
+    // The temporary password went to the invitee's mailbox, not to the operator's screen.
+    const invitation = api.identity.invitationOf("acme-owner");
+    expect(invitation?.to).toBe("owner@acme.example.com.tr");
+    expect(invite.stdout).not.toContain(invitation?.temporaryPassword);
 
     const app = await api.newApp();
     const attached = json<{ app_id: string }>(
@@ -86,7 +65,7 @@ describe("ops orgs", () => {
     );
     expect(attached).toEqual({ app_id: app.app_id, organization_id: organization.organization_id });
 
-    const token = await firstSignIn("acme-owner", invited.temporary_password);
+    const token = await api.identity.firstPortalSignIn("acme-owner");
     const me = await call(api.portalUrl, "GET", "/portal/v1/me", { headers: { Authorization: `Bearer ${token}` } });
     expect(me.json).toMatchObject({ role: "owner", organization_id: organization.organization_id });
     const apps = await call(api.portalUrl, "GET", "/portal/v1/apps", { headers: { Authorization: `Bearer ${token}` } });
@@ -100,13 +79,82 @@ describe("ops orgs", () => {
   });
 
   it("says which organisation or app does not exist, and refuses a role that is not one", async () => {
-    const missing = await ops(["orgs", "invite", "org_01ARZ3NDEKTSV4RRFFQ69G5FAV", "nobody", "--role", "viewer"]);
+    const email = ["--email", "nobody@example.com"];
+    const missing = await ops([
+      "orgs",
+      "invite",
+      "org_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      "nobody",
+      "--role",
+      "viewer",
+      ...email,
+    ]);
     expect(missing.exit).toBe(EXIT.notFound);
     expect(missing.stderr).toContain("No organisation org_01ARZ3NDEKTSV4RRFFQ69G5FAV");
-    const badRole = await ops(["orgs", "invite", "org_01ARZ3NDEKTSV4RRFFQ69G5FAV", "nobody", "--role", "admin"]);
+    const badRole = await ops([
+      "orgs",
+      "invite",
+      "org_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+      "nobody",
+      "--role",
+      "admin",
+      ...email,
+    ]);
     expect(badRole.exit).toBe(EXIT.usage);
     const organization = json<{ organization_id: string }>(await ops(["orgs", "create", "Beta", "--json"]));
     const noApp = await ops(["orgs", "attach-app", organization.organization_id, "app_01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
     expect(noApp.exit).toBe(EXIT.notFound);
+  });
+
+  it("changes roles, disables and removes members, never leaving the organisation without an owner, each recorded", async () => {
+    const organization = json<{ organization_id: string }>(await ops(["orgs", "create", "Gamma", "--json"]));
+    const org = organization.organization_id;
+    const invite = (username: string, role: string) =>
+      ops(["orgs", "invite", org, username, "--role", role, "--email", `${username}@example.com`, "--json"]);
+    json(await invite("gamma-first", "owner"));
+    json(await invite("gamma-second", "developer"));
+
+    // The only owner can be neither demoted nor removed.
+    const demoted = await ops(["orgs", "set-role", org, "gamma-first", "--role", "viewer", "--json"]);
+    expect(demoted.exit).toBe(EXIT.refused);
+    expect(JSON.parse(demoted.stderr)).toMatchObject({ error: { code: "last_owner" } });
+    expect((await ops(["orgs", "remove-member", org, "gamma-first", "--json"])).exit).toBe(EXIT.refused);
+
+    // With a second owner, the first may go.
+    expect(json(await ops(["orgs", "set-role", org, "gamma-second", "--role", "owner", "--json"]))).toMatchObject({
+      username: "gamma-second",
+      role: "owner",
+    });
+    const token = await api.identity.firstPortalSignIn("gamma-first");
+    expect(json(await ops(["orgs", "remove-member", org, "gamma-first", "--json"]))).toMatchObject({
+      username: "gamma-first",
+      role: "owner",
+      removed: true,
+    });
+    // Their user is gone: the token they had no longer speaks for anyone, and the name is free again.
+    const me = await call(api.portalUrl, "GET", "/portal/v1/me", { headers: { Authorization: `Bearer ${token}` } });
+    expect([401, 403]).toContain(me.status);
+    json(await invite("gamma-first", "viewer"));
+
+    expect(json(await ops(["orgs", "disable-member", org, "gamma-first", "--json"]))).toMatchObject({
+      username: "gamma-first",
+      enabled: false,
+    });
+    const unknown = await ops(["orgs", "remove-member", org, "gamma-nobody"]);
+    expect(unknown.exit).toBe(EXIT.notFound);
+
+    const actions = (await api.scan(api.tables.audit))
+      .filter((record) => record.organization_id === org)
+      .sort((a, b) => String(a.audit_id).localeCompare(String(b.audit_id)))
+      .map((record) => String(record.action));
+    expect(actions).toEqual([
+      "organization.created",
+      "user.invited",
+      "user.invited",
+      "member.role_changed",
+      "member.removed",
+      "user.invited",
+      "member.disabled",
+    ]);
   });
 });

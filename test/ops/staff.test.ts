@@ -173,6 +173,31 @@ describe("staff disable", () => {
   });
 });
 
+describe("staff enable and remove-group", () => {
+  it("lets a disabled user sign in again, and takes a user out of one group only", async () => {
+    const added = json<{ temporary_password: string }>(
+      await ops(["staff", "add", "dave", "--group", "reviewers", "--group", "admins", "--json"]),
+    );
+    json(await ops(["staff", "disable", "dave", "--json"]));
+    expect(json(await ops(["staff", "enable", "dave", "--json"]))).toEqual({ username: "dave", enabled: true });
+    // Enabled again: the temporary password signs in, to set a new one.
+    await expect(signIn("dave", added.temporary_password)).resolves.toBeDefined();
+
+    expect(json(await ops(["staff", "remove-group", "dave", "--group", "admins", "--json"]))).toEqual({
+      username: "dave",
+      removed_from: "admins",
+    });
+    const listed = json<{ staff: Member[] }>(await ops(["staff", "list", "--json"]));
+    expect(listed.staff).toContainEqual(
+      expect.objectContaining({ username: "dave", groups: ["reviewers"], enabled: true }),
+    );
+    const badGroup = await ops(["staff", "remove-group", "dave", "--group", "owners"]);
+    expect(badGroup.exit).toBe(EXIT.usage);
+    const nobody = await ops(["staff", "enable", "nobody-at-all"]);
+    expect(nobody.exit).toBe(EXIT.notFound);
+  });
+});
+
 describe("the target", () => {
   const saved = { ...process.env };
   afterEach(() => {

@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { testEventSchema } from "#shared/domain/responses/events";
 import type { PortalUser } from "../support/api.ts";
@@ -491,12 +492,16 @@ describe("search, events and usage", () => {
 
 describe("people", () => {
   it("lets an owner invite a person with a role and list the organisation's people; nobody else may", async () => {
+    const username = `new-${crypto.randomUUID().slice(0, 8)}`;
     const invited = await portal(owner, "POST", "/portal/v1/users", {
-      body: { username: `new-${crypto.randomUUID().slice(0, 8)}`, role: "viewer" },
+      body: { username, email: `${username}@example.com.tr`, role: "viewer" },
     });
     expect(invited.status, invited.text).toBe(201);
-    const { username, temporary_password } = invited.json as { username: string; temporary_password: string };
-    expect(temporary_password.length).toBeGreaterThanOrEqual(12);
+    expect(invited.json).toEqual({ username, role: "viewer", status: "FORCE_CHANGE_PASSWORD" });
+    // The temporary password went to the invitee, and only there: the inviter never sees it.
+    const invitation = fx.api.identity.invitationOf(username);
+    expect(invitation?.to).toBe(`${username}@example.com.tr`);
+    expect(invited.text).not.toContain(invitation?.temporaryPassword);
     const people = await portal(owner, "GET", "/portal/v1/users");
     expect((people.json as { data: { username: string; role: string }[] }).data).toEqual(
       expect.arrayContaining([
@@ -505,17 +510,74 @@ describe("people", () => {
       ]),
     );
     expect(people.text).not.toContain(stranger.username);
+    // A username another organisation has is taken, and the answer says no more than that.
+    const taken = await portal(owner, "POST", "/portal/v1/users", {
+      body: { username: stranger.username, email: "someone@example.com", role: "viewer" },
+    });
+    expectProblem(taken, 409, "user_exists");
+    expect(taken.text).not.toMatch(/pool|organi[sz]ation|org_/i);
     expectProblem(
-      await portal(owner, "POST", "/portal/v1/users", { body: { username, role: "viewer" } }),
-      409,
-      "user_exists",
+      await portal(owner, "POST", "/portal/v1/users", { body: { username: "no-email", role: "viewer" } }),
+      422,
+      "validation_failed",
     );
     expectProblem(
-      await portal(developer, "POST", "/portal/v1/users", { body: { username: "x-y-z", role: "owner" } }),
+      await portal(developer, "POST", "/portal/v1/users", {
+        body: { username: "x-y-z", email: "x@example.com", role: "owner" },
+      }),
       403,
       "forbidden",
     );
     expectProblem(await portal(developer, "GET", "/portal/v1/users"), 403, "forbidden");
     expect(await auditActions(owner.organizationId)).toContain("user.invited");
+  });
+
+  it("lets an owner change a role and remove a person, never the last owner; the removed token is refused after the authorizer's cache", async () => {
+    const username = `leaving-${crypto.randomUUID().slice(0, 8)}`;
+    const invited = await portal(owner, "POST", "/portal/v1/users", {
+      body: { username, email: `${username}@example.com`, role: "developer" },
+    });
+    expect(invited.status, invited.text).toBe(201);
+    const token = await fx.api.identity.firstPortalSignIn(username);
+    expect((await portal(token, "GET", "/portal/v1/apps")).status).toBe(200);
+
+    const changed = await portal(owner, "PATCH", `/portal/v1/users/${username}`, { body: { role: "viewer" } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.json).toMatchObject({ username, role: "viewer" });
+    expect((await portal(owner, "GET", `/portal/v1/users/${username}`)).json).toMatchObject({
+      username,
+      role: "viewer",
+    });
+    expectProblem(await portal(owner, "GET", `/portal/v1/users/${stranger.username}`), 404, "member_not_found");
+    // The owner is the organisation's only owner: neither demoted nor removed, by themself or anyone.
+    expectProblem(
+      await portal(owner, "PATCH", `/portal/v1/users/${owner.username}`, { body: { role: "viewer" } }),
+      409,
+      "last_owner",
+    );
+    expectProblem(await portal(owner, "DELETE", `/portal/v1/users/${owner.username}`), 409, "last_owner");
+    // Another organisation's member, and someone who does not exist, read alike.
+    expectProblem(await portal(owner, "DELETE", `/portal/v1/users/${stranger.username}`), 404, "member_not_found");
+    expectProblem(await portal(owner, "DELETE", "/portal/v1/users/nobody-here"), 404, "member_not_found");
+    expectProblem(await portal(developer, "DELETE", `/portal/v1/users/${username}`), 403, "forbidden");
+
+    const removed = await portal(owner, "DELETE", `/portal/v1/users/${username}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.json).toMatchObject({ username, role: "viewer" });
+    // Within the cache window the gateway may still answer from its last decision for this
+    // token; once the window passes, the authorizer asks again and the removed user is refused.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + (PORTAL_AUTHORIZER.cacheTtlSeconds + 1) * 1000);
+      const after = await portal(token, "GET", "/portal/v1/apps");
+      expect([401, 403], after.text).toContain(after.status);
+    } finally {
+      vi.useRealTimers();
+    }
+    const people = await portal(owner, "GET", "/portal/v1/users");
+    expect(people.text).not.toContain(username);
+    expect(await auditActions(owner.organizationId)).toEqual(
+      expect.arrayContaining(["member.role_changed", "member.removed"]),
+    );
   });
 });

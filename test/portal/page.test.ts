@@ -27,6 +27,7 @@ import type {
 } from "#shared/domain/responses/portal";
 import type { listedVerificationSchema } from "#shared/domain/responses/verification";
 import { STATUSES } from "#shared/domain/state";
+import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import { problemSchema } from "#shared/http/problem-schema";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { components } from "../../web/portal/schema.ts";
@@ -267,6 +268,48 @@ describe("the portal in chromium", () => {
     await page.close();
   }, 120_000);
 
+  it("lets an owner invite by email, change a person's role and remove them; their own row has no control", async () => {
+    const organizationOwner = await fx.api.portalUser("owner");
+    const colleague = await fx.api.portalUser("developer", organizationOwner.organizationId);
+    const { page, problems } = await openPortal();
+    await signIn(page, organizationOwner);
+    await page.getByRole("link", { name: "People" }).click();
+    await page.getByRole("heading", { name: "People", exact: true }).waitFor();
+    await expectLabelled(page);
+    const people = page.getByRole("table", { name: "People of your organisation" });
+    await people.waitFor();
+    const ownRow = people.getByRole("row").filter({ hasText: organizationOwner.username });
+    expect(await ownRow.getByRole("button").count()).toBe(0);
+
+    const newcomer = `page-${crypto.randomUUID().slice(0, 8)}`;
+    await page.getByLabel("Username").fill(newcomer);
+    await page.getByLabel("Email").fill(`${newcomer}@example.com`);
+    await page.getByRole("button", { name: "Invite" }).click();
+    await expect.poll(() => status(page).innerText()).toContain(`on its way to ${newcomer}@example.com`);
+    const invitation = fx.api.identity.invitationOf(newcomer);
+    expect(await page.content()).not.toContain(invitation?.temporaryPassword);
+
+    await page.getByLabel(`Role of ${colleague.username}`).selectOption("viewer");
+    await people
+      .getByRole("row")
+      .filter({ hasText: colleague.username })
+      .getByRole("button", { name: "Change role" })
+      .click();
+    await expect.poll(() => status(page).innerText()).toContain(`${colleague.username} is now viewer`);
+
+    await people
+      .getByRole("row")
+      .filter({ hasText: colleague.username })
+      .getByRole("button", { name: "Remove" })
+      .click();
+    await page.locator("dialog#confirm").waitFor();
+    await page.locator("#confirm-ok").click();
+    await expect.poll(() => status(page).innerText()).toContain(`${colleague.username} is no longer a member`);
+    await expect.poll(() => people.innerText()).not.toContain(colleague.username);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("shows a viewer everything of the organisation and no control that changes anything", async () => {
     const { page, problems } = await openPortal();
     await signIn(page, viewer);
@@ -285,5 +328,31 @@ describe("the portal in chromium", () => {
     expect(await page.getByLabel("Destination URL").getAttribute("readonly")).not.toBeNull();
     expect(problems).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it("shows how many apps the organisation has of its limit, in English and in Turkish", async () => {
+    const member = await fx.api.portalUser("owner");
+    for (let n = 0; n < 2; n++) await fx.api.organizationApp(member.organizationId);
+    const usage = (page: Page) => page.locator("#apps-usage");
+
+    const { page, problems } = await openPortal();
+    await signIn(page, member);
+    await expect.poll(() => usage(page).innerText()).toBe(`Apps: 2 of ${APPS_PER_ORGANIZATION}`);
+    await page.getByLabel("Name", { exact: true }).fill("Third");
+    await page.getByRole("button", { name: "Create app" }).click();
+    await takeSecrets(page);
+    await expect.poll(() => usage(page).innerText()).toBe(`Apps: 3 of ${APPS_PER_ORGANIZATION}`);
+    expect(problems).toEqual([]);
+    await page.close();
+
+    const turkish = await chromium.browser().newPage();
+    await turkish.addInitScript({
+      content: 'Object.defineProperty(navigator, "languages", { get: () => ["tr-TR", "tr"] });',
+    });
+    await turkish.goto(pageUrl);
+    await signIn(turkish, member);
+    await expect.poll(() => usage(turkish).innerText()).toBe(`Uygulamalar: 3 / ${APPS_PER_ORGANIZATION}`);
+    expect(await usage(turkish).getAttribute("lang")).toBe("tr");
+    await turkish.close();
   }, 60_000);
 });

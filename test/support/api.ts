@@ -4,7 +4,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -14,8 +14,10 @@ import {
   AdminCreateUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
+  ChallengeNameType,
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
@@ -94,7 +96,19 @@ export interface TestApi {
   /** The backoffice API's base URL: the console at `/backoffice/`, the staff API at `/backoffice/v1/...`. */
   backofficeUrl: string;
   /** The local identity endpoint serving the staff pool. */
-  identity: { endpoint: string; userPoolId: string; clientId: string; cognito: CognitoIdentityProviderClient };
+  identity: {
+    endpoint: string;
+    userPoolId: string;
+    clientId: string;
+    cognito: CognitoIdentityProviderClient;
+    /** The temporary password in the latest invitation the pools mailed `username`, if any. */
+    invitationOf(username: string): { to: string; temporaryPassword: string } | undefined;
+    /**
+     * The portal page's first sign-in of an invited `username`: the temporary password from their
+     * invitation, then a new one as the pool asks; answers their access token.
+     */
+    firstPortalSignIn(username: string): Promise<string>;
+  };
   /** A new staff user in `groups` (none for a user in no group), signed in with a password. */
   staffUser(groups: readonly StaffGroup[]): Promise<StaffUser>;
   environment: Environment;
@@ -178,10 +192,9 @@ export async function startApi(
   const limits = localAppLimits(usagePlans.url);
   // The simulator listens before the handlers load: processing reads e-Devlet's URLs at cold start.
   const simulator = issuer ? await startEdevletSimulator(lazySimulator, 0) : undefined;
-  const identity = await startIdentity({
-    port: 0,
-    pools: LOCAL_POOLS,
-  });
+  // The invitations the pools mail, each a file, as `npm start` keeps them.
+  const mailbox = mkdtempSync(path.join(os.tmpdir(), "verification-api-mailbox-"));
+  const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, mailbox });
   const webAssets = await builtWeb();
   Object.assign(
     process.env,
@@ -289,6 +302,41 @@ export async function startApi(
       userPoolId: LOCAL_STAFF_POOL.id,
       clientId: LOCAL_STAFF_POOL.clientId,
       cognito,
+      invitationOf(username) {
+        const latest = readdirSync(mailbox)
+          .filter((name) => name.endsWith(`-${encodeURIComponent(username)}.json`))
+          .sort()
+          .at(-1);
+        if (!latest) return undefined;
+        const mail = JSON.parse(readFileSync(path.join(mailbox, latest), "utf8")) as { to: string; body: string };
+        const temporaryPassword = /temporary password is (\S+)\.$/.exec(mail.body)?.[1];
+        return temporaryPassword ? { to: mail.to, temporaryPassword } : undefined;
+      },
+      async firstPortalSignIn(username) {
+        const invitation = this.invitationOf(username);
+        if (!invitation) throw new Error(`No invitation was mailed to ${username}`);
+        const first = await cognito.send(
+          new InitiateAuthCommand({
+            ClientId: LOCAL_PORTAL_POOL.clientId,
+            AuthFlow: "USER_PASSWORD_AUTH",
+            AuthParameters: { USERNAME: username, PASSWORD: invitation.temporaryPassword },
+          }),
+        );
+        if (first.ChallengeName !== ChallengeNameType.NEW_PASSWORD_REQUIRED) {
+          throw new Error(`${username}'s first sign-in asked for ${first.ChallengeName}, not a new password`);
+        }
+        const answered = await cognito.send(
+          new RespondToAuthChallengeCommand({
+            ClientId: LOCAL_PORTAL_POOL.clientId,
+            ChallengeName: ChallengeNameType.NEW_PASSWORD_REQUIRED,
+            Session: first.Session,
+            ChallengeResponses: { USERNAME: username, NEW_PASSWORD: staffPassword() },
+          }),
+        );
+        const token = answered.AuthenticationResult?.AccessToken;
+        if (!token) throw new Error(`No access token after ${username}'s new password`);
+        return token;
+      },
     },
     staffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
     environment,

@@ -231,6 +231,13 @@ export class InMemoryVerificationStore implements VerificationStore {
     for (const item of matching) await visit(copy(item));
   }
 
+  async erasedSince(since: string, now: string, visit: (item: VerificationItem) => Promise<void>): Promise<void> {
+    const matching = [...this.items.values()].filter(
+      (item) => item.redacted_at !== undefined && item.redacted_at >= since && item.redacted_at <= now,
+    );
+    for (const item of matching) await visit(copy(item));
+  }
+
   async *inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem> {
     const matching = this.inReviewClosingOn(day).filter((item) => (item.review_deadline ?? "") <= now);
     for (const item of matching) yield copy(item);
@@ -472,11 +479,21 @@ export class InMemoryAppStore implements AppStore {
     }
   }
 
-  async createWithKey(app: AppItem, key: KeyItem, audit?: AuditRecord): Promise<void> {
+  async createWithKey(
+    app: AppItem,
+    key: KeyItem,
+    audit: AuditRecord | undefined,
+    appsPerOrganization: number,
+  ): Promise<boolean> {
     if (this.apps.has(app.app_id) || this.keys.has(key.pk)) throw new Error("The app or its key exists");
+    const owner = app.organization_id;
+    if (owner && [...this.apps.values()].filter((one) => one.organization_id === owner).length >= appsPerOrganization) {
+      return false;
+    }
     await this.trail.keep(audit);
     this.apps.set(app.app_id, copy(app));
     this.keys.set(key.pk, copy(key));
+    return true;
   }
 
   async getApp(appId: string): Promise<AppItem | undefined> {

@@ -499,6 +499,12 @@ export interface components {
             request_id: string;
             /** @description Every invalid field, for `validation_failed` */
             errors?: components["schemas"]["FieldError"][];
+            /** @description For `limit_reached`: which of the organisation's limits, and its value */
+            limit?: {
+                /** @enum {string} */
+                name: "apps_per_organization" | "members_per_organization" | "pending_invites_per_organization";
+                max: number;
+            };
         };
         /** @description One invalid field of a `validation_failed` request */
         FieldError: {

@@ -9,7 +9,9 @@ import type {
   Invite,
   Invited,
   Me,
+  Member,
   MemberPage,
+  MemberRole,
   NewApp,
   NewWebhook,
   Replay,
@@ -100,8 +102,17 @@ export class PortalApi {
     return this.#client.json("GET", `v1/users${query({ limit: "100" })}`);
   }
 
-  invite(username: string, role: Role, email?: string): Promise<Invited> {
-    const body: Invite = { username, role, ...(email ? { email } : {}) };
+  invite(username: string, role: Role, email: string): Promise<Invited> {
+    const body: Invite = { username, role, email };
     return this.#client.json("POST", "v1/users", { body });
+  }
+
+  changeRole(username: string, role: Role): Promise<Member> {
+    const body: MemberRole = { role };
+    return this.#client.json("PATCH", `v1/users/${encodeURIComponent(username)}`, { body });
+  }
+
+  removeMember(username: string): Promise<Member> {
+    return this.#client.json("DELETE", `v1/users/${encodeURIComponent(username)}`);
   }
 }

@@ -1,7 +1,7 @@
 /** Apps and their keys: create an app (its key shown once), rotate a key with a grace period, revoke one. */
 import { h, timeOf } from "../common/dom.ts";
 import { action, canChange, field, onSubmit, type PortalContext, reasonOf, table } from "./context.ts";
-import type { App, Key } from "./wire.ts";
+import type { App, Key, Me } from "./wire.ts";
 
 const GRACE_CHOICES = [
   { seconds: 3600, label: "1 hour" },
@@ -130,13 +130,29 @@ function createForm(context: PortalContext, redraw: () => void): HTMLElement {
   return form;
 }
 
+/** "Apps: 3 of 20" in the browser's language, Turkish or English, saying so when no more may be made. */
+function appsUsage({ used, limit }: Me["limits"]["apps"]): { text: string; lang: string } {
+  const turkish = navigator.languages.some((language) => language.toLowerCase().startsWith("tr"));
+  const full = used >= limit;
+  if (turkish) return { lang: "tr", text: `Uygulamalar: ${used} / ${limit}${full ? " (sınıra ulaşıldı)" : ""}` };
+  return { lang: "en", text: `Apps: ${used} of ${limit}${full ? " (the most an organisation may have)" : ""}` };
+}
+
 export function showApps(context: PortalContext): void {
   const list = h("div", { class: "stack", "aria-live": "polite", "aria-busy": "true" });
+  const usage = h("p", { id: "apps-usage", class: "intro" });
+  const drawUsage = (apps: Me["limits"]["apps"]) => {
+    const { text, lang } = appsUsage(apps);
+    usage.textContent = text;
+    usage.lang = lang;
+  };
+  drawUsage(context.me.limits.apps);
   const redraw = () => {
     list.setAttribute("aria-busy", "true");
-    context
-      .apps(true)
-      .then((apps) => {
+    Promise.all([context.apps(true), context.api.me()])
+      .then(([apps, me]) => {
+        context.me = me;
+        drawUsage(me.limits.apps);
         list.replaceChildren(
           ...(apps.length === 0
             ? [h("p", { class: "empty" }, "No apps yet.")]
@@ -152,6 +168,7 @@ export function showApps(context: PortalContext): void {
       { "aria-labelledby": "apps-title" },
       h("h1", { id: "apps-title", tabindex: "-1" }, "Apps"),
       h("p", { class: "intro" }, "Each app has its own API keys and webhook destination in this environment."),
+      usage,
       canChange(context.me) ? createForm(context, redraw) : null,
       list,
     ),

@@ -1,13 +1,43 @@
-/** The organisation's people (owners only): who has which role, and inviting someone with a temporary password. */
+/**
+ * The organisation's people (owners only): who has which role, changing a role or removing
+ * someone, and inviting someone (the pool mails them their temporary password).
+ */
 import { h, timeOf } from "../common/dom.ts";
-import { field, onSubmit, type PortalContext, reasonOf, table } from "./context.ts";
-import type { Role } from "./wire.ts";
+import { action, field, onSubmit, type PortalContext, reasonOf, table } from "./context.ts";
+import { confirmChange } from "./dialogs.ts";
+import type { Member, Role } from "./wire.ts";
 
 const ROLES: { role: Role; says: string }[] = [
   { role: "viewer", says: "Viewer: reads apps, deliveries, verifications and usage" },
   { role: "developer", says: "Developer: also creates apps, rotates keys and changes webhooks" },
   { role: "owner", says: "Owner: also manages people" },
 ];
+
+/** The role picker of one person's row, and the buttons that change their membership. */
+function personControls(context: PortalContext, person: Member, reload: () => void): HTMLElement {
+  const id = `role-${person.username}`;
+  const role = h(
+    "select",
+    { id, name: "role", "aria-label": `Role of ${person.username}` },
+    ...ROLES.map((entry) => h("option", { value: entry.role, selected: entry.role === person.role }, entry.role)),
+  );
+  const change = action(context, "Change role", async () => {
+    const changed = await context.api.changeRole(person.username, role.value as Role);
+    context.say.info(`${changed.username} is now ${changed.role}.`);
+    reload();
+  });
+  const remove = action(context, "Remove", async () => {
+    const sure = await confirmChange(
+      `Remove ${person.username}? They are signed out everywhere and can no longer sign in; their username is freed.`,
+      "Remove",
+    );
+    if (!sure) return;
+    await context.api.removeMember(person.username);
+    context.say.info(`${person.username} is no longer a member.`);
+    reload();
+  });
+  return h("div", { class: "row-actions" }, role, change, remove);
+}
 
 export function showPeople(context: PortalContext): void {
   const list = h("div", { "aria-live": "polite" });
@@ -18,8 +48,15 @@ export function showPeople(context: PortalContext): void {
         list.replaceChildren(
           table(
             "People of your organisation",
-            ["Username", "Role", "Since"],
-            page.data.map((person) => [person.username, person.role, timeOf(person.created_at)]),
+            ["Username", "Role", "Since", "Change"],
+            page.data.map((person) => [
+              person.username,
+              person.role,
+              timeOf(person.created_at),
+              person.username === context.me.username
+                ? h("span", { class: "muted" }, "You")
+                : personControls(context, person, load),
+            ]),
           ),
         );
       })
@@ -32,7 +69,7 @@ export function showPeople(context: PortalContext): void {
     autocomplete: "off",
     pattern: "[A-Za-z0-9._@+\\-]{3,64}",
   });
-  const email = h("input", { id: "invite-email", name: "email", type: "email", autocomplete: "off" });
+  const email = h("input", { id: "invite-email", name: "email", type: "email", required: true, autocomplete: "off" });
   const role = h(
     "select",
     { id: "invite-role", name: "role" },
@@ -44,20 +81,14 @@ export function showPeople(context: PortalContext): void {
     { class: "panel", "aria-labelledby": "invite-title" },
     h("h2", { id: "invite-title" }, "Invite someone"),
     field("Username", username, "How they sign in: 3 to 64 letters, digits or ._@+-"),
-    field("Email (optional)", email, "Where a forgotten-password code goes"),
+    field("Email", email, "Their invitation with a temporary password goes here, and only here"),
     field("Role", role),
     h("div", { class: "actions" }, submit),
   );
   onSubmit(context, form, "The invitation failed.", async () => {
-    const invited = await context.api.invite(
-      username.value.trim(),
-      role.value as Role,
-      email.value.trim() || undefined,
-    );
-    await context.showSecrets(
-      `${invited.username} is invited`,
-      [{ label: "Temporary password", value: invited.temporary_password }],
-      "Hand it over now: it is shown only this once, and their first sign-in sets their own password.",
+    const invited = await context.api.invite(username.value.trim(), role.value as Role, email.value.trim());
+    context.say.info(
+      `${invited.username} is invited as ${invited.role}: their temporary password is on its way to ${email.value.trim()}.`,
     );
     load();
   });

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Who is signed in
-         * @description Your username, your role and your organisation.
+         * @description Your username, your role and your organisation, with how many apps it owns against its limit (20).
          *
          *     **Roles**: `owner`, `developer`, `viewer`.
          */
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create an app
-         * @description A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused `webhook_url` is `422` on that field.
+         * @description A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused `webhook_url` is `422` on that field. An organisation owns at most 20 apps: one more is `409 limit_reached`, and nothing is created.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -105,7 +105,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the app's key
-         * @description A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most two live keys: revoke one first.
+         * @description A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most 2 live keys: revoke one first.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -331,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person
-         * @description A new portal user of your organisation with a role, and a temporary password shown once: hand it over; their first sign-in sets their own.
+         * @description A new portal user of your organisation with a role. The pool mails them the invitation with a temporary password at `email`, and nobody else sees it; their first sign-in sets their own. A username the pool has already is `user_exists`, whoever has it. An organisation has at most 25 members and 10 invitations not yet accepted: one more is `409 limit_reached`, naming the limit, and nobody is invited.
          *
          *     **Roles**: `owner`.
          */
@@ -340,6 +340,40 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/portal/v1/users/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a person
+         * @description A member of your organisation: username, role, since when.
+         *
+         *     **Roles**: `owner`.
+         */
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a person
+         * @description Takes a member out of your organisation: their membership ends, every session of theirs is signed out, and their user is deleted (the username is free again). Requests they make are refused once the portal's authorizer lets go of its last answer, within 60 s. Removing the last owner is `last_owner`.
+         *
+         *     **Roles**: `owner`.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a person's role
+         * @description Gives a member of your organisation another role. An organisation keeps at least one owner: demoting the last is `last_owner`. The portal's authorizer holds a caller's role for up to 60 s.
+         *
+         *     **Roles**: `owner`.
+         */
+        patch: operations["changeMemberRole"];
         trace?: never;
     };
 }
@@ -365,13 +399,17 @@ export interface components {
             username: string;
             /**
              * Format: email
-             * @description Where the pool sends a forgotten-password code
+             * @description Where the pool mails the invitation with a temporary password, and later forgotten-password codes
              */
-            email?: string;
+            email: string;
             /** @enum {string} */
             role: "owner" | "developer" | "viewer";
         };
-        /** @description Who is signed in, and to which organisation */
+        MemberRoleRequest: {
+            /** @enum {string} */
+            role: "owner" | "developer" | "viewer";
+        };
+        /** @description Who is signed in, to which organisation, and what it uses of its limits */
         Me: {
             username: string;
             /**
@@ -383,6 +421,16 @@ export interface components {
             organization_name: string;
             /** @enum {string} */
             environment: "sandbox" | "production";
+            /** @description What the organisation uses of its limits */
+            limits: {
+                /** @description The organisation's apps against its limit */
+                apps: {
+                    /** @description Apps the organisation owns */
+                    used: number;
+                    /** @description The most it may own: a create beyond it is `409 limit_reached` */
+                    limit: number;
+                };
+            };
         };
         /** @description An API key as the portal shows it */
         Key: {
@@ -706,8 +754,8 @@ export interface components {
             username: string;
             /** @enum {string} */
             role: "owner" | "developer" | "viewer";
-            /** @description Shown once: hand it over; the first sign-in sets their own */
-            temporary_password: string;
+            /** @description `FORCE_CHANGE_PASSWORD` until their first sign-in: the invitation with a temporary password went to their email, to nobody else */
+            status: string;
         };
         /** @description An RFC 9457 problem details body, sent as application/problem+json */
         Problem: {
@@ -723,11 +771,17 @@ export interface components {
              * @description Stable and machine-readable: branch on this
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "app_not_found" | "key_not_found" | "event_not_found" | "route_not_found" | "method_not_allowed" | "too_many_live_keys" | "webhook_not_set" | "concurrent_change" | "user_exists" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "app_not_found" | "key_not_found" | "member_not_found" | "event_not_found" | "route_not_found" | "method_not_allowed" | "too_many_live_keys" | "limit_reached" | "webhook_not_set" | "concurrent_change" | "user_exists" | "last_owner" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description The `Request-Id` header of this response: quote it to support */
             request_id: string;
             /** @description Every invalid field, for `validation_failed` */
             errors?: components["schemas"]["FieldError"][];
+            /** @description For `limit_reached`: which of the organisation's limits, and its value */
+            limit?: {
+                /** @enum {string} */
+                name: "apps_per_organization" | "members_per_organization" | "pending_invites_per_organization";
+                max: number;
+            };
         };
         /** @description One invalid field of a `validation_failed` request */
         FieldError: {
@@ -793,6 +847,11 @@ export interface components {
          * @example ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0
          */
         VerificationId: string;
+        /**
+         * @description A member of your organisation; anyone else is 404.
+         * @example mehmet
+         */
+        Username: string;
     };
     requestBodies: never;
     headers: {
@@ -895,7 +954,13 @@ export interface operations {
                      *       "role": "owner",
                      *       "organization_id": "org_01JDQ8X1A2B3C4D5E6F7G8H9J0",
                      *       "organization_name": "Acme Üniversite",
-                     *       "environment": "sandbox"
+                     *       "environment": "sandbox",
+                     *       "limits": {
+                     *         "apps": {
+                     *           "used": 3,
+                     *           "limit": 20
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Me"];
@@ -1296,6 +1361,21 @@ export interface operations {
                 };
             };
             404: components["responses"]["RouteNotFound"];
+            /** @description `limit_reached`: The organisation has reached one of its limits */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "limit_reached";
+                    };
+                };
+            };
             /** @description `payload_too_large`: Request body is too large */
             413: {
                 headers: {
@@ -3467,6 +3547,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "username": "mehmet",
+                 *       "email": "mehmet@example.com.tr",
                  *       "role": "developer"
                  *     }
                  */
@@ -3531,7 +3612,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["RouteNotFound"];
-            /** @description `user_exists`: A user of this name exists already */
+            /** @description `user_exists`: A user of this name exists already. `limit_reached`: The organisation has reached one of its limits */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3542,7 +3623,559 @@ export interface operations {
                         /** @constant */
                         status?: 409;
                         /** @enum {string} */
-                        code?: "user_exists";
+                        code?: "user_exists" | "limit_reached";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A member of your organisation; anyone else is 404.
+                 * @example mehmet
+                 */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `member_not_found`: No member of your organisation has this username. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "member_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A member of your organisation; anyone else is 404.
+                 * @example mehmet
+                 */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership removed, as it was */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `member_not_found`: No member of your organisation has this username. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "member_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `last_owner`: The organisation would be left without an owner. `concurrent_change`: The app changed at the same time; retry */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "last_owner" | "concurrent_change";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A member of your organisation; anyone else is 404.
+                 * @example mehmet
+                 */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemberRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, with the new role */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description `malformed_json`: Request body is not a JSON object. `duplicate_header`: A header that may come once came twice */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "malformed_json" | "duplicate_header";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `member_not_found`: No member of your organisation has this username. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "member_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `last_owner`: The organisation would be left without an owner. `concurrent_change`: The app changed at the same time; retry */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "last_owner" | "concurrent_change";
                     };
                 };
             };

@@ -39,6 +39,8 @@ export type UsagePage = Schemas["UsagePage"];
 export type MemberPage = Schemas["MemberPage"];
 export type Invite = Schemas["InviteRequest"];
 export type Invited = Schemas["Invited"];
+export type Member = Schemas["Member"];
+export type MemberRole = Schemas["MemberRoleRequest"];
 
 /** Every status, in the order the search offers them. */
 export const STATUSES = [

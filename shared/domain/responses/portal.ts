@@ -129,8 +129,20 @@ export const meSchema = z
     organization_id: z.string().check(z.regex(ID_PATTERNS.organization)),
     organization_name: z.string(),
     environment: z.enum(ENVIRONMENTS),
+    limits: z
+      .strictObject({
+        apps: z
+          .strictObject({
+            used: z.int().check(z.gte(0), z.describe("Apps the organisation owns")),
+            limit: z
+              .int()
+              .check(z.gte(1), z.describe("The most it may own: a create beyond it is `409 limit_reached`")),
+          })
+          .check(z.describe("The organisation's apps against its limit")),
+      })
+      .check(z.describe("What the organisation uses of its limits")),
   })
-  .check(z.describe("Who is signed in, and to which organisation"));
+  .check(z.describe("Who is signed in, to which organisation, and what it uses of its limits"));
 
 export const memberSchema = z
   .strictObject({
@@ -144,6 +156,12 @@ export const invitedSchema = z
   .strictObject({
     username: z.string(),
     role: roleSchema,
-    temporary_password: z.string().check(z.describe("Shown once: hand it over; the first sign-in sets their own")),
+    status: z
+      .string()
+      .check(
+        z.describe(
+          "`FORCE_CHANGE_PASSWORD` until their first sign-in: the invitation with a temporary password went to their email, to nobody else",
+        ),
+      ),
   })
   .check(z.describe("A new person of your organisation"));

@@ -2,8 +2,9 @@ import { type AppItem, type AppStatus, appPk, keyPk } from "../../domain/apps.ts
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../../domain/credentials.ts";
 import type { Destinations, Environment } from "../../domain/environments.ts";
-import { InvalidInputError, RefusedError } from "../../domain/errors.ts";
+import { InvalidInputError, LimitReachedError, RefusedError } from "../../domain/errors.ts";
 import { newId } from "../../domain/ids.ts";
+import { APPS_PER_ORGANIZATION } from "../../domain/tenant-limits.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { AppLimits } from "../../ports/app-limits.ts";
 import type { AppStore } from "../../ports/app-store.ts";
@@ -70,6 +71,14 @@ function checkNewApp(
   };
 }
 
+/** The refusal of an app beyond what an organisation may own. */
+export function tooManyApps(): LimitReachedError {
+  return new LimitReachedError(
+    { name: "apps_per_organization", max: APPS_PER_ORGANIZATION },
+    `The organisation already has ${APPS_PER_ORGANIZATION} apps, the most an organisation may have; use one of them, or contact support`,
+  );
+}
+
 /**
  * Creates a client app with its first API key and its webhook signing secret. `deps.environment`,
  * when given, is the environment whose table `deps.apps` is: an app of another is refused.
@@ -92,13 +101,11 @@ export async function createApp(
   const appId = newId("app");
   const webhookSecret = generateWebhookSecret();
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret, { appId });
-  // The app's own request bucket exists before its first key does, so its first request is served.
-  await deps.limits.register(appId);
   const at = deps.clock.now();
   const now = isoSeconds(at);
   const apiKey = generateApiKey(input.environment);
   const firstKey = keyPk(hashApiKey(apiKey));
-  await deps.apps.createWithKey(
+  const created = await deps.apps.createWithKey(
     {
       pk: appPk(appId),
       kind: "app",
@@ -124,7 +131,13 @@ export async function createApp(
       created_at: now,
     },
     by && auditRecord(by, at, { action: "app.created", app_id: appId }),
+    APPS_PER_ORGANIZATION,
   );
+  if (!created) throw tooManyApps();
+  // Only a stored app gets its request bucket (a key in the account's usage plan), and before
+  // its key is shown, so its first request is served. An interrupted registration leaves the app
+  // answered 503 until `ops apps sync-limits` (the AppsWithoutLimits alarm says so).
+  await deps.limits.register(appId);
   return {
     app_id: appId,
     name,

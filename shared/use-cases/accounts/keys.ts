@@ -3,6 +3,7 @@ import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../../domain/apps.ts";
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../domain/credentials.ts";
 import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { LIVE_KEYS_PER_APP } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -10,8 +11,6 @@ import { requireApp, retryWhenStale } from "./current-app.ts";
 
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
-/** The key in use and the one replacing it: enough to rotate without downtime, no more. */
-export const MAX_LIVE_KEYS = 2;
 
 export type KeyStatus = "active" | "expiring" | "expired" | "revoked";
 
@@ -80,7 +79,7 @@ export async function rotateKey(
     const now = deps.clock.now();
     const nowIso = isoSeconds(now);
     const live = await deps.apps.currentKeys(app, nowIso);
-    if (live.length >= MAX_LIVE_KEYS) {
+    if (live.length >= LIVE_KEYS_PER_APP) {
       throw new RefusedError(
         "too_many_live_keys",
         `App ${app.app_id} already has ${live.length} live keys; revoke one, or wait until one expires`,

@@ -1,20 +1,35 @@
 /**
  * Organisations, as operators manage them: create one, invite its people to the portal with a
- * role, and give it the apps that existed before it.
+ * role, and give it the apps that existed before it (at most `APPS_PER_ORGANIZATION` in all).
  */
 
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import type { Environment } from "../../domain/environments.ts";
-import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { LimitReachedError, NotFoundError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
-import { memberPk, type OrganizationItem, orgPk, type PortalRole } from "../../domain/organizations.ts";
+import {
+  type MemberItem,
+  memberPk,
+  type OrganizationItem,
+  orgPk,
+  type PortalRole,
+} from "../../domain/organizations.ts";
+import {
+  APPS_PER_ORGANIZATION,
+  MEMBERS_PER_ORGANIZATION,
+  PENDING_INVITES_PER_ORGANIZATION,
+} from "../../domain/tenant-limits.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { StaffDirectory } from "../../ports/identity.ts";
+import type { PortalDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
-import { checkAppName } from "./apps.ts";
+import { checkAppName, tooManyApps } from "./apps.ts";
 import { requireApp } from "./current-app.ts";
+
+/** A membership as the portal and the ops command show it. */
+export type MemberView = Pick<MemberItem, "username" | "role" | "created_at">;
 
 export type OrganizationView = Pick<OrganizationItem, "organization_id" | "name" | "environment" | "created_at">;
 
@@ -39,6 +54,7 @@ export async function createOrganization(
     name,
     environment: input.environment,
     created_at: isoSeconds(deps.clock.now()),
+    app_count: 0,
   };
   await deps.organizations.createOrganization(
     organization,
@@ -69,60 +85,99 @@ async function requireOrganization(
   return organization;
 }
 
+/** The refusal of a member beyond what an organisation may have. */
+function tooManyMembers(): LimitReachedError {
+  return new LimitReachedError(
+    { name: "members_per_organization", max: MEMBERS_PER_ORGANIZATION },
+    `The organisation already has ${MEMBERS_PER_ORGANIZATION} members, the most an organisation may have; remove someone first`,
+  );
+}
+
 /**
- * A new portal user of the organisation with `role`: created in the customer pool with a
- * temporary password (shown once; the first sign-in sets their own), then made a member.
+ * How many of the organisation's invitations are still pending: those whose invitee has signed
+ * in since are recorded as joined on the way, so they no longer count.
+ */
+async function pendingInvitations(
+  deps: {
+    organizations: Pick<OrganizationStore, "pendingMembers" | "markJoined">;
+    users: Pick<PortalDirectory, "hasSignedIn">;
+  },
+  organizationId: string,
+): Promise<number> {
+  let pending = 0;
+  for (const member of await deps.organizations.pendingMembers(organizationId)) {
+    if (await deps.users.hasSignedIn(member.username)) await deps.organizations.markJoined(member);
+    else pending += 1;
+  }
+  return pending;
+}
+
+/**
+ * A new portal user of the organisation with `role`: created in the customer pool, which mails
+ * them a temporary password at `email` (nobody else sees it; the first sign-in sets their own),
+ * then made a member, pending until they sign in. Within the organisation's limits: at most
+ * `MEMBERS_PER_ORGANIZATION` members (a place taken with the membership, so concurrent invites
+ * cannot pass it) and `PENDING_INVITES_PER_ORGANIZATION` invitations not yet accepted.
  */
 export async function inviteMember(
   deps: {
-    organizations: Pick<OrganizationStore, "getOrganization" | "addMember">;
-    users: Pick<StaffDirectory, "add">;
+    organizations: Pick<
+      OrganizationStore,
+      "getOrganization" | "memberCount" | "pendingMembers" | "markJoined" | "addMember"
+    >;
+    users: Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove">;
     clock: Clock;
   },
-  input: { organizationId: string; username: string; email?: string; role: PortalRole },
+  input: { organizationId: string; username: string; email: string; role: PortalRole },
   /** Who invites: the membership is written with the record of it. */
   by?: AuditContext,
-): Promise<{
-  organization_id: string;
-  username: string;
-  role: PortalRole;
-  status: string;
-  temporary_password: string;
-}> {
+): Promise<{ organization_id: string; username: string; role: PortalRole; status: string }> {
   const organization = await requireOrganization(deps.organizations, input.organizationId);
-  const { member, temporaryPassword } = await deps.users.add({
-    username: input.username,
-    groups: [],
-    ...(input.email ? { email: input.email } : {}),
-  });
-  await addMembership(
-    deps,
-    {
-      organizationId: organization.organization_id,
-      sub: member.sub,
-      username: member.username,
-      role: input.role,
-    },
-    by,
-  );
+  // Asked before the user is made, so a refused invite leaves nothing in the pool.
+  if ((await deps.organizations.memberCount(organization.organization_id)) >= MEMBERS_PER_ORGANIZATION) {
+    throw tooManyMembers();
+  }
+  if ((await pendingInvitations(deps, organization.organization_id)) >= PENDING_INVITES_PER_ORGANIZATION) {
+    throw new LimitReachedError(
+      { name: "pending_invites_per_organization", max: PENDING_INVITES_PER_ORGANIZATION },
+      `The organisation has ${PENDING_INVITES_PER_ORGANIZATION} invitations nobody has accepted yet, the most it may have; wait for them to sign in, or remove one`,
+    );
+  }
+  const member = await deps.users.invite({ username: input.username, email: input.email });
+  try {
+    await addMembership(
+      deps,
+      {
+        organizationId: organization.organization_id,
+        sub: member.sub,
+        username: member.username,
+        role: input.role,
+        pending: true,
+      },
+      by,
+    );
+  } catch (error) {
+    // The last place went to another invite meanwhile: the user made for this one goes too.
+    if (error instanceof LimitReachedError) await deps.users.remove(member.username);
+    throw error;
+  }
   return {
     organization_id: organization.organization_id,
     username: member.username,
     role: input.role,
     status: member.status,
-    temporary_password: temporaryPassword,
   };
 }
 
-/** Makes the customer pool user `sub` a member of the organisation with `role`. */
+/** Makes the customer pool user `sub` a member of the organisation with `role`, within its member limit. */
 export async function addMembership(
   deps: { organizations: Pick<OrganizationStore, "addMember">; clock: Clock },
-  input: { organizationId: string; sub: string; username: string; role: PortalRole },
+  input: { organizationId: string; sub: string; username: string; role: PortalRole; pending?: true },
   /** Who adds them: the membership is written with the record of it. */
   by?: AuditContext,
 ): Promise<void> {
   const now = deps.clock.now();
-  await deps.organizations.addMember(
+  const added = await deps.organizations.addMember(
     {
       pk: memberPk(input.sub),
       kind: "member",
@@ -131,7 +186,9 @@ export async function addMembership(
       member_org_id: input.organizationId,
       role: input.role,
       created_at: isoSeconds(now),
+      ...(input.pending ? { pending: true } : {}),
     },
+    MEMBERS_PER_ORGANIZATION,
     by &&
       auditRecord(by, now, {
         action: "user.invited",
@@ -139,6 +196,7 @@ export async function addMembership(
         detail: { username: input.username, role: input.role },
       }),
   );
+  if (!added) throw tooManyMembers();
 }
 
 /** Gives an app that exists today to the organisation; one another organisation owns is refused. */
@@ -165,9 +223,139 @@ export async function attachApp(
         app_id: input.appId,
         organization_id: organization.organization_id,
       }),
+    APPS_PER_ORGANIZATION,
   );
-  if (!attached) {
+  if (attached === "full") throw tooManyApps();
+  if (attached === "taken") {
     throw new RefusedError("app_owned_elsewhere", `App ${input.appId} belongs to another organisation`);
   }
   return { app_id: input.appId, organization_id: organization.organization_id };
+}
+
+/** How many times a member change reads again after the membership or the staying owner changed under it. */
+const CHANGE_ATTEMPTS = 3;
+
+/** The organisation's member `username`; anyone else, in another organisation or none, reads as not found. */
+export async function requireMember(
+  organizations: Pick<OrganizationStore, "memberNamed">,
+  organizationId: string,
+  username: string,
+): Promise<MemberItem> {
+  const member = await organizations.memberNamed(organizationId, username);
+  if (!member) throw new NotFoundError("member_not_found", `No member of the organisation is named ${username}`);
+  return member;
+}
+
+/**
+ * Removes `username` from the organisation, or gives them another role, never leaving the
+ * organisation without an owner: an owner's removal or demotion goes through only while another
+ * owner stays (checked in the same transaction, so two owners removing each other cannot both
+ * succeed). Returns the membership as it was.
+ */
+async function changeMembership(
+  deps: { organizations: Pick<OrganizationStore, "memberNamed" | "membersOf" | "changeMember">; clock: Clock },
+  input: { organizationId: string; username: string; change: { remove: true } | { role: PortalRole } },
+  by: AuditContext | undefined,
+): Promise<MemberItem> {
+  for (let attempt = 1; ; attempt += 1) {
+    const member = await requireMember(deps.organizations, input.organizationId, input.username);
+    const staysOwner = "role" in input.change && input.change.role === "owner";
+    const ownerStays =
+      member.role === "owner" && !staysOwner ? await anotherOwner(deps.organizations, member) : undefined;
+    if (member.role === "owner" && !staysOwner && !ownerStays) {
+      throw new RefusedError(
+        "last_owner",
+        `${input.username} is the organisation's only owner: make another owner first`,
+      );
+    }
+    const now = deps.clock.now();
+    const record =
+      by &&
+      auditRecord(by, now, {
+        action: "remove" in input.change ? "member.removed" : "member.role_changed",
+        organization_id: input.organizationId,
+        detail: {
+          username: member.username,
+          ...("role" in input.change ? { from: member.role, to: input.change.role } : { role: member.role }),
+        },
+      });
+    if (await deps.organizations.changeMember(member, input.change, ownerStays, record)) return member;
+    if (attempt >= CHANGE_ATTEMPTS) {
+      throw new RefusedError("concurrent_change", "The organisation's members changed at the same time; retry");
+    }
+  }
+}
+
+/** An owner of `member`'s organisation other than them, if any. */
+async function anotherOwner(
+  organizations: Pick<OrganizationStore, "membersOf">,
+  member: MemberItem,
+): Promise<MemberItem | undefined> {
+  let after: { username: string; sub: string } | undefined;
+  for (;;) {
+    const page = await organizations.membersOf(member.member_org_id, 100, after);
+    const owner = page.members.find((other) => other.role === "owner" && other.sub !== member.sub);
+    const last = page.members.at(-1);
+    if (owner || !page.more || !last) return owner;
+    after = { username: last.username, sub: last.sub };
+  }
+}
+
+/** Gives the member `username` another role; the organisation keeps an owner. */
+export async function changeMemberRole(
+  deps: { organizations: Pick<OrganizationStore, "memberNamed" | "membersOf" | "changeMember">; clock: Clock },
+  input: { organizationId: string; username: string; role: PortalRole },
+  /** Who changes it: the change is written with the record of it. */
+  by?: AuditContext,
+): Promise<MemberView> {
+  const member = await changeMembership(deps, { ...input, change: { role: input.role } }, by);
+  // The portal authorizer reads the role at each decision it does not hold in its cache.
+  return { username: member.username, role: input.role, created_at: member.created_at };
+}
+
+/**
+ * Takes `username` out of the organisation: the membership goes first (the portal authorizer
+ * refuses them from its next decision on), then the user is signed out everywhere and deleted
+ * from the customer pool, which frees the username.
+ */
+export async function removeMember(
+  deps: {
+    organizations: Pick<OrganizationStore, "memberNamed" | "membersOf" | "changeMember">;
+    users: Pick<PortalDirectory, "remove">;
+    clock: Clock;
+  },
+  input: { organizationId: string; username: string },
+  /** Who removes them: the removal is written with the record of it. */
+  by?: AuditContext,
+): Promise<MemberView> {
+  const member = await changeMembership(deps, { ...input, change: { remove: true } }, by);
+  await deps.users.remove(member.username);
+  return { username: member.username, role: member.role, created_at: member.created_at };
+}
+
+/**
+ * Disables the member `username` and signs them out everywhere; the membership stays, so an
+ * operator can enable them again. The pool is not a table: its change cannot share a transaction
+ * with the record, so the record follows the change it reports.
+ */
+export async function disableMember(
+  deps: {
+    organizations: Pick<OrganizationStore, "memberNamed">;
+    users: Pick<PortalDirectory, "disable">;
+    audit: Pick<AuditTrail, "append">;
+    clock: Clock;
+  },
+  input: { organizationId: string; username: string },
+  by: AuditContext,
+): Promise<MemberView> {
+  const member = await requireMember(deps.organizations, input.organizationId, input.username);
+  await deps.users.disable(member.username);
+  await deps.audit.append(
+    auditRecord(by, deps.clock.now(), {
+      action: "member.disabled",
+      organization_id: input.organizationId,
+      detail: { username: member.username },
+    }),
+  );
+  return { username: member.username, role: member.role, created_at: member.created_at };
 }

@@ -163,12 +163,14 @@ export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
       const outcome = await follow(deps, item, askerStep(seen, attempt, deps.clock.now()));
       if (outcome !== "ask") return outcome;
       const held = claimed(seen, attempt, deps.clock.now(), deps.retryWindowSeconds);
-      const taken = await deps.verifications.recordIssuer({
-        id: item.verification_id,
-        sequence: item.sequence,
-        seen,
-        state: held,
-      });
+      const taken = await deps.verifications
+        .recordIssuer({ id: item.verification_id, sequence: item.sequence, seen, state: held })
+        .catch((error: unknown) => {
+          // Taking it may have applied with its answer lost: then the attempt is this reader's, and
+          // the retry must wait for the hold to lapse, not find it held and leave it to nobody.
+          stillHeld = held.asking_until;
+          throw error;
+        });
       // Another reader took it, or the verification moved on.
       if (!taken.applied) return { kind: "pending", item: taken.item };
       try {

@@ -1,5 +1,7 @@
-import { IdempotencyRecordError } from "../../domain/errors.ts";
+import { IdempotencyRecordError, VerificationNotFoundError } from "../../domain/errors.ts";
 import type { VerificationResource } from "../../domain/responses/verification.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { toResource } from "../../domain/verification.ts";
 import type { Idempotency, Invocation } from "../../ports/idempotency.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import {
@@ -48,9 +50,20 @@ async function persistently(step: () => Promise<unknown>, hold: Invocation): Pro
 }
 
 /**
+ * What the idempotency record keeps of the first answer: nothing that names the person (the
+ * reference, the file name, the metadata), so an erasure leaves none of it behind in the record.
+ */
+function withoutPersonalFields(resource: VerificationResource): VerificationResource {
+  return { ...resource, external_reference_id: null, original_filename: null, metadata: {} };
+}
+
+/**
  * The create use case behind an Idempotency-Key: scoped to (app, key), the body compared on
  * reuse. Only a successful result is kept: a thrown error frees the key, so a failed request
  * may be retried with the same key.
+ *
+ * A replay answers the first answer, its personal fields read from the verification again; once
+ * the verification is erased, a replay answers it as it is now (as `GET` does), erased.
  *
  * The idempotency records cannot be written in one transaction with the verification. When
  * the result (or the removal of the in-progress record) cannot be saved, the request undoes
@@ -62,7 +75,7 @@ async function persistently(step: () => Promise<unknown>, hold: Invocation): Pro
  */
 export async function idempotentCreateVerification(
   deps: CreateVerificationDeps & {
-    verifications: Pick<VerificationStore, "create" | "discardNew">;
+    verifications: Pick<VerificationStore, "create" | "discardNew" | "get">;
     idempotency: Idempotency;
   },
   input: IdempotentCreateInput,
@@ -70,17 +83,34 @@ export async function idempotentCreateVerification(
 ): Promise<IdempotentCreateResult> {
   const hold = holdOf(invocation);
   // Set once the use case runs, which means this call holds the in-progress record.
-  let run: { verificationId?: string } | undefined;
+  let run: { verificationId?: string; resource?: VerificationResource } | undefined;
+  let answer: { resource: VerificationResource; replayed: boolean };
   try {
-    return await deps.idempotency.run(input, hold, async () => {
+    answer = await deps.idempotency.run(input, hold, async () => {
       run = {};
       const resource = await createVerification(deps, input);
       run.verificationId = resource.verification_id;
-      return { resource };
+      run.resource = resource;
+      return { resource: withoutPersonalFields(resource) };
     });
   } catch (error) {
     if (run && error instanceof IdempotencyRecordError) await release(run.verificationId);
     throw error;
+  }
+  if (!answer.replayed && run?.resource) return { resource: run.resource, replayed: false };
+  return { resource: await replay(answer.resource), replayed: true };
+
+  /** The first answer, with the personal fields the verification still holds; or the erased verification. */
+  async function replay(first: VerificationResource): Promise<VerificationResource> {
+    const item = await deps.verifications.get(first.verification_id);
+    if (!item) throw new VerificationNotFoundError();
+    if (item.redacted_at !== undefined) return toResource(item, isoSeconds(deps.clock.now()));
+    return {
+      ...first,
+      external_reference_id: item.external_reference_id ?? null,
+      original_filename: item.original_filename ?? null,
+      metadata: item.metadata ?? {},
+    };
   }
 
   async function release(verificationId: string | undefined): Promise<void> {

@@ -295,20 +295,21 @@ describe("setAppStatus", () => {
 });
 
 describe("each app's request bucket", () => {
-  it("is given to a new app before the app is stored, so its first request is served", async () => {
+  it("is given to a new app once the app is stored, before its key is shown, so its first request is served", async () => {
     const { apps, limits, deps } = setup("sandbox");
     const created = await createApp(deps, { name: "Bucketed", environment: "sandbox" });
     expect(limits.registrations).toEqual([created.app_id]);
     expect(apps.app(created.app_id)).toBeDefined();
   });
 
-  it("leaves nothing stored when it cannot be given", async () => {
+  it("shows no key when it cannot be given, and a sync gives the stored app its bucket", async () => {
     const { apps, limits, deps } = setup("sandbox");
     limits.failNext = new Error("TooManyRequestsException");
     await expect(createApp(deps, { name: "Unlucky", environment: "sandbox" })).rejects.toThrow(
       "TooManyRequestsException",
     );
-    expect(await apps.listApps()).toEqual([]);
+    const [stored] = await apps.listApps();
+    expect(await syncAppLimits(deps)).toEqual({ registered: [stored?.app_id], unchanged: 0 });
   });
 
   it("is given by a sync to every app without one, and a second sync gives none", async () => {

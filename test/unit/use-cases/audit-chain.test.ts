@@ -87,6 +87,10 @@ describe("verifyAuditChain", () => {
     const record = auditRecord(by, new Date(), { action: "app.created" });
     trail.kept.push({ record, link: { seq: undefined, prev: "", hash: "" } as unknown as ChainedRecord["link"] });
     const check = await verifyAuditChain({ audit: trail, clock: new FixedClock(`${month}-15T00:00:00Z`) }, {});
-    expect(check.broken).toMatchObject({ month, audit_id: record.audit_id, reason: expect.stringContaining("no link") });
+    expect(check.broken).toMatchObject({
+      month,
+      audit_id: record.audit_id,
+      reason: expect.stringContaining("no link"),
+    });
   });
 });

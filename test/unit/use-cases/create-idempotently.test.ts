@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { IdempotencyInProgressError, IdempotencyKeyReusedError, IdempotencyRecordError } from "#shared/domain/errors";
 import type { NewVerification } from "#shared/domain/new-verification";
 import { type IdempotentCreateInput, idempotentCreateVerification } from "#shared/use-cases/public/create-idempotently";
+import { eraseVerification } from "#shared/use-cases/public/erase-verification";
 import { appId, InMemoryDocumentStore, InMemoryIdempotency, InMemoryVerificationStore } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
@@ -53,6 +54,41 @@ describe("idempotentCreateVerification", () => {
     expect(again).toEqual({ resource: first.resource, replayed: true });
     expect(verifications.items.size).toBe(1);
     expect(documents.presigned).toHaveLength(1);
+  });
+
+  it("keeps no personal field in the record: a replay reads them from the verification, byte for byte the first answer", async () => {
+    const { idempotency, deps } = setup();
+    const personal = { ...REQUEST, external_reference_id: "applicant-4711", metadata: { customer_id: "cus_1" } };
+    const first = await idempotentCreateVerification(deps, input({ request: personal }), invocation);
+
+    const again = await idempotentCreateVerification(deps, input({ request: personal }), invocation);
+
+    expect(first.resource).toMatchObject({ external_reference_id: "applicant-4711", original_filename: "belge.pdf" });
+    expect(JSON.stringify(again)).toBe(JSON.stringify({ ...first, replayed: true }));
+    // The kept result; the real record keeps the request only as its SHA-256 (test/api/create.test.ts).
+    const kept = [...idempotency.records.values()].map((record) => record.result);
+    expect(JSON.stringify(kept)).not.toMatch(/applicant-4711|belge\.pdf|cus_1/);
+  });
+
+  it("after an erasure, replays the verification as it is now, without what the erasure removed", async () => {
+    const { clock, deps } = setup();
+    const personal = { ...REQUEST, external_reference_id: "applicant-4711", metadata: { customer_id: "cus_1" } };
+    const first = await idempotentCreateVerification(deps, input({ request: personal }), invocation);
+    clock.advance(60);
+    const erased = await eraseVerification(deps, { appId: appId(1), verificationId: first.resource.verification_id });
+
+    const again = await idempotentCreateVerification(deps, input({ request: personal }), invocation);
+
+    expect(again).toEqual({ resource: erased, replayed: true });
+    expect(again.resource).toMatchObject({
+      status: "expired",
+      external_reference_id: null,
+      original_filename: null,
+      metadata: {},
+      redacted_at: erased.redacted_at,
+    });
+    expect(again.resource.upload).toBeUndefined();
+    expect(JSON.stringify(again)).not.toMatch(/applicant-4711|belge\.pdf|cus_1/);
   });
 
   it("refuses another request under a used key, creating nothing", async () => {

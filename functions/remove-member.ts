@@ -1,0 +1,22 @@
+/**
+ * DELETE /portal/v1/users/{username} (owners): primary adapter -> use case
+ * `removeOrganizationMember` (the ops command's `removeMember`) -> secondary adapters (the
+ * memberships, the audit trail, the customer pool).
+ */
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
+import { removeOrganizationMember } from "#shared/use-cases/portal/members";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { portalUsers } from "#shared/wiring/identity";
+import { log } from "#shared/wiring/log";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { organizationStore } from "#shared/wiring/stores/organizations";
+
+const config = functionConfig("remove-member");
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { organizations: organizationStore(config, audit), users: portalUsers(config), clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 200,
+  body: await removeOrganizationMember(deps, caller, event.pathParameters?.username ?? ""),
+}));

@@ -1,0 +1,228 @@
+/**
+ * An organisation's people as owners and operators manage them: roles change and people leave,
+ * never leaving the organisation without an owner; invitations stop at the pending and member
+ * limits, and a refused one leaves no user behind.
+ */
+import { describe, expect, it } from "vitest";
+import type { AuditContext } from "#shared/domain/audit";
+import { newId } from "#shared/domain/ids";
+import { type MemberItem, memberPk, type OrganizationItem, type PortalRole } from "#shared/domain/organizations";
+import type { AuditRecord } from "#shared/domain/responses/audit";
+import { MEMBERS_PER_ORGANIZATION, PENDING_INVITES_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
+import type { PortalDirectory, StaffMember } from "#shared/ports/identity";
+import type { OrganizationStore } from "#shared/ports/organization-store";
+import { changeMemberRole, inviteMember, removeMember } from "#shared/use-cases/accounts/organizations";
+import { InMemoryAuditTrail } from "../../support/fakes.ts";
+import { FixedClock, T0 } from "../../support/fixed-clock.ts";
+
+const ORGANIZATION = newId("organization");
+const by: AuditContext = {
+  actor: { pool: "portal", sub: "sub-owner", username: "owner" },
+  requestId: "req-1",
+  sourceIp: "198.51.100.7",
+  organizationId: ORGANIZATION,
+};
+
+/** Memberships in a Map, a change holding only while what it was read with still holds, as the table's. */
+class Memberships
+  implements
+    Pick<
+      OrganizationStore,
+      | "getOrganization"
+      | "memberNamed"
+      | "membersOf"
+      | "changeMember"
+      | "memberCount"
+      | "pendingMembers"
+      | "markJoined"
+      | "addMember"
+    >
+{
+  readonly members = new Map<string, MemberItem>();
+  readonly trail = new InMemoryAuditTrail();
+
+  put(username: string, role: PortalRole, pending?: true): MemberItem {
+    const sub = `sub-${username}`;
+    const member: MemberItem = {
+      pk: memberPk(sub),
+      kind: "member",
+      sub,
+      username,
+      member_org_id: ORGANIZATION,
+      role,
+      created_at: T0,
+      ...(pending ? { pending } : {}),
+    };
+    this.members.set(sub, member);
+    return member;
+  }
+
+  async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
+    return organizationId === ORGANIZATION
+      ? {
+          pk: `ORG#${ORGANIZATION}`,
+          kind: "organization",
+          organization_id: ORGANIZATION,
+          name: "Acme",
+          environment: "sandbox",
+          created_at: T0,
+        }
+      : undefined;
+  }
+
+  async memberNamed(organizationId: string, username: string): Promise<MemberItem | undefined> {
+    return [...this.members.values()].find((m) => m.member_org_id === organizationId && m.username === username);
+  }
+
+  async membersOf(organizationId: string): Promise<{ members: MemberItem[]; more: boolean }> {
+    const members = [...this.members.values()].filter((m) => m.member_org_id === organizationId);
+    return { members: members.sort((a, b) => a.username.localeCompare(b.username)), more: false };
+  }
+
+  async changeMember(
+    member: MemberItem,
+    change: { remove: true } | { role: PortalRole },
+    ownerStays: MemberItem | undefined,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    const holds = (item: MemberItem, role: PortalRole) =>
+      this.members.get(item.sub)?.role === role && this.members.get(item.sub)?.member_org_id === item.member_org_id;
+    if (!holds(member, member.role) || (ownerStays && !holds(ownerStays, "owner"))) return false;
+    await this.trail.keep(audit);
+    if ("remove" in change) this.members.delete(member.sub);
+    else this.members.set(member.sub, { ...member, role: change.role });
+    return true;
+  }
+
+  async memberCount(organizationId: string): Promise<number> {
+    return (await this.membersOf(organizationId)).members.length;
+  }
+
+  async pendingMembers(organizationId: string): Promise<MemberItem[]> {
+    return (await this.membersOf(organizationId)).members.filter((m) => m.pending);
+  }
+
+  async markJoined(member: MemberItem): Promise<void> {
+    const { pending: _, ...joined } = member;
+    this.members.set(member.sub, joined);
+  }
+
+  async addMember(member: MemberItem, most: number, audit?: AuditRecord): Promise<boolean> {
+    if ((await this.memberCount(member.member_org_id)) >= most) return false;
+    await this.trail.keep(audit);
+    this.members.set(member.sub, member);
+    return true;
+  }
+}
+
+/** The customer pool: who was invited, who has signed in, who was removed. */
+class Pool implements Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove"> {
+  readonly invited: string[] = [];
+  readonly removed: string[] = [];
+  readonly signedIn = new Set<string>();
+
+  async invite(input: { username: string; email: string }): Promise<StaffMember> {
+    this.invited.push(input.username);
+    return {
+      username: input.username,
+      sub: `sub-${input.username}`,
+      enabled: true,
+      status: "FORCE_CHANGE_PASSWORD",
+      groups: [],
+      created_at: T0,
+    };
+  }
+
+  async hasSignedIn(username: string): Promise<boolean> {
+    return this.signedIn.has(username);
+  }
+
+  async remove(username: string): Promise<void> {
+    this.removed.push(username);
+  }
+}
+
+function setup() {
+  const organizations = new Memberships();
+  const users = new Pool();
+  return { organizations, users, deps: { organizations, users, clock: new FixedClock(T0) } };
+}
+
+describe("roles and removals", () => {
+  it("never demotes or removes the last owner, and records nothing for a refusal", async () => {
+    const { organizations, deps } = setup();
+    organizations.put("owner", "owner");
+    organizations.put("dev", "developer");
+    const input = { organizationId: ORGANIZATION, username: "owner" };
+    await expect(changeMemberRole(deps, { ...input, role: "viewer" }, by)).rejects.toMatchObject({
+      code: "last_owner",
+    });
+    await expect(removeMember(deps, input, by)).rejects.toMatchObject({ code: "last_owner" });
+    expect(organizations.trail.records).toEqual([]);
+    expect(organizations.members.get("sub-owner")?.role).toBe("owner");
+  });
+
+  it("lets an owner go once another stays, recording it, and removes their user", async () => {
+    const { organizations, users, deps } = setup();
+    organizations.put("first", "owner");
+    organizations.put("second", "developer");
+    await changeMemberRole(deps, { organizationId: ORGANIZATION, username: "second", role: "owner" }, by);
+    const removed = await removeMember(deps, { organizationId: ORGANIZATION, username: "first" }, by);
+    expect(removed).toEqual({ username: "first", role: "owner", created_at: T0 });
+    expect(users.removed).toEqual(["first"]);
+    expect(organizations.trail.records.map((record) => [record.action, record.detail])).toEqual([
+      ["member.role_changed", { username: "second", from: "developer", to: "owner" }],
+      ["member.removed", { username: "first", role: "owner" }],
+    ]);
+  });
+
+  it("reads someone of another organisation, or nobody, as not found", async () => {
+    const { deps } = setup();
+    await expect(
+      removeMember(deps, { organizationId: newId("organization"), username: "owner" }, by),
+    ).rejects.toMatchObject({ code: "member_not_found" });
+  });
+});
+
+describe("invitations", () => {
+  const invite = (deps: ReturnType<typeof setup>["deps"], username: string) =>
+    inviteMember(
+      deps,
+      { organizationId: ORGANIZATION, username, email: `${username}@example.com`, role: "viewer" },
+      by,
+    );
+
+  it(`holds ${PENDING_INVITES_PER_ORGANIZATION} pending; an invitee found signed in no longer counts`, async () => {
+    const { organizations, users, deps } = setup();
+    organizations.put("owner", "owner");
+    for (let n = 0; n < PENDING_INVITES_PER_ORGANIZATION; n++) await invite(deps, `p${n}`);
+    await expect(invite(deps, "one-more")).rejects.toMatchObject({
+      code: "limit_reached",
+      limit: { name: "pending_invites_per_organization", max: PENDING_INVITES_PER_ORGANIZATION },
+    });
+    expect(users.invited).not.toContain("one-more");
+
+    users.signedIn.add("p0");
+    await invite(deps, "one-more");
+    expect(organizations.members.get("sub-p0")?.pending).toBeUndefined();
+    expect(organizations.members.get("sub-one-more")?.pending).toBe(true);
+  });
+
+  it(`holds ${MEMBERS_PER_ORGANIZATION} members, and takes back the user of an invite that lost the last place`, async () => {
+    const { organizations, users, deps } = setup();
+    for (let n = 0; n < MEMBERS_PER_ORGANIZATION - 1; n++) organizations.put(`m${n}`, n === 0 ? "owner" : "viewer");
+    // Another invite takes the last place while this one makes its user.
+    const addMember = organizations.addMember.bind(organizations);
+    organizations.addMember = async (member, most, audit) => {
+      organizations.put("meanwhile", "viewer");
+      return addMember(member, most, audit);
+    };
+    await expect(invite(deps, "late")).rejects.toMatchObject({
+      code: "limit_reached",
+      limit: { name: "members_per_organization", max: MEMBERS_PER_ORGANIZATION },
+    });
+    expect(users.removed).toEqual(["late"]);
+    await expect(invite(deps, "later")).rejects.toMatchObject({ code: "limit_reached" });
+    expect(users.invited).toEqual(["late"]);
+  });
+});
