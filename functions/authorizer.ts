@@ -1,6 +1,6 @@
 /**
  * REQUEST authorizer: primary adapter (authorizer event) -> use case `authorize` ->
- * secondary adapter (apps table). Its policy covers every route, because API Gateway caches
+ * secondary adapter (apps table: the key's item, and its `last_used_at` once a minute). Its policy covers every route, because API Gateway caches
  * it by the key for all of them.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
@@ -9,10 +9,11 @@ import { usageIdentifier } from "#shared/domain/apps";
 import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/public/authorize";
 import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
 import { appStore } from "#shared/wiring/stores/apps";
 
 const config = functionConfig("authorizer");
-const deps = { apps: appStore(config), environment: config.environment(), clock };
+const deps = { apps: appStore(config), environment: config.environment(), clock, log };
 
 /** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
 function everyRouteOf(methodArn: string): string {

@@ -77,22 +77,31 @@ export class ApiAlarms extends Construct {
 
     for (const api of props.apis) this.watchApi(api, environment);
 
+    // One alarm per function, not one per metric: the stack stays within CloudFormation's 500
+    // resources. Route handlers answer every known error, so their Errors are crashes and
+    // timeouts; an authorizer's are refused keys and tokens, counted from the access log instead.
     for (const [name, fn] of props.functions) {
-      if (props.authorizerNames.has(name)) continue;
-      this.add(`${constructId(name)}Errors`, `${name} crashed or timed out`, {
-        metric: fn.metricErrors({ period: PERIOD, statistic: "Sum" }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      });
-    }
-    for (const [name, fn] of props.functions) {
-      this.add(`${constructId(name)}Throttles`, `${name} invocations throttled by Lambda concurrency`, {
-        metric: fn.metricThrottles({ period: PERIOD, statistic: "Sum" }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      });
+      const throttles = fn.metricThrottles({ period: PERIOD, statistic: "Sum" });
+      const authorizer = props.authorizerNames.has(name);
+      this.add(
+        `${constructId(name)}Faults`,
+        authorizer
+          ? `${name} invocations throttled by Lambda concurrency`
+          : `${name} crashed, timed out, or was throttled by Lambda concurrency`,
+        {
+          metric: authorizer
+            ? throttles
+            : new MathExpression({
+                expression: "errors + throttles",
+                usingMetrics: { errors: fn.metricErrors({ period: PERIOD, statistic: "Sum" }), throttles },
+                period: PERIOD,
+                label: `${name} errors and throttles`,
+              }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+        },
+      );
     }
   }
 

@@ -146,28 +146,48 @@ function tableStatements(
       if (!declared) throw new Error(`${name} queries ${index}, which is not an index of ${setting}`);
       return declared.indexName;
     });
+    const onIndexes = actions.filter((action) => INDEX_ACTIONS.has(action));
+    const onTable = actions.filter((action) => !INDEX_ACTIONS.has(action));
+    // A function that only queries its indexes gets no statement on the table itself.
     return [
-      new PolicyStatement({
-        actions: actions.filter((action) => INDEX_ACTIONS.has(action)),
-        resources: named.map(indexArn),
-      }),
-      new PolicyStatement({ actions: actions.filter((action) => !INDEX_ACTIONS.has(action)), resources: [table.arn] }),
+      new PolicyStatement({ actions: onIndexes, resources: named.map(indexArn) }),
+      ...(onTable.length > 0 ? [new PolicyStatement({ actions: onTable, resources: [table.arn] })] : []),
     ];
   }
   const readsIndexes = actions.some((action) => INDEX_ACTIONS.has(action));
   const leading = definition.access.leadingKeys?.[setting]?.map((family: KeyFamily) => KEY_FAMILIES[family]);
+  const leadingCondition = leading
+    ? { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": leading.map((prefix) => `${prefix}*`) } }
+    : undefined;
+  // Updates limited to named attributes get their own statement: the attribute condition would refuse the reads.
+  const attributes = definition.access.updatedAttributes?.[setting];
+  const updates: string[] = attributes ? actions.filter((action) => action === "dynamodb:UpdateItem") : [];
+  const others = actions.filter((action) => !updates.includes(action));
   return [
-    new PolicyStatement({
-      actions: [...actions],
-      resources: [table.arn, ...(readsIndexes ? indexNames.map(indexArn) : [])],
-      ...(leading
-        ? {
+    ...(others.length > 0
+      ? [
+          new PolicyStatement({
+            actions: others,
+            resources: [table.arn, ...(readsIndexes ? indexNames.map(indexArn) : [])],
+            ...(leadingCondition ? { conditions: leadingCondition } : {}),
+          }),
+        ]
+      : []),
+    ...(attributes && updates.length > 0
+      ? [
+          new PolicyStatement({
+            actions: updates,
+            resources: [table.arn],
             conditions: {
-              "ForAllValues:StringLike": { "dynamodb:LeadingKeys": leading.map((prefix) => `${prefix}*`) },
+              "ForAllValues:StringLike": {
+                ...leadingCondition?.["ForAllValues:StringLike"],
+                "dynamodb:Attributes": [table.definition.partitionKey.name, ...attributes],
+              },
+              StringEqualsIfExists: { "dynamodb:ReturnValues": "NONE" },
             },
-          }
-        : {}),
-    }),
+          }),
+        ]
+      : []),
   ];
 }
 

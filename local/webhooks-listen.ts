@@ -1,12 +1,15 @@
 /**
- * `npm run webhooks:listen`: a local webhook receiver for the dev app. It verifies each
- * delivery's signature with the public standardwebhooks library and prints the event.
+ * `npm run webhooks:listen`: a local webhook receiver for the dev app. It checks each delivery
+ * with the TypeScript client's `verifyWebhook` (the signature over the raw body, the timestamp,
+ * the event's shape) and prints every event type it accepts, or why it refused the delivery:
+ * only a verified event is answered 2xx, and a refusal's reason is the answer's body, so the
+ * portal's delivery list shows it beside the status.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { Webhook } from "standardwebhooks";
 import { z } from "zod";
+import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "../clients/typescript/src/index.ts";
 import { devAppPath } from "./dev-app.ts";
 
 const settings = z
@@ -18,39 +21,61 @@ const settings = z
 
 const file = devAppPath(path.resolve(settings.LOCAL_DATA_DIR));
 
+/** What each refusal is called in the printed line. */
+const REFUSALS: Record<WebhookVerificationError["reason"], string> = {
+  bad_signature: "bad signature",
+  stale_timestamp: "stale timestamp",
+  not_an_event: "not an event",
+  missing_headers: "not a webhook delivery",
+};
+
 /** The dev app's current secret, read at each delivery: npm start may seed it after this starts. */
-function verifier(): Webhook | undefined {
+function currentSecret(): string | undefined {
   try {
-    const { webhook_secret } = z.object({ webhook_secret: z.string() }).parse(JSON.parse(readFileSync(file, "utf8")));
-    return new Webhook(webhook_secret);
+    return z.object({ webhook_secret: z.string() }).parse(JSON.parse(readFileSync(file, "utf8"))).webhook_secret;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * One line for an accepted event: its type, then what it is about. A type this receiver does not
+ * know yet is still a verified event: printed with its id, and accepted.
+ */
+function describe(event: WebhookEvent): string {
+  if (event.type === "webhook.test") return `${event.type}  ${event.data.app_id}  "${event.data.message}"`;
+  const verification = (event.data as Partial<Extract<WebhookEvent, { type: "verification.completed" }>["data"]>)
+    ?.verification;
+  if (!verification) return `${event.type}  ${event.id}`;
+  const { verification_id, status, result, sequence } = verification;
+  return `${event.type}  ${verification_id}  status=${status} result=${result} sequence=${sequence}`;
+}
+
+function print(line: string): void {
+  process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 }
 
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
-    const body = Buffer.concat(chunks).toString("utf8");
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
-    const current = verifier();
-    if (!current) {
-      process.stdout.write(`${new Date().toISOString()} REJECTED: no dev app in ${file} yet\n`);
-      res.writeHead(503).end();
+    const secret = currentSecret();
+    if (!secret) {
+      print(`REJECTED: no dev app in ${file} yet`);
+      res.writeHead(503, { "Content-Type": "text/plain" }).end(`no dev app in ${file} yet\n`);
       return;
     }
+    let event: WebhookEvent;
     try {
-      const event = current.verify(body, headers) as { type: string; data: { verification: Record<string, unknown> } };
-      const { verification_id, status, result, sequence } = event.data.verification;
-      process.stdout.write(
-        `${new Date().toISOString()} signature ok  ${event.type}  ${verification_id}  status=${status} result=${result} sequence=${sequence}\n`,
-      );
-      res.writeHead(204).end();
-    } catch {
-      process.stdout.write(`${new Date().toISOString()} REJECTED: the signature does not verify\n`);
-      res.writeHead(400).end();
+      event = verifyWebhook(Buffer.concat(chunks), req.headers, secret);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      print(`REJECTED (${REFUSALS[error.reason]}): ${error.message}`);
+      res.writeHead(400, { "Content-Type": "text/plain" }).end(`${error.reason}: ${error.message}\n`);
+      return;
     }
+    print(`signature ok  ${describe(event)}`);
+    res.writeHead(204).end();
   });
 });
 
@@ -62,6 +87,7 @@ server.listen(settings.LISTEN_PORT, "127.0.0.1", () => {
       `Signatures are checked with the dev app's secret from ${file}.`,
       "Point the dev app at it: (re)start the API with",
       `  DEV_WEBHOOK_URL=${url} npm start`,
+      `or without a restart: npm run ops -- webhooks set <app_id> --url ${url}`,
       "",
     ].join("\n"),
   );

@@ -7,7 +7,7 @@
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
 import { listPageSchema } from "#shared/domain/lists";
-import { reasonMessage } from "#shared/domain/reasons";
+import { decisionMessage, reasonMessage } from "#shared/domain/reasons";
 import { auditRecordSchema } from "#shared/domain/responses/audit";
 import {
   claimResponseSchema,
@@ -106,16 +106,21 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
   decision: null,
 });
+/** A reviewer's rejection of a document the issuer could not be asked about, in the customer's words. */
+const REVIEWER_REJECTED = decisionMessage("not_genuine", {
+  decided_by: "ayse.yilmaz",
+  review_reason: "issuer_unavailable",
+});
 const EXAMPLE_DECIDED = staffVerificationSchema.parse({
   ...EXAMPLE_IN_REVIEW,
   status: "completed",
   result: "rejected",
-  reasons: [{ code: "not_genuine", message: reasonMessage("not_genuine") }],
+  reasons: [{ code: "not_genuine", message: REVIEWER_REJECTED }],
   sequence: 4,
   updated_at: "2026-11-22T12:09:40Z",
   completed_at: "2026-11-22T12:09:40Z",
   reason_code: "not_genuine",
-  message: reasonMessage("not_genuine"),
+  message: REVIEWER_REJECTED,
   review: { required_at: "2026-11-22T12:03:14Z", decided_at: "2026-11-22T12:09:40Z" },
   claim: null,
   decision: { decided_by: "ayse.yilmaz", note: "The seal differs from the issuer's template" },

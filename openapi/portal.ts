@@ -9,24 +9,30 @@ import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "#shared/declarations/routes";
 import { listPageSchema } from "#shared/domain/lists";
 import { ROLE_GRANTS } from "#shared/domain/organizations";
 import {
+  appEventsQuerySchema,
   appsQuerySchema,
   deliveriesQuerySchema,
   inviteBodySchema,
+  lookupQuerySchema,
   memberRoleBodySchema,
   membersQuerySchema,
   newAppBodySchema,
+  renameKeyBodySchema,
   rotateKeyBodySchema,
   usageQuerySchema,
   webhookBodySchema,
 } from "#shared/domain/portal";
 import {
+  appEventSchema,
   createdAppSchema,
   deliverySchema,
   invitedSchema,
   keySchema,
+  lookupMatchSchema,
   memberSchema,
   meSchema,
   portalAppSchema,
+  renamedKeySchema,
   replaySchema,
   revokedKeySchema,
   rotatedKeySchema,
@@ -76,11 +82,17 @@ const RESPONSE_SCHEMAS = {
   CreatedApp: createdAppSchema,
   RotatedKey: rotatedKeySchema,
   RevokedKey: revokedKeySchema,
+  RenamedKey: renamedKeySchema,
   WebhookDestination: webhookDestinationSchema,
   RotatedSecret: rotatedSecretSchema,
   Delivery: deliverySchema,
   DeliveryPage: listPageSchema(deliverySchema).check(z.describe("One page of delivery attempts, newest first")),
   TestDelivery: testDeliverySchema,
+  LookupPage: listPageSchema(lookupMatchSchema).check(
+    z.describe("The verifications found (or the most recent), newest first; `next_cursor` is always null"),
+  ),
+  AppEvent: appEventSchema,
+  AppEventPage: listPageSchema(appEventSchema).check(z.describe("One page of an app's events, newest first")),
   Replay: replaySchema,
   Verification: listedVerificationSchema,
   VerificationPage: verificationPageSchema.check(z.describe("One page of an app's verifications, newest first")),
@@ -97,6 +109,7 @@ const RESPONSE_SCHEMAS = {
 const REQUEST_SCHEMAS = {
   NewAppRequest: newAppBodySchema,
   RotateKeyRequest: rotateKeyBodySchema,
+  RenameKeyRequest: renameKeyBodySchema,
   WebhookDestinationRequest: webhookBodySchema,
   InviteRequest: inviteBodySchema,
   MemberRoleRequest: memberRoleBodySchema,
@@ -114,10 +127,12 @@ const EXAMPLE_APP = "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1";
 const EXAMPLE_KEY = {
   key_id: "key_3f9a2c71d04e8b6a1c55",
   prefix: "vk_sandbox_Q2xk8Rmd",
+  name: "Admissions, production servers",
   status: "active",
   created_at: "2026-11-22T09:00:00Z",
   expires_at: null,
   revoked_at: null,
+  last_used_at: "2026-11-24T08:14:00Z",
 };
 const EXAMPLE_PORTAL_APP = portalAppSchema.parse({
   app_id: EXAMPLE_APP,
@@ -141,6 +156,42 @@ const EXAMPLE_DELIVERY = deliverySchema.parse({
   latency_ms: 84,
   response_body: '{"received":true}',
   error: null,
+});
+
+const EXAMPLE_EVENT = appEventSchema.parse({
+  event_id: EXAMPLE_DELIVERY.event_id,
+  type: "webhook.test",
+  created_at: "2026-11-22T12:04:58Z",
+  verification_id: null,
+  status: "delivered",
+  next_attempt_at: null,
+  payload: {
+    id: EXAMPLE_DELIVERY.event_id,
+    type: "webhook.test",
+    created_at: "2026-11-22T12:04:58Z",
+    environment: "sandbox",
+    api_version: "v1",
+    data: { app_id: EXAMPLE_APP, message: "A test event sent from the portal: nothing changed." },
+  },
+  attempts: [
+    {
+      attempt: 1,
+      attempted_at: EXAMPLE_DELIVERY.attempted_at,
+      url: EXAMPLE_DELIVERY.url,
+      outcome: "delivered",
+      response_status: 200,
+      latency_ms: 84,
+      response_body: '{"received":true}',
+      error: null,
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "verification-api-webhooks/1",
+        "webhook-id": EXAMPLE_DELIVERY.event_id,
+        "webhook-timestamp": "1795867500",
+        "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+      },
+    },
+  ],
 });
 
 interface OperationDefinition extends OperationDefinitionBase {
@@ -191,7 +242,11 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     summary: "Create an app",
     description: `A new app of your organisation with its first API key and its webhook signing secret, both shown in this answer only: only the key's hash is kept, the secret sealed. A refused \`webhook_url\` is \`422\` on that field. An organisation owns at most ${APPS_PER_ORGANIZATION} apps: one more is \`409 limit_reached\`, and nothing is created.`,
     tag: "Apps",
-    body: { schema: "NewAppRequest", required: true, example: { name: "Admissions backend" } },
+    body: {
+      schema: "NewAppRequest",
+      required: true,
+      example: { name: "Admissions backend", key_name: "Admissions, production servers" },
+    },
     success: {
       status: 201,
       description: "Created: copy the key and the secret now",
@@ -205,9 +260,23 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     summary: "Rotate the app's key",
     description: `A new key, shown once. The live key keeps working for the grace period (24 hours by default, at most 7 days), so callers can switch without downtime. An app has at most ${LIVE_KEYS_PER_APP} live keys: revoke one first.`,
     tag: "Apps",
-    body: { schema: "RotateKeyRequest", required: false, example: { grace_seconds: 3600 } },
+    body: {
+      schema: "RotateKeyRequest",
+      required: false,
+      example: { grace_seconds: 3600, name: "Admissions, new servers" },
+    },
     success: { status: 201, description: "The new key; copy it now", schema: "RotatedKey", noStore: true },
     problems: [...BODY_PROBLEMS, "app_not_found", "too_many_live_keys", "concurrent_change", "internal_error"],
+  },
+  "rename-key": {
+    operationId: "renameKey",
+    summary: "Rename a key",
+    description:
+      "Gives one of the app's keys (live, expired or revoked) a new name, so people can tell keys apart: which servers hold it, and whether it is still used (`last_used_at`) before revoking it.",
+    tag: "Apps",
+    body: { schema: "RenameKeyRequest", required: true, example: { name: "Admissions, old servers" } },
+    success: { status: 200, description: "The key, renamed", schema: "RenamedKey" },
+    problems: [...BODY_PROBLEMS, "app_not_found", "key_not_found", "internal_error"],
   },
   "revoke-key": {
     operationId: "revokeKey",
@@ -270,6 +339,35 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     },
     problems: ["app_not_found", "validation_failed", "invalid_cursor", "internal_error"],
   },
+  "list-app-events": {
+    operationId: "listAppEvents",
+    summary: "List the app's events",
+    description:
+      "The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. Payloads carry personal data: each read is recorded in the audit trail.",
+    tag: "Webhooks",
+    query: appEventsQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of events",
+      schema: "AppEventPage",
+      example: { data: [EXAMPLE_EVENT], next_cursor: null },
+    },
+    problems: ["app_not_found", "validation_failed", "invalid_cursor", "internal_error"],
+  },
+  "send-event": {
+    operationId: "sendEvent",
+    summary: "Send an event now",
+    description:
+      "Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it.",
+    tag: "Webhooks",
+    success: {
+      status: 202,
+      description: "Queued",
+      schema: "Replay",
+      example: { event_id: EXAMPLE_DELIVERY.event_id, status: "pending", next_attempt_at: "2026-11-22T12:06:00Z" },
+    },
+    problems: ["event_not_found", "internal_error"],
+  },
   "replay-event": {
     operationId: "replayEvent",
     summary: "Replay an event",
@@ -283,6 +381,16 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
       example: { event_id: EXAMPLE_DELIVERY.event_id, status: "pending", next_attempt_at: "2026-11-22T12:06:00Z" },
     },
     problems: ["event_not_found", "internal_error"],
+  },
+  "lookup-verifications": {
+    operationId: "lookupVerifications",
+    summary: "Look up a verification",
+    description:
+      "Finds verifications across every app of your organisation by what you have at hand: a verification id, or the `external_reference_id` you created it with (exactly). Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail. A `request_id` is not looked up here: quote it to support.",
+    tag: "Verifications",
+    query: lookupQuerySchema,
+    success: { status: 200, description: "What was found", schema: "LookupPage" },
+    problems: ["validation_failed", "internal_error"],
   },
   "search-verifications": {
     operationId: "searchVerifications",

@@ -1,7 +1,7 @@
 /**
  * Builds the web pages the backoffice and portal APIs serve: each page's script bundled and
- * minified by esbuild, its page copied and its styles (web/common/base.css, then its own) beside
- * it, into `<outDir>/<page>/`
+ * minified by esbuild, its page copied and its styles (web/common/base.css, then its own) and the
+ * shared icon (web/common/favicon.svg) beside it, into `<outDir>/<page>/`
  * (`backoffice/`: the review console; `portal/`: the customer portal). The stack's bundling runs
  * it as a script (`node --import tsx web/build.ts <outDir>`); the local runtime and the tests
  * call `buildWeb`.
@@ -9,6 +9,9 @@
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
+
+/** The icon both pages show, beside each page's script. */
+const FAVICON = "favicon.svg";
 
 /** Each page: its folder under web/ and under the output, its entry script and its styles. */
 const PAGES = [
@@ -37,6 +40,7 @@ async function buildPage(outDir: string, page: (typeof PAGES)[number]): Promise<
   );
   await Promise.all([
     copyFile(path.join(source, "index.html"), path.join(target, "index.html")),
+    copyFile(path.join(__dirname, "common", FAVICON), path.join(target, FAVICON)),
     writeFile(path.join(target, page.styles), styles.join("\n")),
   ]);
 }

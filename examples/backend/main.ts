@@ -2,7 +2,9 @@
  * `npm run example:backend`: the example backend against the local runtime (`npm start`), in one
  * command. It reads the dev app from `.local/dev-app.json`, serves on EXAMPLE_PORT (4100), points
  * the dev app's webhooks at itself (`ops webhooks set`), sends the published test certificate as
- * student `student-4711`, and prints what it learns until the decision arrives.
+ * student `student-4711`, and prints what it learns until the decision arrives. Then, or on
+ * Ctrl+C, it gives the dev app back the destination it had (`ops webhooks set`, or
+ * `ops webhooks remove` when it had none); EXAMPLE_DESTINATION=keep leaves the destination alone.
  *
  * Against a deployed sandbox instead: set VERIFICATION_API_URL, VERIFICATION_API_KEY and
  * VERIFICATION_WEBHOOK_SECRET, and make the app's destination reach this backend yourself.
@@ -47,6 +49,35 @@ function target(): Target {
   };
 }
 
+function ops(args: string[]): string {
+  return execFileSync("npm", ["run", "-s", "ops", "--", ...args], { cwd: ROOT, encoding: "utf8" });
+}
+
+/**
+ * Points the dev app's webhooks at `url`, and answers what gives it back the destination it had:
+ * run once, at the end or on Ctrl+C.
+ */
+function borrowDestination(appId: string, url: string): () => void {
+  const { webhook_url: previous } = JSON.parse(ops(["apps", "show", appId, "--json"])) as {
+    webhook_url: string | null;
+  };
+  ops(["webhooks", "set", appId, "--url", url]);
+  process.stdout.write(`the dev app's webhooks now go to ${url}\n`);
+  let restored = false;
+  // Done only once it worked: a Ctrl+C that interrupted it (the terminal signals the ops command too) runs it again.
+  return () => {
+    if (restored) return;
+    if (previous) {
+      ops(["webhooks", "set", appId, "--url", previous]);
+      process.stdout.write(`the dev app's webhooks go back to ${previous}\n`);
+    } else {
+      ops(["webhooks", "remove", appId]);
+      process.stdout.write("the dev app's webhooks go nowhere again, as before\n");
+    }
+    restored = true;
+  };
+}
+
 async function main(): Promise<void> {
   const { baseUrl, apiKey, webhookSecret, devAppId } = target();
   const port = Number(process.env.EXAMPLE_PORT ?? 4100);
@@ -57,13 +88,21 @@ async function main(): Promise<void> {
   await new Promise((resolve, reject) => server.once("listening", resolve).once("error", reject));
   const self = `http://127.0.0.1:${port}`;
   process.stdout.write(`example backend on ${self}, calling ${baseUrl}\n`);
+  // What gives the dev app back its destination, once this has borrowed it.
+  let restore: () => void = () => undefined;
+  // Ctrl+C (or a stop) while it waits: the destination goes back before the process ends.
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      restore();
+      process.exit(code);
+    });
+  }
   try {
     if (devAppId && process.env.EXAMPLE_DESTINATION !== "keep") {
-      execFileSync("npm", ["run", "-s", "ops", "--", "webhooks", "set", devAppId, "--url", `${self}/webhooks`], {
-        cwd: ROOT,
-        stdio: "ignore",
-      });
-      process.stdout.write(`the dev app's webhooks now go to ${self}/webhooks\n`);
+      restore = borrowDestination(devAppId, `${self}/webhooks`);
     }
     const sent = await fetch(`${self}/students/${STUDENT}/certificate`, {
       method: "POST",
@@ -85,6 +124,7 @@ async function main(): Promise<void> {
   } finally {
     server.closeAllConnections();
     server.close();
+    restore();
   }
 }
 

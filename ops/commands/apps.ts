@@ -41,12 +41,18 @@ export function addAppsCommands(program: Command, run: Run): void {
       ),
     )
     .option("--webhook-url <url>", "where its events go: https (http to loopback only in the local sandbox runtime)")
-    .action((options: { name: string; env?: Environment; webhookUrl?: string }, command: Command) =>
+    .option("--key-name <name>", "a name for its first key (1 to 60 characters)")
+    .action((options: { name: string; env?: Environment; webhookUrl?: string; keyName?: string }, command: Command) =>
       run(command, async (target) => {
         // createApp checks the input before it reads the sealing key (a Secrets Manager call when deployed).
         const app = await createApp(
           target,
-          { name: options.name, environment: options.env ?? target.environment, webhookUrl: options.webhookUrl },
+          {
+            name: options.name,
+            environment: options.env ?? target.environment,
+            webhookUrl: options.webhookUrl,
+            keyName: options.keyName,
+          },
           await target.operator(),
         );
         return {

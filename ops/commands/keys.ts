@@ -22,9 +22,11 @@ export const keysTable = (keys: KeyView[]) =>
     [
       ["PREFIX", (key) => key.prefix],
       ["STATUS", (key) => key.status],
+      ["NAME", (key) => key.name],
       ["CREATED", (key) => key.created_at],
       ["EXPIRES", (key) => key.expires_at],
       ["REVOKED", (key) => key.revoked_at],
+      ["LAST USED", (key) => key.last_used_at],
     ],
     keys,
   );
@@ -41,11 +43,12 @@ export function addKeysCommands(program: Command, run: Run): void {
       `how long the previous key keeps working: e.g. 30m, 24h, 7d (default 24h, at most ${MAX_GRACE_SECONDS / 86400}d)`,
       parseDuration,
     )
-    .action((id: string, options: { grace?: number }, command: Command) =>
+    .option("--name <name>", "a name for the new key (1 to 60 characters)")
+    .action((id: string, options: { grace?: number; name?: string }, command: Command) =>
       run(command, async (target) => {
         const rotated = await rotateKey(
           target,
-          { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS },
+          { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS, name: options.name },
           await target.operator(),
         );
         const previous = rotated.expiring.length > 0 ? ["", "Previous keys", keysTable(rotated.expiring)] : [];
@@ -56,6 +59,7 @@ export function addKeysCommands(program: Command, run: Run): void {
             fields([
               ["API key", rotated.api_key],
               ["prefix", rotated.key.prefix],
+              ["name", rotated.key.name],
             ]),
             ...previous,
           ].join("\n"),

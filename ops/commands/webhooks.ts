@@ -1,6 +1,11 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
 import { type Command, Option } from "commander";
-import { resealSecrets, rotateWebhookSecret, setWebhookDestination } from "#shared/use-cases/webhooks/destination";
+import {
+  removeWebhookDestination,
+  resealSecrets,
+  rotateWebhookSecret,
+  setWebhookDestination,
+} from "#shared/use-cases/webhooks/destination";
 import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhooks/replay";
 import { sealedWithCurrentKey } from "#shared/wiring/sealer";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
@@ -19,6 +24,17 @@ export function addWebhooksCommands(program: Command, run: Run): void {
       run(command, async (target) => {
         const result = await setWebhookDestination(target, { appId: id, url: options.url }, await target.operator());
         return { json: result, text: `Events of ${result.app_id} go to ${result.webhook_url}` };
+      }),
+    );
+
+  webhooks
+    .command("remove")
+    .description("send the app's events nowhere: they are kept, and GET /v1/events lists them")
+    .argument("<app-id>", "the app", appId)
+    .action((id: string, _options: object, command: Command) =>
+      run(command, async (target) => {
+        const result = await removeWebhookDestination(target, { appId: id }, await target.operator());
+        return { json: result, text: `Events of ${result.app_id} go nowhere now` };
       }),
     );
 

@@ -1,11 +1,18 @@
-import { type DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  paginateScan,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
 import { StaleAppError } from "../domain/errors.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AppStore } from "../ports/app-store.ts";
 import { writeTakingPlace } from "./dynamodb-organization-places.ts";
-import { type AuditLinker, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, linked, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The condition that the app item still has the key set it had when it was read. */
 function sameKeyVersion(app: AppItem) {
@@ -22,8 +29,7 @@ export class DynamoDbAppStore implements AppStore {
 
   /** `record` with what links it into its chain. */
   private audited(record: AuditRecord | undefined) {
-    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
-    return record && this.audit ? { linker: this.audit, record } : undefined;
+    return linked(this.audit, record);
   }
 
   /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */
@@ -76,16 +82,67 @@ export class DynamoDbAppStore implements AppStore {
     return Item as KeyItem | undefined;
   }
 
-  async setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void> {
+  /**
+   * One conditional update of `last_used_at` alone, answering nothing back: the authorizer's
+   * grant allows exactly this write on key items (infra: `updatedAttributes`).
+   */
+  async recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk },
+          UpdateExpression: "SET last_used_at = :at",
+          ConditionExpression:
+            "attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :stale)",
+          ExpressionAttributeValues: { ":at": at, ":stale": staleBefore },
+          ReturnValues: "NONE",
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean> {
+    const change = {
+      Update: {
+        TableName: this.table,
+        Key: { pk },
+        UpdateExpression: "SET #name = :name",
+        ConditionExpression: "key_app_id = :app",
+        ExpressionAttributeNames: { "#name": "name" },
+        ExpressionAttributeValues: { ":name": name, ":app": appId },
+      },
+    };
+    try {
+      await this.write([change], audit);
+      return true;
+    } catch (error) {
+      if (refused(error, 1)) return false;
+      throw error;
+    }
+  }
+
+  async setWebhookUrl(appId: string, url: string | undefined, now: string, audit?: AuditRecord): Promise<void> {
     await this.write(
       [
         {
           Update: {
             TableName: this.table,
             Key: { pk: appPk(appId) },
-            UpdateExpression: "SET webhook_url = :url, updated_at = :now",
             ConditionExpression: "attribute_exists(pk)",
-            ExpressionAttributeValues: { ":url": url, ":now": now },
+            ...(url === undefined
+              ? {
+                  UpdateExpression: "SET updated_at = :now REMOVE webhook_url",
+                  ExpressionAttributeValues: { ":now": now },
+                }
+              : {
+                  UpdateExpression: "SET webhook_url = :url, updated_at = :now",
+                  ExpressionAttributeValues: { ":url": url, ":now": now },
+                }),
           },
         },
       ],

@@ -11,10 +11,10 @@ import {
 import { EVENTS_TABLE } from "../declarations/tables.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
-import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS } from "../domain/webhook-events.ts";
+import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS, nextAttemptNumber } from "../domain/webhook-events.ts";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
-import { type AuditLinker, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, linked, writeTogether } from "./dynamodb-writes.ts";
 
 const { indexes, ttlAttribute } = EVENTS_TABLE;
 const DUE_SHARD = indexes.dueDeliveries.partitionKey.name;
@@ -135,6 +135,7 @@ export class DynamoDbEventStore implements EventStore {
    */
   async recordAttempt(event: EventItem, attempt: AttemptRecord, next: AfterAttempt): Promise<void> {
     const number = event.attempts + 1;
+    const overall = nextAttemptNumber(event);
     const pending = next.status === "pending";
     await this.db.send(
       new TransactWriteCommand({
@@ -145,10 +146,10 @@ export class DynamoDbEventStore implements EventStore {
               Item: {
                 ...attempt,
                 event_id: event.event_id,
-                attempt: number,
+                attempt: overall,
                 pk: eventKey(event.event_id).pk,
-                // A replay starts its numbers again, maybe within the same second: the suffix keeps rounds apart.
-                sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}#${randomUUID().slice(0, 8)}`,
+                // Two rounds' attempts may share a second: the suffix keeps them apart.
+                sk: `ATTEMPT#${attempt.attempted_at}#${String(overall).padStart(2, "0")}#${randomUUID().slice(0, 8)}`,
                 [ATTEMPT_APP]: event.app_id,
                 [ttlAttribute]: expiresAt(event),
               },
@@ -189,9 +190,8 @@ export class DynamoDbEventStore implements EventStore {
     );
   }
 
-  /** Starts a new round of attempts, the first due at `dueAt`. */
+  /** Starts a new round of attempts, the first due at `dueAt`; the attempts made so far keep their numbers. */
   async requeue(event: EventItem, dueAt: string, audit?: AuditRecord): Promise<EventItem> {
-    if (audit && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
     const { updated } = await writeTogether(
       this.db,
       [
@@ -199,13 +199,14 @@ export class DynamoDbEventStore implements EventStore {
           Update: {
             TableName: this.table,
             Key: eventKey(event.event_id),
-            UpdateExpression: "SET #status = :pending, attempts = :zero, next_attempt_at = :now, #due = :due",
+            UpdateExpression:
+              "SET #status = :pending, attempts_before = if_not_exists(attempts_before, :zero) + attempts, attempts = :zero, next_attempt_at = :now, #due = :due",
             ExpressionAttributeNames: { "#status": "status", "#due": DUE_SHARD },
             ExpressionAttributeValues: { ":pending": "pending", ":zero": 0, ":now": dueAt, ":due": dueShard(event) },
           },
         },
       ],
-      audit && this.audit ? { linker: this.audit, record: audit } : undefined,
+      linked(this.audit, audit),
     );
     // A transaction answers no item: read the one it wrote.
     return updated ? fromStored<EventItem>(updated) : ((await this.get(event.event_id)) as EventItem);
@@ -237,6 +238,54 @@ export class DynamoDbEventStore implements EventStore {
       items: page.items.map((item) => fromStored<AttemptItem>(item)),
       last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined,
     };
+  }
+
+  /** An app's events newest first, from the events index; a type filter reads on until the page is full. */
+  async recentEventsForApp(
+    appId: string,
+    filter: { since: string; type?: EventItem["type"] },
+    limit: number,
+    before?: string,
+  ): Promise<{ items: EventItem[]; last: string | undefined }> {
+    const page = await queryPage<Record<string, unknown>>(this.db, limit, {
+      TableName: this.table,
+      IndexName: indexes.byApp.indexName,
+      KeyConditionExpression: "app_id = :app AND event_id >= :since",
+      ...(filter.type
+        ? {
+            FilterExpression: "#type = :type",
+            ExpressionAttributeNames: { "#type": "type" },
+            ExpressionAttributeValues: { ":app": appId, ":since": filter.since, ":type": filter.type },
+          }
+        : { ExpressionAttributeValues: { ":app": appId, ":since": filter.since } }),
+      ScanIndexForward: false,
+      ...(before ? { ExclusiveStartKey: { app_id: appId, event_id: before, ...eventKey(before) } } : {}),
+    });
+    const last = page.lastKey?.event_id;
+    return {
+      items: page.items.map((item) => fromStored<EventItem>(item)),
+      last: typeof last === "string" ? last : undefined,
+    };
+  }
+
+  /** An event's attempts share its partition, after the event's own item, in the order they were made. */
+  async attemptsOf(eventId: string): Promise<AttemptItem[]> {
+    const attempts: AttemptItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :attempt)",
+          ExpressionAttributeValues: { ":pk": eventKey(eventId).pk, ":attempt": "ATTEMPT#" },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      attempts.push(...(page.Items ?? []).map((item) => fromStored<AttemptItem>(item)));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return attempts;
   }
 
   /** An app's events in the order they happened (event ids sort by time), from the events index. */

@@ -13,7 +13,7 @@ import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
 import { placeGivenBack, placesTaken, writeTakingPlace } from "./dynamodb-organization-places.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
-import { type AuditLinker, refused, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, linked, refused, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /**
  * Organisations and memberships, kept in the apps table beside the apps they own; a change with
@@ -28,8 +28,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
 
   /** `record` with what links it into its chain. */
   private audited(record: AuditRecord | undefined) {
-    if (record && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
-    return record && this.audit ? { linker: this.audit, record } : undefined;
+    return linked(this.audit, record);
   }
 
   /** `changes`, and with `record` the record of them, together; a refusal as DynamoDB gave it. */

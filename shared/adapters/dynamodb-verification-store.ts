@@ -25,7 +25,7 @@ import type {
   VerificationStore,
 } from "../ports/verification-store.ts";
 import { queryPage, queryWithMore } from "./dynamodb-pages.ts";
-import { type AuditLinker, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, linked, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The last whole second before `instant`: created_at has no finer part. */
 function beforeInstant(instant: string): string {
@@ -281,13 +281,9 @@ export class DynamoDbVerificationStore implements VerificationStore {
     update: NonNullable<WriteItem["Update"]>,
     audit: AuditRecord | undefined,
   ): Promise<TransitionOutcome> {
-    if (audit && !this.audit) throw new Error("An audited change needs the audit trail beside the store");
+    const audited = linked(this.audit, audit);
     try {
-      const { updated } = await writeTogether(
-        this.db,
-        [{ Update: update }],
-        audit && this.audit ? { linker: this.audit, record: audit } : undefined,
-      );
+      const { updated } = await writeTogether(this.db, [{ Update: update }], audited);
       // A transaction answers no item: read the one it wrote.
       const item = updated ? fromStored(updated) : await this.get(String(update.Key?.verification_id));
       return { applied: true, item: item as VerificationItem };

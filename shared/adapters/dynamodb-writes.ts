@@ -88,6 +88,16 @@ async function writeAlone(db: DynamoDBDocumentClient, change: WriteItem): Promis
  * one transaction. A refusal of a change is thrown as DynamoDB gave it, the transaction's
  * reasons cut to the changes' own, so callers read them with `refusedChange`.
  */
+/** The change's record with what links it into its chain; a store given a record without a trail is a wiring mistake. */
+export function linked(
+  linker: AuditLinker | undefined,
+  record: AuditRecord | undefined,
+): { linker: AuditLinker; record: AuditRecord } | undefined {
+  if (!record) return undefined;
+  if (!linker) throw new Error("An audited change needs the audit trail beside the store");
+  return { linker, record };
+}
+
 export async function writeTogether(
   db: DynamoDBDocumentClient,
   changes: WriteItem[],

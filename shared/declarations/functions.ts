@@ -57,6 +57,11 @@ export interface FunctionDefinition {
      * nothing else (not the table, not its other indexes). Without it, every index of the table.
      */
     queries?: { readonly [S in TableSetting]?: readonly IndexName[S][] };
+    /**
+     * Where the function's `UpdateItem` on a table may set only these attributes (IAM's
+     * `dynamodb:Attributes`, with the partition key), answering nothing back.
+     */
+    updatedAttributes?: Partial<Record<TableSetting, readonly string[]>>;
     uploads: readonly `s3:${string}`[];
     /** Asks this user pool about a token's user (`GetUser` needs no IAM grant: the token is the credential). */
     userPool?: "staff" | "portal";
@@ -97,8 +102,14 @@ export const FUNCTIONS = {
     entry: "functions/authorizer.ts",
     settings: FUNCTION_SETTINGS.authorizer,
     timeoutSeconds: 10,
-    // A key's item holds what the decision needs: the authorizer reads key items and nothing else.
-    access: { tables: { APPS_TABLE: ["dynamodb:GetItem"] }, leadingKeys: { APPS_TABLE: ["apiKeys"] }, uploads: [] },
+    // A key's item holds what the decision needs: the authorizer reads key items and nothing else,
+    // and writes one attribute of them, the key's last use (at most once a minute per key).
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      leadingKeys: { APPS_TABLE: ["apiKeys"] },
+      updatedAttributes: { APPS_TABLE: ["last_used_at"] },
+      uploads: [],
+    },
   },
   "create-verification": {
     entry: "functions/create-verification.ts",
@@ -369,6 +380,20 @@ export const FUNCTIONS = {
       uploads: [],
     },
   },
+  "rename-key": {
+    entry: "functions/rename-key.ts",
+    settings: FUNCTION_SETTINGS["rename-key"],
+    timeoutSeconds: 10,
+    access: {
+      // Query: the app's keys by the keys_by_app index, to find the one named.
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["keysByApp"] },
+      uploads: [],
+    },
+  },
   "set-webhook": {
     entry: "functions/set-webhook.ts",
     settings: FUNCTION_SETTINGS["set-webhook"],
@@ -420,6 +445,44 @@ export const FUNCTIONS = {
         EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
         AUDIT_TABLE: AUDITED,
       },
+      uploads: [],
+    },
+  },
+  "send-event": {
+    entry: "functions/send-event.ts",
+    settings: FUNCTION_SETTINGS["send-event"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        APPS_TABLE: ["dynamodb:GetItem"],
+        EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+        AUDIT_TABLE: AUDITED,
+      },
+      uploads: [],
+    },
+  },
+  "list-app-events": {
+    entry: "functions/list-app-events.ts",
+    settings: FUNCTION_SETTINGS["list-app-events"],
+    timeoutSeconds: 10,
+    // Query: the app's events by their index, and each event's attempts in its own partition.
+    access: {
+      tables: { APPS_TABLE: ["dynamodb:GetItem"], EVENTS_TABLE: ["dynamodb:Query"], AUDIT_TABLE: AUDITED },
+      uploads: [],
+    },
+  },
+  "lookup-verifications": {
+    entry: "functions/lookup-verifications.ts",
+    settings: FUNCTION_SETTINGS["lookup-verifications"],
+    timeoutSeconds: 10,
+    access: {
+      tables: {
+        // The organisation's apps by their index; a verification by its id, an app's by their indexes.
+        APPS_TABLE: ["dynamodb:Query"],
+        VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"],
+        AUDIT_TABLE: AUDITED,
+      },
+      queries: { APPS_TABLE: ["appsByOrganization"] },
       uploads: [],
     },
   },

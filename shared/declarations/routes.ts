@@ -36,12 +36,16 @@ export interface RouteDefinition {
     | "create-app"
     | "rotate-key"
     | "revoke-key"
+    | "rename-key"
     | "set-webhook"
     | "rotate-webhook-secret"
     | "test-webhook"
     | "list-deliveries"
     | "replay-event"
+    | "list-app-events"
+    | "send-event"
     | "search-verifications"
+    | "lookup-verifications"
     | "view-verification"
     | "read-usage"
     | "list-members"
@@ -143,6 +147,7 @@ export const PORTAL_ROUTES = [
   { method: "POST", path: "/portal/v1/apps", function: "create-app", groups: DEVELOPERS },
   { method: "POST", path: "/portal/v1/apps/{app_id}/keys", function: "rotate-key", groups: DEVELOPERS },
   { method: "DELETE", path: "/portal/v1/apps/{app_id}/keys/{key_id}", function: "revoke-key", groups: DEVELOPERS },
+  { method: "PATCH", path: "/portal/v1/apps/{app_id}/keys/{key_id}", function: "rename-key", groups: DEVELOPERS },
   { method: "PUT", path: "/portal/v1/apps/{app_id}/webhook", function: "set-webhook", groups: DEVELOPERS },
   {
     method: "POST",
@@ -152,8 +157,11 @@ export const PORTAL_ROUTES = [
   },
   { method: "POST", path: "/portal/v1/apps/{app_id}/webhook/test", function: "test-webhook", groups: DEVELOPERS },
   { method: "GET", path: "/portal/v1/apps/{app_id}/deliveries", function: "list-deliveries", groups: VIEWERS },
+  { method: "GET", path: "/portal/v1/apps/{app_id}/events", function: "list-app-events", groups: VIEWERS },
   { method: "POST", path: "/portal/v1/events/{event_id}/replay", function: "replay-event", groups: DEVELOPERS },
+  { method: "POST", path: "/portal/v1/events/{event_id}/send", function: "send-event", groups: DEVELOPERS },
   { method: "GET", path: "/portal/v1/verifications", function: "search-verifications", groups: VIEWERS },
+  { method: "GET", path: "/portal/v1/lookup", function: "lookup-verifications", groups: VIEWERS },
   {
     method: "GET",
     path: "/portal/v1/verifications/{verification_id}",

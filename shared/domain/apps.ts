@@ -1,4 +1,5 @@
 import type { Environment } from "./environments.ts";
+import { addSeconds, isoSeconds } from "./time.ts";
 
 export type AppStatus = "active" | "disabled";
 
@@ -43,9 +44,13 @@ export interface KeyItem {
   environment: Environment;
   prefix: string;
   app_status: AppStatus;
+  /** What people call it (set at creation or rotation, changeable); none for keys made before names. */
+  name?: string;
   created_at: string;
   expires_at?: string;
   revoked_at?: string;
+  /** When the authorizer last let it pass, to within `KEY_USE_RESOLUTION_SECONDS`. */
+  last_used_at?: string;
 }
 
 export const appPk = (appId: string) => `APP#${appId}`;
@@ -57,6 +62,22 @@ export const keyPk = (keyHash: string) => `KEY#${keyHash}`;
  */
 export function keyIdOf(key: Pick<KeyItem, "pk">): string {
   return `key_${key.pk.slice("KEY#".length, "KEY#".length + 20)}`;
+}
+
+/** How fine `last_used_at` is: the authorizer writes it at most this often per key. */
+export const KEY_USE_RESOLUTION_SECONDS = 60;
+
+/**
+ * The time before which a key's recorded use is too old and is written again at `now`: the
+ * authorizer writes only when the key it read says so, so a busy key costs one write a minute.
+ */
+export function keyUseStaleBefore(now: Date): string {
+  return isoSeconds(addSeconds(now, -KEY_USE_RESOLUTION_SECONDS));
+}
+
+/** True when the key item read says its use is worth recording at `now`. */
+export function keyUseIsStale(key: Pick<KeyItem, "last_used_at">, now: Date): boolean {
+  return key.last_used_at === undefined || key.last_used_at <= keyUseStaleBefore(now);
 }
 
 /** True while a key may still pass: not revoked and not past its expiry. */

@@ -20,10 +20,13 @@ export const AUDIT_ACTIONS = [
   "verification.viewed",
   // A portal search lists references and filenames: recorded like a view.
   "verifications.searched",
+  // An app's events list shows what each event sent, personal data included: recorded like a view.
+  "events.viewed",
   // Portal changes.
   "app.created",
   "key.created",
   "key.revoked",
+  "key.renamed",
   "webhook.updated",
   "webhook.secret_rotated",
   "webhook.tested",

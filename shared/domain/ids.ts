@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ulid } from "ulid";
+import { encodeTime, ulid } from "ulid";
 
 /** Prefixed ULIDs: `ver_`, `evt_`, `app_`, `aud_`, `org_` + 26 Crockford base32 characters. */
 export const ID_PREFIXES = {
@@ -22,6 +22,11 @@ export function newId(kind: IdKind): string {
 
 export function isId(kind: IdKind, value: string): boolean {
   return ID_PATTERNS[kind].test(value);
+}
+
+/** The first id of `kind` made at `timeMs` or later could be: ids sort by their time. */
+export function firstIdAt(kind: IdKind, timeMs: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(timeMs, 10)}${"0".repeat(16)}`;
 }
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

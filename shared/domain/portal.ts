@@ -7,12 +7,22 @@ import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import { roleSchema } from "./organizations.ts";
 import type { Result, Status } from "./state.ts";
+import { EVENT_TYPES } from "./webhook-events.ts";
 import * as z from "./zod.ts";
 
 const day = z.iso.date();
 
 export const KEY_ID_PATTERN = /^key_[0-9a-f]{20}$/;
 export const MAX_APP_NAME_LENGTH = 100;
+export const MAX_KEY_NAME_LENGTH = 60;
+
+const keyName = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(MAX_KEY_NAME_LENGTH),
+    z.describe("What you call the key, to tell keys apart: 1 to 60 printable characters"),
+  );
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** The longest usage window one request may read. */
 export const MAX_USAGE_DAYS = 366;
@@ -25,6 +35,7 @@ export const newAppBodySchema = z.strictObject({
       z.maxLength(MAX_APP_NAME_LENGTH),
       z.describe("A name for people: 1 to 100 printable characters"),
     ),
+  key_name: z.optional(keyName).check(z.describe("A name for the app's first key")),
   webhook_url: z
     .optional(z.string().check(z.maxLength(MAX_WEBHOOK_URL_LENGTH)))
     .check(z.describe("Where to send events; can be set later")),
@@ -34,7 +45,11 @@ export const rotateKeyBodySchema = z.strictObject({
   grace_seconds: z
     .optional(z.int().check(z.gte(0), z.lte(7 * 24 * 3600)))
     .check(z.describe("How long the old key keeps working: 24 hours by default, at most 7 days")),
+  name: z.optional(keyName).check(z.describe("A name for the new key")),
 });
+
+/** A key's new name. */
+export const renameKeyBodySchema = z.strictObject({ name: keyName });
 
 export const webhookBodySchema = z.strictObject({
   url: z
@@ -69,6 +84,29 @@ export const deliveryPositionSchema = z
     sk: z.string().check(z.regex(ATTEMPT_SK)),
   })
   .check(z.refine((position) => ATTEMPT_SK.exec(position.sk)?.[1] === position.attempted_at));
+
+export const appEventsQuerySchema = z.strictObject({
+  type: z.optional(z.enum(EVENT_TYPES)).check(z.describe("Only events of this type")),
+  after: z
+    .optional(z.iso.datetime())
+    .check(z.describe("Only events created at or after this instant; the last 30 days at most either way")),
+  limit: limitSchema,
+  cursor: z.optional(cursorSchema),
+});
+
+export const lookupQuerySchema = z.strictObject({
+  q: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(
+      z.describe(
+        "A verification id or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications",
+      ),
+    ),
+  limit: limitSchema,
+});
+
+/** Where a page of an app's events ended: the last event's id (newest first). */
+export const appEventPositionSchema = z.strictObject({ event_id: z.string().check(z.regex(ID_PATTERNS.event)) });
 
 /** The usage window when none is asked for: the last 30 days, today included. */
 export const DEFAULT_USAGE_DAYS = 30;

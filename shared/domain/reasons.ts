@@ -45,6 +45,55 @@ export function reasonMessage(code: string): string {
   return code in REASON_MESSAGES ? REASON_MESSAGES[code as ReasonCode] : code.replaceAll("_", " ");
 }
 
+/** What a verification holds of how its outcome was reached: all of it kept after erasure. */
+export interface DecisionFacts {
+  /** The reviewer who decided (staff see the name; the customer is told only that a reviewer decided). */
+  decided_by?: string;
+  /** Why it waited for a person, which says what the reviewer had of the issuer's copy. */
+  review_reason?: ReviewReason;
+  review_required_at?: string;
+  /** The sandbox reference prefix that forced the outcome, so no check ran. */
+  sandbox_prefix?: string;
+}
+
+/** What a reviewer found, by the code they chose. */
+const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
+  verified: "verified the document",
+  document_altered: "found the document altered",
+  not_genuine: "found the document not genuine",
+  subject_mismatch: "found the document about someone other than the expected subject",
+  student_not_active: "found the certificate does not show an active student",
+  student_not_accommodated: "found the certificate does not show a student staying in the dormitory",
+  document_unreadable: "could not read the document",
+  other: "rejected the document",
+};
+
+/** Whether the issuer's copy was compared before the reviewer decided, by why the verification went to review. */
+const ISSUER_COMPARISON: Record<ReviewReason, string> = {
+  fields_incomplete: "the issuer's copy was compared and matched byte for byte, but lacked fields the checks need",
+  issuer_unavailable: "the issuer's copy was not compared, as the issuer could not be asked for it",
+  original_pdf_not_provided: "the issuer's copy was not compared, as a photo was sent instead of the PDF",
+  review_requested: "the issuer's copy was not compared and no check ran, as the sandbox reference asked for a review",
+};
+
+/**
+ * The sentence a completed or failed verification shows for `code`, saying who decided: a
+ * reviewer (and whether the issuer's copy was compared), the sandbox's reference prefix (no
+ * check ran), or the checks themselves.
+ */
+export function decisionMessage(code: string, facts: DecisionFacts): string {
+  if (facts.decided_by !== undefined) {
+    const finding = REVIEWER_FINDINGS[code as ReasonCode] ?? `decided ${code.replaceAll("_", " ")}`;
+    return `A reviewer ${finding}; ${ISSUER_COMPARISON[facts.review_reason ?? "issuer_unavailable"]}`;
+  }
+  // A forced review that nobody decided in time ended as any review window does.
+  if (code === "review_timeout" && facts.review_required_at !== undefined) return REASON_MESSAGES.review_timeout;
+  if (facts.sandbox_prefix !== undefined) {
+    return `The sandbox reference prefix ${facts.sandbox_prefix} forced this outcome: no check ran and nobody reviewed the document`;
+  }
+  return reasonMessage(code);
+}
+
 /** What a verification still processing says while an issuer that did not answer is asked again. */
 export function retryingMessage(until: string): string {
   return `The document is being checked; the issuer did not answer and is asked again until ${until}, then a reviewer decides`;

@@ -2,7 +2,7 @@ import type { extractedSchema } from "./document-layouts.ts";
 import type { DocumentType } from "./document-types.ts";
 import type { Environment } from "./environments.ts";
 import { type IssuerState, isRetrying } from "./issuer.ts";
-import { type ReviewReason, reasonMessage, retryingMessage } from "./reasons.ts";
+import { decisionMessage, type ReviewReason, reasonMessage, retryingMessage } from "./reasons.ts";
 import type { Check, Reason, UploadInstructions, VerificationResource } from "./responses/verification.ts";
 import { type Result, type Status, visibleStatus } from "./state.ts";
 import type * as z from "./zod.ts";
@@ -59,6 +59,8 @@ export interface VerificationItem {
   /** Who decided the review, and their note; staff only. */
   decided_by?: string;
   decision_note?: string;
+  /** The sandbox reference prefix that forced the outcome (it names nobody, so erasure keeps it). */
+  sandbox_prefix?: string;
   /** When the verification was erased; from then on it holds nothing about the person. */
   redacted_at?: string;
 }
@@ -129,6 +131,12 @@ function reasonCode(item: VerificationItem, status: Status): string {
   }
 }
 
+/** The sentence beside the code: while the issuer is asked again, when, and once decided, who decided. */
+function resourceMessage(item: VerificationItem, status: Status, code: string): string {
+  if (status === "processing" && isRetrying(item.issuer)) return retryingMessage(item.issuer.retry_until);
+  return status === "completed" || status === "failed" ? decisionMessage(code, item) : reasonMessage(code);
+}
+
 /**
  * What the client sees of a stored item at `now`. An upload still awaited past its deadline
  * reads `expired`, exactly as the expiry tick will write it: one change of state later.
@@ -158,10 +166,7 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     completed_at: item.completed_at ?? (lazilyExpired ? item.upload_deadline : null),
     metadata: item.metadata ?? {},
     reason_code: code,
-    message:
-      status === "processing" && isRetrying(item.issuer)
-        ? retryingMessage(item.issuer.retry_until)
-        : reasonMessage(code),
+    message: resourceMessage(item, status, code),
     extracted: item.extracted ?? null,
     fraud_signals: item.fraud_signals ?? [],
     review: item.review_required_at

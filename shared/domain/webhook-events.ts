@@ -47,6 +47,8 @@ export interface EventItem {
   status: EventStatus;
   /** Attempts made so far in the current round (a replay starts a new round). */
   attempts: number;
+  /** Attempts made in the rounds before the current one, so attempts are numbered across rounds. */
+  attempts_before?: number;
   /** Present only while pending: when the next attempt is due. */
   next_attempt_at?: string;
 }
@@ -73,6 +75,7 @@ export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
 export interface AttemptItem {
   event_id: string;
   attempted_at: string;
+  /** Its number among all the event's attempts, every round counted: a replay's first reads 2 after one attempt. */
   attempt: number;
   url: string;
   outcome: "delivered" | "failed";
@@ -83,6 +86,13 @@ export interface AttemptItem {
   event_type?: EventType;
   /** The first 1 KiB of what the destination answered. */
   response_body?: string;
+  /** The headers the attempt sent, signature included (attempts recorded before they were kept have none). */
+  headers?: Record<string, string>;
+}
+
+/** The number the next attempt of `event` has among all its attempts. */
+export function nextAttemptNumber(event: Pick<EventItem, "attempts" | "attempts_before">): number {
+  return (event.attempts_before ?? 0) + event.attempts + 1;
 }
 
 /** How much of a destination's answer an attempt keeps. */

@@ -19,6 +19,16 @@ export const WEB_PAGES = {
 } as const;
 export type WebPageName = keyof typeof WEB_PAGES;
 
+/** The icon both pages share, written beside each page's script (web/common/favicon.svg). */
+export const FAVICON = "favicon.svg";
+
+/** A page's files as read: the page, its script, its styles and its icon. */
+export interface WebPageFiles {
+  page: string;
+  script: string;
+  styles: string;
+  icon: string;
+}
 export interface PageSettings {
   /** Where the page calls the user pool's API: Cognito's regional endpoint, or the local one. */
   identityEndpoint: string;
@@ -28,11 +38,16 @@ export interface PageSettings {
   documentsOrigin?: string;
 }
 
-/** The page's three files, read once (at cold start) from the built web assets. */
-export function readWebPage(webAssets: string, name: WebPageName): { page: string; script: string; styles: string } {
+/** The page's files, read once (at cold start) from the built web assets. */
+export function readWebPage(webAssets: string, name: WebPageName): WebPageFiles {
   const folder = path.join(webAssets, name);
   const read = (file: string) => readFileSync(path.join(folder, file), "utf8");
-  return { page: read("index.html"), script: read(WEB_PAGES[name].script), styles: read(WEB_PAGES[name].styles) };
+  return {
+    page: read("index.html"),
+    script: read(WEB_PAGES[name].script),
+    styles: read(WEB_PAGES[name].styles),
+    icon: read(FAVICON),
+  };
 }
 
 /** What index.html carries where the settings go (`<meta ... content="%NAME%">`). */
@@ -91,11 +106,11 @@ function served(contentType: string, body: string): Served {
 /**
  * Answers a page's two routes from files read once: `GET <root>` (the page; asked without its
  * trailing slash, a redirect to it, so the page's relative URLs resolve under `<root>/`) and
- * `GET <root>/assets/{file}` (the script and the styles, by exact name).
+ * `GET <root>/assets/{file}` (the script, the styles and the icon, by exact name).
  */
 export function pageResponder(
   name: WebPageName,
-  files: { page: string; script: string; styles: string },
+  files: WebPageFiles,
   settings: PageSettings,
 ): (event: APIGatewayProxyEvent) => APIGatewayProxyResult {
   const { root, script, styles } = WEB_PAGES[name];
@@ -103,6 +118,7 @@ export function pageResponder(
   const assets = new Map<string, Served>([
     [script, served("text/javascript; charset=utf-8", files.script)],
     [styles, served("text/css; charset=utf-8", files.styles)],
+    [FAVICON, served("image/svg+xml", files.icon)],
   ]);
   const policy = pagePolicy(settings);
 

@@ -24,7 +24,15 @@ export interface AppStore {
   listApps(): Promise<AppItem[]>;
   /** The key with this SHA-256, as the authorizer reads it: one read. */
   getKey(keyHash: string): Promise<KeyItem | undefined>;
-  setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void>;
+  /**
+   * Records that the key `pk` passed at `at`, only while its recorded use is at or before
+   * `staleBefore` (or none): false, writing nothing, when another request recorded it since.
+   */
+  recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean>;
+  /** Gives the key `pk` of `appId` a new name: false, writing nothing, when the app has no such key. */
+  renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean>;
+  /** Sets where the app's events go; `undefined` removes the destination (events are then kept, not sent). */
+  setWebhookUrl(appId: string, url: string | undefined, now: string, audit?: AuditRecord): Promise<void>;
   /** Every key of the app, oldest first: for display, not for decisions (eventually consistent). */
   listKeys(appId: string): Promise<KeyItem[]>;
   /** The app's keys that may still pass, read consistently. */

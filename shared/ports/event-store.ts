@@ -46,6 +46,19 @@ export interface EventStore {
     limit: number,
     after?: AttemptPosition,
   ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }>;
+  /**
+   * Up to `limit` of an app's events, newest first, from the event `since` on (an id, so a time:
+   * ids sort by time), of `type` only when given, after the event `before` when going on; `last`
+   * is where to go on from when more may follow.
+   */
+  recentEventsForApp(
+    appId: string,
+    filter: { since: string; type?: EventItem["type"] },
+    limit: number,
+    before?: string,
+  ): Promise<{ items: EventItem[]; last: string | undefined }>;
+  /** Every attempt of one event, in the order they were made. */
+  attemptsOf(eventId: string): Promise<AttemptItem[]>;
   /** Up to `limit` of an app's events in the order they happened, after the event `afterId`. */
   eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]>;
   /** Every event kept about one verification, in the order of its changes. */

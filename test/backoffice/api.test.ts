@@ -267,6 +267,9 @@ describe("the decision", () => {
       result: "verified",
       reason_code: "verified",
       reasons: [],
+      // A reviewer decided, without the issuer's copy: the message says both, and names nobody.
+      message:
+        "A reviewer verified the document; the issuer's copy was not compared, as the issuer could not be asked for it",
     });
   });
 });

@@ -27,6 +27,7 @@ import {
 } from "../../web/backoffice/wire.ts";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { StaffUser } from "../support/api.ts";
+import { expectAccessible } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
 import { expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
@@ -167,6 +168,7 @@ describe("the console's files", () => {
     expect(meta("identity-endpoint")).toBe(process.env.IDENTITY_ENDPOINT);
     expect(meta("client-id")).toBe(process.env.STAFF_CLIENT_ID);
     expect([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      "assets/favicon.svg",
       "assets/console.css",
       "assets/console.js",
     ]);
@@ -197,6 +199,10 @@ describe("the console's files", () => {
       const again = await fetch(`${consoleUrl}assets/${file}`, { headers: { "If-None-Match": etag } });
       expect(again.status).toBe(304);
     }
+    const icon = await fetch(`${consoleUrl}assets/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     // The bundle stays small: the console loads fast on any connection.
     expect((await (await fetch(`${consoleUrl}assets/console.js`)).text()).length).toBeLessThan(60_000);
     for (const name of ["index.html", "console.ts", "..%2Fbackoffice%2Findex.html", "..%2F..%2Fpackage.json"]) {
@@ -219,6 +225,10 @@ describe("the console in headless chromium", () => {
     const response = await page.goto(consoleUrl);
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+    // The console opens in Turkish; these tests read it in English (console-language.test.ts reads both).
+    await page.getByLabel("Dil", { exact: true }).selectOption("en");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.getByLabel("Username").focus();
     return { page, problems };
   }
 
@@ -246,6 +256,9 @@ describe("the console in headless chromium", () => {
   // By id: an empty message region is hidden, and a role query would wait for it to show.
   const status = (page: Page) => page.locator("#status[role=status]");
   const alert = (page: Page) => page.locator("#alert[role=alert]");
+  // What the claim and the decision say, beside the form.
+  const itemStatus = (page: Page) => page.locator("#item-status[role=status]");
+  const itemAlert = (page: Page) => page.locator("#item-alert[role=alert]");
 
   it("signs in, opens the oldest item with both copies, claims it and rejects it", async () => {
     const { page, problems } = await openConsole();
@@ -254,6 +267,7 @@ describe("the console in headless chromium", () => {
     page.on("response", (response) => {
       if (response.url().startsWith(documentsOrigin) && response.status() === 200) documentsLoaded.add(response.url());
     });
+    await expectAccessible(page, "sign-in");
     await signIn(page, reviewer);
     await expectNothingStored(page);
 
@@ -263,6 +277,7 @@ describe("the console in headless chromium", () => {
     await expect.poll(() => rows.count()).toBe(waiting.length);
     await expect.poll(() => rows.first().innerText()).toContain(oldest.verification_id);
     expect(await rows.first().innerText()).toMatch(/Fields incomplete[\s\S]*Free/);
+    await expectAccessible(page, "queue");
 
     await rowLink(page, oldest.verification_id).click();
     await page.getByRole("heading", { name: oldest.verification_id }).waitFor();
@@ -279,10 +294,14 @@ describe("the console in headless chromium", () => {
     await expect.poll(() => item.innerText()).toContain("EKSİKOĞLU");
     expect(await item.innerText()).toMatch(/Authority match\s+Passed/);
     expect(await item.innerText()).toMatch(/Fields extracted\s+Failed/);
+    await expectAccessible(page, "item");
 
+    expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(true);
     await page.getByRole("button", { name: /^Claim/ }).click();
-    await expect.poll(() => status(page).innerText()).toMatch(/^You hold the claim until/);
+    await expect.poll(() => itemStatus(page).innerText()).toMatch(/^You hold the claim until \d{2}:\d{2}\.$/);
     await expect.poll(() => page.locator("#claim-status").innerText()).toMatch(/^You hold the claim until/);
+    await page.getByLabel("Rejected").check();
+    await expectAccessible(page, "decision");
 
     const note = "Seal differs from the issuer's template";
     await page.getByLabel("Rejected").check();
@@ -406,11 +425,17 @@ describe("the console in headless chromium", () => {
     await rowLink(page, claimed.verification_id).click();
     await page.getByRole("heading", { name: claimed.verification_id }).waitFor();
     await page.getByRole("button", { name: /^Claim/ }).click();
-    await expect.poll(() => alert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+    await expect.poll(() => itemAlert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+    // Not an ISO instant: the API's time in the page's clock.
+    expect(await itemAlert(page).innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
 
-    await page.getByLabel("Verified").check();
-    await page.getByRole("button", { name: "Record decision" }).click();
-    await expect.poll(() => alert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+    // The form stays closed to a reviewer without the claim, and v says who holds it instead of choosing.
+    expect(await page.getByLabel("Verified").isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(true);
+    await inPage(page, 'document.getElementById("item-alert").textContent = ""');
+    await page.keyboard.press("v");
+    await expect.poll(() => itemAlert(page).innerText()).toContain(`${reviewer.username} holds the claim until`);
+    expect(await page.getByLabel("Verified").isChecked()).toBe(false);
     expect(expectVerification(await fx.customer.get(claimed.verification_id)).status).toBe("in_review");
 
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -419,4 +444,40 @@ describe("the console in headless chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("passes axe-core on every screen in Turkish and in English, at desktop width and a phone's", async () => {
+    const user = await fx.api.staffUser(["reviewers"]);
+    const last = waiting.at(-1);
+    if (!last) throw new Error("Nothing waits");
+    // A new tab, in the console's own language: Turkish. Everything is found by id, not by its words.
+    const page = await chromium.browser().newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(consoleUrl);
+    const inEach = async (screen: string) => {
+      for (const language of ["tr", "en"]) {
+        await page.locator("#language").selectOption(language);
+        await page.locator(`html[lang=${language}]`).waitFor();
+        await expectAccessible(page, `${screen} (${language})`);
+      }
+    };
+    await page.locator("#sign-in-title").waitFor();
+    await inEach("sign-in");
+    await page.locator("input[name=username]").fill(user.username);
+    await page.locator("input[name=password]").fill(user.password);
+    await page.locator("form.sign-in button[type=submit]").click();
+    await page.locator("table.queue tbody tr").first().waitFor();
+    await inEach("queue");
+    await page.locator(`a[data-id="${last.verification_id}"]`).click();
+    await page.locator("#item-title").waitFor();
+    await expect.poll(() => page.locator("article.item [aria-busy=true]").count()).toBe(0);
+    await inEach("item");
+    await page.keyboard.press("c");
+    // Claimed: the decision's choices open.
+    await expect.poll(() => page.locator("input[type=radio]").first().isDisabled()).toBe(false);
+    await page.keyboard.press("r");
+    await inEach("decision");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -1,9 +1,10 @@
 /**
  * examples/backend, the customer backend on the TypeScript client: its one command run against
- * the local runtime, and its routes driven directly (a retried upload, replayed and forged
- * webhooks, a restart that lost what the webhooks said).
+ * the local runtime (and `npm start` itself, whose dev app's destination it borrows and gives
+ * back, at its end and on Ctrl+C), and its routes driven directly (a retried upload, replayed
+ * and forged webhooks, a restart that lost what the webhooks said).
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import os from "node:os";
@@ -14,6 +15,7 @@ import { createClient } from "../../clients/typescript/src/index.ts";
 import { backend } from "../../examples/backend/server.ts";
 import { freePort } from "../../local/engines.ts";
 import { useApiFixture } from "../support/fixture.ts";
+import { startRuntime, stopRuntime } from "../support/runtime.ts";
 import { until } from "../support/until.ts";
 
 const run = promisify(execFile);
@@ -107,4 +109,56 @@ describe("the example backend", () => {
     expect(await check()).toMatchObject({ verification_id: first.verification_id, status: "completed" });
     await stop(server);
   });
+  it("gives the dev app back the destination it had: its own after Ctrl+C, none after it ends", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "example-destination-"));
+    // e-Devlet's answers slowed, so the decision is still awaited when Ctrl+C comes.
+    const runtime = await startRuntime({ LOCAL_DATA_DIR: dataDir, SIMULATOR_LATENCY_MS: "1500" }, ["--in-memory"]);
+    try {
+      const { app_id } = JSON.parse(await readFile(path.join(dataDir, "dev-app.json"), "utf8")) as { app_id: string };
+      const port = await freePort();
+      const env = { ...process.env, LOCAL_DATA_DIR: dataDir, EXAMPLE_PORT: String(port) };
+      const ops = async (...args: string[]) =>
+        (await run("npm", ["run", "-s", "ops", "--", ...args], { cwd: ROOT, env })).stdout;
+      const destination = async () =>
+        (JSON.parse(await ops("apps", "show", app_id, "--json")) as { webhook_url: string | null }).webhook_url;
+
+      const own = "http://127.0.0.1:4999/my-receiver";
+      await ops("webhooks", "set", app_id, "--url", own);
+      // A process group of its own, signalled whole, as a terminal's Ctrl+C is.
+      const example = spawn("npm", ["run", "-s", "example:backend"], {
+        cwd: ROOT,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      example.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const exited = new Promise((resolve) => example.once("exit", resolve));
+      await until(
+        () => output,
+        (text) => text.includes("POST /students/student-4711/certificate -> 202"),
+        60_000,
+      );
+      expect(await destination()).toBe(`http://127.0.0.1:${port}/webhooks`);
+      process.kill(-(example.pid ?? 0), "SIGINT");
+      await exited;
+      expect(output).not.toContain("-> completed");
+      expect(output.trim().split("\n").at(-1)).toBe(`the dev app's webhooks go back to ${own}`);
+      expect(await destination()).toBe(own);
+
+      // No destination before: none after. (The same student and file: the first verification, replayed.)
+      await ops("webhooks", "remove", app_id);
+      expect(await destination()).toBeNull();
+      const { stdout } = await run("npm", ["run", "-s", "example:backend"], { cwd: ROOT, env, timeout: 90_000 });
+      expect(stdout).toContain(`the dev app's webhooks now go to http://127.0.0.1:${port}/webhooks\n`);
+      expect(stdout).toContain("GET  /students/student-4711/certificate -> completed verified\n");
+      expect(stdout.trim().split("\n").at(-1)).toBe("the dev app's webhooks go nowhere again, as before");
+      expect(await destination()).toBeNull();
+    } finally {
+      await stopRuntime(runtime);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The TypeScript client (clients/typescript) against the local runtime: the whole flow through
  * its helpers, its retries (one Idempotency-Key across them, Retry-After honoured), its typed
- * problems, and webhook verification of real signed deliveries.
+ * problems, waiting for a result, uploads storage refuses explained, and webhook verification of
+ * real signed deliveries.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -9,7 +10,9 @@ import { describe, expect, it, vi } from "vitest";
 import {
   createClient,
   ProblemError,
+  UploadError,
   verifyWebhook,
+  WaitTimeoutError,
   type WebhookEvent,
   WebhookVerificationError,
 } from "../../clients/typescript/src/index.ts";
@@ -225,5 +228,83 @@ describe("the TypeScript client", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+  it("waits for the result with growing pauses, and gives up with the state last read", async () => {
+    const app = await fixture.api.newApp("sandbox");
+    const pauses: number[] = [];
+    const client = createClient({
+      baseUrl: fixture.api.baseUrl,
+      apiKey: app.api_key,
+      sleep: (ms) => {
+        pauses.push(ms);
+        return new Promise((resolve) => setTimeout(resolve, ms));
+      },
+    });
+    const document = new Uint8Array(await readFile(CERTIFICATE));
+    const { verification } = await client.createVerification(body("client-wait", document.length));
+    await client.upload(verification, document);
+    await client.confirmUpload(verification.verification_id);
+    const done = await client.waitForResult(verification.verification_id, { timeoutMs: 60_000 });
+    expect(done).toMatchObject({ status: "completed", result: "verified" });
+    expect(pauses.every((pause, i) => pause <= 5_000 && (i === 0 || pause >= (pauses[i - 1] ?? 0)))).toBe(true);
+
+    // Never uploaded: it stays awaiting_upload, and the wait ends at its timeout.
+    const { verification: waiting } = await client.createVerification(body("client-wait-none", 2048));
+    const gaveUp = await client
+      .waitForResult(waiting.verification_id, { timeoutMs: 1_500 })
+      .catch((error: unknown) => error);
+    expect(gaveUp).toBeInstanceOf(WaitTimeoutError);
+    expect((gaveUp as WaitTimeoutError).verification).toMatchObject({
+      verification_id: waiting.verification_id,
+      status: "awaiting_upload",
+    });
+    expect((gaveUp as Error).message).toBe(`${waiting.verification_id} is still awaiting_upload after 1500 ms`);
+  });
+
+  it("names the likely cause when storage refuses an upload", async () => {
+    const app = await fixture.api.newApp("sandbox");
+    const client = createClient({ baseUrl: fixture.api.baseUrl, apiKey: app.api_key });
+    const refusal = (call: Promise<void>) =>
+      call.then(
+        () => {
+          throw new Error("the upload was taken");
+        },
+        (error: unknown) => error as UploadError,
+      );
+
+    const { verification } = await client.createVerification(body("client-upload-size", 2048));
+    // Another size than the create's: storage would refuse it, so it is not sent.
+    const wrongSize = await refusal(client.upload(verification, brokenPdf(2000)));
+    expect(wrongSize).toBeInstanceOf(UploadError);
+    expect(wrongSize).toMatchObject({ status: undefined, storageCode: undefined });
+    expect(wrongSize.message).toBe(
+      "The upload was not sent: the document is 2000 bytes, and the URL is signed for 2048 (the file_size_bytes of the create): create a verification with the file's real size",
+    );
+
+    const upload = verification.upload;
+    if (!upload) throw new Error("no upload instructions");
+    const otherType = {
+      ...verification,
+      upload: { ...upload, headers: { ...upload.headers, "Content-Type": "image/png" } },
+    };
+    const wrongType = await refusal(client.upload(otherType, brokenPdf(2048)));
+    expect(wrongType).toMatchObject({ status: 403, storageCode: "SignatureDoesNotMatch" });
+    expect(wrongType.message).toContain("Content-Type or Content-Length differs from what the URL signs");
+
+    // The same file as signed is taken.
+    await client.upload(verification, brokenPdf(2048));
+
+    // An expired URL, as S3 answers it (the local runtime's URLs last 15 minutes).
+    const expired = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>`;
+    const late = createClient({
+      baseUrl: fixture.api.baseUrl,
+      apiKey: app.api_key,
+      fetch: async () => new Response(expired, { status: 403, headers: { "Content-Type": "application/xml" } }),
+    });
+    const tooLate = await refusal(late.upload(verification, brokenPdf(2048)));
+    expect(tooLate).toMatchObject({ status: 403, storageCode: "AccessDenied" });
+    expect(tooLate.message).toContain(
+      `the URL expired at ${upload.expires_at}; fetch the verification for a fresh one`,
+    );
   });
 });

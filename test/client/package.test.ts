@@ -1,6 +1,7 @@
 /**
  * The client package as customers get it: its types generated from the OpenAPI document as it
- * is now, and its build an ES module that works on its own.
+ * is now, its build an ES module that works on its own, made by `npm ci` (its `prepare`) so the
+ * repository imports it by its name.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -12,7 +13,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const PACKAGE = path.resolve(__dirname, "../../clients/typescript");
+const ROOT = path.resolve(__dirname, "../..");
+const PACKAGE = path.join(ROOT, "clients/typescript");
 const bin = (name: string) => path.join(PACKAGE, "node_modules", ".bin", name);
 
 let scratch: string;
@@ -57,5 +59,28 @@ describe("the client package", () => {
     expect(built.verifyWebhook(body, headers, secret)).toMatchObject({ type: "webhook.test" });
     const declarations = await readFile(path.join(outDir, "index.d.ts"), "utf8");
     expect(declarations).toContain("verifyWebhook");
+  });
+  it("is built by npm ci (its prepare script), so code in the repository imports it by its name", async () => {
+    const { scripts } = JSON.parse(await readFile(path.join(PACKAGE, "package.json"), "utf8")) as {
+      scripts: { prepare?: string };
+    };
+    expect(scripts.prepare).toBe("npm run build");
+    // What npm ci runs for the workspace once its dependencies are installed.
+    await run("npm", ["run", "-s", "prepare", "-w", "clients/typescript"], { cwd: ROOT });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { createClient, UploadError } = await import("@verification-api/client");
+         const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "vk_sandbox_x" });
+         console.log(typeof client.waitForResult, typeof UploadError);`,
+      ],
+      { cwd: ROOT },
+    );
+    expect(stdout.trim()).toBe("function function");
+    expect(await readFile(path.join(PACKAGE, "dist/index.d.ts"), "utf8")).toContain(
+      "waitForResult(verificationId: string, options?: WaitOptions): Promise<Verification>;",
+    );
   });
 });

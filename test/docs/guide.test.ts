@@ -3,10 +3,12 @@
  * real `npm start`, the guide's signature check against the public Standard Webhooks library,
  * and its error catalogue against the problem codes the API answers.
  *
- * The blocks read `.local/dev-app.json` and `docs/test-documents/`, and write under `.local/`,
- * relative to where they run: the runtime's LOCAL_DATA_DIR is `<temp>/.local`, the published
- * documents are linked into `<temp>/docs`, and the blocks run in `<temp>`, so the only change
- * made to them is the base URL (the runtime listens on a free port, not 3000).
+ * The guide's blocks read `.local/dev-app.json` and `docs/test-documents/`, and write under
+ * `.local/`, relative to where they run: the runtime's LOCAL_DATA_DIR is `<temp>/data`, linked as
+ * `<temp>/.local`, the published documents are linked into `<temp>/docs`, and the blocks run in
+ * `<temp>`, so the only change made to them is the base URL (the runtime listens on a free port,
+ * not 3000). The quickstart runs unchanged, in a folder with no `.local`, with the runtime's PORT
+ * and LOCAL_DATA_DIR set as a reader who changed them would set them.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -44,11 +46,18 @@ const workDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-guide-"));
 let runtime: RunningRuntime | undefined;
 let baseUrl = "";
 
+const dataDir = path.join(workDir, "data");
+const quickstartDir = path.join(workDir, "quickstart");
+
 beforeAll(async () => {
   // The blocks name the published test documents relative to the project root, as a reader runs them.
-  mkdirSync(path.join(workDir, "docs"));
-  symlinkSync(path.join(root, "docs/test-documents"), path.join(workDir, "docs/test-documents"));
-  runtime = await startRuntime({ LOCAL_DATA_DIR: path.join(workDir, ".local") }, ["--in-memory"]);
+  for (const dir of [workDir, quickstartDir]) {
+    mkdirSync(path.join(dir, "docs"), { recursive: true });
+    symlinkSync(path.join(root, "docs/test-documents"), path.join(dir, "docs/test-documents"));
+  }
+  mkdirSync(dataDir);
+  symlinkSync(dataDir, path.join(workDir, ".local"));
+  runtime = await startRuntime({ LOCAL_DATA_DIR: dataDir }, ["--in-memory"]);
   baseUrl = runtime.baseUrl;
 }, 60_000);
 
@@ -58,26 +67,43 @@ afterAll(async () => {
 });
 
 /** Runs bash code as a reader would paste it, stopping at the first failing command. */
-function runBash(script: string): Promise<string> {
-  expect(script.split(DOCUMENTED_BASE).length - 1, "the documented base URL, once").toBe(1);
-  const code = `set -euo pipefail\n${script.replace(DOCUMENTED_BASE, baseUrl)}`;
+function bash(code: string, options: { cwd: string; env?: Record<string, string> }): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("bash", ["-c", code], { cwd: workDir, timeout: 60_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      "bash",
+      ["-c", `set -euo pipefail\n${code}`],
+      { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
     );
   });
 }
 
+/** The guide's bash code, its documented base URL swapped for the runtime's. */
+function runBash(script: string): Promise<string> {
+  expect(script.split(DOCUMENTED_BASE).length - 1, "the documented base URL, once").toBe(1);
+  return bash(script.replace(DOCUMENTED_BASE, baseUrl), { cwd: workDir });
+}
+
 describe("the README quickstart", () => {
-  it("creates, uploads, confirms and fetches as written", async () => {
+  it("creates, uploads, confirms and fetches as written, on the PORT and LOCAL_DATA_DIR npm start was given, ending completed", async () => {
     const quickstart = blocks(section(readme, "## Quickstart: create, upload, confirm, fetch"), "bash");
     expect(quickstart).toHaveLength(1);
-    const output = await runBash(quickstart.join("\n"));
+    const [code = ""] = quickstart;
+    expect(code).not.toContain(":3000");
+    // Unchanged, where no `.local` exists: everything comes from the runtime's own settings.
+    const port = new URL(baseUrl).port;
+    expect(port).not.toBe("3000");
+    const output = await bash(code, { cwd: quickstartDir, env: { PORT: port, LOCAL_DATA_DIR: dataDir } });
     expect(output).not.toContain('"code"');
-    const ids = [...output.matchAll(/"verification_id":"(ver_[0-9A-Z]{26})"/g)].map((match) => match[1]);
-    expect(ids).toHaveLength(2);
-    expect(new Set(ids).size).toBe(1);
-    expect(output).toMatch(new RegExp(`"status":"${STATUS}"`));
+    // Step 3's answer and step 4's: one verification, completed and verified in both.
+    const answers = [...output.matchAll(/"verification_id":"(ver_[0-9A-Z]{26})"/g)].map((match) => match[1]);
+    expect(answers).toHaveLength(2);
+    expect(new Set(answers).size).toBe(1);
+    const states = [...output.matchAll(new RegExp(`"status":"${STATUS}","result":"?([a-z]+)"?`, "g"))].map(
+      ([, status, result]) => `${status} ${result}`,
+    );
+    expect(states).toEqual(["completed verified", "completed verified"]);
   }, 60_000);
 });
 
@@ -88,6 +114,8 @@ describe("docs/integration-guide.md", () => {
     const id = /verification: (ver_[0-9A-Z]{26})/.exec(output)?.[1];
     expect(id).toBeDefined();
     expect(output).toContain("upload: 200");
+    expect(output).toContain("<Code>SignatureDoesNotMatch</Code>");
+    expect(output).toContain("upload with another type: 403");
     expect(output).toContain("confirm: 200");
     expect(output).toMatch(/status after confirm: (processing|completed|failed)/);
     expect(output).toMatch(new RegExp(`fetched: ${id} ${STATUS}`));
@@ -99,6 +127,20 @@ describe("docs/integration-guide.md", () => {
     expect(output).toMatch(/^erased: completed verified at \d{4}-\d{2}-\d{2}T/m);
     expect(output).toContain('"code":"verification_not_found"');
   }, 90_000);
+
+  it("explains each refusal storage answers an upload with", () => {
+    const rows = [...section(guide, "## When storage refuses the upload").matchAll(/^\| `(\d{3}) ([A-Za-z]+)`/gm)].map(
+      ([, status, code]) => `${status} ${code}`,
+    );
+    expect(rows).toEqual([
+      "403 SignatureDoesNotMatch",
+      "403 SignatureDoesNotMatch",
+      "403 AccessDenied",
+      "403 AccessDenied",
+      "400 EntityTooLarge",
+    ]);
+    expect(section(guide, "## When storage refuses the upload")).toContain("`Request has expired`");
+  });
 
   it("gives a signature check that accepts what Standard Webhooks signs, and nothing else", () => {
     const [code, ...others] = blocks(guide, "js");

@@ -40,6 +40,44 @@ function declaring(access: Partial<FunctionDefinition["access"]>): FunctionDefin
 }
 
 describe("functionStatements", () => {
+  it("gives updates held to named attributes a statement of their own, so the reads keep theirs", () => {
+    const statements = functionStatements(
+      "example",
+      declaring({
+        tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+        updatedAttributes: { VERIFICATIONS_TABLE: ["seen_at"] },
+      }),
+      resources,
+    );
+    expect(statements.map((statement) => statement.toStatementJson())).toEqual([
+      { Effect: "Allow", Action: "dynamodb:GetItem", Resource: VERIFICATIONS_ARN },
+      {
+        Effect: "Allow",
+        Action: "dynamodb:UpdateItem",
+        Resource: VERIFICATIONS_ARN,
+        Condition: {
+          "ForAllValues:StringLike": { "dynamodb:Attributes": [VERIFICATIONS_TABLE.partitionKey.name, "seen_at"] },
+          StringEqualsIfExists: { "dynamodb:ReturnValues": "NONE" },
+        },
+      },
+    ]);
+  });
+
+  it("gives a function that only queries named indexes no statement on the table", () => {
+    const statements = functionStatements(
+      "example",
+      declaring({ tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, queries: { VERIFICATIONS_TABLE: ["byApp"] } }),
+      resources,
+    );
+    expect(statements.map((statement) => statement.toStatementJson())).toEqual([
+      {
+        Effect: "Allow",
+        Action: "dynamodb:Query",
+        Resource: `${VERIFICATIONS_ARN}/index/${VERIFICATIONS_TABLE.indexes.byApp.indexName}`,
+      },
+    ]);
+  });
+
   it("lets a scan reach every index of its table, as a query does", () => {
     const statements = functionStatements(
       "example",

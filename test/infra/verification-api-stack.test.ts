@@ -459,20 +459,27 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         ]?.map((index) => table?.indexes[index]?.indexName ?? `${index}, not an index of ${setting}`);
         if (named) {
           // Queries reach the named indexes only; the other actions, the table only.
-          expected.push(
-            { Effect: "Allow", Action: ["dynamodb:Query"], Resource: named.map(indexArn) },
-            {
-              Effect: "Allow",
-              Action: actions.filter((action) => action !== "dynamodb:Query"),
-              Resource: { "Fn::GetAtt": [id, "Arn"] },
-            },
-          );
+          expected.push({ Effect: "Allow", Action: ["dynamodb:Query"], Resource: named.map(indexArn) });
+          // A function that only queries its indexes gets no statement on the table itself.
+          const onTable = actions.filter((action) => action !== "dynamodb:Query");
+          if (onTable.length > 0) {
+            expected.push({ Effect: "Allow", Action: onTable, Resource: { "Fn::GetAtt": [id, "Arn"] } });
+          }
           continue;
         }
         const indexes = actions.includes("dynamodb:Query")
           ? (table?.globalIndexes ?? []).map((index) => indexArn(index.indexName))
           : [];
-        expected.push({ Effect: "Allow", Action: actions, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
+        // Updates limited to named attributes stand in a statement of their own.
+        const attributes = definition.access.updatedAttributes as Partial<Record<SettingName, unknown>> | undefined;
+        const limited = attributes?.[setting] ? ["dynamodb:UpdateItem"] : [];
+        const others = actions.filter((action) => !limited.includes(action));
+        if (others.length > 0) {
+          expected.push({ Effect: "Allow", Action: others, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
+        }
+        for (const action of limited.filter((candidate) => actions.includes(candidate))) {
+          expected.push({ Effect: "Allow", Action: [action], Resource: { "Fn::GetAtt": [id, "Arn"] } });
+        }
       }
       if (definition.access.uploads.length > 0) {
         expected.push({
@@ -654,17 +661,26 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(iamStatements.filter((statement) => JSON.stringify(statement.Resource ?? "").includes(key))).toEqual([]);
   });
 
-  it("lets the API key authorizer read key items only, and only this account's alarms use the topic key", () => {
+  it("lets the API key authorizer read key items only and write their last use alone, and only this account's alarms use the topic key", () => {
     const authorizer = template.findResources("AWS::Lambda::Function")[functionId(stack, "authorizer")];
     const role = authorizer?.Properties.Role as { "Fn::GetAtt": string[] } | undefined;
     const roleId = role?.["Fn::GetAtt"][0] ?? "";
     const tableStatements = policyStatementsOfRole(template, roleId).filter((statement) =>
       [statement.Action].flat().some((action) => String(action).startsWith("dynamodb:")),
     );
-    expect(tableStatements).toHaveLength(1);
-    expect(tableStatements[0]?.Condition).toEqual({
-      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["KEY#*"] },
-    });
+    expect(tableStatements.map((statement) => [statement.Action, statement.Condition])).toEqual([
+      ["dynamodb:GetItem", { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["KEY#*"] } }],
+      [
+        "dynamodb:UpdateItem",
+        {
+          "ForAllValues:StringLike": {
+            "dynamodb:LeadingKeys": ["KEY#*"],
+            "dynamodb:Attributes": ["pk", "last_used_at"],
+          },
+          StringEqualsIfExists: { "dynamodb:ReturnValues": "NONE" },
+        },
+      ],
+    ]);
     const keys = Object.values(template.findResources("AWS::KMS::Key"));
     const cloudWatch = keys
       .flatMap((key) => key.Properties.KeyPolicy.Statement as Json[])
@@ -934,12 +950,23 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     );
     for (const [name] of entries) {
       const dimension = { Name: "FunctionName", Value: { Ref: functionId(stack, name) } };
-      template.hasResourceProperties("AWS::CloudWatch::Alarm", { MetricName: "Throttles", Dimensions: [dimension] });
+      // One alarm per function: its throttles, and for a route handler its errors beside them.
       // An authorizer throws for every refused key or token; its failures are counted from the access log.
-      const errors = template.findResources("AWS::CloudWatch::Alarm", {
-        Properties: { MetricName: "Errors", Dimensions: [dimension] },
-      });
-      expect(Object.keys(errors)).toHaveLength(authorizerFunctions.has(name) ? 0 : 1);
+      const watched = alarms
+        .map((alarm) =>
+          alarm.Properties.MetricName
+            ? [{ MetricName: alarm.Properties.MetricName, Dimensions: alarm.Properties.Dimensions }]
+            : (alarm.Properties.Metrics as { MetricStat?: { Metric: Json } }[]).flatMap((m) =>
+                m.MetricStat ? [m.MetricStat.Metric] : [],
+              ),
+        )
+        .filter((metrics) =>
+          metrics.some((metric) => JSON.stringify(metric.Dimensions) === JSON.stringify([dimension])),
+        );
+      expect(watched, name).toHaveLength(1);
+      expect(watched[0]?.map((metric) => metric.MetricName).sort(), name).toEqual(
+        authorizerFunctions.has(name) ? ["Throttles"] : ["Errors", "Throttles"],
+      );
     }
     const accessLogs = template.findResources("AWS::Logs::MetricFilter", {
       Properties: { FilterPattern: Match.stringLikeRegexp("AUTHORIZER_FAILURE") },

@@ -99,7 +99,17 @@ async function createdApp(name: string): Promise<Created> {
 describe("as a process", () => {
   it("creates, rotates and revokes, and the keys it prints behave so at the API", async () => {
     const created = json<Created>(
-      await ops(["apps", "create", "--name", "Walkthrough", "--webhook-url", "https://hooks.example.com/v1", "--json"]),
+      await ops([
+        "apps",
+        "create",
+        "--name",
+        "Walkthrough",
+        "--webhook-url",
+        "https://hooks.example.com/v1",
+        "--key-name",
+        "First servers",
+        "--json",
+      ]),
     );
     issued.push(created.api_key, created.webhook_secret);
     expect(created).toMatchObject({
@@ -113,11 +123,16 @@ describe("as a process", () => {
     });
     expect(created.api_key.startsWith(created.key_prefix)).toBe(true);
 
-    const rotated = json<{ api_key: string; key: { prefix: string }; expiring: { prefix: string; status: string }[] }>(
-      await ops(["keys", "rotate", created.app_id, "--grace", "30m", "--json"]),
-    );
+    const rotated = json<{
+      api_key: string;
+      key: { prefix: string; name: string | null };
+      expiring: { prefix: string; status: string; name: string | null }[];
+    }>(await ops(["keys", "rotate", created.app_id, "--grace", "30m", "--name", "New servers", "--json"]));
     issued.push(rotated.api_key);
-    expect(rotated.expiring).toEqual([expect.objectContaining({ prefix: created.key_prefix, status: "expiring" })]);
+    expect(rotated.key.name).toBe("New servers");
+    expect(rotated.expiring).toEqual([
+      expect.objectContaining({ prefix: created.key_prefix, status: "expiring", name: "First servers" }),
+    ]);
 
     const revoked = await ops(["keys", "revoke", created.app_id, "--key", created.key_prefix]);
     expect(revoked).toMatchObject({ exit: EXIT.ok, stderr: "" });
@@ -127,8 +142,11 @@ describe("as a process", () => {
 
     const listed = await ops(["keys", "list", created.app_id]);
     expect(listed.exit).toBe(EXIT.ok);
-    expect(listed.stdout).toMatch(new RegExp(`${created.key_prefix}\\s+revoked`));
-    expect(listed.stdout).toMatch(new RegExp(`${rotated.key.prefix}\\s+active`));
+    expect(listed.stdout).toMatch(new RegExp(`${created.key_prefix}\\s+revoked\\s+First servers`));
+    // The probe passed the authorizer with the new key: its use is recorded, the revoked key's was never.
+    expect(listed.stdout).toMatch(
+      new RegExp(`${rotated.key.prefix}\\s+active\\s+New servers\\s+\\S+\\s+-\\s+-\\s+\\d{4}-\\d{2}-\\d{2}T`),
+    );
     expect(listed.stdout).not.toContain(rotated.api_key);
   });
 
@@ -218,8 +236,8 @@ describe("every command", () => {
     issued.push(rotated.api_key);
     const keys = json<{ keys: Record<string, unknown>[] }>(await opsHere(["keys", "list", app.app_id, "--json"]));
     expect(keys.keys.map((key) => Object.keys(key).sort())).toEqual([
-      ["created_at", "expires_at", "key_id", "prefix", "revoked_at", "status"],
-      ["created_at", "expires_at", "key_id", "prefix", "revoked_at", "status"],
+      ["created_at", "expires_at", "key_id", "last_used_at", "name", "prefix", "revoked_at", "status"],
+      ["created_at", "expires_at", "key_id", "last_used_at", "name", "prefix", "revoked_at", "status"],
     ]);
     const revoked = json<{ revoked: unknown[] }>(await opsHere(["keys", "revoke", app.app_id, "--all", "--json"]));
     expect(revoked.revoked).toHaveLength(2);
@@ -241,6 +259,19 @@ describe("every command", () => {
       await opsHere(["apps", "show", app.app_id, "--json"]),
     );
     expect(shown.previous_webhook_secret_expires_at).toBe(rotated.previous_secret_expires_at);
+  });
+
+  it("removes the webhook URL", async () => {
+    const app = await createdApp("No webhooks");
+    await opsHere(["webhooks", "set", app.app_id, "--url", "http://127.0.0.1:4000/hook"]);
+    expect(json(await opsHere(["webhooks", "remove", app.app_id, "--json"]))).toEqual({
+      app_id: app.app_id,
+      webhook_url: null,
+    });
+    expect(
+      json<{ webhook_url: string | null }>(await opsHere(["apps", "show", app.app_id, "--json"])).webhook_url,
+    ).toBe(null);
+    expect((await opsHere(["webhooks", "remove", app.app_id])).stdout).toBe(`Events of ${app.app_id} go nowhere now\n`);
   });
 
   it("shows help with exit 0", async () => {

@@ -73,6 +73,10 @@ describe("the asynchronous flow in the sandbox", () => {
       ...PIPELINE.map((name) => expect.objectContaining({ name, outcome: "skipped" })),
     ]);
     expect(final.reasons.map((r) => r.code)).toEqual(result === "verified" ? [] : [reason]);
+    // The prefix chose the outcome, and the message says so rather than what a check would have found.
+    expect(final.message).toBe(
+      `The sandbox reference prefix ${reference.slice(0, -1)} forced this outcome: no check ran and nobody reviewed the document`,
+    );
 
     const events = await eventsAbout(confirmed.verification_id, 2);
     expect(events.map((e) => [e.type, e.data.verification.sequence])).toEqual([
@@ -108,6 +112,7 @@ describe("the asynchronous flow in the sandbox", () => {
       ]);
       const final = expectVerification(await fx.customer.get(confirmed.verification_id));
       expect(final).toMatchObject({ status: "completed", result, reason_code: reason, sequence: 4 });
+      expect(final.message).toContain(`The sandbox reference prefix ${reference.slice(0, -1)} forced this outcome`);
       expect(final.review?.decided_at).toEqual(final.completed_at);
     },
   );

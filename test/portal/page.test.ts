@@ -34,6 +34,7 @@ import type { components } from "../../web/portal/schema.ts";
 import type * as wire from "../../web/portal/wire.ts";
 import { OUTCOMES as PAGE_OUTCOMES, STATUSES as PAGE_STATUSES } from "../../web/portal/wire.ts";
 import type { PortalUser } from "../support/api.ts";
+import { expectAccessible, PHONE } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
 import { Customer, call, expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
@@ -99,9 +100,11 @@ describe("the page's files", () => {
     expect(policy).toContain(`connect-src 'self' ${new URL(process.env.IDENTITY_ENDPOINT ?? "").origin}`);
     const html = await page.text();
     expect(html).toContain('content="localportalpage"');
+    expect(html).toContain('<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">');
     for (const [file, type] of [
       ["portal.js", "text/javascript"],
       ["portal.css", "text/css"],
+      ["favicon.svg", "image/svg+xml"],
     ]) {
       const asset = await fetch(`${fx.api.portalUrl}/portal/assets/${file}`);
       expect(asset.status).toBe(200);
@@ -149,6 +152,45 @@ describe("the portal in chromium", () => {
     expect(unlabelled).toEqual([]);
   }
 
+  /** At a phone's width the delivery's row is a card: its outcome and its Replay button are on the screen, not cut off. */
+  async function expectDeliveryOnPhone(page: Page, eventId: string): Promise<void> {
+    const desktop = page.viewportSize();
+    await page.setViewportSize(PHONE);
+    try {
+      const row = page.locator("#deliveries-title ~ div table tbody tr").first();
+      for (const [what, control] of [
+        ["Outcome", row.locator("td[data-label='Outcome'] .badge")],
+        ["Replay", page.getByRole("button", { name: `Replay event ${eventId}` }).first()],
+      ] as const) {
+        await control.scrollIntoViewIfNeeded();
+        const box = await control.boundingBox();
+        expect(box, what).not.toBeNull();
+        expect(box?.width ?? 0, what).toBeGreaterThan(0);
+        expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= PHONE.width, `${what} on the screen`).toBe(
+          true,
+        );
+      }
+    } finally {
+      if (desktop) await page.setViewportSize(desktop);
+    }
+  }
+
+  /** At a phone's width the chart's day labels are drawn at least 10 px tall. */
+  async function expectChartReadableOnPhone(page: Page): Promise<void> {
+    const desktop = page.viewportSize();
+    await page.setViewportSize(PHONE);
+    try {
+      const heights = await inPage<number[]>(
+        page,
+        `[...document.querySelectorAll("figure svg text.axis-label")].map((label) => label.getBoundingClientRect().height)`,
+      );
+      expect(heights.length).toBeGreaterThan(1);
+      expect(Math.min(...heights)).toBeGreaterThanOrEqual(10);
+    } finally {
+      if (desktop) await page.setViewportSize(desktop);
+    }
+  }
+
   /** The secrets the dialog shows, then closed by the user. */
   async function takeSecrets(page: Page): Promise<string[]> {
     const dialog = page.locator("dialog#secrets");
@@ -167,6 +209,7 @@ describe("the portal in chromium", () => {
     await chromium.browser().grantPermissions(["clipboard-read", "clipboard-write"], { origin: fx.api.portalUrl });
     const { page, problems } = await openPortal();
     await expectLabelled(page);
+    await expectAccessible(page, "sign-in");
     await signIn(page, owner);
     await expectLabelled(page);
 
@@ -186,6 +229,7 @@ describe("the portal in chromium", () => {
     expect(webhookSecret).toMatch(/^whsec_/);
     const card = page.locator("article", { has: page.getByRole("heading", { name: "Admissions" }) });
     await card.waitFor();
+    await expectAccessible(page, "apps");
     const shown = await inPage<string>(page, "document.documentElement.outerHTML");
     expect(shown).not.toContain(apiKey);
     expect(shown).not.toContain(webhookSecret);
@@ -231,6 +275,8 @@ describe("the portal in chromium", () => {
     await fx.receiver.waitFor(before + 2);
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect.poll(() => rows.count()).toBe(2);
+    await expectAccessible(page, "webhooks and deliveries");
+    await expectDeliveryOnPhone(page, eventId);
 
     // A verification made with the rotated key, found by its reference.
     const reference = `test_verified_${crypto.randomUUID().slice(0, 8)}`;
@@ -250,6 +296,7 @@ describe("the portal in chromium", () => {
     const detail = page.locator("#verification-detail");
     await expect.poll(() => detail.innerText()).toContain(reference);
     expect(await detail.innerText()).toMatch(/Completed · verified/);
+    await expectAccessible(page, "verifications");
 
     // Usage counts it.
     await page.getByRole("link", { name: "Usage" }).click();
@@ -258,6 +305,8 @@ describe("the portal in chromium", () => {
     await expect.poll(() => totals.innerText(), { timeout: 10_000 }).toMatch(/1\s+in all[\s\S]*1\s+verified/);
     expect(await page.locator("figure svg rect.bar.verified").count()).toBe(1);
     await expectLabelled(page);
+    await expectAccessible(page, "usage");
+    await expectChartReadableOnPhone(page);
 
     const stored = await inPage(
       page,
@@ -278,6 +327,7 @@ describe("the portal in chromium", () => {
     await expectLabelled(page);
     const people = page.getByRole("table", { name: "People of your organisation" });
     await people.waitFor();
+    await expectAccessible(page, "people");
     const ownRow = people.getByRole("row").filter({ hasText: organizationOwner.username });
     expect(await ownRow.getByRole("button").count()).toBe(0);
 
@@ -355,4 +405,29 @@ describe("the portal in chromium", () => {
     expect(await usage(turkish).getAttribute("lang")).toBe("tr");
     await turkish.close();
   }, 60_000);
+
+  it("passes axe-core on every screen in Turkish, at desktop width and a phone's", async () => {
+    const page = await chromium.browser().newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.addInitScript({
+      content: 'Object.defineProperty(navigator, "languages", { get: () => ["tr-TR", "tr"] });',
+    });
+    await page.goto(pageUrl);
+    await page.locator("#sign-in-title").waitFor();
+    await expectAccessible(page, "sign-in in Turkish");
+    // By name, not by label: the words are Turkish here.
+    await page.locator("input[name=username]").fill(owner.username);
+    await page.locator("input[name=password]").fill(owner.password);
+    await page.locator("form.sign-in button[type=submit]").click();
+    await page.locator("#apps-title").waitFor();
+    for (const screen of ["apps", "webhooks", "verifications", "usage", "people"]) {
+      await inPage(page, `location.hash = "#/${screen}"`);
+      await page.locator(`#${screen}-title`).waitFor();
+      await expect.poll(() => page.locator("[aria-busy=true]").count()).toBe(0);
+      await expectAccessible(page, `${screen} in Turkish`);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

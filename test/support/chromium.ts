@@ -21,8 +21,8 @@ const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-/** A browser for the tests of the enclosing describe block: started before them, closed after. */
-export function useChromium(): { browser(): BrowserContext } {
+/** A browser for the tests of the enclosing describe block: started before them, closed after; `settings` give it a locale or a time zone. */
+export function useChromium(settings: { locale?: string; timezoneId?: string } = {}): { browser(): BrowserContext } {
   let context: BrowserContext | undefined;
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), "verification-chromium-"));
   beforeAll(async () => {
@@ -30,6 +30,7 @@ export function useChromium(): { browser(): BrowserContext } {
       executablePath: CHROMIUM,
       args: CHROMIUM_FLAGS,
       viewport: { width: 1440, height: 1000 },
+      ...settings,
     });
   }, 60_000);
   afterAll(async () => {

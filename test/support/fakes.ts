@@ -24,7 +24,12 @@ import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
 import { documentKey, ERASED_ATTRIBUTES, type VerificationItem } from "#shared/domain/verification";
-import type { AttemptItem, DeliveryMessage, EventItem } from "#shared/domain/webhook-events";
+import {
+  type AttemptItem,
+  type DeliveryMessage,
+  type EventItem,
+  nextAttemptNumber,
+} from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { AuditChain, AuditFilter, AuditTrail } from "#shared/ports/audit-trail";
@@ -513,11 +518,31 @@ export class InMemoryAppStore implements AppStore {
     return key && copy(key);
   }
 
-  async setWebhookUrl(appId: string, url: string, now: string, audit?: AuditRecord): Promise<void> {
+  /** Writes of `last_used_at` attempted, whether their condition held or not. */
+  keyUseWrites = 0;
+
+  async recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
+    this.keyUseWrites += 1;
+    const key = this.keys.get(pk);
+    if (!key || (key.last_used_at !== undefined && key.last_used_at > staleBefore)) return false;
+    key.last_used_at = at;
+    return true;
+  }
+
+  async renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean> {
+    const key = this.keys.get(pk);
+    if (!key || key.key_app_id !== appId) return false;
+    await this.trail.keep(audit);
+    key.name = name;
+    return true;
+  }
+
+  async setWebhookUrl(appId: string, url: string | undefined, now: string, audit?: AuditRecord): Promise<void> {
     const app = this.apps.get(appId);
     if (!app) throw new Error(`No app ${appId}`);
     await this.trail.keep(audit);
-    app.webhook_url = url;
+    if (url === undefined) delete app.webhook_url;
+    else app.webhook_url = url;
     app.updated_at = now;
   }
 
@@ -697,7 +722,7 @@ export class InMemoryEventStore implements EventStore {
       throw new Error(`Attempt ${event.attempts + 1} of ${event.event_id} was recorded already`);
     }
     const number = event.attempts + 1;
-    const recorded: AttemptItem = { ...copy(attempt), event_id: event.event_id, attempt: number };
+    const recorded: AttemptItem = { ...copy(attempt), event_id: event.event_id, attempt: nextAttemptNumber(event) };
     this.attempts.push(recorded);
     this.attemptKeys.set(recorded, {
       appId: event.app_id,
@@ -725,6 +750,7 @@ export class InMemoryEventStore implements EventStore {
     if (!stored) throw new Error(`No event ${event.event_id}`);
     await this.trail.keep(audit);
     stored.status = "pending";
+    stored.attempts_before = (stored.attempts_before ?? 0) + stored.attempts;
     stored.attempts = 0;
     stored.next_attempt_at = dueAt;
     return copy(stored);
@@ -747,6 +773,27 @@ export class InMemoryEventStore implements EventStore {
       .sort((a, b) => order(b.position).localeCompare(order(a.position)));
     const last = matching.length > limit ? matching[limit - 1] : undefined;
     return { items: matching.slice(0, limit).map(({ attempt }) => copy(attempt)), last: last?.position };
+  }
+
+  async recentEventsForApp(
+    appId: string,
+    filter: { since: string; type?: EventItem["type"] },
+    limit: number,
+    before?: string,
+  ): Promise<{ items: EventItem[]; last: string | undefined }> {
+    const matching = [...this.events.values()]
+      .filter((event) => event.app_id === appId && event.event_id >= filter.since)
+      .filter((event) => (!filter.type || event.type === filter.type) && (!before || event.event_id < before))
+      .sort((a, b) => b.event_id.localeCompare(a.event_id));
+    const items = matching.slice(0, limit).map(copy);
+    return { items, last: matching.length > limit ? items.at(-1)?.event_id : undefined };
+  }
+
+  async attemptsOf(eventId: string): Promise<AttemptItem[]> {
+    return this.attempts
+      .filter((attempt) => attempt.event_id === eventId)
+      .sort((a, b) => a.attempt - b.attempt)
+      .map(copy);
   }
 
   async eventsForApp(appId: string, afterId: string, limit: number): Promise<EventItem[]> {

@@ -9,6 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { seededRandom } from "../../scripts/seeded-random.ts";
+import { drawFault } from "./fault-draws.ts";
 
 export interface DynamoRequest {
   /** The operation, e.g. `PutItem`. */
@@ -100,15 +101,8 @@ export async function startFaultProxy(
   const listeners = new Set<(request: DynamoRequest) => void>();
 
   /** The fault this request gets, if any: one draw, split by the rates. */
-  function draw(): FaultKind | undefined {
-    if (!chaos) return undefined;
-    let roll = chaos.random();
-    for (const kind of ["throttle", "error", "drop"] as const) {
-      if (roll < chaos.rates[kind]) return kind;
-      roll -= chaos.rates[kind];
-    }
-    return undefined;
-  }
+  const draw = (): FaultKind | undefined =>
+    chaos ? drawFault(chaos.random, ["throttle", "error", "drop"], chaos.rates) : undefined;
 
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];

@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { WEBHOOK_HEADERS } from "#shared/domain/webhook-events";
-import { seededRandom } from "../../scripts/seeded-random.ts";
+import { seededFaults } from "./fault-draws.ts";
 
 export type ReceiverFault = "fail" | "hang";
 
@@ -39,24 +39,12 @@ export async function startFlakyReceiver(options: {
   seed: number;
   rates: Record<ReceiverFault, number>;
 }): Promise<FlakyReceiver> {
-  const random = seededRandom(options.seed);
+  const next = seededFaults(options.seed, FAULTS, options.rates);
   const deliveries: ReceivedDelivery[] = [];
   let recovered = false;
-  let drawn = 0;
   let held = 0;
 
-  function draw(): ReceiverFault | undefined {
-    if (recovered) return undefined;
-    drawn += 1;
-    const forced = FAULTS[drawn - 1];
-    if (forced) return forced;
-    let roll = random();
-    for (const kind of FAULTS) {
-      if (roll < options.rates[kind]) return kind;
-      roll -= options.rates[kind];
-    }
-    return undefined;
-  }
+  const draw = (): ReceiverFault | undefined => (recovered ? undefined : next());
 
   const receiver: FlakyReceiver = {
     url: "",

@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { EDEVLET_FORM } from "#shared/domain/edevlet";
 import { BUSY_RETRY_AFTER_SECONDS, SIMULATOR_TEXTS } from "#shared/http/edevlet-simulator";
-import { seededRandom } from "../../scripts/seeded-random.ts";
+import { seededFaults } from "./fault-draws.ts";
 
 export type IssuerFault = "busy" | "timeout";
 
@@ -37,21 +37,14 @@ export async function startIssuerFaults(options: {
   seed: number;
   rates: Record<IssuerFault, number>;
 }): Promise<IssuerFaults> {
-  const random = seededRandom(options.seed);
+  const next = seededFaults(options.seed, FAULTS, options.rates);
   const counts: IssuerFaultCounts = { lookups: 0, busy: 0, timeout: 0 };
   let calm = false;
 
   function draw(): IssuerFault | undefined {
     if (calm) return undefined;
     counts.lookups += 1;
-    const forced = FAULTS[counts.lookups - 1];
-    if (forced) return forced;
-    let roll = random();
-    for (const kind of FAULTS) {
-      if (roll < options.rates[kind]) return kind;
-      roll -= options.rates[kind];
-    }
-    return undefined;
+    return next();
   }
 
   const proxy = {

@@ -5,6 +5,7 @@
  */
 
 import { announcer, byId, typingIn } from "../common/dom.ts";
+import { LANGUAGES, type Language } from "../common/i18n.ts";
 import { pageIdentity } from "../common/page.ts";
 import { Session } from "../common/session.ts";
 import { showSignIn } from "../common/sign-in.ts";
@@ -12,6 +13,7 @@ import { BackofficeApi } from "./api.ts";
 import { showItem } from "./item.ts";
 import { newQueuePosition, showQueue } from "./queue.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
+import { t, text, writeFixedText } from "./text.ts";
 
 const ITEM_ADDRESS = /^#\/reviews\/([^/]+)$/;
 
@@ -21,6 +23,7 @@ const view = byId<HTMLElement>("view");
 const say = announcer(byId("status"), byId("alert"));
 const account = byId<HTMLElement>("account");
 const shortcuts = byId<HTMLDialogElement>("shortcuts");
+const languages = byId<HTMLSelectElement>("language");
 
 let screen: Screen | undefined;
 let showing: "queue" | "item" | undefined;
@@ -29,7 +32,7 @@ let position = newQueuePosition();
 let fromQueue = false;
 
 const session = new Session(identity, (message) => signedOut(message));
-const api = new BackofficeApi(session, () => signedOut("Your session has ended. Sign in again."));
+const api = new BackofficeApi(session, () => signedOut(t("account.session_ended")));
 
 const context: ConsoleContext = {
   api,
@@ -51,14 +54,14 @@ const context: ConsoleContext = {
   },
 };
 
-/** Draws the screen the address names (a row's link, `open`, Back and Forward all change it). */
-function route(): void {
+/** Draws the screen the address names (a row's link, `open`, Back and Forward all change it); `again` redraws the same one. */
+function route(again = false): void {
   if (!session.signedIn) return;
   screen?.leave();
   const item = ITEM_ADDRESS.exec(location.hash);
   if (item) {
     const id = decodeURIComponent(item[1] ?? "");
-    fromQueue = showing === "queue";
+    if (!again) fromQueue = showing === "queue";
     position.selected = id;
     // The queue's messages are about the queue.
     say.clear();
@@ -75,13 +78,13 @@ function signIn(): void {
     view,
     identity,
     say,
-    purpose: "Sign in with your staff account to review documents.",
+    purpose: t("account.sign_in_purpose"),
     totpIssuer: "Verification backoffice",
     done(result) {
       session.begin(result);
-      byId("who").textContent = `Signed in as ${session.username}`;
+      byId("who").textContent = t("account.signed_in_as", { name: session.username });
       account.hidden = false;
-      say.info(`Signed in as ${session.username}.`);
+      say.info(t("account.signed_in", { name: session.username }));
       route();
     },
   });
@@ -103,11 +106,11 @@ function signedOut(message?: string): void {
 
 byId("sign-out").addEventListener("click", () => {
   signedOut();
-  say.info("Signed out.");
+  say.info(t("account.signed_out"));
 });
 byId("shortcuts-open").addEventListener("click", () => shortcuts.showModal());
 byId("shortcuts-close").addEventListener("click", () => shortcuts.close());
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => route());
 
 document.addEventListener("keydown", (event) => {
   if (!session.signedIn || shortcuts.open || event.defaultPrevented) return;
@@ -120,9 +123,31 @@ document.addEventListener("keydown", (event) => {
   if (screen?.key(event)) event.preventDefault();
 });
 
+/** Another language: the fixed words, then the screen drawn again in it (the sign-in starts over). */
+languages.addEventListener("change", () => {
+  const chosen = LANGUAGES.find((language) => language === languages.value);
+  if (chosen) text.use(chosen);
+});
+text.onChange((language: Language) => {
+  languages.value = language;
+  writeFixedText();
+  say.clear();
+  if (!configured) {
+    view.textContent = t("page.not_configured");
+    return;
+  }
+  if (session.signedIn) {
+    byId("who").textContent = t("account.signed_in_as", { name: session.username });
+    route(true);
+  } else {
+    signIn();
+  }
+});
+
+languages.value = text.language();
+writeFixedText();
 if (!configured) {
-  view.textContent =
-    "The console is not configured: it has no identity endpoint or client. Open it through the backoffice API.";
+  view.textContent = t("page.not_configured");
 } else {
   signIn();
 }

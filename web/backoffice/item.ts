@@ -1,28 +1,29 @@
 /**
- * One verification in review: the two copies side by side, what the checks found, the claim,
- * and the decision. The copies load once per visit (each view is audited); everything else
- * reloads after an action, so a refusal always shows the current state.
+ * One verification in review: the two copies side by side, what the checks found, and beside the
+ * decision the claim, its countdown and what the last action said. The form opens only while the
+ * reviewer holds the claim, and closes the moment it lapses. The copies load once per visit (each
+ * view is audited); everything else reloads after an action, so a refusal always shows the current
+ * state.
  */
-import { h, timeOf, words } from "../common/dom.ts";
+import { type Announcer, announcer, clockText, h, timeOf } from "../common/dom.ts";
+import { countdown } from "../common/i18n.ts";
 import { ApiError } from "../common/problem.ts";
 import { type DecisionForm, decisionForm } from "./decision.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
+import { problemText, t, text } from "./text.ts";
+import type { TextKey } from "./text-en.ts";
 import type { DecisionBody, DocumentCopy, ProblemCode, StaffVerification } from "./wire.ts";
 
 /** A copy of the document as the screen names it, and what it says when there is none. */
 interface CopyFrame {
   copy: DocumentCopy;
-  title: string;
-  missing: string;
+  title: TextKey;
+  missing: TextKey;
 }
 
 const COPIES: CopyFrame[] = [
-  { copy: "upload", title: "Upload", missing: "No upload is kept for this verification." },
-  {
-    copy: "issuer",
-    title: "Issuer's copy",
-    missing: "There is no issuer's copy: the issuer was not reached, or has no document with this barcode.",
-  },
+  { copy: "upload", title: "item.copy.upload", missing: "item.copy.upload_missing" },
+  { copy: "issuer", title: "item.copy.issuer", missing: "item.copy.issuer_missing" },
 ];
 
 /** Refusals that mean the page shows an older state than the API's: someone else's claim, a lapsed one, a change since. */
@@ -33,23 +34,23 @@ const STALE: ReadonlySet<string> = new Set<ProblemCode>([
   "sequence_mismatch",
 ]);
 
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? error.message : fallback;
-}
+/** The countdown warns this long before the claim lapses. */
+const WARN_MS = 60_000;
 
 function fieldValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
-  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (typeof value === "boolean") return value ? t("item.yes") : t("item.no");
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** The checks in order, each with its outcome in words (not colour alone). */
 function checksTable(verification: StaffVerification): HTMLElement {
-  if (verification.checks.length === 0) return h("p", { class: "muted" }, "No checks ran.");
+  if (verification.checks.length === 0) return h("p", { class: "muted" }, t("item.checks_none"));
+  const columns: TextKey[] = ["item.check.name", "item.check.outcome", "item.check.detail"];
   return h(
     "table",
     { class: "checks" },
-    h("thead", {}, h("tr", {}, ...["Check", "Outcome", "Detail"].map((name) => h("th", { scope: "col" }, name)))),
+    h("thead", {}, h("tr", {}, ...columns.map((name) => h("th", { scope: "col" }, t(name))))),
     h(
       "tbody",
       {},
@@ -57,8 +58,8 @@ function checksTable(verification: StaffVerification): HTMLElement {
         h(
           "tr",
           {},
-          h("td", {}, words(check.name)),
-          h("td", {}, h("span", { class: `outcome ${check.outcome}` }, words(check.outcome))),
+          h("td", {}, text.label("check", check.name)),
+          h("td", {}, h("span", { class: `outcome ${check.outcome}` }, text.label("outcome", check.outcome))),
           h("td", {}, check.detail),
         ),
       ),
@@ -68,22 +69,28 @@ function checksTable(verification: StaffVerification): HTMLElement {
 
 function fieldsList(verification: StaffVerification): HTMLElement {
   const fields = Object.entries(verification.extracted?.fields ?? {});
-  if (fields.length === 0) {
-    return h("p", { class: "muted" }, "No fields: they are read only from an issuer's copy that matches the upload.");
-  }
+  if (fields.length === 0) return h("p", { class: "muted" }, t("item.fields_none"));
   return h(
     "dl",
     { class: "fields" },
-    ...fields.flatMap(([name, value]) => [h("dt", {}, words(name)), h("dd", {}, fieldValue(value))]),
+    ...fields.flatMap(([name, value]) => [h("dt", {}, text.label("field", name)), h("dd", {}, fieldValue(value))]),
   );
 }
 
+/** Each reason by its label; in English with the API's sentence too (the API writes it in English). */
 function reasonsList(verification: StaffVerification): HTMLElement {
+  const english = text.language() === "en";
   const items = [
-    ...verification.reasons.map((reason) => h("li", {}, h("strong", {}, words(reason.code)), `: ${reason.message}`)),
-    ...verification.fraud_signals.map((signal) => h("li", { class: "warning" }, `Fraud signal: ${words(signal)}`)),
+    ...verification.reasons.map((reason) =>
+      h("li", {}, h("strong", {}, text.label("reason", reason.code)), english ? `: ${reason.message}` : null),
+    ),
+    ...verification.fraud_signals.map((signal) =>
+      h("li", { class: "warning" }, t("item.fraud_signal", { signal: text.label("reason", signal) })),
+    ),
   ];
-  return items.length > 0 ? h("ul", { class: "reasons" }, ...items) : h("p", { class: "muted" }, "None recorded.");
+  return items.length > 0
+    ? h("ul", { class: "reasons" }, ...items)
+    : h("p", { class: "muted" }, t("item.reasons_none"));
 }
 
 /** The elements of the screen that the steps below fill in. */
@@ -92,142 +99,220 @@ interface ItemParts {
   heading: HTMLElement;
   back: HTMLButtonElement;
   summary: HTMLElement;
+  claim: HTMLElement;
+  feedback: [HTMLElement, HTMLElement];
   claimStatus: HTMLElement;
+  claimLeft: HTMLElement;
   claimButton: HTMLButtonElement;
   documents: HTMLElement;
   details: HTMLElement;
   outcome: HTMLElement;
 }
 
-/** One open item: what it shows, the verification as last read, and whether another screen took its place. */
+/** One open item: what it shows, the verification as last read, the claim's timer, and whether another screen took its place. */
 interface Item {
   context: ConsoleContext;
   id: string;
   parts: ItemParts;
   form: DecisionForm;
+  /** What the claim and the decision said, beside the form. */
+  say: Announcer;
   current: StaffVerification | undefined;
+  /** When the reviewer's own claim lapses (ms), while they hold it. */
+  holdsUntil: number | undefined;
+  warned: boolean;
+  timer: number | undefined;
   left: boolean;
 }
 
-/** The screen's frame, empty until the verification is read. */
+/** The screen's frame, empty until the verification is read; the claim and its messages sit with the decision. */
 function itemParts(id: string): ItemParts {
   const parts = {
     heading: h("h1", { id: "item-title", tabindex: "-1" }, id),
-    back: h("button", { type: "button" }, "Back to queue ", h("kbd", { "aria-hidden": "true" }, "Esc")),
+    back: h("button", { type: "button" }, t("item.back"), " ", h("kbd", { "aria-hidden": "true" }, "Esc")),
     summary: h("div", { class: "summary" }),
     claimStatus: h("p", { id: "claim-status" }),
-    claimButton: h("button", { type: "button", "aria-describedby": "claim-status" }, "Claim"),
-    documents: h("section", { class: "documents", "aria-label": "Documents" }),
+    claimLeft: h("p", { id: "claim-left", class: "muted" }),
+    claimButton: h("button", { type: "button", "aria-describedby": "claim-status" }, t("claim.take")),
+    documents: h("section", { class: "documents", "aria-label": t("item.documents") }),
     details: h("div", { class: "details" }),
     outcome: h("div", {}),
   };
+  const feedback: [HTMLElement, HTMLElement] = [
+    h("p", { id: "item-status", class: "message info", role: "status", "aria-live": "polite" }),
+    h("p", { id: "item-alert", class: "message error", role: "alert", "aria-live": "assertive" }),
+  ];
+  const claim = h(
+    "section",
+    { class: "claim", "aria-label": t("item.claim") },
+    parts.claimStatus,
+    parts.claimLeft,
+    parts.claimButton,
+  );
   const article = h(
     "article",
     { class: "panel item", "aria-labelledby": "item-title", "aria-busy": "true" },
     h("div", { class: "toolbar" }, parts.back, parts.heading),
     parts.summary,
-    h("section", { class: "claim", "aria-label": "Claim" }, parts.claimStatus, parts.claimButton),
     parts.documents,
     parts.details,
     parts.outcome,
   );
-  return { article, ...parts };
+  return { article, claim, feedback, ...parts };
 }
 
-/** The verification's message, then its facts. */
+/** The verification's reason, then its facts, every code by its label. */
 function summaryOf(verification: StaffVerification): HTMLElement[] {
+  const english = text.language() === "en";
+  const facts: [TextKey, string][] = [
+    ["item.fact.status", text.label("status", verification.status)],
+    ["item.fact.reason", text.label("reason", verification.reason_code)],
+    ["item.fact.type", text.label("type", verification.document_type)],
+    ["item.fact.app", verification.app_id],
+    [
+      "item.fact.file",
+      t("item.fact.file_value", {
+        name: verification.original_filename ?? t("item.fact.erased"),
+        size: verification.file_size_bytes.toLocaleString(text.language()),
+      }),
+    ],
+    ["item.fact.reference", verification.external_reference_id ?? "—"],
+  ];
   return [
-    h("p", { class: "lead" }, verification.message),
+    h("p", { class: "lead" }, english ? verification.message : text.label("reason", verification.reason_code)),
     h(
       "dl",
       { class: "facts" },
-      ...[
-        ["Status", words(verification.status)],
-        ["Reason", verification.reason_code],
-        ["Type", verification.document_type],
-        ["App", verification.app_id],
-        [
-          "File",
-          `${verification.original_filename ?? "(erased)"} (${verification.file_size_bytes.toLocaleString()} bytes)`,
-        ],
-        ["Reference", verification.external_reference_id ?? "—"],
-      ].flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]),
-      h("dt", {}, "In review since"),
+      ...facts.flatMap(([term, value]) => [h("dt", {}, t(term)), h("dd", {}, value)]),
+      h("dt", {}, t("item.fact.since")),
       h("dd", {}, verification.review ? timeOf(verification.review.required_at) : "—"),
     ),
   ];
 }
 
-/** Who holds the claim and until when, and the button that takes or renews it while the item is in review. */
-function showClaim(parts: ItemParts, verification: StaffVerification, username: string): void {
+/** Who holds the claim and until when, the button that takes or renews it, and the form open only for its holder. */
+function showClaim(item: Item, verification: StaffVerification): void {
+  const { parts } = item;
   const { claim } = verification;
-  const mine = claim?.claimed_by === username;
-  parts.claimStatus.replaceChildren(
-    claim
-      ? h(
-          "span",
-          {},
-          mine ? "You hold" : `${claim.claimed_by} holds`,
-          " the claim until ",
-          timeOf(claim.expires_at),
-          ".",
-        )
-      : verification.status === "in_review"
-        ? "Nobody holds the claim: claim it to decide."
-        : "Not in review: nothing to claim.",
+  const inReview = verification.status === "in_review";
+  const mine = inReview && claim?.claimed_by === item.context.username() && Date.parse(claim.expires_at) > Date.now();
+  if (claim && inReview) {
+    const at = timeOf(claim.expires_at);
+    parts.claimStatus.replaceChildren(
+      ...(mine
+        ? text.nodes("claim.mine", { time: at })
+        : text.nodes("claim.theirs", { time: at, holder: claim.claimed_by })),
+    );
+  } else {
+    parts.claimStatus.replaceChildren(inReview ? t("claim.free") : t("claim.not_in_review"));
+  }
+  parts.claimButton.replaceChildren(
+    mine ? t("claim.renew") : t("claim.take"),
+    " ",
+    h("kbd", { "aria-hidden": "true" }, mine ? "n" : "c"),
   );
-  parts.claimButton.replaceChildren(mine ? "Renew claim " : "Claim ", h("kbd", { "aria-hidden": "true" }, "c"));
-  parts.claimButton.hidden = verification.status !== "in_review";
+  parts.claimButton.hidden = !inReview;
+  item.holdsUntil = mine && claim ? Date.parse(claim.expires_at) : undefined;
+  item.warned = false;
+  item.form.enable(mine);
+  tick(item);
+}
+
+/** Every second while the reviewer holds the claim: the time left, a warning a minute before, and the form closed when it lapses. */
+function tick(item: Item): void {
+  window.clearTimeout(item.timer);
+  const { holdsUntil, parts } = item;
+  if (holdsUntil === undefined || item.left) {
+    parts.claimLeft.textContent = "";
+    return;
+  }
+  const left = holdsUntil - Date.now();
+  if (left <= 0) {
+    lapsed(item, holdsUntil);
+    return;
+  }
+  parts.claimLeft.textContent = t("claim.left", { left: countdown(left) });
+  if (left <= WARN_MS && !item.warned) {
+    item.warned = true;
+    item.say.error(t("claim.warning"));
+  }
+  item.timer = window.setTimeout(() => tick(item), Math.min(1_000, left));
+}
+
+/** The claim lapsed on screen: said at once, the form closed, the button offers to claim again. */
+function lapsed(item: Item, at: number): void {
+  const { parts } = item;
+  item.holdsUntil = undefined;
+  item.form.enable(false);
+  const iso = new Date(at).toISOString();
+  parts.claimStatus.textContent = t("claim.lapsed", { time: clockText(iso) });
+  parts.claimLeft.textContent = "";
+  parts.claimButton.replaceChildren(t("claim.take"), " ", h("kbd", { "aria-hidden": "true" }, "c"));
+  item.say.error(t("claim.lapsed", { time: iso }));
 }
 
 /** A titled section of the details. */
-function detailSection(id: string, title: string, content: HTMLElement): HTMLElement {
-  return h("section", { "aria-labelledby": id }, h("h2", { id }, title), content);
+function detailSection(id: string, title: TextKey, content: HTMLElement): HTMLElement {
+  return h("section", { "aria-labelledby": id }, h("h2", { id }, t(title)), content);
 }
 
 /** How a verification that left review ended, and who decided it when a person did. */
 function decidedSection(verification: StaffVerification): HTMLElement {
   const { decision } = verification;
+  const result = verification.result
+    ? text.label("result", verification.result)
+    : text.label("reason", verification.reason_code);
   return h(
     "section",
     { class: "decided", "aria-labelledby": "decided-title" },
-    h("h2", { id: "decided-title" }, "Outcome"),
-    h("p", {}, `${words(verification.status)}: ${words(verification.result ?? verification.reason_code)}.`),
-    decision ? h("p", {}, `Decided by ${decision.decided_by}.`) : null,
+    h("h2", { id: "decided-title" }, t("item.outcome")),
+    h("p", {}, t("item.outcome_text", { status: text.label("status", verification.status), result })),
+    decision ? h("p", {}, t("item.decided_by", { name: decision.decided_by })) : null,
     decision?.note ? h("blockquote", {}, decision.note) : null,
   );
 }
 
-/** Draws the verification as just read: the summary, the claim, the details, and the form or the outcome. */
+/** Draws the verification as just read: the summary, the details, the claim beside the form, or the outcome. */
 function showVerification(item: Item, verification: StaffVerification): void {
   const { parts } = item;
   item.current = verification;
   parts.summary.replaceChildren(...summaryOf(verification));
-  showClaim(parts, verification, item.context.username());
   parts.details.replaceChildren(
-    detailSection("fields-title", "Extracted fields", fieldsList(verification)),
-    detailSection("checks-title", "Checks", checksTable(verification)),
-    detailSection("reasons-title", "Reasons", reasonsList(verification)),
+    detailSection("fields-title", "item.fields", fieldsList(verification)),
+    detailSection("checks-title", "item.checks", checksTable(verification)),
+    detailSection("reasons-title", "item.reasons", reasonsList(verification)),
   );
-  parts.outcome.replaceChildren(verification.status === "in_review" ? item.form.element : decidedSection(verification));
+  showClaim(item, verification);
+  parts.outcome.replaceChildren(
+    parts.claim,
+    ...parts.feedback,
+    verification.status === "in_review" ? item.form.element : decidedSection(verification),
+  );
   parts.article.setAttribute("aria-busy", "false");
 }
 
 /** One copy in a frame of its own, from a link valid a minute; one that does not exist, said in words. */
 function copyFigure(item: Item, verification: StaffVerification, { copy, title, missing }: CopyFrame): HTMLElement {
-  const figure = h("figure", { class: "copy" }, h("figcaption", {}, h("h2", {}, title)));
+  const figure = h("figure", { class: "copy" }, h("figcaption", {}, h("h2", {}, t(title))));
   if (!verification.copies[copy]) {
-    figure.append(h("p", { class: "missing" }, missing));
+    figure.append(h("p", { class: "missing" }, t(missing)));
     return figure;
   }
-  const frame = h("iframe", { title: `${title} of ${item.id}`, referrerpolicy: "no-referrer", "data-copy": copy });
+  const frame = h("iframe", {
+    title: t("item.copy.frame", { copy: t(title), id: item.id }),
+    referrerpolicy: "no-referrer",
+    "data-copy": copy,
+  });
   figure.append(frame);
   item.context.api.document(item.id, copy).then(
     (link) => {
       frame.src = link.url;
     },
-    (error: unknown) =>
-      frame.replaceWith(h("p", { class: "missing" }, messageOf(error, `The ${title} could not be opened.`))),
+    (error: unknown) => {
+      const failed =
+        error instanceof ApiError ? problemText(error, "item.load_failed") : t("item.copy.failed", { copy: t(title) });
+      frame.replaceWith(h("p", { class: "missing" }, failed));
+    },
   );
   return figure;
 }
@@ -239,25 +324,50 @@ async function reload(item: Item): Promise<StaffVerification | undefined> {
     if (!item.left) showVerification(item, verification);
     return verification;
   } catch (error) {
-    if (!item.left) item.context.say.error(messageOf(error, "The verification could not be loaded."));
+    if (!item.left) item.say.error(problemText(error, "item.load_failed"));
     return undefined;
   }
 }
 
-/** Takes the claim, or renews the caller's, while the item is in review; then shows who holds it. */
-async function claim(item: Item): Promise<void> {
+/** Takes the claim, or renews the caller's, while the item is in review; then shows who holds it. True when the caller holds it. */
+async function claim(item: Item): Promise<boolean> {
   const button = item.parts.claimButton;
-  if (item.current?.status !== "in_review" || button.disabled) return;
+  if (item.current?.status !== "in_review" || button.disabled) return false;
   button.disabled = true;
+  let held = false;
   try {
-    const held = await item.context.api.claim(item.id);
-    item.context.say.info(`You hold the claim until ${new Date(held.expires_at).toLocaleTimeString()}.`);
+    const taken = await item.context.api.claim(item.id);
+    held = true;
+    item.say.info(t("claim.taken", { time: taken.expires_at }));
   } catch (error) {
-    item.context.say.error(messageOf(error, "The claim failed."));
+    item.say.error(problemText(error, "claim.failed"));
   } finally {
     button.disabled = false;
     await reload(item);
   }
+  return held && item.holdsUntil !== undefined;
+}
+
+/** v and r: the result chosen, the item claimed first when nobody holds it; someone else's claim is said. */
+async function pick(item: Item, result: DecisionBody["result"]): Promise<void> {
+  const verification = item.current;
+  if (verification?.status !== "in_review") return;
+  if (item.holdsUntil === undefined) {
+    const { claim: other } = verification;
+    if (other && other.claimed_by !== item.context.username() && Date.parse(other.expires_at) > Date.now()) {
+      item.say.error(t("claim.theirs", { holder: other.claimed_by, time: other.expires_at }));
+      return;
+    }
+    if (!(await claim(item))) return;
+  }
+  item.form.pick(result);
+}
+
+/** n: renews the reviewer's claim; without one, says how to take it. */
+function renew(item: Item): void {
+  if (item.current?.status !== "in_review") return;
+  if (item.holdsUntil === undefined) item.say.info(t("claim.needed"));
+  else void claim(item);
 }
 
 /** Records the decision about the state last read; a refusal because that state is stale reads it again. */
@@ -266,18 +376,19 @@ async function decide(item: Item, decision: DecisionBody): Promise<void> {
   item.form.busy(true);
   try {
     const decided = await item.context.api.decide(item.id, item.current.sequence, decision);
-    item.context.back(`Decision recorded for ${item.id}: ${words(decided.result ?? decision.result)}.`);
+    item.context.back(
+      t("decision.recorded", { id: item.id, result: text.label("result", decided.result ?? decision.result) }),
+    );
   } catch (error) {
-    item.context.say.error(messageOf(error, "The decision could not be recorded."));
+    item.say.error(problemText(error, "decision.failed"));
     if (error instanceof ApiError && STALE.has(error.code)) await reload(item);
   } finally {
     item.form.busy(false);
   }
 }
 
-/** The item's shortcuts: Esc back, c claim, v and r pick a result while the item is in review. */
+/** The item's shortcuts: Esc back, c claim, n renew, v and r pick a result (claiming first) while the item is in review. */
 function itemKey(item: Item, event: KeyboardEvent): boolean {
-  const inReview = item.current?.status === "in_review";
   switch (event.key) {
     case "Escape":
       item.context.back();
@@ -285,11 +396,14 @@ function itemKey(item: Item, event: KeyboardEvent): boolean {
     case "c":
       void claim(item);
       return true;
+    case "n":
+      renew(item);
+      return true;
     case "v":
-      if (inReview) item.form.pick("verified");
+      void pick(item, "verified");
       return true;
     case "r":
-      if (inReview) item.form.pick("rejected");
+      void pick(item, "rejected");
       return true;
     default:
       return false;
@@ -303,7 +417,11 @@ export function showItem(context: ConsoleContext, id: string): Screen {
     id,
     parts,
     form: decisionForm((decision) => void decide(item, decision)),
+    say: announcer(...parts.feedback),
     current: undefined,
+    holdsUntil: undefined,
+    warned: false,
+    timer: undefined,
     left: false,
   };
   context.view.replaceChildren(parts.article);
@@ -322,6 +440,7 @@ export function showItem(context: ConsoleContext, id: string): Screen {
     key: (event) => itemKey(item, event),
     leave() {
       item.left = true;
+      window.clearTimeout(item.timer);
     },
   };
 }

@@ -1,8 +1,20 @@
 /** The queue: what waits for a person, oldest first, a page at a time. */
-import { durationSince, h, timeOf, words } from "../common/dom.ts";
-import { ApiError } from "../common/problem.ts";
+import { clockText, h, timeOf } from "../common/dom.ts";
+import { duration } from "../common/i18n.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
+import { problemText, t, text } from "./text.ts";
+import type { TextKey } from "./text-en.ts";
 import type { Claim, ReviewEntry } from "./wire.ts";
+
+const COLUMNS: TextKey[] = [
+  "queue.column.verification",
+  "queue.column.app",
+  "queue.column.type",
+  "queue.column.reason",
+  "queue.column.waiting",
+  "queue.column.time_left",
+  "queue.column.claim",
+];
 
 /** Reloaded this often while the queue is on screen and the tab is visible. */
 const REFRESH_MS = 60_000;
@@ -20,9 +32,9 @@ export function newQueuePosition(): QueuePosition {
 
 /** Who holds a claim, with "you" for the signed-in user. */
 function claimText(claim: Claim | null, username: string): Node {
-  if (!claim) return document.createTextNode("Free");
-  const holder = claim.claimed_by === username ? "You" : claim.claimed_by;
-  return h("span", {}, `${holder} until `, timeOf(claim.expires_at));
+  if (!claim) return document.createTextNode(t("queue.free"));
+  const holder = claim.claimed_by === username ? t("queue.you") : claim.claimed_by;
+  return h("span", {}, t("queue.held_until", { holder }), timeOf(claim.expires_at));
 }
 
 /** The elements of the screen that the steps below fill in. */
@@ -52,29 +64,19 @@ interface Queue {
 function queueParts(): QueueParts {
   const body = h("tbody");
   const parts = {
-    heading: h("h1", { id: "queue-title", tabindex: "-1" }, "Review queue"),
-    refresh: h("button", { type: "button" }, "Refresh"),
+    heading: h("h1", { id: "queue-title", tabindex: "-1" }, t("queue.title")),
+    refresh: h("button", { type: "button" }, t("queue.refresh")),
     summary: h("p", { class: "muted", id: "queue-summary" }),
     body,
     table: h(
       "table",
       { class: "queue", "aria-describedby": "queue-summary", "aria-busy": "true" },
-      h("caption", { class: "visually-hidden" }, "Verifications waiting for review, oldest first"),
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          ...["Verification", "App", "Type", "Reason", "Waiting", "Claimed by"].map((name) =>
-            h("th", { scope: "col" }, name),
-          ),
-        ),
-      ),
+      h("caption", { class: "visually-hidden" }, t("queue.caption")),
+      h("thead", {}, h("tr", {}, ...COLUMNS.map((name) => h("th", { scope: "col" }, t(name))))),
       body,
     ),
-    previous: h("button", { type: "button" }, "Previous page"),
-    next: h("button", { type: "button" }, "Next page"),
+    previous: h("button", { type: "button" }, t("queue.previous")),
+    next: h("button", { type: "button" }, t("queue.next")),
   };
   const section = h(
     "section",
@@ -82,7 +84,7 @@ function queueParts(): QueueParts {
     h("div", { class: "toolbar" }, parts.heading, parts.refresh),
     parts.summary,
     h("div", { class: "table-scroll" }, parts.table),
-    h("nav", { class: "pager", "aria-label": "Queue pages" }, parts.previous, parts.next),
+    h("nav", { class: "pager", "aria-label": t("queue.pages") }, parts.previous, parts.next),
   );
   return { section, ...parts };
 }
@@ -97,7 +99,13 @@ function select(queue: Queue, id: string | undefined, focus: boolean): void {
   }
 }
 
-/** One waiting verification: its link (focusing it selects the row), its app, type, reason, wait and claim. */
+/** How long until the review deadline, or that it passed. */
+function timeLeft(deadline: string): string {
+  const left = Date.parse(deadline) - Date.now();
+  return left > 0 ? duration(left, text.language()) : t("queue.overdue");
+}
+
+/** One waiting verification: its link (focusing it selects the row), its app, type, reason, wait, time left and claim. */
 function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
   const link = h("a", { href: `#/reviews/${entry.verification_id}`, "data-id": entry.verification_id });
   link.textContent = entry.verification_id;
@@ -107,15 +115,24 @@ function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
     {},
     h("td", { class: "id" }, link),
     h("td", { class: "id" }, entry.app_id),
-    h("td", {}, entry.document_type),
-    h("td", { title: entry.message }, words(entry.reason_code)),
+    h("td", {}, text.label("type", entry.document_type)),
+    h("td", {}, text.label("reason", entry.reason_code)),
     h(
       "td",
       {},
       h(
         "span",
-        { title: `Since ${new Date(entry.waiting_since).toLocaleString()}` },
-        durationSince(entry.waiting_since),
+        { title: t("queue.since", { time: clockText(entry.waiting_since) }) },
+        duration(Date.now() - Date.parse(entry.waiting_since), text.language()),
+      ),
+    ),
+    h(
+      "td",
+      {},
+      h(
+        "span",
+        { title: t("queue.deadline", { time: clockText(entry.review_deadline) }) },
+        timeLeft(entry.review_deadline),
       ),
     ),
     h("td", {}, claimText(entry.claim, queue.context.username())),
@@ -124,8 +141,8 @@ function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
 
 /** What the page holds, in a sentence, with the keys that work it. */
 function pageSummary(page: number, waiting: number): string {
-  if (waiting === 0) return page === 1 ? "Nothing waits for review." : "Nothing more on this page.";
-  return `Page ${page}: ${waiting} waiting. j and k (or the arrow keys) move, Enter opens.`;
+  if (waiting === 0) return page === 1 ? t("queue.empty") : t("queue.empty_page");
+  return t("queue.summary", { page, count: waiting });
 }
 
 /** Draws the page just read: its rows, its summary, the pager, and the selection (the same row while it is there). */
@@ -156,7 +173,7 @@ async function load(queue: Queue, announce: boolean): Promise<void> {
     if (hadFocus) select(queue, queue.position.selected, true);
     if (announce) context.say.info(parts.summary.textContent ?? "");
   } catch (error) {
-    if (!queue.left) context.say.error(error instanceof ApiError ? error.message : "The queue could not be loaded.");
+    if (!queue.left) context.say.error(problemText(error, "queue.load_failed"));
   } finally {
     parts.table.setAttribute("aria-busy", "false");
     if (!queue.left) schedule(queue);

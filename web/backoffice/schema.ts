@@ -468,7 +468,7 @@ export interface components {
                 username: string;
             };
             /** @enum {string} */
-            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "app.created" | "key.created" | "key.revoked" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
+            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
             verification_id?: string;
             app_id?: string;
             organization_id?: string;
@@ -1075,7 +1075,7 @@ export interface operations {
                      *       "reasons": [
                      *         {
                      *           "code": "not_genuine",
-                     *           "message": "A reviewer found the document not genuine"
+                     *           "message": "A reviewer found the document not genuine; the issuer's copy was not compared, as the issuer could not be asked for it"
                      *         }
                      *       ],
                      *       "failure_code": null,
@@ -1085,7 +1085,7 @@ export interface operations {
                      *       "completed_at": "2026-11-22T12:09:40Z",
                      *       "metadata": {},
                      *       "reason_code": "not_genuine",
-                     *       "message": "A reviewer found the document not genuine",
+                     *       "message": "A reviewer found the document not genuine; the issuer's copy was not compared, as the issuer could not be asked for it",
                      *       "extracted": null,
                      *       "fraud_signals": [],
                      *       "review": {

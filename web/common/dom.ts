@@ -32,7 +32,8 @@ export function byId<T extends HTMLElement>(id: string): T {
 
 /**
  * One place for what screen readers hear: `polite` news in a status region, errors in an
- * alert region. Both also show on screen, under the header.
+ * alert region. Both also show on screen, under the header. Instants in a message show in the
+ * page's clock.
  */
 export interface Announcer {
   info(message: string): void;
@@ -46,7 +47,7 @@ export function announcer(status: HTMLElement, alert: HTMLElement): Announcer {
     // Emptied first, so the same message said twice is announced twice.
     region.textContent = "";
     requestAnimationFrame(() => {
-      region.textContent = message;
+      region.textContent = localTimes(message);
     });
   };
   return {
@@ -59,24 +60,44 @@ export function announcer(status: HTMLElement, alert: HTMLElement): Announcer {
   };
 }
 
-const clockTime = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** `<time>` for an instant: the local time of day when it is today, else date and time; the ISO form in the title. */
-export function timeOf(iso: string): HTMLTimeElement {
-  const at = new Date(iso);
-  const today = at.toDateString() === new Date().toDateString();
-  return h("time", { datetime: iso, title: dateTime.format(at) }, today ? clockTime.format(at) : dateTime.format(at));
+/** The document's language (`lang`), for month names; the browser's own when the page names none. */
+function locale(): string | undefined {
+  return document.documentElement.lang || undefined;
 }
 
-/** How long since `iso`, roughly, as a person says it: `under a minute`, `42 min`, `3 h 5 min`, `2 d 4 h`. */
-export function durationSince(iso: string, now = Date.now()): string {
-  const minutes = Math.floor(Math.max(0, now - Date.parse(iso)) / 60_000);
-  if (minutes < 1) return "under a minute";
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+/**
+ * Times in the browser's time zone on a 24-hour clock, whatever the browser's locale: one clock
+ * across the page and its messages.
+ */
+function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(locale(), { ...options, hourCycle: "h23" });
+}
+
+/** An instant as text: the time of day when it is today, else date and time. */
+export function clockText(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const today = at.toDateString() === new Date().toDateString();
+  return today
+    ? formatter({ hour: "2-digit", minute: "2-digit" }).format(at)
+    : formatter({ dateStyle: "medium", timeStyle: "short" }).format(at);
+}
+
+/** `<time>` for an instant: the local time of day when it is today, else date and time; date, time and seconds in the title. */
+export function timeOf(iso: string): HTMLTimeElement {
+  const at = new Date(iso);
+  return h(
+    "time",
+    { datetime: iso, title: formatter({ dateStyle: "medium", timeStyle: "medium" }).format(at) },
+    clockText(iso),
+  );
+}
+
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})\b/g;
+
+/** A message with every ISO instant in it (as an API's problem detail carries them) in the page's clock. */
+export function localTimes(message: string): string {
+  return message.replace(ISO_INSTANT, (instant) => clockText(instant));
 }
 
 /** A code such as `issuer_unavailable` as words. */

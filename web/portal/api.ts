@@ -2,18 +2,23 @@
 import { BearerClient } from "../common/api-client.ts";
 import type { Session } from "../common/session.ts";
 import type {
+  AppEventPage,
   AppPage,
   CreatedApp,
   DeliveryFilter,
   DeliveryPage,
+  EventType,
   Invite,
   Invited,
+  LookupPage,
   Me,
   Member,
   MemberPage,
   MemberRole,
   NewApp,
   NewWebhook,
+  RenamedKey,
+  RenameKey,
   Replay,
   RevokedKey,
   Role,
@@ -51,14 +56,23 @@ export class PortalApi {
     return this.#client.json("GET", `v1/apps${query({ limit: "100", cursor })}`);
   }
 
-  createApp(name: string, webhookUrl?: string): Promise<CreatedApp> {
-    const body: NewApp = { name, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) };
+  createApp(name: string, webhookUrl?: string, keyName?: string): Promise<CreatedApp> {
+    const body: NewApp = {
+      name,
+      ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
+      ...(keyName ? { key_name: keyName } : {}),
+    };
     return this.#client.json("POST", "v1/apps", { body });
   }
 
-  rotateKey(appId: string, graceSeconds: number): Promise<RotatedKey> {
-    const body: RotateKey = { grace_seconds: graceSeconds };
+  rotateKey(appId: string, graceSeconds: number, name?: string): Promise<RotatedKey> {
+    const body: RotateKey = { grace_seconds: graceSeconds, ...(name ? { name } : {}) };
     return this.#client.json("POST", `${app(appId)}/keys`, { body });
+  }
+
+  renameKey(appId: string, keyId: string, name: string): Promise<RenamedKey> {
+    const body: RenameKey = { name };
+    return this.#client.json("PATCH", `${app(appId)}/keys/${encodeURIComponent(keyId)}`, { body });
   }
 
   revokeKey(appId: string, keyId: string): Promise<RevokedKey> {
@@ -86,8 +100,21 @@ export class PortalApi {
     return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/replay`);
   }
 
+  events(appId: string, type: EventType | undefined, cursor: string | null): Promise<AppEventPage> {
+    return this.#client.json("GET", `${app(appId)}/events${query({ type, cursor, limit: "20" })}`);
+  }
+
+  sendEvent(eventId: string): Promise<Replay> {
+    return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/send`);
+  }
+
   search(search: Search, cursor: string | null): Promise<VerificationPage> {
     return this.#client.json("GET", `v1/verifications${query({ ...search, cursor, limit: "20" })}`);
+  }
+
+  /** Verifications of every app by id or reference; without `q`, the most recent. */
+  lookup(q: string | undefined): Promise<LookupPage> {
+    return this.#client.json("GET", `v1/lookup${query({ q, limit: "20" })}`);
   }
 
   verification(id: string): Promise<Verification> {

@@ -45,14 +45,21 @@ export function field(label: string, control: HTMLElement, hint?: string): HTMLE
   );
 }
 
-/** A table with a caption (for screen readers) and a header row. */
-export function table(caption: string, headers: string[], rows: Child[][]): HTMLTableElement {
+/** A table with a caption (for screen readers) and a header row; each cell names its column for the phone layout's cards. */
+export function table(caption: string, headers: Child[], rows: Child[][]): HTMLTableElement {
+  const columns = headers.map((header) => h("th", { scope: "col" }, header));
   return h(
     "table",
     {},
     h("caption", { class: "visually-hidden" }, caption),
-    h("thead", {}, h("tr", {}, ...headers.map((header) => h("th", { scope: "col" }, header)))),
-    h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell) => h("td", {}, cell))))),
+    h("thead", {}, h("tr", {}, ...columns)),
+    h(
+      "tbody",
+      {},
+      ...rows.map((cells) =>
+        h("tr", {}, ...cells.map((cell, n) => h("td", { "data-label": columns[n]?.textContent ?? "" }, cell))),
+      ),
+    ),
   );
 }
 

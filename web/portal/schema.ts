@@ -135,7 +135,13 @@ export interface paths {
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a key
+         * @description Gives one of the app's keys (live, expired or revoked) a new name, so people can tell keys apart: which servers hold it, and whether it is still used (`last_used_at`) before revoking it.
+         *
+         *     **Roles**: `owner`, `developer`.
+         */
+        patch: operations["renameKey"];
         trace?: never;
     };
     "/portal/v1/apps/{app_id}/webhook": {
@@ -226,6 +232,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/apps/{app_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the app's events
+         * @description The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. Payloads carry personal data: each read is recorded in the audit trail.
+         *
+         *     **Roles**: `owner`, `developer`, `viewer`.
+         */
+        get: operations["listAppEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/v1/events/{event_id}/replay": {
         parameters: {
             query?: never;
@@ -248,6 +276,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/events/{event_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event now
+         * @description Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it.
+         *
+         *     **Roles**: `owner`, `developer`.
+         */
+        post: operations["sendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/v1/verifications": {
         parameters: {
             query?: never;
@@ -262,6 +312,28 @@ export interface paths {
          *     **Roles**: `owner`, `developer`, `viewer`.
          */
         get: operations["searchVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/v1/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up a verification
+         * @description Finds verifications across every app of your organisation by what you have at hand: a verification id, or the `external_reference_id` you created it with (exactly). Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail. A `request_id` is not looked up here: quote it to support.
+         *
+         *     **Roles**: `owner`, `developer`, `viewer`.
+         */
+        get: operations["lookupVerifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -383,12 +455,20 @@ export interface components {
         NewAppRequest: {
             /** @description A name for people: 1 to 100 printable characters */
             name: string;
+            /** @description A name for the app's first key */
+            key_name?: string;
             /** @description Where to send events; can be set later */
             webhook_url?: string;
         };
         RotateKeyRequest: {
             /** @description How long the old key keeps working: 24 hours by default, at most 7 days */
             grace_seconds?: number;
+            /** @description A name for the new key */
+            name?: string;
+        };
+        RenameKeyRequest: {
+            /** @description What you call the key, to tell keys apart: 1 to 60 printable characters */
+            name: string;
         };
         WebhookDestinationRequest: {
             /** @description An https URL (http to a loopback address only in the local sandbox runtime) */
@@ -438,13 +518,18 @@ export interface components {
             key_id: string;
             /** @description The key's first characters, to tell keys apart */
             prefix: string;
+            /** @description What your organisation calls the key; null when it was never named */
+            name: string | null;
             /** @enum {string} */
             status: "active" | "expiring" | "expired" | "revoked";
             /** Format: date-time */
             created_at: string;
             /** @description Set on the old key by a rotation: it stops working then */
             expires_at: string | null;
+            /** @description When it was revoked; null while it was not */
             revoked_at: string | null;
+            /** @description When the API last let a request with it pass, to within a few minutes (the authorizer writes it at most once a minute and holds its answer up to 5 minutes); null when never */
+            last_used_at: string | null;
         };
         /** @description A client app of your organisation */
         App: {
@@ -507,6 +592,11 @@ export interface components {
             app_id: string;
             key: components["schemas"]["Key"];
         };
+        /** @description The key, with its new name */
+        RenamedKey: {
+            app_id: string;
+            key: components["schemas"]["Key"];
+        };
         /** @description The app's webhook destination */
         WebhookDestination: {
             app_id: string;
@@ -527,7 +617,7 @@ export interface components {
         Delivery: {
             event_id: string;
             event_type: string | null;
-            /** @description The attempt's number within its round (a replay starts a new round) */
+            /** @description The attempt's number among all the event's attempts: a replay's first attempt goes on counting */
             attempt: number;
             /** Format: date-time */
             attempted_at: string;
@@ -552,6 +642,66 @@ export interface components {
         TestDelivery: {
             event_id: string;
             delivery: components["schemas"]["Delivery"];
+        };
+        /** @description The verifications found (or the most recent), newest first; `next_cursor` is always null */
+        LookupPage: {
+            data: {
+                app_id: string;
+                app_name: string;
+                /**
+                 * @description What `q` matched; `recent` when no `q` was given
+                 * @enum {string}
+                 */
+                matched_by: "verification_id" | "external_reference_id" | "recent";
+                verification: components["schemas"]["Verification"];
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description One event of the app, with what it sends and every attempt to send it */
+        AppEvent: {
+            event_id: string;
+            /** @enum {string} */
+            type: "verification.processing" | "verification.in_review" | "verification.completed" | "verification.failed" | "verification.expired" | "verification.redacted" | "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            verification_id: string | null;
+            /**
+             * @description `pending`: an attempt is due; `delivered`; `parked`: every attempt failed; `no_destination`: the app had no webhook URL. Any of them can be sent again
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "parked" | "no_destination";
+            /** @description While pending: when the next attempt is due */
+            next_attempt_at: string | null;
+            /** @description The JSON body every attempt sends (as it now is: erasure removes personal data) */
+            payload: unknown;
+            /** @description Every attempt, first first */
+            attempts: {
+                /** @description 1 for the first attempt; replays go on counting */
+                attempt: number;
+                /** Format: date-time */
+                attempted_at: string;
+                url: string;
+                /** @enum {string} */
+                outcome: "delivered" | "failed";
+                /** @description The destination's HTTP status; null when it did not answer */
+                response_status: number | null;
+                latency_ms: number;
+                /** @description The first 1 KiB of the destination's answer */
+                response_body: string | null;
+                /** @description Why the attempt failed, when it did */
+                error: string | null;
+                /** @description The headers the attempt sent, its signature included; null for attempts made before they were kept */
+                headers: {
+                    [key: string]: string;
+                } | null;
+            }[];
+        };
+        /** @description One page of an app's events, newest first */
+        AppEventPage: {
+            data: components["schemas"]["AppEvent"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
         };
         /** @description The event, queued to be delivered again */
         Replay: {
@@ -1130,10 +1280,12 @@ export interface operations {
                      *             {
                      *               "key_id": "key_3f9a2c71d04e8b6a1c55",
                      *               "prefix": "vk_sandbox_Q2xk8Rmd",
+                     *               "name": "Admissions, production servers",
                      *               "status": "active",
                      *               "created_at": "2026-11-22T09:00:00Z",
                      *               "expires_at": null,
-                     *               "revoked_at": null
+                     *               "revoked_at": null,
+                     *               "last_used_at": "2026-11-24T08:14:00Z"
                      *             }
                      *           ]
                      *         }
@@ -1297,7 +1449,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Admissions backend"
+                 *       "name": "Admissions backend",
+                 *       "key_name": "Admissions, production servers"
                  *     }
                  */
                 "application/json": components["schemas"]["NewAppRequest"];
@@ -1489,7 +1642,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "grace_seconds": 3600
+                 *       "grace_seconds": 3600,
+                 *       "name": "Admissions, new servers"
                  *     }
                  */
                 "application/json": components["schemas"]["RotateKeyRequest"];
@@ -1810,6 +1964,201 @@ export interface operations {
                         status?: 415;
                         /** @enum {string} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    renameKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description One of your organisation's apps; any other is 404.
+                 * @example app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1
+                 */
+                app_id: components["parameters"]["AppId"];
+                /**
+                 * @description A key's `key_id`, as the app lists it.
+                 * @example key_3f9a2c71d04e8b6a1c55
+                 */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Admissions, old servers"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenameKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, renamed */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenamedKey"];
+                };
+            };
+            /** @description `malformed_json`: Request body is not a JSON object. `duplicate_header`: A header that may come once came twice */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "malformed_json" | "duplicate_header";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `app_not_found`: App not found. `key_not_found`: API key not found. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "app_not_found" | "key_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {string} */
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2641,7 +2990,415 @@ export interface operations {
             };
         };
     };
+    listAppEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type */
+                type?: "verification.processing" | "verification.in_review" | "verification.completed" | "verification.failed" | "verification.expired" | "verification.redacted" | "webhook.test";
+                /** @description Only events created at or after this instant; the last 30 days at most either way */
+                after?: string;
+                /** @description How many items a page holds: 1-100, 20 by default */
+                limit?: number;
+                /** @description `next_cursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description One of your organisation's apps; any other is 404.
+                 * @example app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1
+                 */
+                app_id: components["parameters"]["AppId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "event_id": "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+                     *           "type": "webhook.test",
+                     *           "created_at": "2026-11-22T12:04:58Z",
+                     *           "verification_id": null,
+                     *           "status": "delivered",
+                     *           "next_attempt_at": null,
+                     *           "payload": {
+                     *             "id": "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+                     *             "type": "webhook.test",
+                     *             "created_at": "2026-11-22T12:04:58Z",
+                     *             "environment": "sandbox",
+                     *             "api_version": "v1",
+                     *             "data": {
+                     *               "app_id": "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1",
+                     *               "message": "A test event sent from the portal: nothing changed."
+                     *             }
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "attempted_at": "2026-11-22T12:05:00Z",
+                     *               "url": "https://hooks.acme.example/verifications",
+                     *               "outcome": "delivered",
+                     *               "response_status": 200,
+                     *               "latency_ms": 84,
+                     *               "response_body": "{\"received\":true}",
+                     *               "error": null,
+                     *               "headers": {
+                     *                 "Content-Type": "application/json",
+                     *                 "User-Agent": "verification-api-webhooks/1",
+                     *                 "webhook-id": "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+                     *                 "webhook-timestamp": "1795867500",
+                     *                 "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppEventPage"];
+                };
+            };
+            /** @description `invalid_cursor`: The cursor is not one this list gave. `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `app_not_found`: App not found. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "app_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     replayEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An event of one of your apps.
+                 * @example evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W
+                 */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_01JDQ8ZC4M5N6P7Q8R9S0T1V2W",
+                     *       "status": "pending",
+                     *       "next_attempt_at": "2026-11-22T12:06:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `event_not_found`: Event not found. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "event_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    sendEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -2908,6 +3665,172 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    lookupVerifications: {
+        parameters: {
+            query?: {
+                /** @description A verification id or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications */
+                q?: string;
+                /** @description How many items a page holds: 1-100, 20 by default */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was found */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LookupPage"];
+                };
+            };
+            /** @description `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            404: components["responses"]["RouteNotFound"];
             /** @description `payload_too_large`: Request body is too large */
             413: {
                 headers: {

@@ -1,7 +1,110 @@
-/** Find a verification of one app by its reference, status or creation day, and read it. */
+/**
+ * The organisation's recent verifications at once; a lookup across its apps by verification id
+ * or reference; a search of one app by its reference, status or creation day; and reading one.
+ */
 import { h, timeOf, words } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, reasonOf, table } from "./context.ts";
-import { type Search, STATUSES, type Verification } from "./wire.ts";
+import { portalLanguage, say } from "./language.ts";
+import { type LookupMatch, type Search, STATUSES, type Verification } from "./wire.ts";
+
+const LOOKUP_TEXTS = {
+  title: { en: "Find across your apps", tr: "Tüm uygulamalarda bul" },
+  recent: { en: "Recent verifications", tr: "Son doğrulamalar" },
+  found: { en: "Found", tr: "Bulunanlar" },
+  query: { en: "Find", tr: "Aranacak" },
+  hint: {
+    en: "A verification id (ver_…), or your external_reference_id exactly. For a request_id, write to support.",
+    tr: "Doğrulama kimliği (ver_…) ya da external_reference_id değeriniz (birebir). request_id için destek ekibine yazın.",
+  },
+  lookUp: { en: "Look up", tr: "Bul" },
+  open: { en: "Open", tr: "Aç" },
+  showRecent: { en: "Show recent", tr: "Son doğrulamaları göster" },
+  app: { en: "App", tr: "Uygulama" },
+  verification: { en: "Verification", tr: "Doğrulama" },
+  reference: { en: "Reference", tr: "Referans" },
+  status: { en: "Status", tr: "Durum" },
+  created: { en: "Created", tr: "Oluşturulma" },
+  matched: { en: "Found by", tr: "Bulunma şekli" },
+  none: { en: "No verification found.", tr: "Doğrulama bulunamadı." },
+  failed: { en: "The lookup failed.", tr: "Arama yapılamadı." },
+} as const;
+
+const MATCHED_BY: Record<LookupMatch["matched_by"], { en: string; tr: string }> = {
+  verification_id: { en: "Verification id", tr: "Doğrulama kimliği" },
+  external_reference_id: { en: "Reference", tr: "Referans" },
+  recent: { en: "Recent", tr: "Yeni" },
+};
+
+/** The lookup across the organisation's apps, showing the most recent verifications until asked. */
+function lookupSection(context: PortalContext, open: (id: string) => void): HTMLElement {
+  const q = h("input", { id: "lookup-q", name: "q", maxlength: "128", autocomplete: "off", required: true });
+  const heading = h("h3", { id: "lookup-results-title" }, say(LOOKUP_TEXTS.recent));
+  const results = h("div", { "aria-live": "polite" });
+  const draw = (matches: LookupMatch[]) => {
+    results.replaceChildren(
+      matches.length === 0
+        ? h("p", { class: "empty" }, say(LOOKUP_TEXTS.none))
+        : table(
+            heading.textContent ?? "",
+            [
+              say(LOOKUP_TEXTS.app),
+              say(LOOKUP_TEXTS.verification),
+              say(LOOKUP_TEXTS.reference),
+              say(LOOKUP_TEXTS.status),
+              say(LOOKUP_TEXTS.created),
+              say(LOOKUP_TEXTS.matched),
+            ],
+            matches.map((match, index) => {
+              const { verification_id: id } = match.verification;
+              // Named "Open", described by the id beside it: the search below names its buttons by the id.
+              const idCell = h("code", { id: `lookup-id-${index}` }, id);
+              const opener = h("button", { type: "button", "aria-describedby": idCell.id }, say(LOOKUP_TEXTS.open));
+              opener.addEventListener("click", () => open(id));
+              return [
+                match.app_name,
+                h("span", {}, idCell, " ", opener),
+                match.verification.external_reference_id ?? "—",
+                words(match.verification.status),
+                timeOf(match.verification.created_at),
+                say(MATCHED_BY[match.matched_by]),
+              ];
+            }),
+          ),
+    );
+  };
+  const run = (value: string | undefined) => {
+    context.say.clear();
+    heading.textContent = say(value ? LOOKUP_TEXTS.found : LOOKUP_TEXTS.recent);
+    context.api
+      .lookup(value)
+      .then((page) => draw(page.data))
+      .catch((error: unknown) => context.say.error(reasonOf(error, say(LOOKUP_TEXTS.failed))));
+  };
+  const recent = h("button", { type: "button" }, say(LOOKUP_TEXTS.showRecent));
+  recent.addEventListener("click", () => {
+    q.value = "";
+    run(undefined);
+  });
+  const form = h(
+    "form",
+    { class: "search", role: "search", "aria-labelledby": "lookup-title" },
+    field(say(LOOKUP_TEXTS.query), q, say(LOOKUP_TEXTS.hint)),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say(LOOKUP_TEXTS.lookUp)), recent),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    run(q.value.trim() || undefined);
+  });
+  run(undefined);
+  return h(
+    "section",
+    { class: "panel", id: "lookup", lang: portalLanguage(), "aria-labelledby": "lookup-title" },
+    h("h2", { id: "lookup-title" }, say(LOOKUP_TEXTS.title)),
+    form,
+    heading,
+    results,
+  );
+}
 
 /** `YYYY-MM-DD` from a date input as the start of that UTC day, or undefined. */
 function dayStart(value: string, plusDays = 0): string | undefined {
@@ -136,6 +239,7 @@ export async function showVerifications(context: PortalContext): Promise<void> {
       "section",
       { "aria-labelledby": "verifications-title" },
       h("h1", { id: "verifications-title", tabindex: "-1" }, "Verifications"),
+      lookupSection(context, open),
       picker,
       form,
       results,

@@ -1,6 +1,10 @@
-/** One app's webhooks: the destination, its secret, a test event, every delivery with its answer, replay. */
+/**
+ * One app's webhooks: the destination, its secret, a test event, every delivery with its answer,
+ * replay, and the app's events (events.ts).
+ */
 import { h, timeOf } from "../common/dom.ts";
 import { action, appPicker, canChange, field, type PortalContext, reasonOf, table } from "./context.ts";
+import { eventsSection } from "./events.ts";
 import type { App, Delivery, DeliveryFilter } from "./wire.ts";
 
 function answerOf(delivery: Delivery): HTMLElement {
@@ -153,8 +157,14 @@ export async function showWebhooks(context: PortalContext): Promise<void> {
   const content = h("div", { class: "stack" });
   const picker = await appPicker(context, (app) => {
     const deliveries = deliveriesSection(context, app);
-    content.replaceChildren(settingsSection(context, app, deliveries.reload), deliveries.element);
+    const events = eventsSection(context, app);
+    const afterTest = () => {
+      deliveries.reload();
+      events.reload();
+    };
+    content.replaceChildren(settingsSection(context, app, afterTest), deliveries.element, events.element);
     deliveries.reload();
+    events.reload();
   });
   context.view.replaceChildren(
     h(

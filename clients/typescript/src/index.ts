@@ -37,6 +37,44 @@ export class ProblemError extends Error {
   }
 }
 
+/**
+ * The upload was refused: by storage (`status` its HTTP status, `storageCode` S3's own code:
+ * `SignatureDoesNotMatch`, `AccessDenied`, `EntityTooLarge`, ...), or before it was sent, when
+ * the document's size is not the one the URL signs (both undefined). The message names the
+ * likely cause and the fix.
+ */
+export class UploadError extends Error {
+  override readonly name = "UploadError";
+
+  constructor(
+    readonly status: number | undefined,
+    readonly storageCode: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `waitForResult` gave up: `verification` is the state last read (`in_review` waits for a person). */
+export class WaitTimeoutError extends Error {
+  override readonly name = "WaitTimeoutError";
+
+  constructor(
+    readonly verification: Verification,
+    timeoutMs: number,
+  ) {
+    super(`${verification.verification_id} is still ${verification.status} after ${timeoutMs} ms`);
+  }
+}
+
+/** The states a verification never leaves. */
+export const TERMINAL_STATUSES: readonly Verification["status"][] = ["completed", "failed", "expired"];
+
+export interface WaitOptions {
+  /** How long to keep asking before throwing a WaitTimeoutError (default 120,000 ms). */
+  timeoutMs?: number;
+}
+
 export interface ClientOptions {
   /** The API's base URL, e.g. `https://api.example.com` or `http://127.0.0.1:3000` locally. */
   baseUrl: string;
@@ -80,6 +118,52 @@ function retriable(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
+/** S3's `<Code>` and `<Message>` from its XML error body, when it has them. */
+function storageError(body: string): { code?: string; message?: string } {
+  return {
+    code: /<Code>([^<]*)<\/Code>/.exec(body)?.[1],
+    message: /<Message>([^<]*)<\/Message>/.exec(body)?.[1],
+  };
+}
+
+function wrongSize(sentBytes: number, signedBytes: number): string {
+  return `the document is ${sentBytes} bytes, and the URL is signed for ${signedBytes} (the file_size_bytes of the create): create a verification with the file's real size`;
+}
+
+/** What storage's refusal of an upload most likely means, and what to do about it. */
+function uploadRefusal(
+  status: number,
+  body: string,
+  upload: NonNullable<Verification["upload"]>,
+  sentBytes: number,
+): UploadError {
+  const { code, message } = storageError(body);
+  const signedBytes = Number(upload.headers["Content-Length"]);
+  const refused = `The upload was refused with ${status}${code ? ` ${code}` : ""}`;
+  if (code === "SignatureDoesNotMatch") {
+    const cause =
+      sentBytes !== signedBytes
+        ? wrongSize(sentBytes, signedBytes)
+        : `the request's Content-Type or Content-Length differs from what the URL signs (Content-Type: ${upload.headers["Content-Type"]}, Content-Length: ${signedBytes}): send upload.headers exactly, and nothing that changes them`;
+    return new UploadError(status, code, `${refused}: ${cause}`);
+  }
+  if (code === "AccessDenied" && /expired/i.test(message ?? "")) {
+    return new UploadError(
+      status,
+      code,
+      `${refused} (${message}): the URL expired at ${upload.expires_at}; fetch the verification for a fresh one and upload again`,
+    );
+  }
+  if (code === "EntityTooLarge") {
+    return new UploadError(status, code, `${refused}: the document is larger than storage accepts (10 MiB at most)`);
+  }
+  return new UploadError(
+    status,
+    code,
+    `${refused}${message ? ` (${message})` : ""}: fetch the verification for a fresh URL and upload again`,
+  );
+}
+
 /** The body of an answered call, or its problem as a ProblemError. */
 function settle<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.ok) return result.data as T;
@@ -116,11 +200,21 @@ export interface VerificationClient {
     body: CreateVerificationRequest,
     options?: { idempotencyKey?: string },
   ): Promise<{ verification: Verification; replayed: boolean; idempotencyKey: string }>;
-  /** PUTs the document to the verification's upload URL with the headers it was signed with. */
+  /**
+   * PUTs the document to the verification's upload URL with the headers it was signed with. A
+   * refusal by storage throws an UploadError naming the likely cause (another size than the
+   * create's `file_size_bytes`, headers not sent as given, an expired URL).
+   */
   upload(verification: Verification, document: Blob | ArrayBuffer | Uint8Array): Promise<void>;
   /** Tells the service the upload is complete; a repeat answers the current state. */
   confirmUpload(verificationId: string): Promise<Verification>;
   getVerification(verificationId: string): Promise<Verification>;
+  /**
+   * Reads the verification until it is `completed`, `failed` or `expired`, asking again with a
+   * growing pause (0.5 s, then half as long again each time, at most 5 s), and answers it. Throws
+   * a WaitTimeoutError after `timeoutMs`, holding the state last read.
+   */
+  waitForResult(verificationId: string, options?: WaitOptions): Promise<Verification>;
   /** Erases the verification's document and personal data; a repeat answers the same erased verification. */
   eraseVerification(verificationId: string): Promise<Verification>;
   listVerifications(
@@ -150,6 +244,15 @@ export function createClient(options: ClientOptions): VerificationClient {
     }
   }
 
+  const getVerification = (verificationId: string): Promise<Verification> =>
+    attempt(async () =>
+      settle(
+        await api.GET("/v1/verifications/{verification_id}", {
+          params: { path: { verification_id: verificationId } },
+        }),
+      ),
+    );
+
   return {
     api,
     async createVerification(body, { idempotencyKey = globalThis.crypto.randomUUID() } = {}) {
@@ -169,17 +272,16 @@ export function createClient(options: ClientOptions): VerificationClient {
     async upload(verification, document) {
       const { upload } = verification;
       if (!upload) throw new Error(`Verification ${verification.verification_id} is not awaiting its upload`);
-      const response = await fetchImpl(upload.url, {
-        method: upload.method,
-        headers: upload.headers,
-        body: document instanceof Uint8Array ? new Blob([new Uint8Array(document)]) : document,
-      });
-      await response.arrayBuffer();
-      if (!response.ok) {
-        throw new Error(
-          `The upload was refused with ${response.status}: fetch the verification for a fresh URL and upload again`,
-        );
+      const body = document instanceof Uint8Array ? new Blob([new Uint8Array(document)]) : document;
+      const sentBytes = body instanceof Blob ? body.size : body.byteLength;
+      // Storage would refuse it (SignatureDoesNotMatch), and fetch will not even send it.
+      const signedBytes = Number(upload.headers["Content-Length"]);
+      if (sentBytes !== signedBytes) {
+        throw new UploadError(undefined, undefined, `The upload was not sent: ${wrongSize(sentBytes, signedBytes)}`);
       }
+      const response = await fetchImpl(upload.url, { method: upload.method, headers: upload.headers, body });
+      const answer = await response.text();
+      if (!response.ok) throw uploadRefusal(response.status, answer, upload, sentBytes);
     },
     confirmUpload: (verificationId) =>
       attempt(async () =>
@@ -189,14 +291,17 @@ export function createClient(options: ClientOptions): VerificationClient {
           }),
         ),
       ),
-    getVerification: (verificationId) =>
-      attempt(async () =>
-        settle(
-          await api.GET("/v1/verifications/{verification_id}", {
-            params: { path: { verification_id: verificationId } },
-          }),
-        ),
-      ),
+    getVerification,
+    async waitForResult(verificationId, { timeoutMs = 120_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      for (let pause = 500; ; pause = Math.min(5_000, pause * 1.5)) {
+        const verification = await getVerification(verificationId);
+        if (TERMINAL_STATUSES.includes(verification.status)) return verification;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new WaitTimeoutError(verification, timeoutMs);
+        await sleep(Math.min(pause, left));
+      }
+    },
     eraseVerification: (verificationId) =>
       attempt(async () =>
         settle(

@@ -59,6 +59,10 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, 
   try {
     event = new Webhook(secret).verify(body, found);
   } catch (error) {
+    // The signature matched, and the library's JSON.parse refused the body.
+    if (error instanceof SyntaxError) {
+      throw new WebhookVerificationError("not_an_event", "The signed body is not JSON, so not a webhook event");
+    }
     if (!(error instanceof SignatureError)) throw error;
     if (/timestamp/i.test(error.message)) {
       throw new WebhookVerificationError(

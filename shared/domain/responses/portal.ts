@@ -6,7 +6,9 @@ import { ENVIRONMENTS } from "../environments.ts";
 import { ID_PATTERNS } from "../ids.ts";
 import { roleSchema } from "../organizations.ts";
 import { KEY_ID_PATTERN, USAGE_OUTCOMES, type UsageOutcome } from "../portal.ts";
+import { EVENT_TYPES } from "../webhook-events.ts";
 import * as z from "../zod.ts";
+import { listedVerificationSchema } from "./verification.ts";
 
 const instant = z.iso.datetime();
 const day = z.iso.date();
@@ -15,10 +17,20 @@ export const keySchema = z
   .strictObject({
     key_id: z.string().check(z.regex(KEY_ID_PATTERN), z.describe("Names the key in the portal; never the key itself")),
     prefix: z.string().check(z.describe("The key's first characters, to tell keys apart")),
+    name: z
+      .nullable(z.string())
+      .check(z.describe("What your organisation calls the key; null when it was never named")),
     status: z.enum(["active", "expiring", "expired", "revoked"]),
     created_at: instant,
     expires_at: z.nullable(instant).check(z.describe("Set on the old key by a rotation: it stops working then")),
-    revoked_at: z.nullable(instant),
+    revoked_at: z.nullable(instant).check(z.describe("When it was revoked; null while it was not")),
+    last_used_at: z
+      .nullable(instant)
+      .check(
+        z.describe(
+          "When the API last let a request with it pass, to within a few minutes (the authorizer writes it at most once a minute and holds its answer up to 5 minutes); null when never",
+        ),
+      ),
   })
   .check(z.describe("An API key as the portal shows it"));
 
@@ -57,6 +69,10 @@ export const rotatedKeySchema = z
   })
   .check(z.describe("A new key; the ones it replaces expire after the grace period"));
 
+export const renamedKeySchema = z
+  .strictObject({ app_id: z.string().check(z.regex(ID_PATTERNS.app)), key: keySchema })
+  .check(z.describe("The key, with its new name"));
+
 export const revokedKeySchema = z
   .strictObject({ app_id: z.string().check(z.regex(ID_PATTERNS.app)), key: keySchema })
   .check(z.describe("The key, revoked now"));
@@ -81,7 +97,10 @@ export const deliverySchema = z
     event_type: z.nullable(z.string()),
     attempt: z
       .int()
-      .check(z.positive(), z.describe("The attempt's number within its round (a replay starts a new round)")),
+      .check(
+        z.positive(),
+        z.describe("The attempt's number among all the event's attempts: a replay's first attempt goes on counting"),
+      ),
     attempted_at: instant,
     url: z.string(),
     outcome: z.enum(["delivered", "failed"]),
@@ -94,6 +113,62 @@ export const deliverySchema = z
   })
   .check(z.describe("One attempt to deliver an event"));
 export type Delivery = z.infer<typeof deliverySchema>;
+
+export const eventAttemptSchema = z
+  .strictObject({
+    attempt: z.int().check(z.positive(), z.describe("1 for the first attempt; replays go on counting")),
+    attempted_at: instant,
+    url: z.string(),
+    outcome: z.enum(["delivered", "failed"]),
+    response_status: z
+      .nullable(z.int())
+      .check(z.describe("The destination's HTTP status; null when it did not answer")),
+    latency_ms: z.int().check(z.gte(0)),
+    response_body: z.nullable(z.string()).check(z.describe("The first 1 KiB of the destination's answer")),
+    error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did")),
+    headers: z
+      .nullable(z.record(z.string(), z.string()))
+      .check(
+        z.describe(
+          "The headers the attempt sent, its signature included; null for attempts made before they were kept",
+        ),
+      ),
+  })
+  .check(z.describe("One attempt to deliver the event"));
+
+export const appEventSchema = z
+  .strictObject({
+    event_id: z.string().check(z.regex(ID_PATTERNS.event)),
+    type: z.enum(EVENT_TYPES),
+    created_at: instant,
+    verification_id: z.nullable(z.string().check(z.regex(ID_PATTERNS.verification))),
+    status: z
+      .enum(["pending", "delivered", "parked", "no_destination"])
+      .check(
+        z.describe(
+          "`pending`: an attempt is due; `delivered`; `parked`: every attempt failed; `no_destination`: the app had no webhook URL. Any of them can be sent again",
+        ),
+      ),
+    next_attempt_at: z.nullable(instant).check(z.describe("While pending: when the next attempt is due")),
+    payload: z
+      .unknown()
+      .check(z.describe("The JSON body every attempt sends (as it now is: erasure removes personal data)")),
+    attempts: z.array(eventAttemptSchema).check(z.describe("Every attempt, first first")),
+  })
+  .check(z.describe("One event of the app, with what it sends and every attempt to send it"));
+export type AppEvent = z.infer<typeof appEventSchema>;
+
+export const lookupMatchSchema = z
+  .strictObject({
+    app_id: z.string().check(z.regex(ID_PATTERNS.app)),
+    app_name: z.string(),
+    matched_by: z
+      .enum(["verification_id", "external_reference_id", "recent"])
+      .check(z.describe("What `q` matched; `recent` when no `q` was given")),
+    verification: listedVerificationSchema,
+  })
+  .check(z.describe("A verification of one of your apps, and what found it"));
+export type LookupMatch = z.infer<typeof lookupMatchSchema>;
 
 export const testDeliverySchema = z
   .strictObject({ event_id: z.string().check(z.regex(ID_PATTERNS.event)), delivery: deliverySchema })

@@ -12,7 +12,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { Sealer } from "../../ports/sealer.ts";
 import { checkWebhookUrl } from "../webhooks/destination.ts";
 import { appNotFound, requireApp, retryWhenStale } from "./current-app.ts";
-import { type KeyView, keyView } from "./keys.ts";
+import { checkKeyName, type KeyView, keyView } from "./keys.ts";
 
 export interface NewApp {
   app_id: string;
@@ -45,6 +45,8 @@ export interface NewAppInput {
   webhookUrl?: string;
   /** The organisation that will own the app and see it in the portal. */
   organizationId?: string;
+  /** A name for its first key. */
+  keyName?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ function checkNewApp(
     environment: input.environment,
     webhookUrl: input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, destinations),
     organizationId: input.organizationId,
+    keyName: input.keyName === undefined ? undefined : checkKeyName(input.keyName),
   };
 }
 
@@ -97,7 +100,7 @@ export async function createApp(
   by?: AuditContext,
 ): Promise<NewApp> {
   // Every rule before the sealing key is used (a KMS call when deployed).
-  const { name, webhookUrl, organizationId } = checkNewApp(deps.environment, deps.destinations, input);
+  const { name, webhookUrl, organizationId, keyName } = checkNewApp(deps.environment, deps.destinations, input);
   const appId = newId("app");
   const webhookSecret = generateWebhookSecret();
   const webhookSecretSealed = await deps.sealer.seal(webhookSecret, { appId });
@@ -127,6 +130,7 @@ export async function createApp(
       key_app_id: appId,
       environment: input.environment,
       prefix: displayPrefix(apiKey),
+      ...(keyName === undefined ? {} : { name: keyName }),
       app_status: "active",
       created_at: now,
     },

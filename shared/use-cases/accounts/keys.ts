@@ -2,7 +2,8 @@
 import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../../domain/apps.ts";
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../domain/credentials.ts";
-import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { InvalidInputError, NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { MAX_KEY_NAME_LENGTH } from "../../domain/portal.ts";
 import { LIVE_KEYS_PER_APP } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
@@ -14,13 +15,26 @@ export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 
 export type KeyStatus = "active" | "expiring" | "expired" | "revoked";
 
+/** The key name rule: 1 to 60 printable characters, surrounding spaces dropped. */
+export function checkKeyName(name: string): string {
+  const trimmed = name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (trimmed.length === 0 || trimmed.length > MAX_KEY_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new InvalidInputError("invalid_input", `A key name has 1 to ${MAX_KEY_NAME_LENGTH} printable characters`);
+  }
+  return trimmed;
+}
+
 /** A key as operators see it: never the key, never its hash. */
 export interface KeyView {
   key_id: string;
   prefix: string;
+  name: string | null;
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  /** When the authorizer last let it pass, to the minute; null when never since it was recorded. */
+  last_used_at: string | null;
   status: KeyStatus;
 }
 
@@ -34,9 +48,11 @@ export function keyView(key: KeyItem, now: string): KeyView {
   return {
     key_id: keyIdOf(key),
     prefix: key.prefix,
+    name: key.name ?? null,
     created_at: key.created_at,
     expires_at: key.expires_at ?? null,
     revoked_at: key.revoked_at ?? null,
+    last_used_at: key.last_used_at ?? null,
     status: keyStatus(key, now),
   };
 }
@@ -66,7 +82,7 @@ export interface RotatedKey {
  */
 export async function rotateKey(
   deps: { apps: Pick<AppStore, "getApp" | "currentKeys" | "addKey">; clock: Clock },
-  input: { appId: string; graceSeconds?: number },
+  input: { appId: string; graceSeconds?: number; name?: string },
   /** Who rotates: the new key is written with the record of it. */
   by?: AuditContext,
 ): Promise<RotatedKey> {
@@ -74,6 +90,7 @@ export async function rotateKey(
   if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
     throw new RefusedError("grace_out_of_range", "The grace period is at most 7 days");
   }
+  const name = input.name === undefined ? undefined : checkKeyName(input.name);
   return retryWhenStale(async () => {
     const app = await requireApp(deps.apps, input.appId);
     const now = deps.clock.now();
@@ -97,6 +114,7 @@ export async function rotateKey(
       key_app_id: app.app_id,
       environment: app.environment,
       prefix: displayPrefix(apiKey),
+      ...(name === undefined ? {} : { name }),
       // Written on condition that the app still has this status, so a disable cannot miss it.
       app_status: app.status,
       created_at: nowIso,
@@ -117,6 +135,28 @@ export async function rotateKey(
       expiring: expiring.map((old) => keyView(old, nowIso)),
     };
   });
+}
+
+/** Gives one of the app's keys (live or not) a new name, written with the record of it. */
+export async function renameKey(
+  deps: { apps: Pick<AppStore, "getApp" | "listKeys" | "renameKey">; clock: Clock },
+  input: { appId: string; keyId: string; name: string },
+  by?: AuditContext,
+): Promise<{ app_id: string; key: KeyView }> {
+  const name = checkKeyName(input.name);
+  await requireApp(deps.apps, input.appId);
+  const noKey = () => new NotFoundError("key_not_found", `App ${input.appId} has no key ${input.keyId}`);
+  const key = (await deps.apps.listKeys(input.appId)).find((candidate) => keyIdOf(candidate) === input.keyId);
+  if (!key) throw noKey();
+  const now = deps.clock.now();
+  const renamed = await deps.apps.renameKey(
+    input.appId,
+    key.pk,
+    name,
+    by && auditRecord(by, now, { action: "key.renamed", app_id: input.appId, detail: { key_id: input.keyId } }),
+  );
+  if (!renamed) throw noKey();
+  return { app_id: input.appId, key: keyView({ ...key, name }, isoSeconds(now)) };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { Sealer } from "../../ports/sealer.ts";
 import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../accounts/apps.ts";
-import { type KeyView, keyView, revokeKeys, rotateKey } from "../accounts/keys.ts";
+import { checkKeyName, type KeyView, keyView, renameKey, revokeKeys, rotateKey } from "../accounts/keys.ts";
 import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhooks/destination.ts";
 import { asFieldRule, memberApp } from "./member.ts";
 
@@ -45,9 +45,13 @@ export async function createMemberApp(
     destinations: Destinations;
   },
   caller: PortalCaller,
-  input: { name: string; webhook_url?: string },
+  input: { name: string; key_name?: string; webhook_url?: string },
 ): Promise<PortalApp & { api_key: string; webhook_secret: string }> {
   await asFieldRule("name", () => checkAppName(input.name));
+  if (input.key_name !== undefined) {
+    const keyName = input.key_name;
+    await asFieldRule("key_name", () => checkKeyName(keyName));
+  }
   if (input.webhook_url !== undefined) {
     const url = input.webhook_url;
     await asFieldRule("webhook_url", () => checkWebhookUrl(url, deps.destinations));
@@ -59,6 +63,7 @@ export async function createMemberApp(
       environment: deps.environment,
       webhookUrl: input.webhook_url,
       organizationId: caller.member.organizationId,
+      keyName: input.key_name,
     },
     caller.audit,
   );
@@ -73,10 +78,27 @@ export async function rotateMemberKey(
   deps: Audited & { apps: Pick<AppStore, "getApp" | "currentKeys" | "addKey"> },
   caller: PortalCaller,
   appId: string,
-  input: { grace_seconds?: number },
+  input: { grace_seconds?: number; name?: string },
 ) {
+  if (input.name !== undefined) {
+    const name = input.name;
+    await asFieldRule("name", () => checkKeyName(name));
+  }
   await memberApp(deps.apps, caller.member, appId);
-  return rotateKey(deps, { appId, graceSeconds: input.grace_seconds }, caller.audit);
+  return rotateKey(deps, { appId, graceSeconds: input.grace_seconds, name: input.name }, caller.audit);
+}
+
+/** Renames one key (live or not) of one of the organisation's apps. */
+export async function renameMemberKey(
+  deps: Audited & { apps: Pick<AppStore, "getApp" | "listKeys" | "renameKey"> },
+  caller: PortalCaller,
+  appId: string,
+  keyId: string,
+  input: { name: string },
+): Promise<{ app_id: string; key: KeyView }> {
+  await asFieldRule("name", () => checkKeyName(input.name));
+  await memberApp(deps.apps, caller.member, appId);
+  return renameKey(deps, { appId, keyId, name: input.name }, caller.audit);
 }
 
 /** Revokes one live key of one of the organisation's apps, now. */

@@ -9,7 +9,7 @@ import { sameSubject } from "../../domain/certificates/subject.ts";
 import { layoutOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
 import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
-import { reasonMessage } from "../../domain/reasons.ts";
+import { decisionMessage } from "../../domain/reasons.ts";
 import type { Check } from "../../domain/responses/verification.ts";
 import { forcedOutcome } from "../../domain/sandbox.ts";
 import { type Result, reviewDeadline } from "../../domain/state.ts";
@@ -36,7 +36,13 @@ export interface ProcessDeps {
 }
 
 /** What the checks decided, with what the resource shows of it. */
-type Decision = { checks: Check[]; extracted?: Extracted; issuerCopy?: boolean } & (
+type Decision = {
+  checks: Check[];
+  extracted?: Extracted;
+  issuerCopy?: boolean;
+  /** The sandbox reference prefix that chose the outcome instead of the checks. */
+  sandboxPrefix?: string;
+} & (
   | { to: "completed"; result: Result; reasonCode: ReasonCode; fraudSignals?: string[] }
   | { to: "failed"; failureCode: string }
   | { to: "in_review"; reason: ReviewReason }
@@ -72,10 +78,11 @@ function forcedDecision(item: VerificationItem, steps: Checklist): Decision | un
   const forced = forcedOutcome(item.environment, item.external_reference_id);
   if (!forced) return undefined;
   const checks = steps.rest(`Not run: the sandbox reference prefix ${forced.prefix} chose the outcome`);
-  const { outcome } = forced;
-  if (outcome.kind === "failed") return { to: "failed", checks, failureCode: outcome.reasonCode };
-  if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested" };
-  return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode };
+  const { outcome, prefix } = forced;
+  if (outcome.kind === "failed")
+    return { to: "failed", checks, failureCode: outcome.reasonCode, sandboxPrefix: prefix };
+  if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested", sandboxPrefix: prefix };
+  return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode, sandboxPrefix: prefix };
 }
 
 /** Why the issuer's answer cannot be had, in the words of the authority check. */
@@ -234,10 +241,12 @@ async function decide(
 /** The fields a decision writes with its change of state. */
 function written(item: VerificationItem, decision: Decision, now: Date): VerificationChange {
   const at = isoSeconds(now);
+  const forced = decision.sandboxPrefix ? { sandbox_prefix: decision.sandboxPrefix } : {};
   const shared = {
     checks: decision.checks,
     ...(decision.extracted ? { extracted: decision.extracted } : {}),
     ...(decision.issuerCopy ? { issuer_copy_key: issuerCopyKey(item.verification_id) } : {}),
+    ...forced,
   };
   switch (decision.to) {
     case "completed":
@@ -247,7 +256,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
         reasons:
           decision.result === "verified"
             ? []
-            : [{ code: decision.reasonCode, message: reasonMessage(decision.reasonCode) }],
+            : [{ code: decision.reasonCode, message: decisionMessage(decision.reasonCode, forced) }],
         ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
         completed_at: at,
       };

@@ -2,7 +2,7 @@
  * Takes a verification out of review to `completed`: a person's decision, the sandbox's
  * forced one, or the review window closing with nobody having decided (`inconclusive`).
  */
-import { type ReasonCode, reasonMessage } from "../../domain/reasons.ts";
+import { decisionMessage, type ReasonCode } from "../../domain/reasons.ts";
 import type { AuditRecord } from "../../domain/responses/audit.ts";
 import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../../domain/sandbox.ts";
 import type { Result } from "../../domain/state.ts";
@@ -38,7 +38,15 @@ export async function completeReview(
       reasons:
         decision.result === "verified"
           ? []
-          : [{ code: decision.reasonCode, message: reasonMessage(decision.reasonCode) }],
+          : [
+              {
+                code: decision.reasonCode,
+                message: decisionMessage(decision.reasonCode, {
+                  ...item,
+                  ...(reviewer ? { decided_by: reviewer.username } : {}),
+                }),
+              },
+            ],
       review_decided_at: now,
       completed_at: now,
       ...(reviewer ? { decided_by: reviewer.username } : {}),

@@ -137,17 +137,14 @@ export async function attemptDelivery(
     event.body,
   );
   // The sender refuses an address the environment's rule forbids, as a failed attempt.
-  const outcome = await deps.sender.post(
-    url,
-    {
-      "Content-Type": "application/json",
-      "User-Agent": "verification-api-webhooks/1",
-      [WEBHOOK_HEADERS.id]: event.event_id,
-      [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signature,
-    },
-    event.body,
-  );
+  const headers = {
+    "Content-Type": "application/json",
+    "User-Agent": "verification-api-webhooks/1",
+    [WEBHOOK_HEADERS.id]: event.event_id,
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [WEBHOOK_HEADERS.signature]: signature,
+  };
+  const outcome = await deps.sender.post(url, headers, event.body);
   const statusCode = "statusCode" in outcome ? outcome.statusCode : undefined;
   const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
   const next = delivered ? undefined : nextAttemptAt(deps, event, now);
@@ -160,6 +157,8 @@ export async function attemptDelivery(
     latency_ms: Math.round(outcome.latencyMs),
     ...("body" in outcome && outcome.body !== undefined ? { response_body: outcome.body } : {}),
     error: "error" in outcome ? outcome.error : delivered ? undefined : `answered ${statusCode}`,
+    // What was sent, so a developer can compare it with what their endpoint checked.
+    headers,
   };
   await deps.events.recordAttempt(
     event,

@@ -87,6 +87,26 @@ export async function setWebhookDestination(
   return { app_id: app.app_id, webhook_url: url };
 }
 
+/**
+ * Removes where the app's events go: they are still recorded, and not sent (`GET /v1/events`
+ * has them). Recorded as a `webhook.updated` to an empty URL.
+ */
+export async function removeWebhookDestination(
+  deps: { apps: Pick<AppStore, "getApp" | "setWebhookUrl">; clock: Clock },
+  input: { appId: string },
+  by?: AuditContext,
+): Promise<{ app_id: string; webhook_url: null }> {
+  const app = await requireApp(deps.apps, input.appId);
+  const now = deps.clock.now();
+  await deps.apps.setWebhookUrl(
+    app.app_id,
+    undefined,
+    isoSeconds(now),
+    by && auditRecord(by, now, { action: "webhook.updated", app_id: app.app_id, detail: { webhook_url: "" } }),
+  );
+  return { app_id: app.app_id, webhook_url: null };
+}
+
 export interface RotatedWebhookSecret {
   app_id: string;
   /** Shown once; stored sealed. */

@@ -5,7 +5,15 @@ import type { Environment } from "#shared/domain/environments";
 import { isId } from "#shared/domain/ids";
 import { createApp, listApps, setAppStatus, showApp, syncAppLimits } from "#shared/use-cases/accounts/apps";
 import { authorize } from "#shared/use-cases/public/authorize";
-import { anApp, appId, InMemoryAppLimits, InMemoryAppStore, TaggingSealer, tagSealed } from "../../support/fakes.ts";
+import {
+  anApp,
+  appId,
+  InMemoryAppLimits,
+  InMemoryAppStore,
+  RecordingLog,
+  TaggingSealer,
+  tagSealed,
+} from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 function setup(environment?: Environment) {
@@ -75,7 +83,9 @@ describe("createApp", () => {
 
     const created = await createApp(deps, { name: "Acme", environment: "production" });
 
-    expect(await authorize({ apps, clock, environment: "production" }, created.api_key)).toEqual({
+    expect(
+      await authorize({ apps, clock, environment: "production", log: new RecordingLog() }, created.api_key),
+    ).toEqual({
       outcome: "allow",
       appId: created.app_id,
       environment: "production",
@@ -211,7 +221,9 @@ describe("listApps and showApp", () => {
         prefix: active.prefix,
         created_at: "2026-11-01T09:00:00Z",
         expires_at: null,
+        name: null,
         revoked_at: null,
+        last_used_at: null,
         status: "active",
       },
       {
@@ -219,15 +231,19 @@ describe("listApps and showApp", () => {
         prefix: expiring.prefix,
         created_at: "2026-11-02T09:00:00Z",
         expires_at: "2026-11-23T00:00:00Z",
+        name: null,
         revoked_at: null,
+        last_used_at: null,
         status: "expiring",
       },
       {
         key_id: keyIdOf(revoked),
         prefix: revoked.prefix,
+        name: null,
         created_at: "2026-11-03T09:00:00Z",
         expires_at: null,
         revoked_at: "2026-11-04T00:00:00Z",
+        last_used_at: null,
         status: "revoked",
       },
     ]);
@@ -250,7 +266,7 @@ describe("setAppStatus", () => {
 
     expect(view).toMatchObject({ app_id: appId(1), status: "disabled", updated_at: T0 });
     expect(apps.app(appId(1)).status).toBe("disabled");
-    expect(await authorize({ apps, clock, environment: "sandbox" }, apiKey)).toEqual({
+    expect(await authorize({ apps, clock, environment: "sandbox", log: new RecordingLog() }, apiKey)).toEqual({
       outcome: "deny",
       appId: appId(1),
     });

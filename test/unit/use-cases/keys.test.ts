@@ -6,11 +6,12 @@ import {
   keyStatus,
   listAppKeys,
   MAX_GRACE_SECONDS,
+  renameKey,
   revokeKeys,
   rotateKey,
 } from "#shared/use-cases/accounts/keys";
 import { authorize } from "#shared/use-cases/public/authorize";
-import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
+import { anApp, appId, InMemoryAppStore, RecordingLog } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 const IN_1H = "2026-11-22T13:00:00Z";
@@ -20,7 +21,7 @@ function setup(app: AppItem = anApp()) {
   const apps = new InMemoryAppStore().put(app);
   const clock = new FixedClock(T0);
   const allowed = async (apiKey: string) =>
-    (await authorize({ apps, clock, environment: app.environment }, apiKey)).outcome;
+    (await authorize({ apps, clock, environment: app.environment, log: new RecordingLog() }, apiKey)).outcome;
   return { apps, clock, allowed, deps: { apps, clock } };
 }
 
@@ -49,7 +50,9 @@ describe("rotateKey", () => {
         prefix: rotated.api_key.slice(0, 19),
         created_at: T0,
         expires_at: null,
+        name: null,
         revoked_at: null,
+        last_used_at: null,
         status: "active",
       },
       expiring: [
@@ -58,7 +61,9 @@ describe("rotateKey", () => {
           prefix: old.prefix,
           created_at: T0,
           expires_at: IN_24H,
+          name: null,
           revoked_at: null,
+          last_used_at: null,
           status: "expiring",
         },
       ],
@@ -228,7 +233,9 @@ describe("revokeKeys", () => {
           prefix: a.key.prefix,
           created_at: T0,
           expires_at: null,
+          name: null,
           revoked_at: T0,
+          last_used_at: null,
           status: "revoked",
         },
       ],
@@ -348,5 +355,56 @@ describe("listAppKeys and keyStatus", () => {
     const { deps } = setup();
 
     await expect(listAppKeys(deps, appId(9))).rejects.toMatchObject({ code: "app_not_found" });
+  });
+});
+
+describe("key names", () => {
+  const by = { actor: { pool: "operator" as const, sub: "ops-1", username: "ops" }, requestId: "r", sourceIp: "-" };
+
+  it("names the new key of a rotation, its surrounding spaces dropped", async () => {
+    const { apps, deps } = setup();
+    apps.issueKey(appId(1));
+
+    const rotated = await rotateKey(deps, { appId: appId(1), name: "  Web servers  " });
+
+    expect(rotated.key.name).toBe("Web servers");
+    expect(rotated.expiring[0]?.name).toBeNull();
+    expect(apps.key(keyPk(hashApiKey(rotated.api_key))).name).toBe("Web servers");
+  });
+
+  it.each([
+    ["empty", "   "],
+    ["too long", "x".repeat(61)],
+    ["with a control character", "web\u0007servers"],
+  ])("refuses a name that is %s before anything is written", async (_what, name) => {
+    const { apps, deps } = setup();
+
+    await expect(rotateKey(deps, { appId: appId(1), name })).rejects.toMatchObject({ code: "invalid_input" });
+    expect(apps.writes).toEqual([]);
+  });
+
+  it("renames a key, live or revoked, with the record of it", async () => {
+    const { apps, deps } = setup();
+    const revoked = apps.issueKey(appId(1), { revoked_at: T0 }).key;
+
+    const renamed = await renameKey(deps, { appId: appId(1), keyId: keyIdOf(revoked), name: "Old servers" }, by);
+
+    expect(renamed.key).toMatchObject({ key_id: keyIdOf(revoked), name: "Old servers", revoked_at: T0 });
+    expect(apps.key(revoked.pk).name).toBe("Old servers");
+    expect(apps.trail.records.map((record) => [record.action, record.detail?.key_id])).toEqual([
+      ["key.renamed", keyIdOf(revoked)],
+    ]);
+  });
+
+  it("refuses a key of another app with key_not_found, recording nothing", async () => {
+    const { apps, deps } = setup();
+    apps.put(anApp({ app_id: appId(2), pk: `APP#${appId(2)}` }));
+    const other = apps.issueKey(appId(2)).key;
+
+    await expect(
+      renameKey(deps, { appId: appId(1), keyId: keyIdOf(other), name: "Mine now" }, by),
+    ).rejects.toMatchObject({ code: "key_not_found" });
+    expect(apps.key(other.pk).name).toBeUndefined();
+    expect(apps.trail.records).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { VerificationItem } from "#shared/domain/verification";
+import { toResource, type VerificationItem } from "#shared/domain/verification";
 import type { IssuerAnswer } from "#shared/ports/authority";
 import { askedAnswer } from "#shared/use-cases/issuer/answers";
 import { processVerification } from "#shared/use-cases/processing/process-verification";
@@ -324,6 +324,22 @@ describe("processVerification: sandbox reference prefixes force the outcome for 
     expect(final).toMatchObject(expected);
     expect(outcomes(final)).toEqual([...passed(BASICS), ...skipped(PIPELINE)]);
     expect(scripted.asked).toEqual([]);
+    // Kept for the message, which says the outcome was forced, also once the reference is erased.
+    expect(final?.sandbox_prefix).toBe(reference.slice(0, -1));
+  });
+
+  it("says the outcome was forced, in the message and in the reason, never that the issuer confirmed it", async () => {
+    for (const reference of ["test_verified_a", "test_rejected_a", "test_failed_a"]) {
+      const item = aVerification({ status: "processing", sequence: 2, external_reference_id: reference });
+      const { deps } = setup({ item, lines: [] });
+      const final = await asked(deps);
+      if (!final) throw new Error("Nothing stored");
+      const forced = `The sandbox reference prefix ${reference.slice(0, -1)} forced this outcome`;
+      const { message, reasons } = toResource({ ...final, external_reference_id: undefined }, NOW);
+      expect(message).toContain(forced);
+      expect(message).not.toMatch(/issuer (confirmed|has no)|could not be read/);
+      for (const reason of reasons) expect(reason.message).toContain(forced);
+    }
   });
 
   it("production ignores them", async () => {

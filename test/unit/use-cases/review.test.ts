@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "#shared/domain/lists";
-import type { VerificationItem } from "#shared/domain/verification";
+import { toResource, type VerificationItem } from "#shared/domain/verification";
 import type { ReviewPosition } from "#shared/ports/verification-store";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
 import { claimReview } from "#shared/use-cases/review/claim";
@@ -33,6 +33,10 @@ const context = (sub: string) => ({
   requestId: `req-${sub}`,
   sourceIp: "192.0.2.1",
 });
+
+/** `count` UTC days from `first` (`YYYY-MM-DD`), in order. */
+const daysFrom = (first: string, count: number) =>
+  Array.from({ length: count }, (_, n) => new Date(Date.parse(first) + n * 86_400_000).toISOString().slice(0, 10));
 
 /** The in-memory store, counting the days the queue reads (each an index query when deployed). */
 function countingDays(store: InMemoryVerificationStore) {
@@ -74,31 +78,14 @@ describe("reviewQueue", () => {
     const { days, verifications } = countingDays(new InMemoryVerificationStore());
     const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
     await reviewQueue(deps, { limit: 20 });
-    expect(days).toEqual([
-      "2026-11-28",
-      "2026-11-29",
-      "2026-11-30",
-      "2026-12-01",
-      "2026-12-02",
-      "2026-12-03",
-      "2026-12-04",
-    ]);
+    expect(days).toEqual(daysFrom("2026-11-28", 7));
     days.length = 0;
     // The earliest a cursor may name: the day before those, for one handed out yesterday.
     await reviewQueue(deps, {
       limit: 20,
       cursor: encodeCursor({ deadline: "2026-11-27T00:00:00Z", id: verificationId(9) }),
     });
-    expect(days).toEqual([
-      "2026-11-27",
-      "2026-11-28",
-      "2026-11-29",
-      "2026-11-30",
-      "2026-12-01",
-      "2026-12-02",
-      "2026-12-03",
-      "2026-12-04",
-    ]);
+    expect(days).toEqual(daysFrom("2026-11-27", 8));
   });
 
   it("goes on from a cursor handed out yesterday that names a window the tick has not closed", async () => {
@@ -224,6 +211,46 @@ describe("decideReview", () => {
       { action: "review.decided", detail: { result: "rejected", reason_code: "not_genuine" }, source_ip: "192.0.2.1" },
     ]);
   });
+});
+
+describe("decideReview: what the customer is told", () => {
+  const decision = { result: "rejected" as const, reason_code: "not_genuine" as const };
+  it.each([
+    ["issuer_unavailable", "the issuer's copy was not compared, as the issuer could not be asked for it"],
+    ["original_pdf_not_provided", "the issuer's copy was not compared, as a photo was sent instead of the PDF"],
+    [
+      "fields_incomplete",
+      "the issuer's copy was compared and matched byte for byte, but lacked fields the checks need",
+    ],
+  ] as const)(
+    "after review for %s: a reviewer decided, and whether the issuer's copy was compared",
+    async (reason, compared) => {
+      const clock = new FixedClock(NOW);
+      const claim = { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: "2026-11-30T12:05:00Z" };
+      const verifications = new InMemoryVerificationStore().put(
+        inReview(1, "2026-12-01T10:00:00Z", { ...claim, review_reason: reason }),
+        inReview(2, "2026-12-01T10:00:00Z", { ...claim, review_reason: reason }),
+      );
+      const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
+      const decide = (n: number, body: typeof decision | { result: "verified" }) =>
+        decideReview(deps, context("a"), { verificationId: verificationId(n), ifMatch: '"3"', decision: body });
+      await decide(1, { result: "verified" });
+      await decide(2, decision);
+
+      const verified = toResource(verifications.stored(verificationId(1)), NOW);
+      expect(verified).toMatchObject({ result: "verified", reason_code: "verified", reasons: [] });
+      expect(verified.message).toBe(`A reviewer verified the document; ${compared}`);
+      const rejected = toResource(verifications.stored(verificationId(2)), NOW);
+      const message = `A reviewer found the document not genuine; ${compared}`;
+      expect(rejected).toMatchObject({
+        reason_code: "not_genuine",
+        message,
+        reasons: [{ code: "not_genuine", message }],
+      });
+      // The customer is told a reviewer decided, never who.
+      expect(JSON.stringify([verified, rejected])).not.toContain("user-a");
+    },
+  );
 });
 
 describe("authorizeStaff", () => {

@@ -4,6 +4,7 @@ import { InvalidInputError, NotFoundError, RefusedError } from "#shared/domain/e
 import {
   checkWebhookUrl,
   PREVIOUS_SECRET_SECONDS,
+  removeWebhookDestination,
   rotateWebhookSecret,
   setWebhookDestination,
   signingSecrets,
@@ -192,6 +193,17 @@ describe("setWebhookDestination", () => {
     await expect(setWebhookDestination(deps, { appId: appId(9), url: "https://a.example/" })).rejects.toMatchObject({
       code: "app_not_found",
     });
+  });
+});
+
+describe("removeWebhookDestination", () => {
+  it("removes the URL, so events are kept and not sent, and refuses an unknown app", async () => {
+    const { store, deps } = setup(anApp({ webhook_url: "https://hooks.example.com/" }));
+
+    expect(await removeWebhookDestination(deps, { appId: appId(1) })).toEqual({ app_id: appId(1), webhook_url: null });
+    expect(store.app(appId(1))?.webhook_url).toBeUndefined();
+    expect(store.app(appId(1))?.updated_at).toBe(T0);
+    await expect(removeWebhookDestination(deps, { appId: appId(9) })).rejects.toMatchObject({ code: "app_not_found" });
   });
 });
 

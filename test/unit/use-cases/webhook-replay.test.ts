@@ -28,18 +28,21 @@ function setup() {
 }
 
 describe("replayEvent", () => {
-  it.each(["parked", "delivered"] as const)("starts a new round for a %s event, due now", async (status) => {
-    const { events, deps } = setup();
-    const event = anEvent(status, 3);
-    events.put(event);
+  it.each(["parked", "delivered"] as const)(
+    "starts a new round for a %s event, due now, its attempts counted before it",
+    async (status) => {
+      const { events, deps } = setup();
+      const event = anEvent(status, 3);
+      events.put(event);
 
-    const replayed = await replayEvent(deps, event.event_id);
+      const replayed = await replayEvent(deps, event.event_id);
 
-    expect(replayed).toEqual({ ...event, status: "pending", attempts: 0, next_attempt_at: T0 });
-    expect(events.stored(event.event_id)).toEqual(replayed);
-  });
+      expect(replayed).toEqual({ ...event, status: "pending", attempts: 0, attempts_before: 3, next_attempt_at: T0 });
+      expect(events.stored(event.event_id)).toEqual(replayed);
+    },
+  );
 
-  it("is then sent by the next tick", async () => {
+  it("is then sent by the next tick, as the attempt after the ones made before", async () => {
     const { events, clock, deps } = setup();
     const event = anEvent("parked", 2);
     events.put(event);
@@ -58,7 +61,7 @@ describe("replayEvent", () => {
 
     expect(attempted).toBe(1);
     expect(sender.posts.map((post) => post.body)).toEqual([event.body]);
-    expect(events.attempts.map((attempt) => attempt.attempt)).toEqual([1]);
+    expect(events.attempts.map((attempt) => attempt.attempt)).toEqual([3]);
   });
 
   it("refuses an unknown event with event_not_found", async () => {

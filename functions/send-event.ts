@@ -1,0 +1,22 @@
+/**
+ * POST /portal/v1/events/{event_id}/send: primary adapter -> use case `replayMemberEvent` (the
+ * replay route's: sending an event now, delivered before or never, is a new round of attempts due
+ * now) -> the events table, the audit trail.
+ */
+import { portalRouteHandler } from "#shared/http/portal-route-handler";
+import { replayMemberEvent } from "#shared/use-cases/portal/webhooks";
+import { clock, functionConfig } from "#shared/wiring/config";
+import { log } from "#shared/wiring/log";
+import { appStore } from "#shared/wiring/stores/apps";
+import { auditTrail } from "#shared/wiring/stores/audit";
+import { eventStore } from "#shared/wiring/stores/events";
+
+const config = functionConfig("send-event");
+// Every change its stores make is written with its audit record.
+const audit = auditTrail(config);
+const deps = { apps: appStore(config, audit), events: eventStore(config, audit), audit, clock };
+
+export const handler = portalRouteHandler(log, async (event, caller) => ({
+  status: 202,
+  body: await replayMemberEvent(deps, caller, event.pathParameters?.event_id ?? ""),
+}));

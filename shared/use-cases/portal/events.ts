@@ -1,0 +1,84 @@
+/**
+ * An app's events as its developers debug them: what each sent (payload and headers) and every
+ * attempt, numbered across rounds, delivered or not, also events that never had a destination;
+ * and sending one now, which is the replay.
+ */
+import { firstIdAt } from "../../domain/ids.ts";
+import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
+import type { PortalCaller } from "../../domain/organizations.ts";
+import { appEventPositionSchema } from "../../domain/portal.ts";
+import type { AppEvent } from "../../domain/responses/portal.ts";
+import { type AttemptItem, type EventItem, type EventType, KEEP_EVENTS_DAYS } from "../../domain/webhook-events.ts";
+import type { AppStore } from "../../ports/app-store.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EventStore } from "../../ports/event-store.ts";
+import { memberApp, recordAction } from "./member.ts";
+
+/** What the body is as JSON; a body that is not JSON (none is written so) as its text. */
+function payloadOf(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+function appEventView(event: EventItem, attempts: AttemptItem[]): AppEvent {
+  return {
+    event_id: event.event_id,
+    type: event.type,
+    created_at: event.created_at,
+    verification_id: event.verification_id ?? null,
+    status: event.status,
+    next_attempt_at: event.status === "pending" ? (event.next_attempt_at ?? null) : null,
+    payload: payloadOf(event.body),
+    attempts: attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      attempted_at: attempt.attempted_at,
+      url: attempt.url,
+      outcome: attempt.outcome,
+      response_status: attempt.status_code ?? null,
+      latency_ms: attempt.latency_ms,
+      response_body: attempt.response_body ?? null,
+      error: attempt.error ?? null,
+      headers: attempt.headers ?? null,
+    })),
+  };
+}
+
+/**
+ * The app's events of the last `KEEP_EVENTS_DAYS` days (or since `after`), newest first, each
+ * with its attempts. Payloads carry personal data: the read is recorded.
+ */
+export async function memberAppEvents(
+  deps: {
+    apps: Pick<AppStore, "getApp">;
+    events: Pick<EventStore, "recentEventsForApp" | "attemptsOf">;
+    audit: Pick<AuditTrail, "append">;
+    clock: Clock;
+  },
+  caller: PortalCaller,
+  appId: string,
+  query: { type?: EventType; after?: string; limit: number; cursor?: string },
+): Promise<{ data: AppEvent[]; next_cursor: string | null }> {
+  await memberApp(deps.apps, caller.member, appId);
+  const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, appEventPositionSchema).event_id;
+  const oldest = deps.clock.now().getTime() - KEEP_EVENTS_DAYS * 86_400_000;
+  const from = Math.max(oldest, query.after === undefined ? oldest : Date.parse(query.after));
+  const { items, last } = await deps.events.recentEventsForApp(
+    appId,
+    { since: firstIdAt("event", from), type: query.type },
+    query.limit,
+    before,
+  );
+  const data = await Promise.all(
+    items.map(async (event) => appEventView(event, await deps.events.attemptsOf(event.event_id))),
+  );
+  await recordAction(deps, caller, {
+    action: "events.viewed",
+    app_id: appId,
+    detail: { results: String(data.length) },
+  });
+  return { data, next_cursor: last ? encodeCursor({ event_id: last }) : null };
+}

@@ -1,0 +1,78 @@
+/**
+ * Finding a verification across every app of the caller's organisation: by its id or by the
+ * `external_reference_id` it was created with, or, with nothing to look up, the most recent ones.
+ * Each lookup shows personal data: it is recorded like a search.
+ */
+import type { AppItem } from "../../domain/apps.ts";
+import { isId } from "../../domain/ids.ts";
+import type { PortalCaller } from "../../domain/organizations.ts";
+import type { LookupMatch } from "../../domain/responses/portal.ts";
+import { isoSeconds } from "../../domain/time.ts";
+import { toResource, type VerificationItem } from "../../domain/verification.ts";
+import type { AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { OrganizationStore } from "../../ports/organization-store.ts";
+import type { VerificationStore } from "../../ports/verification-store.ts";
+import { recordAction } from "./member.ts";
+
+/** Every app of the organisation (at most 20 today: one page). */
+async function appsOfOrganization(
+  organizations: Pick<OrganizationStore, "appsOf">,
+  organizationId: string,
+): Promise<AppItem[]> {
+  const apps: AppItem[] = [];
+  let after: string | undefined;
+  do {
+    const page = await organizations.appsOf(organizationId, 100, after);
+    apps.push(...page.apps);
+    after = page.more ? page.apps.at(-1)?.app_id : undefined;
+  } while (after);
+  return apps;
+}
+
+type Found = { item: VerificationItem; matchedBy: LookupMatch["matched_by"] };
+
+export async function lookupVerifications(
+  deps: {
+    organizations: Pick<OrganizationStore, "appsOf">;
+    verifications: Pick<VerificationStore, "get" | "listForApp">;
+    audit: Pick<AuditTrail, "append">;
+    clock: Clock;
+  },
+  caller: PortalCaller,
+  query: { q?: string; limit: number },
+): Promise<{ data: LookupMatch[]; next_cursor: null }> {
+  const now = isoSeconds(deps.clock.now());
+  const apps = await appsOfOrganization(deps.organizations, caller.member.organizationId);
+  const byId = new Map<string, AppItem>(apps.map((app) => [app.app_id, app]));
+  const q = query.q?.trim();
+  const found: Found[] = [];
+  if (q && isId("verification", q)) {
+    const item = await deps.verifications.get(q);
+    if (item && byId.has(item.app_id)) found.push({ item, matchedBy: "verification_id" });
+  }
+  const pages = await Promise.all(
+    apps.map((app) =>
+      // Without q, each app's newest; with one, the ones created with it as their reference.
+      deps.verifications.listForApp({ appId: app.app_id, reference: q || undefined, now }, query.limit),
+    ),
+  );
+  const listed = pages
+    .flatMap((page) => page.items)
+    .filter((item) => !found.some((one) => one.item.verification_id === item.verification_id))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.verification_id.localeCompare(a.verification_id));
+  found.push(
+    ...listed.map((item) => ({ item, matchedBy: q ? ("external_reference_id" as const) : ("recent" as const) })),
+  );
+  const data = found.slice(0, query.limit).map(({ item, matchedBy }) => ({
+    app_id: item.app_id,
+    app_name: byId.get(item.app_id)?.name ?? item.app_id,
+    matched_by: matchedBy,
+    verification: toResource(item, now),
+  }));
+  await recordAction(deps, caller, {
+    action: "verifications.searched",
+    detail: { lookup: q ? "q" : "recent", results: String(data.length) },
+  });
+  return { data, next_cursor: null };
+}

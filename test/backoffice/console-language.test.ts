@@ -1,0 +1,199 @@
+/**
+ * The review console in Turkish and English, on one clock: a browser in Istanbul with an en-US
+ * locale sees every time (the API's problem details included) in Istanbul's time, 24-hour. The
+ * claim on screen: the form closed until the reviewer holds it, v claiming first, a countdown that
+ * warns a minute before the lease lapses and closes the form when it does (the browser's clock is
+ * moved forward for that), feedback beside the form.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { VerificationResource } from "#shared/domain/responses/verification";
+import type { StaffUser } from "../support/api.ts";
+import { useChromium } from "../support/chromium.ts";
+import { expectVerification, upload } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
+
+const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
+const TIME_ZONE = "Europe/Istanbul";
+
+const fx = useApiFixture({ pipeline: true, issuer: { settings: { ISSUER_RETRY_WINDOW_S: "2" } } });
+
+/** A published test certificate, uploaded and processed at confirm, waiting in review. */
+async function inReview(file: string, reason: string): Promise<VerificationResource> {
+  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
+  const created = await fx.customer.created({
+    document_type: "GSB_KYK_DORM",
+    original_filename: file,
+    file_size_bytes: bytes.length,
+    process_type: "sync",
+  });
+  expect((await upload(created, bytes)).status).toBe(200);
+  const confirmed = expectVerification(await fx.customer.confirm(created.verification_id));
+  expect(confirmed).toMatchObject({ status: "in_review", reason_code: reason });
+  return confirmed;
+}
+
+/** An instant as the page must show it today: Istanbul's time of day, 24-hour. */
+const istanbul = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: TIME_ZONE,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(iso));
+
+let reviewer: StaffUser;
+let otherReviewer: StaffUser;
+let free: VerificationResource;
+let taken: VerificationResource;
+let consoleUrl: string;
+
+beforeAll(async () => {
+  [reviewer, otherReviewer] = await Promise.all([fx.api.staffUser(["reviewers"]), fx.api.staffUser(["reviewers"])]);
+  free = await inReview("gsb-fields-incomplete.pdf", "fields_incomplete");
+  taken = await inReview("gsb-issuer-unavailable.pdf", "issuer_unavailable");
+  consoleUrl = `${fx.api.backofficeUrl}/backoffice/`;
+}, 60_000);
+
+describe("the console in both languages, on one clock", () => {
+  const chromium = useChromium({ locale: "en-US", timezoneId: TIME_ZONE });
+
+  async function openConsole(): Promise<{ page: Page; problems: string[] }> {
+    const page = await chromium.browser().newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+    });
+    // The page's clock, so a test can move it past a claim's lease.
+    await page.clock.install();
+    expect((await page.goto(consoleUrl))?.status()).toBe(200);
+    return { page, problems };
+  }
+
+  async function signIn(page: Page, user: StaffUser, queueTitle: string): Promise<void> {
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: queueTitle }).waitFor();
+  }
+
+  const inPage = <T>(page: Page, expression: string) => page.evaluate<T>(expression);
+  const rowOf = (page: Page, id: string) =>
+    page.locator("table.queue tbody tr", { has: page.getByRole("link", { name: id, exact: true }) });
+  const claimStatus = (page: Page) => page.locator("#claim-status");
+  const itemStatus = (page: Page) => page.locator("#item-status[role=status]");
+  const itemAlert = (page: Page) => page.locator("#item-alert[role=alert]");
+
+  it("opens in Turkish with every code by its label, claims on v, counts the claim down and closes the form when it lapses", async () => {
+    const { page, problems } = await openConsole();
+    expect(await inPage(page, "document.documentElement.lang")).toBe("tr");
+    expect(await page.title()).toBe("İnceleme konsolu");
+    await signIn(page, reviewer, "İnceleme kuyruğu");
+
+    const row = rowOf(page, free.verification_id);
+    await expect.poll(() => row.innerText()).toContain("Alanlar eksik");
+    const cells = await row.innerText();
+    expect(cells).toContain("GSB KYK yurt belgesi");
+    expect(cells).toContain("Boşta");
+    // The time left before the 72-hour review deadline, in Turkish units.
+    expect(cells).toMatch(/\b2 g 23 sa\b/);
+    expect(cells).not.toMatch(/fields_incomplete|GSB_KYK_DORM/);
+    expect(await page.locator("table.queue thead").innerText()).toMatch(/Kalan süre/);
+
+    await page.getByRole("link", { name: free.verification_id, exact: true }).click();
+    await page.getByRole("heading", { name: free.verification_id }).waitFor();
+    await expect.poll(() => claimStatus(page).innerText()).toBe("Kaydı kimse üstlenmedi: karar vermek için üstlenin.");
+    const item = await page.locator("article.item").innerText();
+    expect(item).toMatch(/Durum\s+İncelemede/);
+    expect(item).toMatch(/Kurum kopyasıyla eşleşme\s+Geçti/);
+    expect(item).toMatch(/Alanlar okundu\s+Geçmedi/);
+    // The form stays closed until the reviewer holds the claim.
+    expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(true);
+    expect(await page.getByLabel("Doğrulandı").isDisabled()).toBe(true);
+
+    // v claims first when nobody holds the claim, then chooses.
+    await page.keyboard.press("v");
+    await expect.poll(() => page.getByLabel("Doğrulandı").isChecked()).toBe(true);
+    const expiresAt = (await claimStatus(page).locator("time").getAttribute("datetime")) ?? "";
+    expect(await claimStatus(page).innerText()).toBe(`Kaydı ${istanbul(expiresAt)} saatine kadar siz üstlendiniz.`);
+    await expect
+      .poll(() => itemStatus(page).innerText())
+      .toBe(`Kaydı ${istanbul(expiresAt)} saatine kadar siz üstlendiniz.`);
+    expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(false);
+    expect(await page.locator("#claim-left").innerText()).toMatch(/^Üstlenmenizin kalan süresi: 1[45]:\d{2}$/);
+
+    // English, on the same screen and the same claim: still 24-hour on an en-US browser.
+    await page.getByLabel("Dil", { exact: true }).selectOption("en");
+    await expect.poll(() => inPage(page, "document.documentElement.lang")).toBe("en");
+    await expect.poll(() => claimStatus(page).innerText()).toBe(`You hold the claim until ${istanbul(expiresAt)}.`);
+    expect(await page.locator("article.item").innerText()).toMatch(/Fields extracted\s+Failed/);
+    expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
+    expect(await page.locator("#claim-left").innerText()).toMatch(/^Time left on your claim: 1[45]:\d{2}$/);
+
+    // A minute before the lease lapses the page warns beside the form; when it lapses it says so and closes the form.
+    const left = Date.parse(expiresAt) - (await inPage<number>(page, "Date.now()"));
+    await page.clock.fastForward(left - 50_000);
+    await expect
+      .poll(() => itemAlert(page).innerText())
+      .toBe("Your claim lapses in under a minute. Renew it (n) to keep deciding.");
+    expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
+    await page.clock.fastForward(51_000);
+    const lapsed = `Your claim lapsed at ${istanbul(expiresAt)}: claim the item again to decide.`;
+    await expect.poll(() => claimStatus(page).innerText()).toBe(lapsed);
+    await expect.poll(() => itemAlert(page).innerText()).toBe(lapsed);
+    expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(true);
+    expect(await page.getByLabel("Verified").isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: /^Claim/ }).innerText()).toMatch(/^Claim/);
+
+    // Back in Turkish, the queue's words follow.
+    await page.getByLabel("Language", { exact: true }).selectOption("tr");
+    await page.keyboard.press("Escape");
+    await page.getByRole("heading", { name: "İnceleme kuyruğu" }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("shows a refusal's time in the browser's clock, beside the form, in both languages", async () => {
+    const response = await fetch(`${consoleUrl}v1/reviews/${taken.verification_id}/claim`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${otherReviewer.accessToken}`, Accept: "application/json" },
+    });
+    expect(response.status).toBe(200);
+    const { expires_at: until } = (await response.json()) as { expires_at: string };
+
+    const { page, problems } = await openConsole();
+    await signIn(page, reviewer, "İnceleme kuyruğu");
+    await expect
+      .poll(() => rowOf(page, taken.verification_id).innerText())
+      .toContain(`${otherReviewer.username}, şu saate kadar: ${istanbul(until)}`);
+    await page.getByRole("link", { name: taken.verification_id, exact: true }).click();
+    await page.getByRole("heading", { name: taken.verification_id }).waitFor();
+    await expect
+      .poll(() => claimStatus(page).innerText())
+      .toBe(`Kaydı ${istanbul(until)} saatine kadar ${otherReviewer.username} üstlendi.`);
+
+    await page.keyboard.press("c");
+    await expect
+      .poll(() => itemAlert(page).innerText())
+      .toContain(`Kaydı başka biri üstlendi. ${otherReviewer.username} holds the claim until ${istanbul(until)}`);
+    // The top banner is for the queue; the item speaks beside its form.
+    expect(await page.locator("#alert").innerText()).toBe("");
+
+    await page.getByLabel("Dil", { exact: true }).selectOption("en");
+    await expect
+      .poll(() => claimStatus(page).innerText())
+      .toBe(`${otherReviewer.username} holds the claim until ${istanbul(until)}.`);
+    await page.keyboard.press("r");
+    await expect
+      .poll(() => itemAlert(page).innerText())
+      .toBe(`${otherReviewer.username} holds the claim until ${istanbul(until)}.`);
+    expect(await page.getByLabel("Rejected").isChecked()).toBe(false);
+    expect(await inPage(page, "JSON.stringify(document.body.innerText.match(/\\d{4}-\\d{2}-\\d{2}T/))")).toBe("null");
+    expect(await inPage(page, "/\\b(AM|PM)\\b/.test(document.body.innerText)")).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});

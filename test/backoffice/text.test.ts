@@ -1,0 +1,109 @@
+/**
+ * The console's two dictionaries are kept in step, as docs/tr is with the English docs: the same
+ * keys, no empty value, the same placeholders, and a label in both for every code the console shows
+ * (statuses, results, document types, reason codes, check outcomes and names, extracted fields,
+ * the refusals it names).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DOCUMENT_TYPES } from "#shared/domain/document-types";
+import { REASON_MESSAGES } from "#shared/domain/reasons";
+import { RESULTS, STATUSES } from "#shared/domain/state";
+import { en } from "../../web/backoffice/text-en.ts";
+import { tr } from "../../web/backoffice/text-tr.ts";
+import { REJECTION_CODES } from "../../web/backoffice/wire.ts";
+
+const ROOT = path.resolve(__dirname, "../..");
+const dictionaries = { en: en as Record<string, string>, tr: tr as Record<string, string> };
+const placeholders = (text: string) => [...text.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => name).sort();
+
+/** The check names processing records, read from its source: a new check without a label fails here. */
+function checkNames(): string[] {
+  const folder = path.join(ROOT, "shared/use-cases/processing");
+  const names = new Set<string>();
+  for (const file of readdirSync(folder).filter((name) => name.endsWith(".ts"))) {
+    const source = readFileSync(path.join(folder, file), "utf8");
+    for (const [, stepped, listed] of source.matchAll(
+      /steps\.(?:pass|fail|skip)\("([a-z_]+)"|name: "([a-z_]+)", outcome/g,
+    )) {
+      names.add(stepped ?? listed ?? "");
+    }
+  }
+  return [...names].sort();
+}
+
+/** Every field an extracted document can carry, from the backoffice API's document. */
+function extractedFields(): string[] {
+  const document = JSON.parse(readFileSync(path.join(ROOT, "openapi-backoffice.json"), "utf8")) as {
+    components: { schemas: Record<string, unknown> };
+  };
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const record = node as Record<string, unknown>;
+    const fields = (record.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.fields;
+    if (fields?.properties) for (const name of Object.keys(fields.properties)) names.add(name);
+    for (const child of Object.values(record)) walk(child);
+  };
+  walk(document.components.schemas.StaffVerification);
+  return [...names].sort();
+}
+
+describe("the console's dictionaries", () => {
+  it("have the same keys, no empty value, and the same placeholders in each", () => {
+    expect(Object.keys(tr).sort()).toEqual(Object.keys(en).sort());
+    for (const [language, dictionary] of Object.entries(dictionaries)) {
+      for (const [key, value] of Object.entries(dictionary)) {
+        expect(value.trim(), `${language} ${key}`).not.toBe("");
+      }
+    }
+    for (const key of Object.keys(en)) {
+      expect(placeholders(dictionaries.tr[key] ?? ""), key).toEqual(placeholders(dictionaries.en[key] ?? ""));
+    }
+  });
+
+  it("reads as Turkish in Turkish: the labels differ from the English ones", () => {
+    const turkishLetters = Object.values(tr).filter((value) => /[çğıöşüİ]/.test(value)).length;
+    expect(turkishLetters).toBeGreaterThan(Object.keys(tr).length / 3);
+    const same = Object.keys(en).filter((key) => dictionaries.tr[key] === dictionaries.en[key]);
+    // Only a template with no words of its own reads the same.
+    expect(same).toEqual(["item.outcome_text"]);
+  });
+
+  const groups: [string, readonly string[]][] = [
+    ["status", STATUSES],
+    ["result", RESULTS],
+    ["type", Object.keys(DOCUMENT_TYPES)],
+    ["reason", Object.keys(REASON_MESSAGES)],
+    ["reason", REJECTION_CODES],
+    ["outcome", ["passed", "failed", "skipped"]],
+    ["check", checkNames()],
+    ["field", extractedFields()],
+    ["problem", ["review_claimed", "review_not_claimed", "verification_not_in_review", "sequence_mismatch"]],
+  ];
+  for (const [group, codes] of groups) {
+    it(`label every ${group} code in both languages`, () => {
+      expect(codes.length).toBeGreaterThan(0);
+      for (const code of codes) {
+        expect(dictionaries.en, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
+        expect(dictionaries.tr, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
+      }
+    });
+  }
+
+  it("name only codes that exist: no label for a reason, check or field nobody sends", () => {
+    const known = new Map(groups.map(([group]) => [group, new Set<string>()]));
+    for (const [group, codes] of groups) for (const code of codes) known.get(group)?.add(code);
+    for (const key of Object.keys(en)) {
+      const [group = "", code = ""] = key.split(/\.(.*)/);
+      if (["reason", "check", "field", "status", "result", "type", "outcome"].includes(group)) {
+        expect(known.get(group)?.has(code), key).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * The portal's developer tools in a real browser (chromium through playwright-core), on the local
+ * runtime: keys named, renamed, with their last use and revocation time; the events list, an
+ * event opened to its payload, headers and numbered attempts and sent again; the verifications
+ * page showing recent ones before any search, and a lookup across apps; the new texts in Turkish.
+ */
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PortalUser } from "../support/api.ts";
+import { expectAccessible } from "../support/axe.ts";
+import { useChromium } from "../support/chromium.ts";
+import { Customer, call } from "../support/client.ts";
+import { useApiFixture } from "../support/fixture.ts";
+
+const fx = useApiFixture({ pipeline: true, receiver: true });
+
+let owner: PortalUser;
+let pageUrl: string;
+
+beforeAll(async () => {
+  owner = await fx.api.portalUser("owner");
+  pageUrl = `${fx.api.portalUrl}/portal/`;
+});
+
+describe("the portal's developer tools in chromium", () => {
+  const chromium = useChromium();
+
+  async function openPortal(languages?: string[]): Promise<{ page: Page; problems: string[] }> {
+    const page = await chromium.browser().newPage();
+    if (languages) {
+      await page.addInitScript({
+        content: `Object.defineProperty(navigator, "languages", { get: () => ${JSON.stringify(languages)} });`,
+      });
+    }
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    expect((await page.goto(pageUrl))?.status()).toBe(200);
+    return { page, problems };
+  }
+
+  async function signIn(page: Page, user: PortalUser): Promise<void> {
+    await page.getByLabel("Username").fill(user.username);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Apps", exact: true }).waitFor();
+  }
+
+  async function takeSecrets(page: Page): Promise<string[]> {
+    const dialog = page.locator("dialog#secrets");
+    await dialog.waitFor();
+    const values = await dialog
+      .locator(".secret-value")
+      .evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    return values;
+  }
+
+  const status = (page: Page) => page.locator("#status[role=status]");
+
+  it("names a key, shows its last use, renames it and shows when it was revoked", async () => {
+    const { page, problems } = await openPortal();
+    await signIn(page, owner);
+    await page.getByLabel("Name", { exact: true }).fill("Keys app");
+    await page.getByLabel("First key's name (optional)").fill("Web servers");
+    await page.getByRole("button", { name: "Create app" }).click();
+    const [apiKey = ""] = await takeSecrets(page);
+    const card = page.locator("article", { has: page.getByRole("heading", { name: "Keys app" }) });
+    const keys = card.getByRole("table");
+    const firstRow = keys.locator("tbody tr").first();
+    await expect.poll(() => firstRow.innerText()).toContain("Never");
+    const nameInput = card.getByRole("textbox", { name: /^Key name vk_sandbox_/ }).first();
+    expect(await nameInput.inputValue()).toBe("Web servers");
+
+    // Used on the public API; the next drawing (after a rotation) shows when.
+    expect((await call(fx.api.baseUrl, "GET", "/v1/verifications", { headers: { "X-API-Key": apiKey } })).status).toBe(
+      200,
+    );
+    await card.getByLabel("New key's name (optional)").fill("Batch jobs");
+    await card.getByRole("button", { name: "Rotate key" }).click();
+    await takeSecrets(page);
+    await expect.poll(() => keys.locator("tbody tr").count()).toBe(2);
+    await expect.poll(() => firstRow.locator("time").count()).toBe(3);
+    expect(await firstRow.innerText()).not.toContain("Never");
+    expect(await keys.locator("tbody tr").nth(1).innerText()).toContain("Never");
+    expect(
+      await card
+        .getByRole("textbox", { name: /^Key name / })
+        .nth(1)
+        .inputValue(),
+    ).toBe("Batch jobs");
+
+    // Renamed in place.
+    await nameInput.fill("Old web servers");
+    await firstRow.getByRole("button", { name: "Rename" }).click();
+    await expect.poll(() => status(page).innerText()).toBe("The key is renamed.");
+    await expect
+      .poll(() =>
+        card
+          .getByRole("textbox", { name: /^Key name / })
+          .first()
+          .inputValue(),
+      )
+      .toBe("Old web servers");
+
+    // Revoked: the time it was revoked is shown.
+    await firstRow.getByRole("button", { name: /^Revoke key/ }).click();
+    await page.locator("#confirm-ok").click();
+    await expect.poll(() => firstRow.innerText()).toContain("Revoked");
+    // Created, expires (the rotation gave it an expiry), revoked, last used.
+    await expect.poll(() => firstRow.locator("time").count()).toBe(4);
+    const revokedAt = await firstRow.locator("td").nth(6).locator("time").getAttribute("datetime");
+    expect(revokedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    await expectAccessible(page, "apps with named keys");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("lists an app's events, opens one to its payload, headers and attempts, and sends it again as attempt 2", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    const { page, problems } = await openPortal();
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    const before = fx.receiver.deliveries.length;
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => status(page).innerText()).toMatch(/^Test event evt_\w+: delivered/);
+    const eventId = /evt_\w+/.exec(await status(page).innerText())?.[0] ?? "";
+    await fx.receiver.waitFor(before + 1);
+
+    const events = page.locator("#events-title ~ div table tbody tr");
+    await expect.poll(() => events.count()).toBe(1);
+    expect(await events.first().innerText()).toContain("Test event");
+    await page.getByRole("button", { name: `Open: ${eventId}` }).click();
+    const detail = page.locator("#event-detail");
+    await expect.poll(() => detail.innerText()).toContain("Attempt 1");
+    const shown = await detail.innerText();
+    expect(shown).toContain('"type": "webhook.test"');
+    expect(shown).toContain(`webhook-id: ${eventId}`);
+    expect(shown).toMatch(/webhook-signature: v1,\S+/);
+    expect(shown).toContain(fx.receiver.url);
+
+    await detail.getByRole("button", { name: `Send now: ${eventId}` }).click();
+    await expect.poll(() => status(page).innerText()).toBe(`Event ${eventId} is queued; it is sent within a minute.`);
+    await fx.api.handlers.tick();
+    await fx.receiver.waitFor(before + 2);
+    await page.getByRole("button", { name: "Reload events" }).click();
+    await expect.poll(() => detail.innerText()).toContain("Attempt 2");
+    expect(await detail.innerText()).toContain("Attempt 1");
+    // The deliveries log numbers the second send 2 as well.
+    await page.locator("#deliveries-refresh").click();
+    await expect
+      .poll(() => page.locator("#deliveries-title ~ div table tbody tr").first().locator("td").nth(2).innerText())
+      .toBe("2");
+    await expectAccessible(page, "webhooks with events");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("shows the organisation's recent verifications before any search, and looks one up by its reference", async () => {
+    const member = await fx.api.portalUser("owner");
+    const [one, two] = await Promise.all([
+      fx.api.organizationApp(member.organizationId),
+      fx.api.organizationApp(member.organizationId),
+    ]);
+    if (!one || !two) throw new Error("no apps");
+    const reference = `page-lookup-${crypto.randomUUID().slice(0, 8)}`;
+    const first = await new Customer(fx.api.baseUrl, one.api_key).created({ external_reference_id: reference });
+    const second = await new Customer(fx.api.baseUrl, two.api_key).created({ external_reference_id: "elsewhere" });
+
+    const { page, problems } = await openPortal();
+    await signIn(page, member);
+    await page.getByRole("link", { name: "Verifications" }).click();
+    const lookup = page.locator("#lookup");
+    await expect.poll(() => lookup.locator("tbody tr").count()).toBe(2);
+    const recent = await lookup.innerText();
+    expect(recent).toContain("Recent verifications");
+    expect(recent).toContain(first.verification_id);
+    expect(recent).toContain(second.verification_id);
+    expect(recent).toContain(two.name);
+
+    await page.getByLabel("Find", { exact: true }).fill(reference);
+    await page.getByRole("button", { name: "Look up" }).click();
+    await expect.poll(() => lookup.locator("tbody tr").count()).toBe(1);
+    expect(await lookup.innerText()).toContain(first.verification_id);
+    await lookup.getByRole("button", { name: "Open" }).click();
+    await expect.poll(() => page.locator("#verification-detail").innerText()).toContain(first.verification_id);
+    await expectAccessible(page, "verifications with lookup");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("says the new parts in Turkish to a Turkish browser, each in an element that says so", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    const { page, problems } = await openPortal(["tr-TR", "tr"]);
+    await signIn(page, owner);
+    const lastUsed = page.getByRole("columnheader", { name: "Son kullanım" }).first();
+    await lastUsed.waitFor();
+    expect(await lastUsed.locator("span").getAttribute("lang")).toBe("tr");
+    expect(await page.getByLabel("İlk anahtarın adı (isteğe bağlı)").count()).toBe(1);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    const events = page.getByRole("heading", { name: "Olaylar" });
+    await events.waitFor();
+    expect(await page.locator("section[aria-labelledby=events-title]").getAttribute("lang")).toBe("tr");
+    await page.getByRole("link", { name: "Verifications" }).click();
+    await page.getByRole("heading", { name: "Tüm uygulamalarda bul" }).waitFor();
+    expect(await page.locator("#lookup").getAttribute("lang")).toBe("tr");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
