@@ -15,7 +15,7 @@ import { hashApiKey } from "#shared/domain/credentials";
 import { appEventSchema } from "#shared/domain/responses/portal";
 import { isoSeconds } from "#shared/domain/time";
 import type { PortalUser } from "../support/api.ts";
-import { Customer, call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
+import { Customer, call, callAs, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
@@ -35,15 +35,8 @@ beforeAll(async () => {
   ]);
 });
 
-function portal(user: PortalUser, method: string, route: string, body?: unknown): Promise<Reply> {
-  return call(fx.api.portalUrl, method, route, {
-    headers: {
-      Authorization: `Bearer ${user.accessToken}`,
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const portal = (user: PortalUser, method: string, route: string, body?: unknown): Promise<Reply> =>
+  callAs(fx.api.portalUrl, user.accessToken, method, route, body);
 
 interface KeyView {
   key_id: string;

@@ -17,7 +17,7 @@ import {
 import { EXIT } from "../../ops/failures.ts";
 import { opsInProcess, runtimeFileFor } from "../ops/support.ts";
 import type { PortalUser } from "../support/api.ts";
-import { call, expectProblem, type Reply } from "../support/client.ts";
+import { callAs, expectProblem, type Reply } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture();
@@ -27,15 +27,8 @@ beforeAll(() => {
   dataDir = runtimeFileFor(fx.api, inject("engines").dynamoEndpoint);
 });
 
-function portal(user: PortalUser, method: string, route: string, body?: unknown): Promise<Reply> {
-  return call(fx.api.portalUrl, method, route, {
-    headers: {
-      Authorization: `Bearer ${user.accessToken}`,
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const portal = (user: PortalUser, method: string, route: string, body?: unknown): Promise<Reply> =>
+  callAs(fx.api.portalUrl, user.accessToken, method, route, body);
 
 const limitsOf = async (user: PortalUser) =>
   ((await portal(user, "GET", "/portal/v1/me")).json as { limits: unknown }).limits;

@@ -61,6 +61,23 @@ export async function call(
   return reply;
 }
 
+/** A call of the portal or backoffice API at `baseUrl` with `accessToken`, its `body` sent as JSON when given. */
+export function callAs(
+  baseUrl: string,
+  accessToken: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<Reply> {
+  return call(baseUrl, method, route, {
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 export const validBody = (overrides: Record<string, unknown> = {}) => ({
   document_type: "YOK_STUDENT",
   external_reference_id: "student-4711",

@@ -13,6 +13,7 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
+import { deliveryView } from "../webhooks/replay.ts";
 import { memberApp, recordAction } from "./member.ts";
 
 /** What the body is as JSON; a body that is not JSON (none is written so) as its text. */
@@ -33,17 +34,15 @@ function appEventView(event: EventItem, attempts: AttemptItem[]): AppEvent {
     status: event.status,
     next_attempt_at: event.status === "pending" ? (event.next_attempt_at ?? null) : null,
     payload: payloadOf(event.body),
-    attempts: attempts.map((attempt) => ({
-      attempt: attempt.attempt,
-      attempted_at: attempt.attempted_at,
-      url: attempt.url,
-      outcome: attempt.outcome,
-      response_status: attempt.status_code ?? null,
-      latency_ms: attempt.latency_ms,
-      response_body: attempt.response_body ?? null,
-      error: attempt.error ?? null,
-      headers: attempt.headers ?? null,
-    })),
+    // Each attempt as the deliveries log shows it, with the headers it sent.
+    attempts: attempts.map((attempt) => {
+      const {
+        event_id: _event,
+        event_type: _type,
+        ...delivery
+      } = deliveryView(event.event_id, attempt.attempt, attempt);
+      return { ...delivery, headers: attempt.headers ?? null };
+    }),
   };
 }
 
