@@ -339,13 +339,18 @@ describe("the portal in chromium", () => {
     const invitation = fx.api.identity.invitationOf(newcomer);
     expect(await page.content()).not.toContain(invitation?.temporaryPassword);
 
+    expect(await people.getByRole("row").filter({ hasText: colleague.username }).innerText()).toContain("Developer");
     await page.getByLabel(`Role of ${colleague.username}`).selectOption("viewer");
     await people
       .getByRole("row")
       .filter({ hasText: colleague.username })
       .getByRole("button", { name: "Change role" })
       .click();
-    await expect.poll(() => status(page).innerText()).toContain(`${colleague.username} is now viewer`);
+    await expect.poll(() => status(page).innerText()).toContain(`${colleague.username} is now Viewer`);
+    // Roles read by their labels, never their codes.
+    await expect
+      .poll(() => people.getByRole("row").filter({ hasText: colleague.username }).innerText())
+      .toContain("Viewer");
 
     await people
       .getByRole("row")

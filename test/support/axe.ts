@@ -76,6 +76,13 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   try {
     expect(await axeViolations(page), `${screen} at ${PHONE.width} px`).toEqual([]);
     expect(await horizontalOverflow(page), `${screen} scrolls sideways at ${PHONE.width} px`).toBeLessThanOrEqual(0);
+    // A table shown as cards sets each named cell's label beside its value, not run into it.
+    const runTogether = await page.evaluate<string[]>(
+      `[...document.querySelectorAll("td[data-label]:not([data-label=''])")]
+        .filter((cell) => cell.offsetParent !== null && getComputedStyle(cell).display !== "grid")
+        .map((cell) => cell.getAttribute("data-label"))`,
+    );
+    expect(runTogether, `${screen}: cards at ${PHONE.width} px whose labels run into their values`).toEqual([]);
   } finally {
     if (desktop) await page.setViewportSize(desktop);
   }

@@ -7,11 +7,14 @@ import { action, field, onSubmit, type PortalContext, reasonOf, table } from "./
 import { confirmChange } from "./dialogs.ts";
 import type { Member, Role } from "./wire.ts";
 
-const ROLES: { role: Role; says: string }[] = [
-  { role: "viewer", says: "Viewer: reads apps, deliveries, verifications and usage" },
-  { role: "developer", says: "Developer: also creates apps, rotates keys and changes webhooks" },
-  { role: "owner", says: "Owner: also manages people" },
+const ROLES: { role: Role; label: string; says: string }[] = [
+  { role: "viewer", label: "Viewer", says: "Viewer: reads apps, deliveries, verifications and usage" },
+  { role: "developer", label: "Developer", says: "Developer: also creates apps, rotates keys and changes webhooks" },
+  { role: "owner", label: "Owner", says: "Owner: also manages people" },
 ];
+
+/** A role by its label, never its code. */
+const labelOf = (role: Role) => ROLES.find((entry) => entry.role === role)?.label ?? role;
 
 /** The role picker of one person's row, and the buttons that change their membership. */
 function personControls(context: PortalContext, person: Member, reload: () => void): HTMLElement {
@@ -19,11 +22,11 @@ function personControls(context: PortalContext, person: Member, reload: () => vo
   const role = h(
     "select",
     { id, name: "role", "aria-label": `Role of ${person.username}` },
-    ...ROLES.map((entry) => h("option", { value: entry.role, selected: entry.role === person.role }, entry.role)),
+    ...ROLES.map((entry) => h("option", { value: entry.role, selected: entry.role === person.role }, entry.label)),
   );
   const change = action(context, "Change role", async () => {
     const changed = await context.api.changeRole(person.username, role.value as Role);
-    context.say.info(`${changed.username} is now ${changed.role}.`);
+    context.say.info(`${changed.username} is now ${labelOf(changed.role)}.`);
     reload();
   });
   const remove = action(context, "Remove", async () => {
@@ -51,7 +54,7 @@ export function showPeople(context: PortalContext): void {
             ["Username", "Role", "Since", "Change"],
             page.data.map((person) => [
               person.username,
-              person.role,
+              labelOf(person.role),
               timeOf(person.created_at),
               person.username === context.me.username
                 ? h("span", { class: "muted" }, "You")
@@ -88,7 +91,7 @@ export function showPeople(context: PortalContext): void {
   onSubmit(context, form, "The invitation failed.", async () => {
     const invited = await context.api.invite(username.value.trim(), role.value as Role, email.value.trim());
     context.say.info(
-      `${invited.username} is invited as ${invited.role}: their temporary password is on its way to ${email.value.trim()}.`,
+      `${invited.username} is invited as ${labelOf(invited.role)}: their temporary password is on its way to ${email.value.trim()}.`,
     );
     load();
   });
