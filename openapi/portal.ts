@@ -343,7 +343,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     operationId: "listAppEvents",
     summary: "List the app's events",
     description:
-      "The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. Payloads carry personal data: each read is recorded in the audit trail.",
+      "The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. With `verification_id`, that verification's events oldest first: its timeline. Payloads carry personal data: each read is recorded in the audit trail.",
     tag: "Webhooks",
     query: appEventsQuerySchema,
     success: {

@@ -90,6 +90,13 @@ export const appEventsQuerySchema = z.strictObject({
   after: z
     .optional(z.iso.datetime())
     .check(z.describe("Only events created at or after this instant; the last 30 days at most either way")),
+  verification_id: z
+    .optional(z.string().check(z.regex(ID_PATTERNS.verification)))
+    .check(
+      z.describe(
+        "Only this verification's events, in the order they happened (its timeline), on one page; `cursor` is then refused",
+      ),
+    ),
   limit: limitSchema,
   cursor: z.optional(cursorSchema),
 });

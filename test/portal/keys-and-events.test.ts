@@ -314,6 +314,45 @@ describe("an app's events", () => {
     expect(actions.filter((action) => action === "event.replayed").length).toBeGreaterThanOrEqual(2);
   }, 90_000);
 
+  it("shows one verification's timeline: its events oldest first with their attempts, no other verification's", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    const customer = new Customer(fx.api.baseUrl, app.api_key);
+    const made = async () => {
+      const created = await customer.created({ file_size_bytes: certificate.length, process_type: "sync" });
+      expect((await upload(created, certificate)).status).toBe(200);
+      expect(expectVerification(await customer.confirm(created.verification_id)).status).toBe("completed");
+      return created.verification_id;
+    };
+    const [mine, other] = [await made(), await made()];
+    const timeline = (id: string) => eventsOf(viewer, app.app_id, `?verification_id=${id}`);
+    await fx.api.handlers.tick();
+    await expect
+      .poll(async () => (await timeline(mine)).map((event) => [event.type, event.status]), { timeout: 45_000 })
+      .toEqual([
+        ["verification.processing", "delivered"],
+        ["verification.completed", "delivered"],
+      ]);
+    const events = await timeline(mine);
+    expect(events.every((event) => event.verification_id === mine)).toBe(true);
+    expect(events.map((event) => event.attempts.map((attempt) => attempt.attempt))).toEqual([[1], [1]]);
+    expect((await timeline(other)).map((event) => event.verification_id)).toEqual([other, other]);
+    expect(await eventsOf(viewer, app.app_id, `?verification_id=${mine}&type=verification.completed`)).toHaveLength(1);
+
+    // Another app of the organisation has none of its events; a cursor does not go with a timeline.
+    const elsewhere = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    expect(await eventsOf(viewer, elsewhere.app_id, `?verification_id=${mine}`)).toEqual([]);
+    expectProblem(
+      await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/events?verification_id=${mine}&cursor=abc`),
+      400,
+      "invalid_cursor",
+    );
+    expectProblem(
+      await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/events?verification_id=nope`),
+      422,
+      "validation_failed",
+    );
+  }, 90_000);
+
   it("pages newest first, filters by type and time, and refuses a bad filter or cursor", async () => {
     const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
     const ids: string[] = [];

@@ -241,7 +241,7 @@ export interface paths {
         };
         /**
          * List the app's events
-         * @description The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. Payloads carry personal data: each read is recorded in the audit trail.
+         * @description The app's events of the last 30 days, newest first, also those that never had a destination: each with the JSON it sends, and every attempt to send it, numbered across replays, with the headers it sent. With `verification_id`, that verification's events oldest first: its timeline. Payloads carry personal data: each read is recorded in the audit trail.
          *
          *     **Roles**: `owner`, `developer`, `viewer`.
          */
@@ -2997,6 +2997,8 @@ export interface operations {
                 type?: "verification.processing" | "verification.in_review" | "verification.completed" | "verification.failed" | "verification.expired" | "verification.redacted" | "webhook.test";
                 /** @description Only events created at or after this instant; the last 30 days at most either way */
                 after?: string;
+                /** @description Only this verification's events, in the order they happened (its timeline), on one page; `cursor` is then refused */
+                verification_id?: string;
                 /** @description How many items a page holds: 1-100, 20 by default */
                 limit?: number;
                 /** @description `next_cursor` of the previous page; omit for the first page */
