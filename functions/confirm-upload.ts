@@ -5,13 +5,15 @@
  */
 import { routeHandler } from "#shared/http/route-handler";
 import { confirmUpload } from "#shared/use-cases/public/confirm-upload";
-import { functionConfig } from "#shared/wiring/config";
+import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { processing } from "#shared/wiring/processing";
+import { requestLog } from "#shared/wiring/stores/requests";
 
-const deps = processing(functionConfig("confirm-upload"));
+const config = functionConfig("confirm-upload");
+const deps = processing(config);
 
-export const handler = routeHandler(log, async (event, caller) => ({
+export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
   status: 200,
   body: await confirmUpload(deps, {
     appId: caller.appId,

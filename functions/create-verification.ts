@@ -11,6 +11,7 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
 import { log } from "#shared/wiring/log";
 import { documentStore } from "#shared/wiring/stores/documents";
+import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("create-verification");
@@ -22,7 +23,7 @@ const deps = {
   retentionDays: Number(config.setting("VERIFICATION_RETENTION_DAYS")),
 };
 
-export const handler = routeHandler(log, async (event, caller, context) => {
+export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller, context) => {
   // Every check runs before the idempotent section, so a refused request is never stored.
   assertJsonContentType(header(event, "Content-Type"));
   const text = bodyText(event);

@@ -7,12 +7,13 @@ import { eraseVerification } from "#shared/use-cases/public/erase-verification";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { documentStore } from "#shared/wiring/stores/documents";
+import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("erase-verification");
 const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };
 
-export const handler = routeHandler(log, async (event, caller) => ({
+export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
   status: 200,
   body: await eraseVerification(deps, {
     appId: caller.appId,

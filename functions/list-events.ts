@@ -6,11 +6,12 @@ import { listEvents } from "#shared/use-cases/public/list-events";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { eventStore } from "#shared/wiring/stores/events";
+import { requestLog } from "#shared/wiring/stores/requests";
 
 const config = functionConfig("list-events");
 const deps = { events: eventStore(config), clock };
 
-export const handler = routeHandler(log, async (event, caller) => ({
+export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
   status: 200,
   body: await listEvents(deps, caller.appId, parseQuery(event.queryStringParameters, eventsQuerySchema)),
 }));

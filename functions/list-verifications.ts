@@ -8,12 +8,13 @@ import { routeHandler } from "#shared/http/route-handler";
 import { listVerifications } from "#shared/use-cases/public/list-verifications";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
+import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("list-verifications");
 const deps = { verifications: verificationStore(config), clock };
 
-export const handler = routeHandler(log, async (event, caller) => ({
+export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
   status: 200,
   body: await listVerifications(
     deps,

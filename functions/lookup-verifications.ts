@@ -1,4 +1,4 @@
-/** GET /portal/v1/lookup: primary adapter -> use case `lookupVerifications` -> the organisation's apps, the verifications table, the audit trail. */
+/** GET /portal/v1/lookup: primary adapter -> use case `lookupVerifications` -> the organisation's apps, the verifications table, the public API's request log, the audit trail. */
 import { lookupQuerySchema } from "#shared/domain/portal";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
@@ -7,12 +7,14 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { organizationStore } from "#shared/wiring/stores/organizations";
+import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
 const config = functionConfig("lookup-verifications");
 const deps = {
   organizations: organizationStore(config),
   verifications: verificationStore(config),
+  requests: requestLog(config),
   audit: auditTrail(config),
   clock,
 };

@@ -6,18 +6,18 @@ import { auditQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
 import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { readAudit } from "#shared/use-cases/review/audit";
-import { functionConfig } from "#shared/wiring/config";
+import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
 const config = functionConfig("read-audit");
-const deps = { audit: auditTrail(config) };
+const deps = { audit: auditTrail(config), clock };
 
-export const handler = staffRouteHandler(log, async (event) => {
+export const handler = staffRouteHandler(log, async (event, staff) => {
   const query = parseQuery(event.queryStringParameters, auditQuerySchema);
   return {
     status: 200,
-    body: await readAudit(deps, {
+    body: await readAudit(deps, staff, {
       verificationId: query.verification_id,
       actor: query.actor,
       limit: query.limit,

@@ -5,7 +5,7 @@ import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyDocument, PolicyState
 import { Key } from "aws-cdk-lib/aws-kms";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
@@ -220,11 +220,14 @@ export class VerificationApiStack extends Stack {
         authorizerTitle: parts.authorizerTitle,
         perApp: definitionOf(name).perApp !== undefined,
       });
+      const origin = `https://${built.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
       new CfnOutput(this, `${APIS[name].id}Url`, {
         // The base URL the contract's paths (/v1/..., /backoffice/..., /portal/...) are appended to: no trailing slash.
-        value: `https://${built.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${environment}`,
+        value: `${origin}/${environment}`,
         description: `Base URL of the ${environment} ${parts.title}`,
       });
+      // The review console reads the documents it shows (pdf.js renders their bytes) by their presigned links.
+      if (name === "backoffice") uploads.addCorsRule({ allowedOrigins: [origin], allowedMethods: [HttpMethods.GET] });
     }
 
     new EdgeAcl(this, "Edge", {

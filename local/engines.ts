@@ -165,11 +165,26 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
 }
 
 /**
+ * The uploads bucket's CORS rule, as the stack sets it: pages at `origins` (the review console)
+ * may read an object with GET, by a presigned link, and nothing else.
+ */
+export function documentsCors(origins: readonly string[]): string {
+  const allowed = origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join("");
+  return `<CORSConfiguration><CORSRule>${allowed}<AllowedMethod>GET</AllowedMethod><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+}
+
+/**
  * s3rver on a private port with the signature check in front on `port`. The check signs
  * with the same client the functions use, so `S3_ENDPOINT` must already name the address
- * the functions sign upload URLs for (`port`, or a proxy in front of it).
+ * the functions sign upload URLs for (`port`, or a proxy in front of it). Pages at
+ * `readableFrom` (the review console's origin) may read documents from it across origins; with
+ * none, no page may.
  */
-export async function startS3(options: { port: number; dataDir?: string }): Promise<Engine> {
+export async function startS3(options: {
+  port: number;
+  dataDir?: string;
+  readableFrom?: readonly string[];
+}): Promise<Engine> {
   const directory = options.dataDir
     ? path.resolve(options.dataDir, "s3")
     : await mkdtemp(path.join(os.tmpdir(), "verification-api-s3-"));
@@ -180,7 +195,9 @@ export async function startS3(options: { port: number; dataDir?: string }): Prom
     silent: true,
     directory,
     vhostBuckets: false,
-    configureBuckets: [{ name: LOCAL_BUCKET }],
+    configureBuckets: [
+      { name: LOCAL_BUCKET, configs: options.readableFrom ? [documentsCors(options.readableFrom)] : [] },
+    ],
   });
   const { port: storePort } = await store.run();
   const check = createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort });

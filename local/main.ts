@@ -233,7 +233,7 @@ async function configureFunctions(sealingKey: string, { kms, usagePlans, queues,
 async function startEngines(): Promise<DynamoDBClient> {
   const storage = inMemory ? undefined : dataDir;
   running.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
-  running.push(await startS3({ port: s3Port, dataDir: storage }));
+  running.push(await startS3({ port: s3Port, dataDir: storage, readableFrom: [backofficeUrl] }));
   const dynamo = new DynamoDBClient(localClient(process.env.DYNAMODB_ENDPOINT as string));
   await ensureTables(dynamo, "local-");
   running.push(

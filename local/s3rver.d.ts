@@ -8,7 +8,8 @@ declare module "s3rver" {
     directory?: string;
     resetOnClose?: boolean;
     vhostBuckets?: boolean;
-    configureBuckets?: { name: string }[];
+    /** Each bucket made at start, with its configurations as S3's XML documents (`CORSConfiguration`, ...). */
+    configureBuckets?: { name: string; configs?: string[] }[];
   }
 
   export default class S3rver {

@@ -12,6 +12,7 @@ import { auditRecordSchema } from "#shared/domain/responses/audit";
 import {
   claimResponseSchema,
   reviewEntrySchema,
+  reviewPageSchema,
   type StaffVerification,
   staffVerificationSchema,
 } from "#shared/domain/responses/review";
@@ -61,7 +62,7 @@ const documentLinkSchema = z
 /** Every schema a response carries, under its component name. */
 const RESPONSE_SCHEMAS = {
   StaffVerification: staffVerificationSchema,
-  ReviewPage: listPageSchema(reviewEntrySchema).check(z.describe("One page of the review queue")),
+  ReviewPage: reviewPageSchema,
   ReviewEntry: reviewEntrySchema,
   Claim: claimResponseSchema,
   DocumentLink: documentLinkSchema,
@@ -105,6 +106,7 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   copies: { upload: true, issuer: false },
   claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
   decision: null,
+  document_keys: { barcode: "YOKOB-2026-AB12CD34", identity_number_masked: "12*******34" },
 });
 /** A reviewer's rejection of a document the issuer could not be asked about, in the customer's words. */
 const REVIEWER_REJECTED = decisionMessage("not_genuine", {
@@ -136,7 +138,8 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
   "list-reviews": {
     operationId: "listReviews",
     summary: "The review queue",
-    description: "Verifications waiting in review, oldest first, with who holds each claim.",
+    description:
+      "Verifications waiting in review, oldest first, with their app's name and who holds each claim; all of them, or those of one `document_type` or one `reason_code`. `total` counts every one that matches, across pages. A `cursor` goes on only with the filters its page was read with; with others it is `invalid_cursor`.",
     query: reviewsQuerySchema,
     success: {
       status: 200,
@@ -147,6 +150,7 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
           {
             verification_id: EXAMPLE_ID,
             app_id: EXAMPLE_APP,
+            app_name: "Acme Admissions",
             document_type: "YOK_STUDENT",
             reason_code: "issuer_unavailable",
             message: reasonMessage("issuer_unavailable"),
@@ -156,6 +160,7 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
           },
         ],
         next_cursor: null,
+        total: 1,
       },
     },
     problems: ["validation_failed", "invalid_cursor", "internal_error"],

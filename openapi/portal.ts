@@ -386,7 +386,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     operationId: "lookupVerifications",
     summary: "Look up a verification",
     description:
-      "Finds verifications across every app of your organisation by what you have at hand: a verification id, or the `external_reference_id` you created it with (exactly). Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail. A `request_id` is not looked up here: quote it to support.",
+      "Finds verifications across every app of your organisation by what you have at hand: a verification id, the `request_id` of an API answer (its `Request-Id` header, or the problem body's `request_id`), or the `external_reference_id` you created it with (exactly). A request is kept 30 days when it could change something (every `POST` and `DELETE`) or was refused; a read that succeeded is not kept. A request that named or created no verification (a refused create) comes back on its own, with `verification: null`. Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail.",
     tag: "Verifications",
     query: lookupQuerySchema,
     success: { status: 200, description: "What was found", schema: "LookupPage" },

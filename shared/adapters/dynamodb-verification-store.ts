@@ -12,6 +12,7 @@ import type { TransitionGuard } from "../domain/guards.ts";
 import { inParallel } from "../domain/in-parallel.ts";
 import type { IssuerState } from "../domain/issuer.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
+import type { ReviewFilter } from "../domain/review.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { canTransition } from "../domain/state.ts";
@@ -24,7 +25,7 @@ import type {
   VerificationQuery,
   VerificationStore,
 } from "../ports/verification-store.ts";
-import { queryPage, queryWithMore } from "./dynamodb-pages.ts";
+import { countMatching, queryPage, queryWithMore } from "./dynamodb-pages.ts";
 import { type AuditLinker, linked, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** The last whole second before `instant`: created_at has no finer part. */
@@ -324,16 +325,13 @@ export class DynamoDbVerificationStore implements VerificationStore {
 
   async inReviewOn(
     day: string,
+    filter: ReviewFilter,
     limit: number,
     after?: ReviewPosition,
   ): Promise<{ items: VerificationItem[]; more: boolean }> {
-    const { indexName, partitionKey, sortKey } = indexes.inReviewByDeadline;
+    const { partitionKey, sortKey } = indexes.inReviewByDeadline;
     const { items, more } = await queryWithMore<Record<string, unknown>>(this.db, limit, {
-      TableName: this.table,
-      IndexName: indexName,
-      KeyConditionExpression: "#day = :day",
-      ExpressionAttributeNames: { "#day": partitionKey.name },
-      ExpressionAttributeValues: { ":day": day },
+      ...this.inReviewQuery(day, filter),
       ...(after
         ? {
             ExclusiveStartKey: {
@@ -345,6 +343,36 @@ export class DynamoDbVerificationStore implements VerificationStore {
         : {}),
     });
     return { items: items.map((item) => fromStored(item) as VerificationItem), more };
+  }
+
+  countInReviewOn(day: string, filter: ReviewFilter): Promise<number> {
+    return countMatching(this.db, this.inReviewQuery(day, filter));
+  }
+
+  /** The review-deadline index's partition of `day`, what `filter` keeps of it. */
+  private inReviewQuery(day: string, filter: ReviewFilter) {
+    const { indexName, partitionKey } = indexes.inReviewByDeadline;
+    const names: Record<string, string> = { "#day": partitionKey.name };
+    const values: Record<string, unknown> = { ":day": day };
+    const kept: string[] = [];
+    if (filter.documentType !== undefined) {
+      names["#type"] = "document_type";
+      values[":type"] = filter.documentType;
+      kept.push("#type = :type");
+    }
+    if (filter.reason !== undefined) {
+      names["#reason"] = "review_reason";
+      values[":reason"] = filter.reason;
+      kept.push("#reason = :reason");
+    }
+    return {
+      TableName: this.table,
+      IndexName: indexName,
+      KeyConditionExpression: "#day = :day",
+      ...(kept.length > 0 ? { FilterExpression: kept.join(" AND ") } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
   }
 
   /**

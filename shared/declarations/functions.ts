@@ -97,6 +97,10 @@ export interface FunctionDefinition {
  */
 const AUDITED = ["dynamodb:PutItem", "dynamodb:GetItem"] as const;
 
+/** Every public route keeps its requests in the usage table's request log, and touches nothing else there. */
+const KEEPS_REQUESTS = ["dynamodb:PutItem"] as const;
+const REQUEST_LOG_ONLY = { USAGE_TABLE: ["requests"] } as const;
+
 export const FUNCTIONS = {
   authorizer: {
     entry: "functions/authorizer.ts",
@@ -121,7 +125,9 @@ export const FUNCTIONS = {
         // GetItem: a replay reads the personal fields (or the erasure) from the verification.
         VERIFICATIONS_TABLE: ["dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:GetItem"],
         IDEMPOTENCY_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+        USAGE_TABLE: KEEPS_REQUESTS,
       },
+      leadingKeys: REQUEST_LOG_ONLY,
       // Presigning signs with the function's own credentials: they must allow the PUT.
       uploads: ["s3:PutObject"],
     },
@@ -131,7 +137,8 @@ export const FUNCTIONS = {
     settings: FUNCTION_SETTINGS["confirm-upload"],
     timeoutSeconds: 29,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], USAGE_TABLE: KEEPS_REQUESTS },
+      leadingKeys: REQUEST_LOG_ONLY,
       // HeadObject and ranged GetObject both need s3:GetObject; a sync confirm processes (the
       // issuer's copy is written by the issuer queue's reader, which it waits for).
       uploads: ["s3:GetObject", "s3:DeleteObject"],
@@ -214,14 +221,19 @@ export const FUNCTIONS = {
     entry: "functions/get-verification.ts",
     settings: FUNCTION_SETTINGS["get-verification"],
     timeoutSeconds: 10,
-    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"] }, uploads: ["s3:PutObject"] },
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem"], USAGE_TABLE: KEEPS_REQUESTS },
+      leadingKeys: REQUEST_LOG_ONLY,
+      uploads: ["s3:PutObject"],
+    },
   },
   "erase-verification": {
     entry: "functions/erase-verification.ts",
     settings: FUNCTION_SETTINGS["erase-verification"],
     timeoutSeconds: 10,
     access: {
-      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"] },
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem"], USAGE_TABLE: KEEPS_REQUESTS },
+      leadingKeys: REQUEST_LOG_ONLY,
       // The upload, its pinned copy and the issuer's copy.
       uploads: ["s3:DeleteObject"],
     },
@@ -230,13 +242,21 @@ export const FUNCTIONS = {
     entry: "functions/list-verifications.ts",
     settings: FUNCTION_SETTINGS["list-verifications"],
     timeoutSeconds: 10,
-    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+    access: {
+      tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"], USAGE_TABLE: KEEPS_REQUESTS },
+      leadingKeys: REQUEST_LOG_ONLY,
+      uploads: [],
+    },
   },
   "list-events": {
     entry: "functions/list-events.ts",
     settings: FUNCTION_SETTINGS["list-events"],
     timeoutSeconds: 10,
-    access: { tables: { EVENTS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+    access: {
+      tables: { EVENTS_TABLE: ["dynamodb:Query"], USAGE_TABLE: KEEPS_REQUESTS },
+      leadingKeys: REQUEST_LOG_ONLY,
+      uploads: [],
+    },
   },
   "edevlet-simulator": {
     entry: "functions/edevlet-simulator.ts",
@@ -264,7 +284,8 @@ export const FUNCTIONS = {
     entry: "functions/list-reviews.ts",
     settings: FUNCTION_SETTINGS["list-reviews"],
     timeoutSeconds: 10,
-    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"] }, uploads: [] },
+    // The queue from the review-deadline index, and each app's name on the page.
+    access: { tables: { VERIFICATIONS_TABLE: ["dynamodb:Query"], APPS_TABLE: ["dynamodb:GetItem"] }, uploads: [] },
   },
   "claim-review": {
     entry: "functions/claim-review.ts",
@@ -308,7 +329,8 @@ export const FUNCTIONS = {
     entry: "functions/read-audit.ts",
     settings: FUNCTION_SETTINGS["read-audit"],
     timeoutSeconds: 10,
-    access: { tables: { AUDIT_TABLE: ["dynamodb:Query"] }, uploads: [] },
+    // Reading the trail is itself recorded.
+    access: { tables: { AUDIT_TABLE: ["dynamodb:Query", ...AUDITED] }, uploads: [] },
   },
   // The customer portal: an organisation's people manage its apps and look things up.
   "portal-authorizer": {
@@ -481,7 +503,10 @@ export const FUNCTIONS = {
         APPS_TABLE: ["dynamodb:Query"],
         VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:Query"],
         AUDIT_TABLE: AUDITED,
+        // A request by its id, from the public API's request log.
+        USAGE_TABLE: ["dynamodb:GetItem"],
       },
+      leadingKeys: REQUEST_LOG_ONLY,
       queries: { APPS_TABLE: ["appsByOrganization"] },
       uploads: [],
     },

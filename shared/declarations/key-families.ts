@@ -1,4 +1,5 @@
 import { keyPk } from "../domain/apps.ts";
+import { requestPk } from "../domain/requests.ts";
 
 /**
  * Families of items a function can be held to within a table (IAM's `dynamodb:LeadingKeys`), by
@@ -9,5 +10,7 @@ import { keyPk } from "../domain/apps.ts";
 export const KEY_FAMILIES = {
   /** The apps table's API keys (`KEY#<sha256 of the key>`). */
   apiKeys: keyPk(""),
+  /** The usage table's kept requests of the public API (`REQ#<request id>`). */
+  requests: requestPk(""),
 } as const;
 export type KeyFamily = keyof typeof KEY_FAMILIES;

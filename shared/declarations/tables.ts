@@ -209,7 +209,9 @@ export const AUDIT_TABLE = {
 /**
  * Usage: `pk = APP#<app_id>`, `sk = DAY#<YYYY-MM-DD>` holds one counter per outcome, added to by
  * the change stream as verifications reach their final state; `pk = VER#<verification_id>`,
- * `sk = COUNTED` marks one as counted, so a change seen twice is counted once (kept 7 days).
+ * `sk = COUNTED` marks one as counted, so a change seen twice is counted once (kept 7 days);
+ * `pk = REQ#<request_id>`, `sk = REQUEST` is the public API's request log, what the portal's
+ * lookup finds by request id (kept 30 days).
  */
 export const USAGE_TABLE = {
   id: "Usage",

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   "verifications.searched",
   // An app's events list shows what each event sent, personal data included: recorded like a view.
   "events.viewed",
+  // The trail itself names people and their addresses: an admin's reading of it is recorded.
+  "audit.viewed",
   // Portal changes.
   "app.created",
   "key.created",

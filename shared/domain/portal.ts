@@ -106,7 +106,7 @@ export const lookupQuerySchema = z.strictObject({
     .optional(z.string().check(z.minLength(1), z.maxLength(128)))
     .check(
       z.describe(
-        "A verification id or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications",
+        "A verification id, a `request_id` the API answered with, or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications",
       ),
     ),
   limit: limitSchema,

@@ -35,11 +35,13 @@ export const REASON_MESSAGES = {
 export type ReasonCode = keyof typeof REASON_MESSAGES;
 
 /** Why a verification waits for a person. */
-export type ReviewReason =
-  | "issuer_unavailable"
-  | "fields_incomplete"
-  | "original_pdf_not_provided"
-  | "review_requested";
+export const REVIEW_REASONS = [
+  "issuer_unavailable",
+  "fields_incomplete",
+  "original_pdf_not_provided",
+  "review_requested",
+] as const satisfies readonly ReasonCode[];
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
 export function reasonMessage(code: string): string {
   return code in REASON_MESSAGES ? REASON_MESSAGES[code as ReasonCode] : code.replaceAll("_", " ");

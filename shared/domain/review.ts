@@ -2,9 +2,10 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
+import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
-import type { ReasonCode } from "./reasons.ts";
+import { REVIEW_REASONS, type ReasonCode, type ReviewReason } from "./reasons.ts";
 import type { Claim } from "./responses/review.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
 import type { VerificationItem } from "./verification.ts";
@@ -81,7 +82,20 @@ export function parseIfMatch(value: string): number | undefined {
 }
 
 /** GET /backoffice/v1/reviews */
-export const reviewsQuerySchema = z.strictObject({ limit: limitSchema, cursor: z.optional(cursorSchema) });
+export const reviewsQuerySchema = z.strictObject({
+  document_type: z.optional(z.enum(DOCUMENT_TYPE_CODES)).check(z.describe("Only verifications of this document type")),
+  reason_code: z
+    .optional(z.enum(REVIEW_REASONS))
+    .check(z.describe("Only verifications waiting for this reason (the entry's `reason_code`)")),
+  limit: limitSchema,
+  cursor: z.optional(cursorSchema),
+});
+
+/** Which of the verifications in review the queue shows: all, or those of one type, one reason, or both. */
+export interface ReviewFilter {
+  documentType?: DocumentType;
+  reason?: ReviewReason;
+}
 
 export const DOCUMENT_COPIES = ["upload", "issuer"] as const;
 export type DocumentCopy = (typeof DOCUMENT_COPIES)[number];
@@ -105,22 +119,31 @@ export const auditQuerySchema = z.strictObject({
 
 /**
  * Where a page of the review queue ended: the last entry's deadline and id (the index's sort
- * order), as the store keeps them (a deadline in whole seconds, UTC).
+ * order), as the store keeps them (a deadline in whole seconds, UTC), and the filters the page
+ * was read with.
  */
 export const reviewPositionSchema = z.strictObject({
   deadline: z.iso.datetime({ precision: 0 }),
   id: z.string().check(z.regex(ID_PATTERNS.verification)),
+  document_type: z.optional(z.enum(DOCUMENT_TYPE_CODES)),
+  reason_code: z.optional(z.enum(REVIEW_REASONS)),
 });
 
 /**
  * A position of the review queue whose deadline falls on a UTC day from `earliest` to `latest`
- * (`YYYY-MM-DD`, both included): the days the queue reads now. Any other names no entry.
+ * (`YYYY-MM-DD`, both included), the days the queue reads now, read with `filter`: any other
+ * names no entry of this queue.
  */
-export function reviewPositionBetween(earliest: string, latest: string) {
+export function reviewPositionBetween(earliest: string, latest: string, filter: ReviewFilter) {
   return reviewPositionSchema.check(
     z.refine((position) => {
       const day = position.deadline.slice(0, 10);
-      return day >= earliest && day <= latest;
+      return (
+        day >= earliest &&
+        day <= latest &&
+        position.document_type === filter.documentType &&
+        position.reason_code === filter.reason
+      );
     }),
   );
 }

@@ -1,3 +1,4 @@
+import type { RecordedKeys } from "./certificates/keys.ts";
 import type { extractedSchema } from "./document-layouts.ts";
 import type { DocumentType } from "./document-types.ts";
 import type { Environment } from "./environments.ts";
@@ -44,6 +45,8 @@ export interface VerificationItem {
   fraud_signals?: string[];
   /** Where the issuer's copy is kept for review, beside the upload. */
   issuer_copy_key?: string;
+  /** The barcode and the masked identity number the checks read, kept with their decision for reviewers; staff only. */
+  document_keys?: RecordedKeys;
   /** What the issuer lookups have come to: attempts, retries, the answer. Never the identity number. */
   issuer?: IssuerState;
   /** Why a person must decide, while (and after) the verification is in review. */
@@ -67,8 +70,9 @@ export interface VerificationItem {
 
 /**
  * What erasure removes from a stored verification: everything that is or may describe the
- * person (the document's keys go with the objects; checks are emptied, as their details name
- * what was read). Ids, status, result, reasons, sizes and times remain.
+ * person (the copies' storage keys go with the objects, the barcode and masked identity number
+ * read from the document with them; checks are emptied, as their details name what was read).
+ * Ids, status, result, reasons, sizes and times remain.
  */
 export const ERASED_ATTRIBUTES = [
   "external_reference_id",
@@ -78,6 +82,7 @@ export const ERASED_ATTRIBUTES = [
   "extracted",
   "fraud_signals",
   "issuer_copy_key",
+  "document_keys",
   "decision_note",
 ] as const satisfies readonly (keyof VerificationItem)[];
 

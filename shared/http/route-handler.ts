@@ -6,8 +6,13 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { Environment } from "../domain/environments.ts";
+import { type RequestRecord, worthKeeping } from "../domain/requests.ts";
+import { isoSeconds } from "../domain/time.ts";
+import type { Clock } from "../ports/clock.ts";
 import type { Log } from "../ports/log.ts";
+import type { RequestLog } from "../ports/request-log.ts";
 import { refuseEdges } from "./edges.ts";
+import { PROBLEM_CONTENT_TYPE } from "./problems.ts";
 import { errorResponse, jsonResponse, REQUEST_ID_HEADER } from "./responses.ts";
 
 /** Who is calling, as the authorizer put it in the request context. */
@@ -57,7 +62,60 @@ export function handlerFor<C>(
   };
 }
 
-/** A public route: the caller is the client app of the API key. */
-export function routeHandler(log: Log, run: RouteWork<Caller>) {
-  return handlerFor(callerOf, log, run);
+/** What a public route's adapter needs besides its work: its log, and the request log it keeps. */
+export interface PublicRouteDeps {
+  log: Log;
+  requests: Pick<RequestLog, "record">;
+  clock: Clock;
+}
+
+/** A string field of a JSON body (the problem's `code`, a created verification's id); none when the body is not JSON. */
+function bodyField(body: string, field: string): string | undefined {
+  try {
+    const value = (JSON.parse(body) as Record<string, unknown>)[field];
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request as it was answered, for the request log: the verification it named or created, a refusal's code. */
+function requestRecord(event: APIGatewayProxyEvent, response: APIGatewayProxyResult, at: string): RequestRecord {
+  const problem = response.headers?.["Content-Type"] === PROBLEM_CONTENT_TYPE;
+  const verificationId =
+    event.pathParameters?.verification_id ?? (problem ? undefined : bodyField(response.body, "verification_id"));
+  const code = problem ? bodyField(response.body, "code") : undefined;
+  return {
+    request_id: event.requestContext.requestId,
+    app_id: callerOf(event).appId,
+    method: event.httpMethod,
+    path: event.path,
+    status: response.statusCode,
+    ...(code === undefined ? {} : { code }),
+    ...(verificationId === undefined ? {} : { verification_id: verificationId }),
+    at,
+  };
+}
+
+/**
+ * A public route: the caller is the client app of the API key. A request that could change
+ * something, or was refused, is kept in the request log, so the app's people can look it up by
+ * its request id; a failure to keep it is logged and does not change the answer.
+ */
+export function routeHandler(deps: PublicRouteDeps, run: RouteWork<Caller>) {
+  const handle = handlerFor(callerOf, deps.log, run);
+  return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const response = await handle(event, context);
+    if (worthKeeping(event.httpMethod, response.statusCode)) {
+      try {
+        await deps.requests.record(requestRecord(event, response, isoSeconds(deps.clock.now())));
+      } catch (error) {
+        deps.log.warn("the request was not kept in the request log", {
+          error,
+          request_id: event.requestContext.requestId,
+        });
+      }
+    }
+    return response;
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * A web page's files as HTTP responses (the review console, the portal): the page with its
- * identity settings filled in, its script and styles, each under a Content-Security-Policy that
- * lets the page load only its own files, talk only to its API and the user pool, and frame only
- * the documents (the console) or nothing (the portal).
+ * identity settings filled in, its script and styles and the scripts it loads when it needs them,
+ * each under a Content-Security-Policy that lets the page load only its own files (and run them
+ * in workers), talk only to its API and the user pool, frame nothing, and read the documents (the
+ * console: their bytes, and photos as images) from where their presigned links point.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -12,29 +13,38 @@ import type { Log } from "../ports/log.ts";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "./problems.ts";
 import { errorResponse, header, REQUEST_ID_HEADER } from "./responses.ts";
 
-/** Each page web/build.ts writes into `<WEB_ASSETS>/<folder>/`: its route, its script and styles. */
+/**
+ * Each page web/build.ts writes into `<WEB_ASSETS>/<folder>/`: its route, its script and styles,
+ * and the modules it imports only when it needs them (the console's pdf.js and its worker).
+ */
 export const WEB_PAGES = {
-  backoffice: { root: "/backoffice", script: "console.js", styles: "console.css" },
-  portal: { root: "/portal", script: "portal.js", styles: "portal.css" },
+  backoffice: {
+    root: "/backoffice",
+    script: "console.js",
+    styles: "console.css",
+    modules: ["pdf.mjs", "pdf.worker.mjs"],
+  },
+  portal: { root: "/portal", script: "portal.js", styles: "portal.css", modules: [] },
 } as const;
 export type WebPageName = keyof typeof WEB_PAGES;
 
 /** The icon both pages share, written beside each page's script (web/common/favicon.svg). */
 export const FAVICON = "favicon.svg";
 
-/** A page's files as read: the page, its script, its styles and its icon. */
+/** A page's files as read: the page, its script, its styles, its icon and its modules by name. */
 export interface WebPageFiles {
   page: string;
   script: string;
   styles: string;
   icon: string;
+  modules: Record<string, string>;
 }
 export interface PageSettings {
   /** Where the page calls the user pool's API: Cognito's regional endpoint, or the local one. */
   identityEndpoint: string;
   /** The page's app client of its user pool. */
   clientId: string;
-  /** The origin of the presigned document links the page shows in frames; none for a page that frames nothing. */
+  /** The origin of the presigned document links the page reads and shows; none for a page that shows no document. */
   documentsOrigin?: string;
 }
 
@@ -47,6 +57,7 @@ export function readWebPage(webAssets: string, name: WebPageName): WebPageFiles 
     script: read(WEB_PAGES[name].script),
     styles: read(WEB_PAGES[name].styles),
     icon: read(FAVICON),
+    modules: Object.fromEntries(WEB_PAGES[name].modules.map((file) => [file, read(file)])),
   };
 }
 
@@ -59,15 +70,20 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
 }
 
-/** No inline script or style, no other site's code, no framing of the page itself. */
+/**
+ * No inline script or style, no other site's code, no frames, no framing of the page itself. Its
+ * workers run its own files (`script-src`, which `worker-src` falls back to); a page that shows
+ * documents fetches them and shows photos from their origin.
+ */
 export function pagePolicy(settings: Pick<PageSettings, "identityEndpoint" | "documentsOrigin">): string {
+  const documents = settings.documentsOrigin ? ` ${new URL(settings.documentsOrigin).origin}` : "";
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `connect-src 'self' ${new URL(settings.identityEndpoint).origin}`,
-    `frame-src ${settings.documentsOrigin ? new URL(settings.documentsOrigin).origin : "'none'"}`,
-    "img-src 'self'",
+    `connect-src 'self' ${new URL(settings.identityEndpoint).origin}${documents}`,
+    "frame-src 'none'",
+    `img-src 'self'${documents}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -106,7 +122,7 @@ function served(contentType: string, body: string): Served {
 /**
  * Answers a page's two routes from files read once: `GET <root>` (the page; asked without its
  * trailing slash, a redirect to it, so the page's relative URLs resolve under `<root>/`) and
- * `GET <root>/assets/{file}` (the script, the styles and the icon, by exact name).
+ * `GET <root>/assets/{file}` (the script, the styles, the icon and the modules, by exact name).
  */
 export function pageResponder(
   name: WebPageName,
@@ -119,6 +135,9 @@ export function pageResponder(
     [script, served("text/javascript; charset=utf-8", files.script)],
     [styles, served("text/css; charset=utf-8", files.styles)],
     [FAVICON, served("image/svg+xml", files.icon)],
+    ...Object.entries(files.modules).map(
+      ([file, body]) => [file, served("text/javascript; charset=utf-8", body)] as const,
+    ),
   ]);
   const policy = pagePolicy(settings);
 

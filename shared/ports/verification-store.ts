@@ -1,6 +1,7 @@
 import type { TransitionGuard } from "../domain/guards.ts";
 import type { IssuerState } from "../domain/issuer.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
+import type { ReviewFilter } from "../domain/review.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
 import type { Status } from "../domain/state.ts";
 import type { VerificationItem } from "../domain/verification.ts";
@@ -71,10 +72,18 @@ export interface VerificationStore {
   /** Verifications in review whose review window, closing on UTC day `day`, closed at or before `now`. */
   inReviewPastDeadline(day: string, now: string): AsyncIterable<VerificationItem>;
   /**
-   * Up to `limit` verifications in review whose window closes on UTC day `day`, earliest
-   * deadline first, after `after` when given; `more` when others of that day follow.
+   * Up to `limit` verifications in review whose window closes on UTC day `day` and that match
+   * `filter`, earliest deadline first, after `after` when given; `more` when others of that day
+   * that match follow.
    */
-  inReviewOn(day: string, limit: number, after?: ReviewPosition): Promise<{ items: VerificationItem[]; more: boolean }>;
+  inReviewOn(
+    day: string,
+    filter: ReviewFilter,
+    limit: number,
+    after?: ReviewPosition,
+  ): Promise<{ items: VerificationItem[]; more: boolean }>;
+  /** How many verifications in review whose window closes on UTC day `day` match `filter`. */
+  countInReviewOn(day: string, filter: ReviewFilter): Promise<number>;
   /**
    * Gives the review's claim to `holder` until `expiresAt`, if the verification is in review
    * and nobody else holds an unexpired claim at `now`. Not a change of state: `sequence` stays.

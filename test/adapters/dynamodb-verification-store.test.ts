@@ -1,7 +1,7 @@
 /**
  * The verifications table on DynamoDB Local. The store keeps what only the table needs (the
  * sparse keys of its indexes, the record's expiry) beside each verification and never hands it
- * back; a guard (`guards.ts`) it compiles into a write's condition holds exactly when
+ * back; the review queue's pages and counts keep what their filter asks for; a guard (`guards.ts`) it compiles into a write's condition holds exactly when
  * `guardHolds` says it does; the expiry reads every shard of a day, a few at once.
  */
 import { randomUUID } from "node:crypto";
@@ -9,8 +9,10 @@ import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbVerificationStore, EXPIRY_CONCURRENCY } from "#shared/adapters/dynamodb-verification-store";
 import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import type { DocumentType } from "#shared/domain/document-types";
 import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
 import { newId } from "#shared/domain/ids";
+import type { ReviewReason } from "#shared/domain/reasons";
 import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
 import { appId, aVerification } from "../support/fakes.ts";
@@ -70,7 +72,7 @@ describe("what only the table needs", () => {
     expect(review).toMatchObject({ applied: true, item: { status: "in_review", sequence: 3 } });
     expect(review.item).not.toHaveProperty("review_day");
     expect(await storedRecord(id)).toMatchObject({ review_day: "2026-11-25" });
-    expect((await store.inReviewOn("2026-11-25", 100)).items.map((found) => found.verification_id)).toContain(id);
+    expect((await store.inReviewOn("2026-11-25", {}, 100)).items.map((found) => found.verification_id)).toContain(id);
 
     await store.transition({
       id,
@@ -80,7 +82,9 @@ describe("what only the table needs", () => {
       set: { result: "verified", completed_at: now },
     });
     expect(await storedRecord(id)).not.toHaveProperty("review_day");
-    expect((await store.inReviewOn("2026-11-25", 100)).items.map((found) => found.verification_id)).not.toContain(id);
+    expect((await store.inReviewOn("2026-11-25", {}, 100)).items.map((found) => found.verification_id)).not.toContain(
+      id,
+    );
   });
 
   it("forgets the reference when the verification is erased: the by-reference lookup no longer finds it", async () => {
@@ -95,6 +99,57 @@ describe("what only the table needs", () => {
 
     expect((await store.listForApp(query, 10)).items).toEqual([]);
     expect(await storedRecord(item.verification_id)).not.toHaveProperty("app_reference");
+  });
+});
+
+describe("inReviewOn and countInReviewOn", () => {
+  /** A verification of `type` waiting in review for `reason`, its window closing at `deadline`. */
+  async function waiting(type: DocumentType, reason: ReviewReason, deadline: string): Promise<string> {
+    const id = (await created({ document_type: type })).verification_id;
+    const now = "2026-12-04T12:00:00Z";
+    await store.transition({ id, from: "awaiting_upload", to: "processing", now });
+    await store.transition({
+      id,
+      from: "processing",
+      to: "in_review",
+      now,
+      set: { review_reason: reason, review_required_at: now, review_deadline: deadline },
+    });
+    return id;
+  }
+
+  it("pages a day's verifications in review by type and reason, earliest deadline first, and counts what matches", async () => {
+    const day = "2026-12-07";
+    const ids = [
+      await waiting("YOK_STUDENT", "issuer_unavailable", `${day}T08:00:00Z`),
+      await waiting("GSB_KYK_DORM", "fields_incomplete", `${day}T09:00:00Z`),
+      await waiting("YOK_STUDENT", "original_pdf_not_provided", `${day}T10:00:00Z`),
+      await waiting("GSB_KYK_DORM", "issuer_unavailable", `${day}T11:00:00Z`),
+      await waiting("GSB_KYK_DORM", "issuer_unavailable", `${day}T12:00:00Z`),
+    ];
+    const idsOf = (page: { items: VerificationItem[] }) => page.items.map((item) => item.verification_id);
+
+    const first = await store.inReviewOn(day, { documentType: "GSB_KYK_DORM" }, 2);
+    expect(idsOf(first)).toEqual([ids[1], ids[3]]);
+    expect(first.more).toBe(true);
+    const last = first.items.at(-1) as VerificationItem;
+    const rest = await store.inReviewOn(day, { documentType: "GSB_KYK_DORM" }, 2, {
+      deadline: last.review_deadline ?? "",
+      id: last.verification_id,
+    });
+    expect(idsOf(rest)).toEqual([ids[4]]);
+    expect(rest.more).toBe(false);
+    const both = await store.inReviewOn(day, { documentType: "GSB_KYK_DORM", reason: "issuer_unavailable" }, 1);
+    expect(idsOf(both)).toEqual([ids[3]]);
+    expect(both.more).toBe(true);
+    expect(idsOf(await store.inReviewOn(day, { reason: "original_pdf_not_provided" }, 5))).toEqual([ids[2]]);
+    expect(idsOf(await store.inReviewOn(day, {}, 5))).toEqual(ids);
+
+    expect(await store.countInReviewOn(day, {})).toBe(5);
+    expect(await store.countInReviewOn(day, { documentType: "YOK_STUDENT" })).toBe(2);
+    expect(await store.countInReviewOn(day, { reason: "issuer_unavailable" })).toBe(3);
+    expect(await store.countInReviewOn(day, { documentType: "YOK_STUDENT", reason: "fields_incomplete" })).toBe(0);
+    expect(await store.countInReviewOn("2026-12-08", {})).toBe(0);
   });
 });
 

@@ -1,20 +1,24 @@
 /**
  * The backoffice API over HTTP, on the real engines and the local identity endpoint: who may
- * call what, the claim as a lease, the decision's preconditions, the document links, and the
+ * call what, the queue and its filters, the claim as a lease, the decision's preconditions, the document links, and the
  * audit trail every staff action leaves.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
+import { appPk } from "#shared/domain/apps";
+import type { ReviewEntry, ReviewPage } from "#shared/domain/responses/review";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
-import { call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
+import { Customer, call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 // No issuer: every readable certificate waits in review (`issuer_unavailable`).
 const fx = useApiFixture({ pipeline: true, issuer: false, receiver: true });
-const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
+const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
+const certificate = new Uint8Array(readFileSync(path.join(DOCUMENTS, "yok-active.pdf")));
 
 let reviewer: StaffUser;
 let otherReviewer: StaffUser;
@@ -43,6 +47,26 @@ function staff(
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
+}
+
+/** A published test document sent by `customer` as `type`, waiting in review for `reason` (no issuer is asked here). */
+async function inReviewFrom(
+  customer: Customer,
+  file: string,
+  type: string,
+  reason: string,
+): Promise<VerificationResource> {
+  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
+  const created = await customer.created({
+    document_type: type,
+    original_filename: file,
+    file_size_bytes: bytes.length,
+    process_type: "sync",
+  });
+  expect((await upload(created, bytes)).status).toBe(200);
+  const confirmed = expectVerification(await customer.confirm(created.verification_id));
+  expect(confirmed).toMatchObject({ status: "in_review", reason_code: reason });
+  return confirmed;
 }
 
 /** A verification of the fixture's app, waiting in review. */
@@ -134,7 +158,106 @@ describe("the queue", () => {
     expectProblem(await staff(reviewer, "GET", "/backoffice/v1/reviews?limit=101"), 422, "validation_failed");
     expectProblem(await staff(reviewer, "GET", "/backoffice/v1/reviews?limit=0"), 422, "validation_failed");
   });
+
+  it("narrows to a document type and a reason, counts every match in total, and names each app", async () => {
+    const photo = await inReviewFrom(fx.customer, "yok-photo.png", "YOK_STUDENT", "original_pdf_not_provided");
+    const dorm = await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
+    const certificateInReview = await inReview();
+    // Another app's, then the app removed: its entry names it by its id.
+    const gone = await fx.api.newApp();
+    const orphan = await inReviewFrom(
+      new Customer(fx.api.baseUrl, gone.api_key),
+      "gsb-photo.jpg",
+      "GSB_KYK_DORM",
+      "original_pdf_not_provided",
+    );
+    await fx.api.db.send(new DeleteCommand({ TableName: fx.api.tables.apps, Key: { pk: appPk(gone.app_id) } }));
+    const appName = (await fx.api.apps.getApp(fx.app.app_id))?.name ?? "";
+    expect(appName).not.toBe("");
+
+    const everything = await wholeQueue("");
+    expect(everything.totals).toEqual([everything.entries.length]);
+    const byId = new Map(everything.entries.map((entry) => [entry.verification_id, entry]));
+    for (const mine of [photo, dorm, certificateInReview]) {
+      expect(byId.get(mine.verification_id), mine.verification_id).toMatchObject({
+        app_id: fx.app.app_id,
+        app_name: appName,
+      });
+    }
+    expect(byId.get(orphan.verification_id)).toMatchObject({ app_id: gone.app_id, app_name: gone.app_id });
+
+    for (const [query, ids] of [
+      ["document_type=GSB_KYK_DORM", [dorm, orphan]],
+      ["reason_code=original_pdf_not_provided", [photo, orphan]],
+      ["document_type=YOK_STUDENT&reason_code=original_pdf_not_provided", [photo]],
+    ] as const) {
+      const asked = new URLSearchParams(query);
+      const [type, reason] = [asked.get("document_type"), asked.get("reason_code")];
+      const matching = everything.entries.filter(
+        (entry) => (!type || entry.document_type === type) && (!reason || entry.reason_code === reason),
+      );
+      const narrowed = await wholeQueue(query);
+      // Every page answers the same total: what matches on all of them.
+      expect(narrowed.totals, query).toEqual([matching.length]);
+      expect(
+        narrowed.entries.map((entry) => entry.verification_id),
+        query,
+      ).toEqual(matching.map((entry) => entry.verification_id));
+      for (const item of ids)
+        expect(narrowed.entries.map((entry) => entry.verification_id)).toContain(item.verification_id);
+    }
+  });
+
+  it("refuses a filter it does not know (422) and a cursor asked with other filters (400)", async () => {
+    await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
+    await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
+    for (const query of ["document_type=PASSPORT", "reason_code=verified", "reason_code=", "type=YOK_STUDENT"]) {
+      const problem = expectProblem(
+        await staff(reviewer, "GET", `/backoffice/v1/reviews?${query}`),
+        422,
+        "validation_failed",
+      );
+      expect(problem.errors?.[0]?.field, query).toBe(query.split("=")[0]);
+    }
+    const first = await staff(reviewer, "GET", "/backoffice/v1/reviews?document_type=GSB_KYK_DORM&limit=1");
+    const cursor = encodeURIComponent((first.json as { next_cursor: string | null }).next_cursor ?? "");
+    expect(cursor).not.toBe("");
+    for (const other of [
+      "",
+      "&document_type=YOK_STUDENT",
+      "&document_type=GSB_KYK_DORM&reason_code=issuer_unavailable",
+    ]) {
+      expectProblem(
+        await staff(reviewer, "GET", `/backoffice/v1/reviews?cursor=${cursor}${other}`),
+        400,
+        "invalid_cursor",
+      );
+    }
+    const next = await staff(
+      reviewer,
+      "GET",
+      `/backoffice/v1/reviews?cursor=${cursor}&document_type=GSB_KYK_DORM&limit=1`,
+    );
+    expect(next.status, next.text).toBe(200);
+  });
 });
+
+/** Every page of the queue with `query`: the entries in order, and the total each page answered. */
+async function wholeQueue(query: string) {
+  const entries: ReviewEntry[] = [];
+  const totals: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const paging: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+    const reply = await staff(reviewer, "GET", `/backoffice/v1/reviews?limit=2&${query}${paging}`);
+    expect(reply.status, reply.text).toBe(200);
+    const page = reply.json as ReviewPage;
+    entries.push(...page.data);
+    totals.push(page.total);
+    cursor = page.next_cursor;
+  } while (cursor !== null);
+  return { entries, totals: [...new Set(totals)] };
+}
 
 describe("the claim", () => {
   it("goes to exactly one of two reviewers claiming at once; the holder renews it", async () => {
@@ -377,6 +500,17 @@ describe("the audit trail", () => {
       422,
       "validation_failed",
     );
+
+    // Each reading of the trail is in it, by the admin who read it (a refused one is not).
+    const readings = await staff(admin, "GET", `/backoffice/v1/audit?actor=${admin.sub}&limit=2`);
+    expect((readings.json as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ action: "audit.viewed", detail: { results: "5" } }),
+      expect.objectContaining({
+        action: "audit.viewed",
+        actor: expect.objectContaining({ sub: admin.sub }),
+        detail: { actor: reviewer.sub, results: String(actorRecords.length) },
+      }),
+    ]);
   });
 
   it("offers no route that edits or deletes a record", async () => {

@@ -5,44 +5,15 @@
  * warns a minute before the lease lapses and closes the form when it does (the browser's clock is
  * moved forward for that), feedback beside the form.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
-import { useChromium } from "../support/chromium.ts";
-import { expectVerification, upload } from "../support/client.ts";
+import { istanbulTime, TIME_ZONE, useChromium } from "../support/chromium.ts";
+import { processedDocument } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
-const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
-const TIME_ZONE = "Europe/Istanbul";
-
 const fx = useApiFixture({ pipeline: true, issuer: { settings: { ISSUER_RETRY_WINDOW_S: "2" } } });
-
-/** A published test certificate, uploaded and processed at confirm, waiting in review. */
-async function inReview(file: string, reason: string): Promise<VerificationResource> {
-  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
-  const created = await fx.customer.created({
-    document_type: "GSB_KYK_DORM",
-    original_filename: file,
-    file_size_bytes: bytes.length,
-    process_type: "sync",
-  });
-  expect((await upload(created, bytes)).status).toBe(200);
-  const confirmed = expectVerification(await fx.customer.confirm(created.verification_id));
-  expect(confirmed).toMatchObject({ status: "in_review", reason_code: reason });
-  return confirmed;
-}
-
-/** An instant as the page must show it today: Istanbul's time of day, 24-hour. */
-const istanbul = (iso: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: TIME_ZONE,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(iso));
 
 let reviewer: StaffUser;
 let otherReviewer: StaffUser;
@@ -52,8 +23,14 @@ let consoleUrl: string;
 
 beforeAll(async () => {
   [reviewer, otherReviewer] = await Promise.all([fx.api.staffUser(["reviewers"]), fx.api.staffUser(["reviewers"])]);
-  free = await inReview("gsb-fields-incomplete.pdf", "fields_incomplete");
-  taken = await inReview("gsb-issuer-unavailable.pdf", "issuer_unavailable");
+  free = await processedDocument(fx.customer, "gsb-fields-incomplete.pdf", "GSB_KYK_DORM", {
+    status: "in_review",
+    reason_code: "fields_incomplete",
+  });
+  taken = await processedDocument(fx.customer, "gsb-issuer-unavailable.pdf", "GSB_KYK_DORM", {
+    status: "in_review",
+    reason_code: "issuer_unavailable",
+  });
   consoleUrl = `${fx.api.backofficeUrl}/backoffice/`;
 }, 60_000);
 
@@ -73,10 +50,12 @@ describe("the console in both languages, on one clock", () => {
     return { page, problems };
   }
 
+  /** Signs in on the console's first screen, which is in Turkish like the rest of it. */
   async function signIn(page: Page, user: StaffUser, queueTitle: string): Promise<void> {
-    await page.getByLabel("Username").fill(user.username);
-    await page.getByLabel("Password").fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Oturum açın" }).waitFor();
+    await page.getByLabel("Kullanıcı adı").fill(user.username);
+    await page.getByLabel("Parola").fill(user.password);
+    await page.getByRole("button", { name: "Oturum aç" }).click();
     await page.getByRole("heading", { name: queueTitle }).waitFor();
   }
 
@@ -91,6 +70,12 @@ describe("the console in both languages, on one clock", () => {
     const { page, problems } = await openConsole();
     expect(await inPage(page, "document.documentElement.lang")).toBe("tr");
     expect(await page.title()).toBe("İnceleme konsolu");
+    // The sign-in follows a switch of language in place, keeping what was typed.
+    await page.getByLabel("Kullanıcı adı").fill(reviewer.username);
+    await page.getByLabel("Dil").selectOption("en");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(await page.getByLabel("Username").inputValue()).toBe(reviewer.username);
+    await page.getByLabel("Language").selectOption("tr");
     await signIn(page, reviewer, "İnceleme kuyruğu");
 
     const row = rowOf(page, free.verification_id);
@@ -108,7 +93,7 @@ describe("the console in both languages, on one clock", () => {
     await expect.poll(() => claimStatus(page).innerText()).toBe("Kaydı kimse üstlenmedi: karar vermek için üstlenin.");
     const item = await page.locator("article.item").innerText();
     expect(item).toMatch(/Durum\s+İncelemede/);
-    expect(item).toMatch(/Kurum kopyasıyla eşleşme\s+Geçti/);
+    expect(item).toMatch(/Kurum kopyasıyla eşleşiyor\s+Geçti/);
     expect(item).toMatch(/Alanlar okundu\s+Geçmedi/);
     // The form stays closed until the reviewer holds the claim.
     expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(true);
@@ -118,17 +103,17 @@ describe("the console in both languages, on one clock", () => {
     await page.keyboard.press("v");
     await expect.poll(() => page.getByLabel("Doğrulandı").isChecked()).toBe(true);
     const expiresAt = (await claimStatus(page).locator("time").getAttribute("datetime")) ?? "";
-    expect(await claimStatus(page).innerText()).toBe(`Kaydı ${istanbul(expiresAt)} saatine kadar siz üstlendiniz.`);
+    expect(await claimStatus(page).innerText()).toBe(`Kaydı ${istanbulTime(expiresAt)} saatine kadar siz üstlendiniz.`);
     await expect
       .poll(() => itemStatus(page).innerText())
-      .toBe(`Kaydı ${istanbul(expiresAt)} saatine kadar siz üstlendiniz.`);
+      .toBe(`Kaydı ${istanbulTime(expiresAt)} saatine kadar siz üstlendiniz.`);
     expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(false);
     expect(await page.locator("#claim-left").innerText()).toMatch(/^Üstlenmenizin kalan süresi: 1[45]:\d{2}$/);
 
     // English, on the same screen and the same claim: still 24-hour on an en-US browser.
     await page.getByLabel("Dil", { exact: true }).selectOption("en");
     await expect.poll(() => inPage(page, "document.documentElement.lang")).toBe("en");
-    await expect.poll(() => claimStatus(page).innerText()).toBe(`You hold the claim until ${istanbul(expiresAt)}.`);
+    await expect.poll(() => claimStatus(page).innerText()).toBe(`You hold the claim until ${istanbulTime(expiresAt)}.`);
     expect(await page.locator("article.item").innerText()).toMatch(/Fields extracted\s+Failed/);
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
     expect(await page.locator("#claim-left").innerText()).toMatch(/^Time left on your claim: 1[45]:\d{2}$/);
@@ -141,7 +126,7 @@ describe("the console in both languages, on one clock", () => {
       .toBe("Your claim lapses in under a minute. Renew it (n) to keep deciding.");
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
     await page.clock.fastForward(51_000);
-    const lapsed = `Your claim lapsed at ${istanbul(expiresAt)}: claim the item again to decide.`;
+    const lapsed = `Your claim lapsed at ${istanbulTime(expiresAt)}: claim the item again to decide.`;
     await expect.poll(() => claimStatus(page).innerText()).toBe(lapsed);
     await expect.poll(() => itemAlert(page).innerText()).toBe(lapsed);
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(true);
@@ -168,28 +153,28 @@ describe("the console in both languages, on one clock", () => {
     await signIn(page, reviewer, "İnceleme kuyruğu");
     await expect
       .poll(() => rowOf(page, taken.verification_id).innerText())
-      .toContain(`${otherReviewer.username}, şu saate kadar: ${istanbul(until)}`);
+      .toContain(`${otherReviewer.username}, şu saate kadar: ${istanbulTime(until)}`);
     await page.getByRole("link", { name: taken.verification_id, exact: true }).click();
     await page.getByRole("heading", { name: taken.verification_id }).waitFor();
     await expect
       .poll(() => claimStatus(page).innerText())
-      .toBe(`Kaydı ${istanbul(until)} saatine kadar ${otherReviewer.username} üstlendi.`);
+      .toBe(`Kaydı ${istanbulTime(until)} saatine kadar ${otherReviewer.username} üstlendi.`);
 
     await page.keyboard.press("c");
     await expect
       .poll(() => itemAlert(page).innerText())
-      .toContain(`Kaydı başka biri üstlendi. ${otherReviewer.username} holds the claim until ${istanbul(until)}`);
+      .toContain(`Kaydı başka biri üstlendi. ${otherReviewer.username} holds the claim until ${istanbulTime(until)}`);
     // The top banner is for the queue; the item speaks beside its form.
     expect(await page.locator("#alert").innerText()).toBe("");
 
     await page.getByLabel("Dil", { exact: true }).selectOption("en");
     await expect
       .poll(() => claimStatus(page).innerText())
-      .toBe(`${otherReviewer.username} holds the claim until ${istanbul(until)}.`);
+      .toBe(`${otherReviewer.username} holds the claim until ${istanbulTime(until)}.`);
     await page.keyboard.press("r");
     await expect
       .poll(() => itemAlert(page).innerText())
-      .toBe(`${otherReviewer.username} holds the claim until ${istanbul(until)}.`);
+      .toBe(`${otherReviewer.username} holds the claim until ${istanbulTime(until)}.`);
     expect(await page.getByLabel("Rejected").isChecked()).toBe(false);
     expect(await inPage(page, "JSON.stringify(document.body.innerText.match(/\\d{4}-\\d{2}-\\d{2}T/))")).toBe("null");
     expect(await inPage(page, "/\\b(AM|PM)\\b/.test(document.body.innerText)")).toBe(false);

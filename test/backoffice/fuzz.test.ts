@@ -20,7 +20,8 @@ const BATCH = 50;
 
 const fx = useApiFixture({ issuer: false });
 const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
-const AUDITED = new Set(["claim-review", "decide-review", "inspect-verification", "view-document"]);
+// Reading the audit trail is recorded too: it names people and their addresses.
+const AUDITED = new Set(["claim-review", "decide-review", "inspect-verification", "view-document", "read-audit"]);
 const API_ROUTES = BACKOFFICE_ROUTES.filter((route) => route.path.startsWith("/backoffice/v1/"));
 
 let reviewer: StaffUser;

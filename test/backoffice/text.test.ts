@@ -2,36 +2,23 @@
  * The console's two dictionaries are kept in step, as docs/tr is with the English docs: the same
  * keys, no empty value, the same placeholders, and a label in both for every code the console shows
  * (statuses, results, document types, reason codes, check outcomes and names, extracted fields,
- * the refusals it names).
+ * the refusals it names, every action the audit trail records and the pool of who did it).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { DOCUMENT_TYPES } from "#shared/domain/document-types";
 import { REASON_MESSAGES } from "#shared/domain/reasons";
+import { actorSchema } from "#shared/domain/responses/audit";
 import { RESULTS, STATUSES } from "#shared/domain/state";
 import { en } from "../../web/backoffice/text-en.ts";
 import { tr } from "../../web/backoffice/text-tr.ts";
 import { REJECTION_CODES } from "../../web/backoffice/wire.ts";
+import { checkNames, expectInStep } from "../support/dictionaries.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const dictionaries = { en: en as Record<string, string>, tr: tr as Record<string, string> };
-const placeholders = (text: string) => [...text.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => name).sort();
-
-/** The check names processing records, read from its source: a new check without a label fails here. */
-function checkNames(): string[] {
-  const folder = path.join(ROOT, "shared/use-cases/processing");
-  const names = new Set<string>();
-  for (const file of readdirSync(folder).filter((name) => name.endsWith(".ts"))) {
-    const source = readFileSync(path.join(folder, file), "utf8");
-    for (const [, stepped, listed] of source.matchAll(
-      /steps\.(?:pass|fail|skip)\("([a-z_]+)"|name: "([a-z_]+)", outcome/g,
-    )) {
-      names.add(stepped ?? listed ?? "");
-    }
-  }
-  return [...names].sort();
-}
 
 /** Every field an extracted document can carry, from the backoffice API's document. */
 function extractedFields(): string[] {
@@ -56,15 +43,7 @@ function extractedFields(): string[] {
 
 describe("the console's dictionaries", () => {
   it("have the same keys, no empty value, and the same placeholders in each", () => {
-    expect(Object.keys(tr).sort()).toEqual(Object.keys(en).sort());
-    for (const [language, dictionary] of Object.entries(dictionaries)) {
-      for (const [key, value] of Object.entries(dictionary)) {
-        expect(value.trim(), `${language} ${key}`).not.toBe("");
-      }
-    }
-    for (const key of Object.keys(en)) {
-      expect(placeholders(dictionaries.tr[key] ?? ""), key).toEqual(placeholders(dictionaries.en[key] ?? ""));
-    }
+    expectInStep(dictionaries);
   });
 
   it("reads as Turkish in Turkish: the labels differ from the English ones", () => {
@@ -85,6 +64,8 @@ describe("the console's dictionaries", () => {
     ["check", checkNames()],
     ["field", extractedFields()],
     ["problem", ["review_claimed", "review_not_claimed", "verification_not_in_review", "sequence_mismatch"]],
+    ["action", AUDIT_ACTIONS],
+    ["pool", actorSchema.shape.pool.options],
   ];
   for (const [group, codes] of groups) {
     it(`label every ${group} code in both languages`, () => {
@@ -96,12 +77,12 @@ describe("the console's dictionaries", () => {
     });
   }
 
-  it("name only codes that exist: no label for a reason, check or field nobody sends", () => {
+  it("name only codes that exist: no label for a reason, check, field or audit action nobody sends", () => {
     const known = new Map(groups.map(([group]) => [group, new Set<string>()]));
     for (const [group, codes] of groups) for (const code of codes) known.get(group)?.add(code);
     for (const key of Object.keys(en)) {
       const [group = "", code = ""] = key.split(/\.(.*)/);
-      if (["reason", "check", "field", "status", "result", "type", "outcome"].includes(group)) {
+      if (["reason", "check", "field", "status", "result", "type", "outcome", "action", "pool"].includes(group)) {
         expect(known.get(group)?.has(code), key).toBe(true);
       }
     }

@@ -817,6 +817,25 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     }
   });
 
+  it("lets the review console alone read documents across origins, by GET, so pdf.js can draw them", () => {
+    const uploads = template.toJSON().Resources[logicalId(stack, bucket(stack))];
+    expect(uploads.Properties.CorsConfiguration).toEqual({
+      CorsRules: [
+        {
+          AllowedMethods: ["GET"],
+          AllowedOrigins: [
+            {
+              "Fn::Join": [
+                "",
+                ["https://", { Ref: apiId(stack, "backoffice") }, `.execute-api.${REGION}.`, { Ref: "AWS::URLSuffix" }],
+              ],
+            },
+          ],
+        },
+      ],
+    });
+  });
+
   it.each(apiNames)("answers the %s API's gateway errors with its own problem+json, status and Request-Id", (name) => {
     const responses = template.findResources("AWS::ApiGateway::GatewayResponse", {
       Properties: { RestApiId: { Ref: apiId(stack, name) } },

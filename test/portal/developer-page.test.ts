@@ -2,17 +2,21 @@
  * The portal's developer tools in a real browser (chromium through playwright-core), on the local
  * runtime: keys named, renamed, with their last use and revocation time; the events list, an
  * event opened to its payload, headers and numbered attempts and sent again; the verifications
- * page showing recent ones before any search, and a lookup across apps; the new texts in Turkish.
+ * page showing recent ones before any search, a lookup across apps (of a request too), and a
+ * verification's timeline. Both languages on every screen: page-language.test.ts.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalUser } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
-import { Customer, call } from "../support/client.ts";
+import { Customer, call, callAs, expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
+const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 
 let owner: PortalUser;
 let pageUrl: string;
@@ -25,13 +29,8 @@ beforeAll(async () => {
 describe("the portal's developer tools in chromium", () => {
   const chromium = useChromium();
 
-  async function openPortal(languages?: string[]): Promise<{ page: Page; problems: string[] }> {
+  async function openPortal(): Promise<{ page: Page; problems: string[] }> {
     const page = await chromium.browser().newPage();
-    if (languages) {
-      await page.addInitScript({
-        content: `Object.defineProperty(navigator, "languages", { get: () => ${JSON.stringify(languages)} });`,
-      });
-    }
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));
     expect((await page.goto(pageUrl))?.status()).toBe(200);
@@ -67,9 +66,12 @@ describe("the portal's developer tools in chromium", () => {
     const [apiKey = ""] = await takeSecrets(page);
     const card = page.locator("article", { has: page.getByRole("heading", { name: "Keys app" }) });
     const keys = card.getByRole("table");
-    const firstRow = keys.locator("tbody tr").first();
+    // Rows by their key's prefix: two keys made within one second list in either order.
+    const prefix = apiKey.slice(0, 19);
+    const firstRow = keys.locator("tbody tr", { hasText: prefix });
+    const otherRow = keys.locator("tbody tr", { hasNotText: prefix });
     await expect.poll(() => firstRow.innerText()).toContain("Never");
-    const nameInput = card.getByRole("textbox", { name: /^Key name vk_sandbox_/ }).first();
+    const nameInput = card.getByRole("textbox", { name: `Key name ${prefix}…` });
     expect(await nameInput.inputValue()).toBe("Web servers");
 
     // Used on the public API; the next drawing (after a rotation) shows when.
@@ -80,28 +82,17 @@ describe("the portal's developer tools in chromium", () => {
     await card.getByRole("button", { name: "Rotate key" }).click();
     await takeSecrets(page);
     await expect.poll(() => keys.locator("tbody tr").count()).toBe(2);
+    // Created, expires (the rotation gave it an expiry), last used.
     await expect.poll(() => firstRow.locator("time").count()).toBe(3);
     expect(await firstRow.innerText()).not.toContain("Never");
-    expect(await keys.locator("tbody tr").nth(1).innerText()).toContain("Never");
-    expect(
-      await card
-        .getByRole("textbox", { name: /^Key name / })
-        .nth(1)
-        .inputValue(),
-    ).toBe("Batch jobs");
+    expect(await otherRow.innerText()).toContain("Never");
+    expect(await otherRow.getByRole("textbox", { name: /^Key name / }).inputValue()).toBe("Batch jobs");
 
     // Renamed in place.
     await nameInput.fill("Old web servers");
     await firstRow.getByRole("button", { name: "Rename" }).click();
     await expect.poll(() => status(page).innerText()).toBe("The key is renamed.");
-    await expect
-      .poll(() =>
-        card
-          .getByRole("textbox", { name: /^Key name / })
-          .first()
-          .inputValue(),
-      )
-      .toBe("Old web servers");
+    await expect.poll(() => nameInput.inputValue()).toBe("Old web servers");
 
     // Revoked: the time it was revoked is shown.
     await firstRow.getByRole("button", { name: /^Revoke key/ }).click();
@@ -124,7 +115,9 @@ describe("the portal's developer tools in chromium", () => {
     await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
     const before = fx.receiver.deliveries.length;
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => status(page).innerText()).toMatch(/^Test event evt_\w+: delivered/);
+    await expect
+      .poll(() => status(page).innerText())
+      .toMatch(/^Test event evt_\w+ was delivered: HTTP 200 in \d+ ms\.$/);
     const eventId = /evt_\w+/.exec(await status(page).innerText())?.[0] ?? "";
     await fx.receiver.waitFor(before + 1);
 
@@ -191,23 +184,71 @@ describe("the portal's developer tools in chromium", () => {
     await page.close();
   }, 90_000);
 
-  it("says the new parts in Turkish to a Turkish browser, each in an element that says so", async () => {
-    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
-    const { page, problems } = await openPortal(["tr-TR", "tr"]);
-    await signIn(page, owner);
-    const lastUsed = page.getByRole("columnheader", { name: "Son kullanım" }).first();
-    await lastUsed.waitFor();
-    expect(await lastUsed.locator("span").getAttribute("lang")).toBe("tr");
-    expect(await page.getByLabel("İlk anahtarın adı (isteğe bağlı)").count()).toBe(1);
-    await page.getByRole("link", { name: "Webhooks" }).click();
-    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
-    const events = page.getByRole("heading", { name: "Olaylar" });
-    await events.waitFor();
-    expect(await page.locator("section[aria-labelledby=events-title]").getAttribute("lang")).toBe("tr");
+  it("looks up a refused request by its request_id: the request alone, its refusal by its label", async () => {
+    const member = await fx.api.portalUser("owner");
+    const app = await fx.api.organizationApp(member.organizationId);
+    const refused = await new Customer(fx.api.baseUrl, app.api_key).create({ document_type: "YOK_STUDENT" });
+    expect(refused.status).toBe(422);
+    const requestId = refused.headers.get("Request-Id") ?? "";
+
+    const { page, problems } = await openPortal();
+    await signIn(page, member);
     await page.getByRole("link", { name: "Verifications" }).click();
-    await page.getByRole("heading", { name: "Tüm uygulamalarda bul" }).waitFor();
-    expect(await page.locator("#lookup").getAttribute("lang")).toBe("tr");
+    await page.getByLabel("Find", { exact: true }).fill(requestId);
+    await page.getByRole("button", { name: "Look up" }).click();
+    const rows = page.locator("#lookup tbody tr");
+    await expect.poll(() => rows.count()).toBe(1);
+    const row = await rows.first().innerText();
+    expect(row).toContain("Request id");
+    expect(row).toContain("POST /v1/verifications · 422 · Validation failed");
+    expect(row).toContain(app.name);
+    expect(row).not.toContain("validation_failed");
+    // It made no verification: nothing to open.
+    expect(await rows.first().getByRole("button", { name: "Open" }).count()).toBe(0);
+    await expectAccessible(page, "lookup of a request");
     expect(problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  }, 90_000);
+
+  it("shows a verification's timeline: its events in the order they happened, each with every attempt numbered", async () => {
+    const member = await fx.api.portalUser("owner");
+    const app = await fx.api.organizationApp(member.organizationId, fx.receiver.url);
+    const customer = new Customer(fx.api.baseUrl, app.api_key);
+    const created = await customer.created({ file_size_bytes: certificate.length, process_type: "sync" });
+    expect((await upload(created, certificate)).status).toBe(200);
+    expect(expectVerification(await customer.confirm(created.verification_id)).status).toBe("completed");
+    await fx.api.handlers.tick();
+    const before = fx.receiver.deliveries.length;
+
+    const { page, problems } = await openPortal();
+    await signIn(page, member);
+    await page.getByRole("link", { name: "Verifications" }).click();
+    await page.getByLabel("Find", { exact: true }).fill(created.verification_id);
+    await page.getByRole("button", { name: "Look up" }).click();
+    await expect.poll(() => page.locator("#lookup tbody tr").count()).toBe(1);
+    await page.locator("#lookup").getByRole("button", { name: "Open" }).click();
+    const timeline = page.locator("section[aria-labelledby=timeline-title]");
+    const events = timeline.locator("li.timeline-event");
+    await expect.poll(() => events.count(), { timeout: 30_000 }).toBe(2);
+    expect(await events.nth(0).innerText()).toMatch(/^Verification processing/);
+    expect(await events.nth(1).innerText()).toMatch(/^Verification completed/);
+    for (const event of await events.all()) {
+      await expect.poll(() => event.innerText()).toMatch(/Attempt 1 · .* · HTTP 200 · Delivered/);
+    }
+
+    // Sent again from the events list's route: the timeline numbers the new attempt 2.
+    const completedId = (await events.nth(1).locator("code").innerText()).trim();
+    const sent = await callAs(fx.api.portalUrl, member.accessToken, "POST", `/portal/v1/events/${completedId}/send`);
+    expect(sent.status, sent.text).toBe(202);
+    await fx.api.handlers.tick();
+    await fx.receiver.waitFor(before + 1);
+    await page.locator("#lookup").getByRole("button", { name: "Open" }).click();
+    await expect
+      .poll(() => events.nth(1).locator("ol.attempts li").allInnerTexts())
+      .toEqual([expect.stringMatching(/^Attempt 1 /), expect.stringMatching(/^Attempt 2 /)]);
+    expect(await events.nth(0).locator("ol.attempts li").count()).toBe(1);
+    await expectAccessible(page, "a verification's timeline");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

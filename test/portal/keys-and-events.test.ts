@@ -12,10 +12,20 @@ import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keyPk } from "#shared/domain/apps";
 import { hashApiKey } from "#shared/domain/credentials";
-import { appEventSchema } from "#shared/domain/responses/portal";
+import { appEventSchema, type LookupMatch } from "#shared/domain/responses/portal";
+import type { VerificationResource } from "#shared/domain/responses/verification";
 import { isoSeconds } from "#shared/domain/time";
 import type { PortalUser } from "../support/api.ts";
-import { Customer, call, callAs, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
+import {
+  Customer,
+  call,
+  callAs,
+  expectProblem,
+  expectVerification,
+  type Reply,
+  upload,
+  validBody,
+} from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
@@ -306,8 +316,10 @@ describe("an app's events", () => {
       [1, "delivered"],
       [2, "delivered"],
     ]);
+    // The log lists newest first; two attempts of one second list in either order.
     const deliveries = await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/deliveries`);
-    expect((deliveries.json as { data: { attempt: number }[] }).data.map((attempt) => attempt.attempt)).toEqual([2, 1]);
+    const numbers = (deliveries.json as { data: { attempt: number }[] }).data.map((attempt) => attempt.attempt);
+    expect(numbers.sort()).toEqual([1, 2]);
 
     const actions = await auditActions(owner.organizationId);
     expect(actions).toContain("events.viewed");
@@ -412,12 +424,7 @@ describe("an app's events", () => {
 });
 
 describe("lookup", () => {
-  interface Match {
-    app_id: string;
-    app_name: string;
-    matched_by: string;
-    verification: { verification_id: string; external_reference_id: string | null };
-  }
+  type Match = LookupMatch & { verification: VerificationResource };
 
   async function lookup(user: PortalUser, query: string): Promise<Match[]> {
     const reply = await portal(user, "GET", `/portal/v1/lookup${query}`);
@@ -456,6 +463,53 @@ describe("lookup", () => {
     ]);
     const actions = await auditActions(organizationOwner.organizationId);
     expect(actions.filter((action) => action === "verifications.searched")).toHaveLength(3);
+  });
+
+  it("finds a request by its request_id: what it was about, or the refusal alone; a successful read is not kept", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId);
+    const customer = new Customer(fx.api.baseUrl, app.api_key);
+    const requestOf = (reply: Reply) => reply.headers.get("Request-Id") ?? expect.fail("no Request-Id");
+    const byRequest = async (reply: Reply) => {
+      const [match, ...more] = await lookup(viewer, `?q=${requestOf(reply)}`);
+      expect(more).toEqual([]);
+      return match;
+    };
+
+    const create = await customer.create(validBody({ external_reference_id: "by-request" }));
+    expect(create.status).toBe(201);
+    const { verification_id } = create.json as VerificationResource;
+    expect(await byRequest(create)).toMatchObject({
+      app_id: app.app_id,
+      matched_by: "request_id",
+      verification: { verification_id, external_reference_id: "by-request" },
+      request: { request_id: requestOf(create), method: "POST", path: "/v1/verifications", status: 201, code: null },
+    });
+
+    // A confirm refused before the upload names the verification in its path, and its code.
+    const early = await customer.confirm(verification_id);
+    expect(early.status).toBe(409);
+    expect(await byRequest(early)).toMatchObject({
+      verification: { verification_id },
+      request: { method: "POST", status: 409, code: "upload_not_found" },
+    });
+
+    // A refused create made nothing: the request comes back on its own.
+    const refused = await customer.create(validBody({ file_size_bytes: 0 }));
+    expect(refused.status).toBe(422);
+    expect((refused.json as { request_id: string }).request_id).toBe(requestOf(refused));
+    expect(await byRequest(refused)).toMatchObject({
+      app_id: app.app_id,
+      matched_by: "request_id",
+      verification: null,
+      request: { status: 422, code: "validation_failed" },
+    });
+
+    // A read that succeeded is not kept; another organisation finds none of these.
+    const read = await customer.get(verification_id);
+    expect(read.status).toBe(200);
+    expect(await lookup(viewer, `?q=${requestOf(read)}`)).toEqual([]);
+    expect(await lookup(stranger, `?q=${requestOf(create)}`)).toEqual([]);
+    expect(await lookup(stranger, `?q=${requestOf(refused)}`)).toEqual([]);
   });
 
   it("finds nothing of another organisation's, by id or by reference, and refuses a bad q", async () => {

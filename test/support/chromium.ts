@@ -44,3 +44,15 @@ export function useChromium(settings: { locale?: string; timezoneId?: string } =
     },
   };
 }
+
+/** The zone the console's browser tests run in: its staff's. */
+export const TIME_ZONE = "Europe/Istanbul";
+
+/** An instant as a page in `TIME_ZONE` must show it: the time of day, 24-hour. */
+export const istanbulTime = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: TIME_ZONE,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(iso));

@@ -1,5 +1,7 @@
 /** A customer backend's view of the API: plain HTTP with fetch. */
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { expect } from "vitest";
 import { type VerificationResource, verificationResourceSchema } from "#shared/domain/responses/verification";
 import { problemSchema } from "#shared/http/problem-schema";
@@ -215,4 +217,30 @@ export function rawCall(
     request.on("error", reject);
     request.end(body);
   });
+}
+
+/** The published test documents (docs/test-documents). */
+export const TEST_DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
+
+/**
+ * A published test document made into a verification of `documentType`, uploaded and processed at
+ * confirm (`sync`), checked to be as processing should leave it.
+ */
+export async function processedDocument(
+  customer: Customer,
+  file: string,
+  documentType: string,
+  expected: Partial<VerificationResource>,
+): Promise<VerificationResource> {
+  const bytes = new Uint8Array(readFileSync(path.join(TEST_DOCUMENTS, file)));
+  const created = await customer.created({
+    document_type: documentType,
+    original_filename: file,
+    file_size_bytes: bytes.length,
+    process_type: "sync",
+  });
+  expect((await upload(created, bytes)).status).toBe(200);
+  const confirmed = expectVerification(await customer.confirm(created.verification_id));
+  expect(confirmed).toMatchObject(expected);
+  return confirmed;
 }

@@ -20,6 +20,7 @@ import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/i
 import type { UsageOutcome } from "#shared/domain/portal";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import type { UploadInstructions } from "#shared/domain/responses/verification";
+import type { ReviewFilter } from "#shared/domain/review";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
@@ -250,20 +251,29 @@ export class InMemoryVerificationStore implements VerificationStore {
 
   async inReviewOn(
     day: string,
+    filter: ReviewFilter,
     limit: number,
     after?: ReviewPosition,
   ): Promise<{ items: VerificationItem[]; more: boolean }> {
     const position = (item: VerificationItem) => `${item.review_deadline ?? ""}|${item.verification_id}`;
-    const matching = this.inReviewClosingOn(day)
+    const matching = this.inReviewClosingOn(day, filter)
       .filter((item) => !after || position(item) > `${after.deadline}|${after.id}`)
       .sort((a, b) => position(a).localeCompare(position(b)));
     return { items: matching.slice(0, limit).map(copy), more: matching.length > limit };
   }
 
-  /** In review, the window closing on UTC day `day`: the review-deadline index's partition. */
-  private inReviewClosingOn(day: string): VerificationItem[] {
+  async countInReviewOn(day: string, filter: ReviewFilter): Promise<number> {
+    return this.inReviewClosingOn(day, filter).length;
+  }
+
+  /** In review, the window closing on UTC day `day` (the review-deadline index's partition), what `filter` keeps of it. */
+  private inReviewClosingOn(day: string, filter: ReviewFilter = {}): VerificationItem[] {
     return [...this.items.values()].filter(
-      (item) => item.status === "in_review" && item.review_deadline?.slice(0, 10) === day,
+      (item) =>
+        item.status === "in_review" &&
+        item.review_deadline?.slice(0, 10) === day &&
+        (filter.documentType === undefined || item.document_type === filter.documentType) &&
+        (filter.reason === undefined || item.review_reason === filter.reason),
     );
   }
 

@@ -34,7 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }),
   );
   const dynamo = await startDynamoDb({ port: Number(new URL(dynamoEndpoint).port) });
-  const s3 = await startS3({ port: s3Port });
+  // Each test file's review console listens on a loopback port of its own: all of them may read documents.
+  const s3 = await startS3({ port: s3Port, readableFrom: ["http://127.0.0.1:*"] });
   project.provide("engines", { dynamoEndpoint, s3Endpoint });
   return async () => {
     await s3.stop();

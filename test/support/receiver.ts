@@ -19,6 +19,8 @@ export interface Receiver {
   answerAfterMs: number;
   /** Resolves once `count` deliveries have arrived in all. */
   waitFor(count: number, timeoutMs?: number): Promise<Delivery[]>;
+  /** Resolves with the first delivery whose body holds every one of `texts`, once it has arrived. */
+  waitForBody(texts: string[], timeoutMs?: number): Promise<Delivery>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,15 @@ export async function startReceiver(): Promise<Receiver> {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return deliveries;
+    },
+    async waitForBody(texts: string[], timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = deliveries.find((delivery) => texts.every((text) => delivery.body.includes(text)));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`No delivery holding ${texts.join(", ")} arrived`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     },
     stop: async () => {
       server.closeAllConnections();

@@ -1,7 +1,24 @@
 /** The backoffice API, called through the shared bearer client (paths relative to `<base>/backoffice/`). */
 import { BearerClient } from "../common/api-client.ts";
 import type { Session } from "../common/session.ts";
-import type { ClaimResponse, DecisionBody, DocumentCopy, DocumentLink, ReviewPage, StaffVerification } from "./wire.ts";
+import type {
+  AuditFilter,
+  AuditPage,
+  ClaimResponse,
+  DecisionBody,
+  DocumentCopy,
+  DocumentLink,
+  ReviewFilter,
+  ReviewPage,
+  StaffVerification,
+} from "./wire.ts";
+
+/** `query` as a query string, leaving out what it does not set. */
+function queryOf(query: Record<string, string | undefined>): URLSearchParams {
+  return new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
 
 export class BackofficeApi {
   readonly #client: BearerClient;
@@ -11,9 +28,16 @@ export class BackofficeApi {
     this.#client = new BearerClient(session, onSignedOut, "backoffice");
   }
 
-  reviews(cursor: string | null): Promise<ReviewPage> {
-    const query = new URLSearchParams({ limit: "20", ...(cursor === null ? {} : { cursor }) });
+  /** A page of the queue narrowed by `filter`; a cursor goes on only with the filter it was read with. */
+  reviews(filter: ReviewFilter, cursor: string | null): Promise<ReviewPage> {
+    const query = queryOf({ ...filter, limit: "20", cursor: cursor ?? undefined });
     return this.#client.json("GET", `v1/reviews?${query}`);
+  }
+
+  /** A page of the audit trail, newest first: one verification's, one actor's, or everyone's (admins only). */
+  audit(filter: AuditFilter, cursor: string | null): Promise<AuditPage> {
+    const query = queryOf({ ...filter, limit: "20", cursor: cursor ?? undefined });
+    return this.#client.json("GET", `v1/audit?${query}`);
   }
 
   verification(id: string): Promise<StaffVerification> {

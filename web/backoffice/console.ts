@@ -1,32 +1,36 @@
 /**
  * The review console: sign in, the queue, one item at a time. The page carries no data of its
  * own: everything comes from the backoffice API with the session's token, which lives in
- * memory only. The address names the open item (`#/reviews/<id>`), so Back returns to the queue.
+ * memory only. The address names the open item (`#/reviews/<id>`), so Back returns to the queue,
+ * or, for admins, the audit trail and its filter (`#/audit?verification=<id>`, `#/audit?actor=<sub>`).
  */
 
 import { announcer, byId, typingIn } from "../common/dom.ts";
 import { LANGUAGES, type Language } from "../common/i18n.ts";
 import { pageIdentity } from "../common/page.ts";
 import { Session } from "../common/session.ts";
-import { showSignIn } from "../common/sign-in.ts";
+import { type SignIn, showSignIn } from "../common/sign-in.ts";
 import { BackofficeApi } from "./api.ts";
+import { showAudit } from "./audit.ts";
 import { showItem } from "./item.ts";
 import { newQueuePosition, showQueue } from "./queue.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import { t, text, writeFixedText } from "./text.ts";
 
 const ITEM_ADDRESS = /^#\/reviews\/([^/]+)$/;
+const AUDIT_ADDRESS = /^#\/audit(?:\?(.*))?$/;
 
 const configured = pageIdentity();
 const identity = configured ?? { endpoint: "", clientId: "" };
 const view = byId<HTMLElement>("view");
 const say = announcer(byId("status"), byId("alert"));
 const account = byId<HTMLElement>("account");
+const auditLink = byId<HTMLAnchorElement>("audit-link");
 const shortcuts = byId<HTMLDialogElement>("shortcuts");
 const languages = byId<HTMLSelectElement>("language");
 
 let screen: Screen | undefined;
-let showing: "queue" | "item" | undefined;
+let showing: "queue" | "item" | "audit" | undefined;
 let position = newQueuePosition();
 /** True when the open item was opened from the queue, so Back is the browser's own Back. */
 let fromQueue = false;
@@ -39,6 +43,7 @@ const context: ConsoleContext = {
   say,
   view,
   username: () => session.username,
+  admin: () => session.groups.includes("admins"),
   open(verificationId) {
     location.hash = `#/reviews/${encodeURIComponent(verificationId)}`;
   },
@@ -58,7 +63,10 @@ const context: ConsoleContext = {
 function route(again = false): void {
   if (!session.signedIn) return;
   screen?.leave();
+  // Offered to admins only; the API refuses anyone else, and the screen says so.
+  auditLink.hidden = !context.admin();
   const item = ITEM_ADDRESS.exec(location.hash);
+  const audit = AUDIT_ADDRESS.exec(location.hash);
   if (item) {
     const id = decodeURIComponent(item[1] ?? "");
     if (!again) fromQueue = showing === "queue";
@@ -67,20 +75,28 @@ function route(again = false): void {
     say.clear();
     showing = "item";
     screen = showItem(context, id);
+  } else if (audit) {
+    if (showing !== "audit") say.clear();
+    showing = "audit";
+    screen = showAudit(context, audit[1] ?? "");
   } else {
     showing = "queue";
     screen = showQueue(context, position);
   }
 }
 
+/** The sign-in on screen, while nobody is signed in: a language switch redraws its step. */
+let signingIn: SignIn | undefined;
+
 function signIn(): void {
-  showSignIn({
+  signingIn = showSignIn({
     view,
     identity,
     say,
-    purpose: t("account.sign_in_purpose"),
+    words: text,
     totpIssuer: "Verification backoffice",
     done(result) {
+      signingIn = undefined;
       session.begin(result);
       byId("who").textContent = t("account.signed_in_as", { name: session.username });
       account.hidden = false;
@@ -123,7 +139,7 @@ document.addEventListener("keydown", (event) => {
   if (screen?.key(event)) event.preventDefault();
 });
 
-/** Another language: the fixed words, then the screen drawn again in it (the sign-in starts over). */
+/** Another language: the fixed words, then the screen drawn again in it (the sign-in keeps its step and what was typed). */
 languages.addEventListener("change", () => {
   const chosen = LANGUAGES.find((language) => language === languages.value);
   if (chosen) text.use(chosen);
@@ -139,6 +155,8 @@ text.onChange((language: Language) => {
   if (session.signedIn) {
     byId("who").textContent = t("account.signed_in_as", { name: session.username });
     route(true);
+  } else if (signingIn) {
+    signingIn.redraw();
   } else {
     signIn();
   }

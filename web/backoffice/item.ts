@@ -1,9 +1,9 @@
 /**
- * One verification in review: the two copies side by side, what the checks found, and beside the
- * decision the claim, its countdown and what the last action said. The form opens only while the
- * reviewer holds the claim, and closes the moment it lapses. The copies load once per visit (each
- * view is audited); everything else reloads after an action, so a refusal always shows the current
- * state.
+ * One verification in review: the two copies side by side in the viewer (viewer.ts), what the
+ * checks found, and beside the decision the claim, its countdown and what the last action said.
+ * The form opens only while the reviewer holds the claim, and closes the moment it lapses. The
+ * copies load once per visit (each view is audited); everything else reloads after an action, so
+ * a refusal always shows the current state.
  */
 import { type Announcer, announcer, clockText, h, timeOf } from "../common/dom.ts";
 import { countdown } from "../common/i18n.ts";
@@ -12,19 +12,8 @@ import { type DecisionForm, decisionForm } from "./decision.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import { problemText, t, text } from "./text.ts";
 import type { TextKey } from "./text-en.ts";
-import type { DecisionBody, DocumentCopy, ProblemCode, StaffVerification } from "./wire.ts";
-
-/** A copy of the document as the screen names it, and what it says when there is none. */
-interface CopyFrame {
-  copy: DocumentCopy;
-  title: TextKey;
-  missing: TextKey;
-}
-
-const COPIES: CopyFrame[] = [
-  { copy: "upload", title: "item.copy.upload", missing: "item.copy.upload_missing" },
-  { copy: "issuer", title: "item.copy.issuer", missing: "item.copy.issuer_missing" },
-];
+import { showViewer, type Viewer } from "./viewer.ts";
+import type { DecisionBody, ProblemCode, StaffVerification } from "./wire.ts";
 
 /** Refusals that mean the page shows an older state than the API's: someone else's claim, a lapsed one, a change since. */
 const STALE: ReadonlySet<string> = new Set<ProblemCode>([
@@ -123,10 +112,12 @@ interface Item {
   warned: boolean;
   timer: number | undefined;
   left: boolean;
+  /** The copies, once the verification was first read. */
+  viewer: Viewer | undefined;
 }
 
 /** The screen's frame, empty until the verification is read; the claim and its messages sit with the decision. */
-function itemParts(id: string): ItemParts {
+function itemParts(id: string, admin: boolean): ItemParts {
   const parts = {
     heading: h("h1", { id: "item-title", tabindex: "-1" }, id),
     back: h("button", { type: "button" }, t("item.back"), " ", h("kbd", { "aria-hidden": "true" }, "Esc")),
@@ -152,7 +143,14 @@ function itemParts(id: string): ItemParts {
   const article = h(
     "article",
     { class: "panel item", "aria-labelledby": "item-title", "aria-busy": "true" },
-    h("div", { class: "toolbar" }, parts.back, parts.heading),
+    h(
+      "div",
+      { class: "toolbar" },
+      parts.back,
+      parts.heading,
+      // Who claimed, decided and looked at it: the audit trail of this verification, for admins.
+      admin ? h("a", { href: `#/audit?verification=${encodeURIComponent(id)}` }, t("item.audit_trail")) : "",
+    ),
     parts.summary,
     parts.documents,
     parts.details,
@@ -291,32 +289,6 @@ function showVerification(item: Item, verification: StaffVerification): void {
   parts.article.setAttribute("aria-busy", "false");
 }
 
-/** One copy in a frame of its own, from a link valid a minute; one that does not exist, said in words. */
-function copyFigure(item: Item, verification: StaffVerification, { copy, title, missing }: CopyFrame): HTMLElement {
-  const figure = h("figure", { class: "copy" }, h("figcaption", {}, h("h2", {}, t(title))));
-  if (!verification.copies[copy]) {
-    figure.append(h("p", { class: "missing" }, t(missing)));
-    return figure;
-  }
-  const frame = h("iframe", {
-    title: t("item.copy.frame", { copy: t(title), id: item.id }),
-    referrerpolicy: "no-referrer",
-    "data-copy": copy,
-  });
-  figure.append(frame);
-  item.context.api.document(item.id, copy).then(
-    (link) => {
-      frame.src = link.url;
-    },
-    (error: unknown) => {
-      const failed =
-        error instanceof ApiError ? problemText(error, "item.load_failed") : t("item.copy.failed", { copy: t(title) });
-      frame.replaceWith(h("p", { class: "missing" }, failed));
-    },
-  );
-  return figure;
-}
-
 /** Reads the verification again and draws it; undefined when it could not be read. */
 async function reload(item: Item): Promise<StaffVerification | undefined> {
   try {
@@ -387,8 +359,9 @@ async function decide(item: Item, decision: DecisionBody): Promise<void> {
   }
 }
 
-/** The item's shortcuts: Esc back, c claim, n renew, v and r pick a result (claiming first) while the item is in review. */
+/** The item's shortcuts: Esc back, c claim, n renew, v and r pick a result (claiming first) while the item is in review; the viewer's own. */
 function itemKey(item: Item, event: KeyboardEvent): boolean {
+  if (item.viewer?.key(event)) return true;
   switch (event.key) {
     case "Escape":
       item.context.back();
@@ -411,7 +384,7 @@ function itemKey(item: Item, event: KeyboardEvent): boolean {
 }
 
 export function showItem(context: ConsoleContext, id: string): Screen {
-  const parts = itemParts(id);
+  const parts = itemParts(id, context.admin());
   const item: Item = {
     context,
     id,
@@ -423,6 +396,7 @@ export function showItem(context: ConsoleContext, id: string): Screen {
     warned: false,
     timer: undefined,
     left: false,
+    viewer: undefined,
   };
   context.view.replaceChildren(parts.article);
   parts.heading.focus();
@@ -431,9 +405,7 @@ export function showItem(context: ConsoleContext, id: string): Screen {
   parts.claimButton.addEventListener("click", () => void claim(item));
   // The copies load once per visit: each view is audited.
   void reload(item).then((verification) => {
-    if (verification && !item.left) {
-      parts.documents.replaceChildren(...COPIES.map((copy) => copyFigure(item, verification, copy)));
-    }
+    if (verification && !item.left) item.viewer = showViewer(parts.documents, context.api, verification);
   });
 
   return {
@@ -441,6 +413,7 @@ export function showItem(context: ConsoleContext, id: string): Screen {
     leave() {
       item.left = true;
       window.clearTimeout(item.timer);
+      item.viewer?.close();
     },
   };
 }

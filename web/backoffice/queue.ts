@@ -1,10 +1,10 @@
-/** The queue: what waits for a person, oldest first, a page at a time. */
+/** The queue: what waits for a person, oldest first, a page at a time, all of it or one type or reason. */
 import { clockText, h, timeOf } from "../common/dom.ts";
 import { duration } from "../common/i18n.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import { problemText, t, text } from "./text.ts";
 import type { TextKey } from "./text-en.ts";
-import type { Claim, ReviewEntry } from "./wire.ts";
+import { type Claim, DOCUMENT_TYPES, REVIEW_REASONS, type ReviewEntry, type ReviewFilter } from "./wire.ts";
 
 const COLUMNS: TextKey[] = [
   "queue.column.verification",
@@ -19,15 +19,16 @@ const COLUMNS: TextKey[] = [
 /** Reloaded this often while the queue is on screen and the tab is visible. */
 const REFRESH_MS = 60_000;
 
-/** Kept while an item is open, so Back returns to the same page and row. */
+/** Kept while an item is open, so Back returns to the same filter, page and row. */
 export interface QueuePosition {
-  /** The cursor of each page up to the one shown; null for the first. */
+  filter: ReviewFilter;
+  /** The cursor of each page up to the one shown (read with `filter`); null for the first. */
   cursors: (string | null)[];
   selected: string | undefined;
 }
 
 export function newQueuePosition(): QueuePosition {
-  return { cursors: [null], selected: undefined };
+  return { filter: {}, cursors: [null], selected: undefined };
 }
 
 /** Who holds a claim, with "you" for the signed-in user. */
@@ -42,6 +43,9 @@ interface QueueParts {
   section: HTMLElement;
   heading: HTMLElement;
   refresh: HTMLButtonElement;
+  total: HTMLElement;
+  type: HTMLSelectElement;
+  reason: HTMLSelectElement;
   summary: HTMLElement;
   table: HTMLTableElement;
   body: HTMLTableSectionElement;
@@ -49,7 +53,11 @@ interface QueueParts {
   next: HTMLButtonElement;
 }
 
-/** The queue on screen: its page, the next page's cursor, the refresh timer, whether another screen took its place. */
+/**
+ * The queue on screen: its page, the next page's cursor, the refresh timer, how many reads were
+ * started (only the latest is drawn: the filters may change while one is under way), whether
+ * another screen took its place.
+ */
 interface Queue {
   context: ConsoleContext;
   position: QueuePosition;
@@ -57,20 +65,39 @@ interface Queue {
   entries: ReviewEntry[];
   nextCursor: string | null;
   timer: number | undefined;
+  reads: number;
   left: boolean;
 }
 
-/** The screen's frame: the table with no rows yet, and the pager. */
-function queueParts(): QueueParts {
+/** A filter's list: every code by its label, after the choice that keeps them all; `chosen` selected. */
+function filterSelect(id: string, all: TextKey, group: string, codes: readonly string[], chosen?: string) {
+  return h(
+    "select",
+    { id, name: id },
+    h("option", { value: "" }, t(all)),
+    ...codes.map((code) => h("option", { value: code, selected: code === chosen }, text.label(group, code))),
+  );
+}
+
+/** A labelled filter. */
+function filterField(label: TextKey, select: HTMLSelectElement): HTMLElement {
+  return h("div", { class: "field" }, h("label", { for: select.id }, t(label)), select);
+}
+
+/** The screen's frame: the filters as `filter` sets them, the table with no rows yet, and the pager. */
+function queueParts(filter: ReviewFilter): QueueParts {
   const body = h("tbody");
   const parts = {
     heading: h("h1", { id: "queue-title", tabindex: "-1" }, t("queue.title")),
     refresh: h("button", { type: "button" }, t("queue.refresh")),
+    total: h("p", { class: "total", id: "queue-total" }),
+    type: filterSelect("queue-type", "queue.filter.any_type", "type", DOCUMENT_TYPES, filter.document_type),
+    reason: filterSelect("queue-reason", "queue.filter.any_reason", "reason", REVIEW_REASONS, filter.reason_code),
     summary: h("p", { class: "muted", id: "queue-summary" }),
     body,
     table: h(
       "table",
-      { class: "queue", "aria-describedby": "queue-summary", "aria-busy": "true" },
+      { class: "queue", "aria-describedby": "queue-total queue-summary", "aria-busy": "true" },
       h("caption", { class: "visually-hidden" }, t("queue.caption")),
       h("thead", {}, h("tr", {}, ...COLUMNS.map((name) => h("th", { scope: "col" }, t(name))))),
       body,
@@ -82,6 +109,13 @@ function queueParts(): QueueParts {
     "section",
     { class: "panel", "aria-labelledby": "queue-title" },
     h("div", { class: "toolbar" }, parts.heading, parts.refresh),
+    parts.total,
+    h(
+      "div",
+      { class: "filters", role: "group", "aria-label": t("queue.filters") },
+      filterField("queue.filter.type", parts.type),
+      filterField("queue.filter.reason", parts.reason),
+    ),
     parts.summary,
     h("div", { class: "table-scroll" }, parts.table),
     h("nav", { class: "pager", "aria-label": t("queue.pages") }, parts.previous, parts.next),
@@ -105,20 +139,34 @@ function timeLeft(deadline: string): string {
   return left > 0 ? duration(left, text.language()) : t("queue.overdue");
 }
 
+/** A cell of `column`, labelled by it for the phone's cards. */
+function cell(
+  column: TextKey,
+  attributes: Record<string, string>,
+  ...content: (Node | string)[]
+): HTMLTableCellElement {
+  return h("td", { ...attributes, "data-label": t(column) }, ...content);
+}
+
 /** One waiting verification: its link (focusing it selects the row), its app, type, reason, wait, time left and claim. */
 function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
-  const link = h("a", { href: `#/reviews/${entry.verification_id}`, "data-id": entry.verification_id });
+  const link = h("a", { class: "id", href: `#/reviews/${entry.verification_id}`, "data-id": entry.verification_id });
   link.textContent = entry.verification_id;
   link.addEventListener("focus", () => select(queue, entry.verification_id, false));
+  const named = entry.app_name !== entry.app_id;
   return h(
     "tr",
     {},
-    h("td", { class: "id" }, link),
-    h("td", { class: "id" }, entry.app_id),
-    h("td", {}, text.label("type", entry.document_type)),
-    h("td", {}, text.label("reason", entry.reason_code)),
-    h(
-      "td",
+    cell("queue.column.verification", {}, link),
+    cell(
+      "queue.column.app",
+      named ? { title: entry.app_id } : {},
+      h("span", named ? {} : { class: "id" }, entry.app_name),
+    ),
+    cell("queue.column.type", {}, text.label("type", entry.document_type)),
+    cell("queue.column.reason", {}, text.label("reason", entry.reason_code)),
+    cell(
+      "queue.column.waiting",
       {},
       h(
         "span",
@@ -126,8 +174,8 @@ function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
         duration(Date.now() - Date.parse(entry.waiting_since), text.language()),
       ),
     ),
-    h(
-      "td",
+    cell(
+      "queue.column.time_left",
       {},
       h(
         "span",
@@ -135,8 +183,13 @@ function entryRow(queue: Queue, entry: ReviewEntry): HTMLTableRowElement {
         timeLeft(entry.review_deadline),
       ),
     ),
-    h("td", {}, claimText(entry.claim, queue.context.username())),
+    cell("queue.column.claim", {}, claimText(entry.claim, queue.context.username())),
   );
+}
+
+/** How many wait in all (those the filters keep), on every page. */
+function totalText(total: number): string {
+  return total === 1 ? t("queue.total_one") : t("queue.total", { count: total });
 }
 
 /** What the page holds, in a sentence, with the keys that work it. */
@@ -145,9 +198,10 @@ function pageSummary(page: number, waiting: number): string {
   return t("queue.summary", { page, count: waiting });
 }
 
-/** Draws the page just read: its rows, its summary, the pager, and the selection (the same row while it is there). */
-function render(queue: Queue): void {
+/** Draws the page just read: how many wait, its rows, its summary, the pager, and the selection (the same row while it is there). */
+function render(queue: Queue, total: number): void {
   const { parts, position, entries } = queue;
+  parts.total.textContent = totalText(total);
   parts.body.replaceChildren(...entries.map((entry) => entryRow(queue, entry)));
   const page = position.cursors.length;
   parts.summary.textContent = pageSummary(page, entries.length);
@@ -164,19 +218,23 @@ async function load(queue: Queue, announce: boolean): Promise<void> {
   parts.table.setAttribute("aria-busy", "true");
   // Keep the row in focus across a reload, which replaces the rows.
   const hadFocus = parts.body.contains(document.activeElement);
+  const read = ++queue.reads;
+  const latest = () => !queue.left && read === queue.reads;
   try {
-    const page = await context.api.reviews(queue.position.cursors.at(-1) ?? null);
-    if (queue.left) return;
+    const page = await context.api.reviews(queue.position.filter, queue.position.cursors.at(-1) ?? null);
+    if (!latest()) return;
     queue.entries = page.data;
     queue.nextCursor = page.next_cursor;
-    render(queue);
+    render(queue, page.total);
     if (hadFocus) select(queue, queue.position.selected, true);
     if (announce) context.say.info(parts.summary.textContent ?? "");
   } catch (error) {
-    if (!queue.left) context.say.error(problemText(error, "queue.load_failed"));
+    if (latest()) context.say.error(problemText(error, "queue.load_failed"));
   } finally {
-    parts.table.setAttribute("aria-busy", "false");
-    if (!queue.left) schedule(queue);
+    if (latest()) {
+      parts.table.setAttribute("aria-busy", "false");
+      schedule(queue);
+    }
   }
 }
 
@@ -198,6 +256,16 @@ function previousPage(queue: Queue): void {
 function nextPage(queue: Queue): void {
   if (queue.nextCursor === null) return;
   queue.position.cursors.push(queue.nextCursor);
+  void load(queue, true);
+}
+
+/** The filters as the lists now set them, from the first page. */
+function refilter(queue: Queue): void {
+  const type = DOCUMENT_TYPES.find((code) => code === queue.parts.type.value);
+  const reason = REVIEW_REASONS.find((code) => code === queue.parts.reason.value);
+  queue.position.filter = { ...(type ? { document_type: type } : {}), ...(reason ? { reason_code: reason } : {}) };
+  queue.position.cursors = [null];
+  queue.position.selected = undefined;
   void load(queue, true);
 }
 
@@ -234,11 +302,22 @@ function queueKey(queue: Queue, event: KeyboardEvent): boolean {
 }
 
 export function showQueue(context: ConsoleContext, position: QueuePosition): Screen {
-  const parts = queueParts();
-  const queue: Queue = { context, position, parts, entries: [], nextCursor: null, timer: undefined, left: false };
+  const parts = queueParts(position.filter);
+  const queue: Queue = {
+    context,
+    position,
+    parts,
+    entries: [],
+    nextCursor: null,
+    timer: undefined,
+    reads: 0,
+    left: false,
+  };
   context.view.replaceChildren(parts.section);
 
   parts.refresh.addEventListener("click", () => void load(queue, true));
+  parts.type.addEventListener("change", () => refilter(queue));
+  parts.reason.addEventListener("change", () => refilter(queue));
   parts.previous.addEventListener("click", () => previousPage(queue));
   parts.next.addEventListener("click", () => nextPage(queue));
   parts.heading.focus();

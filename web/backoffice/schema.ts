@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * The review queue
-         * @description Verifications waiting in review, oldest first, with who holds each claim.
+         * @description Verifications waiting in review, oldest first, with their app's name and who holds each claim; all of them, or those of one `document_type` or one `reason_code`. `total` counts every one that matches, across pages. A `cursor` goes on only with the filters its page was read with; with others it is `invalid_cursor`.
          *
          *     **Groups**: `reviewers`, `admins`.
          */
@@ -383,21 +383,35 @@ export interface components {
                 decided_by: string;
                 note: string | null;
             } | null;
+            /** @description What the checks read from the document (its text or its QR code) for the issuer's lookup; null when they never looked (a verification processed before these were kept, or an outcome a sandbox prefix forced) */
+            document_keys: {
+                /** @description The barcode number the checks read; null when none */
+                barcode: string | null;
+                /** @description The T.C. identity number the checks read, masked: its first two and last two digits; null when none */
+                identity_number_masked: string | null;
+            } | null;
         };
-        /** @description One page of the review queue */
+        /** @description One page of the review queue, and how many wait in all */
         ReviewPage: {
             data: components["schemas"]["ReviewEntry"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+            /** @description How many verifications wait in review matching the filters, on every page (the queue's days) */
+            total: number;
         };
         /** @description A verification waiting for a reviewer */
         ReviewEntry: {
             verification_id: string;
             app_id: string;
+            /** @description The app's name; its id when it has none or is gone */
+            app_name: string;
             /** @enum {string} */
             document_type: "YOK_STUDENT" | "GSB_KYK_DORM";
-            /** @description Why a person must decide */
-            reason_code: string;
+            /**
+             * @description Why a person must decide
+             * @enum {string}
+             */
+            reason_code: "issuer_unavailable" | "fields_incomplete" | "original_pdf_not_provided" | "review_requested";
             message: string;
             /**
              * Format: date-time
@@ -468,7 +482,7 @@ export interface components {
                 username: string;
             };
             /** @enum {string} */
-            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
+            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
             verification_id?: string;
             app_id?: string;
             organization_id?: string;
@@ -647,6 +661,10 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
+                /** @description Only verifications of this document type */
+                document_type?: "YOK_STUDENT" | "GSB_KYK_DORM";
+                /** @description Only verifications waiting for this reason (the entry's `reason_code`) */
+                reason_code?: "issuer_unavailable" | "fields_incomplete" | "original_pdf_not_provided" | "review_requested";
                 /** @description How many items a page holds: 1-100, 20 by default */
                 limit?: number;
                 /** @description `next_cursor` of the previous page; omit for the first page */
@@ -671,6 +689,7 @@ export interface operations {
                      *         {
                      *           "verification_id": "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
                      *           "app_id": "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1",
+                     *           "app_name": "Acme Admissions",
                      *           "document_type": "YOK_STUDENT",
                      *           "reason_code": "issuer_unavailable",
                      *           "message": "The issuer could not be asked for its copy of the document; a reviewer will decide",
@@ -679,7 +698,8 @@ export interface operations {
                      *           "claim": null
                      *         }
                      *       ],
-                     *       "next_cursor": null
+                     *       "next_cursor": null,
+                     *       "total": 1
                      *     }
                      */
                     "application/json": components["schemas"]["ReviewPage"];
@@ -1102,6 +1122,10 @@ export interface operations {
                      *       "decision": {
                      *         "decided_by": "ayse.yilmaz",
                      *         "note": "The seal differs from the issuer's template"
+                     *       },
+                     *       "document_keys": {
+                     *         "barcode": "YOKOB-2026-AB12CD34",
+                     *         "identity_number_masked": "12*******34"
                      *       }
                      *     }
                      */
@@ -1366,7 +1390,11 @@ export interface operations {
                      *         "claimed_by": "ayse.yilmaz",
                      *         "expires_at": "2026-11-22T12:18:14Z"
                      *       },
-                     *       "decision": null
+                     *       "decision": null,
+                     *       "document_keys": {
+                     *         "barcode": "YOKOB-2026-AB12CD34",
+                     *         "identity_number_masked": "12*******34"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["StaffVerification"];

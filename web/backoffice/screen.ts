@@ -10,6 +10,8 @@ export interface ConsoleContext {
   view: HTMLElement;
   /** The signed-in user's name: a claim held by this name is "you". */
   username(): string;
+  /** True for an admin, who may read the audit trail. */
+  admin(): boolean;
   /** Opens a verification; the address changes, so the browser's Back returns to the queue. */
   open(verificationId: string): void;
   /** Back to the queue, with what to say there (the last screen's messages are cleared). */

@@ -10,8 +10,22 @@ import type { components, operations } from "./schema.ts";
 type Schemas = components["schemas"];
 
 export type ReviewEntry = Schemas["ReviewEntry"];
-/** A page of the queue, and the cursor of the next page, null on the last. */
+/** A page of the queue, the cursor of the next page (null on the last), and how many wait in all. */
 export type ReviewPage = Schemas["ReviewPage"];
+/** What the queue can be narrowed to: one document type, one reason, or both. */
+export type ReviewFilter = Pick<
+  NonNullable<operations["listReviews"]["parameters"]["query"]>,
+  "document_type" | "reason_code"
+>;
+export type DocumentType = ReviewEntry["document_type"];
+export type ReviewReason = ReviewEntry["reason_code"];
+export type AuditPage = Schemas["AuditPage"];
+export type AuditRecord = Schemas["AuditRecord"];
+/** Whose records the audit trail shows: one verification's, one actor's (by `sub`), or everyone's. */
+export type AuditFilter = Pick<
+  NonNullable<operations["readAudit"]["parameters"]["query"]>,
+  "verification_id" | "actor"
+>;
 /** Who holds a review's claim, and until when. */
 export type Claim = NonNullable<ReviewEntry["claim"]>;
 export type ClaimResponse = Schemas["Claim"];
@@ -34,6 +48,17 @@ export const REJECTION_CODES = [
   "document_unreadable",
   "other",
 ] as const satisfies readonly RejectionCode[];
+
+/** The document types the queue can be narrowed to, in the order the filter offers them. */
+export const DOCUMENT_TYPES = ["YOK_STUDENT", "GSB_KYK_DORM"] as const satisfies readonly DocumentType[];
+
+/** Why a verification waits for a person, in the order the queue's filter offers them. */
+export const REVIEW_REASONS = [
+  "issuer_unavailable",
+  "fields_incomplete",
+  "original_pdf_not_provided",
+  "review_requested",
+] as const satisfies readonly ReviewReason[];
 
 /** The longest note the API takes: the `maxLength` of `ReviewDecision.note`. */
 export const MAX_NOTE_LENGTH = 1000;

@@ -100,12 +100,6 @@ export function localTimes(message: string): string {
   return message.replace(ISO_INSTANT, (instant) => clockText(instant));
 }
 
-/** A code such as `issuer_unavailable` as words. */
-export function words(code: string): string {
-  const text = code.replaceAll("_", " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 const NOT_TYPED = new Set(["radio", "checkbox", "button", "submit", "reset"]);
 
 /** True when a key press goes into a field (text, a list), so it must not trigger a shortcut; radios and buttons take shortcuts. */

@@ -13,13 +13,20 @@ const MIN_VALIDITY_MS = 60_000;
 /** When renewing failed for a reason that may pass (the network), try again after this. */
 const RETRY_MS = 30_000;
 
-/** The claims of the access token the page shows; the API verifies the token, the page only reads it. */
-function claimsOf(token: string): { username: string } {
+/**
+ * The claims of the access token the page uses: the name it shows and the groups that decide what
+ * it offers. The API verifies the token and is the guard; the page only reads it.
+ */
+function claimsOf(token: string): { username: string; groups: string[] } {
   const payload = token.split(".")[1] ?? "";
   const base64 = payload.replaceAll("-", "+").replaceAll("_", "/");
   const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
-  const claims = JSON.parse(new TextDecoder().decode(bytes)) as { username?: unknown };
-  return { username: typeof claims.username === "string" ? claims.username : "" };
+  const claims = JSON.parse(new TextDecoder().decode(bytes)) as { username?: unknown; "cognito:groups"?: unknown };
+  const groups = claims["cognito:groups"];
+  return {
+    username: typeof claims.username === "string" ? claims.username : "",
+    groups: Array.isArray(groups) ? groups.filter((group): group is string => typeof group === "string") : [],
+  };
 }
 
 export class SignedOutError extends Error {
@@ -37,6 +44,8 @@ export class Session {
   #renewing: Promise<void> | undefined;
   /** The signed-in user's name, as claims name the claim holder. */
   username = "";
+  /** The signed-in user's groups (`cognito:groups`): none for a user in no group. */
+  groups: readonly string[] = [];
 
   /** `onLost` hears why the session ended when renewing was refused. */
   constructor(
@@ -77,6 +86,7 @@ export class Session {
     this.#refreshToken = undefined;
     this.#expiresAt = 0;
     this.username = "";
+    this.groups = [];
   }
 
   async #renew(): Promise<void> {
@@ -103,7 +113,7 @@ export class Session {
   #accept(result: AuthenticationResult): void {
     this.#accessToken = result.AccessToken;
     this.#expiresAt = Date.now() + result.ExpiresIn * 1000;
-    this.username = claimsOf(result.AccessToken).username;
+    ({ username: this.username, groups: this.groups } = claimsOf(result.AccessToken));
     this.#schedule(Math.max(10_000, result.ExpiresIn * 1000 - RENEW_BEFORE_MS));
   }
 

@@ -104,6 +104,11 @@ export class PortalApi {
     return this.#client.json("GET", `${app(appId)}/events${query({ type, cursor, limit: "20" })}`);
   }
 
+  /** One verification's events of `appId`, in the order they happened, each with every attempt: one page. */
+  timeline(appId: string, verificationId: string): Promise<AppEventPage> {
+    return this.#client.json("GET", `${app(appId)}/events${query({ verification_id: verificationId, limit: "100" })}`);
+  }
+
   sendEvent(eventId: string): Promise<Replay> {
     return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/send`);
   }

@@ -1,7 +1,7 @@
 /** What every screen of the signed-in portal gets: the API, the messages, the member, the apps. */
 import { type Announcer, type Child, h } from "../common/dom.ts";
-import { ApiError } from "../common/problem.ts";
 import type { PortalApi } from "./api.ts";
+import { problemText, type TextKey, t } from "./text.ts";
 import type { App, Me } from "./wire.ts";
 
 export interface PortalContext {
@@ -25,15 +25,9 @@ export function canChange(me: Me): boolean {
   return me.role !== "viewer";
 }
 
-/** A refusal or failure as the sentence to show. */
-export function reasonOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? error.message : fallback;
-}
-
-/** A labelled form field around `control`. */
+/** A labelled form field around `control`, which has its id. */
 export function field(label: string, control: HTMLElement, hint?: string): HTMLElement {
-  const id = control.id || `field-${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
-  control.id = id;
+  const id = control.id;
   const hintId = hint ? `${id}-hint` : undefined;
   if (hintId) control.setAttribute("aria-describedby", hintId);
   return h(
@@ -67,7 +61,7 @@ export function table(caption: string, headers: Child[], rows: Child[][]): HTMLT
 export async function appPicker(context: PortalContext, onChange: (app: App) => void): Promise<HTMLElement | null> {
   const apps = await context.apps();
   if (apps.length === 0) {
-    return h("p", { class: "empty" }, "Your organisation has no app yet. Create one under Apps.");
+    return h("p", { class: "empty" }, t("common.no_apps"));
   }
   const chosen = apps.find((app) => app.app_id === context.selected) ?? apps[0];
   if (!chosen) return null;
@@ -84,7 +78,7 @@ export async function appPicker(context: PortalContext, onChange: (app: App) => 
     onChange(app);
   });
   queueMicrotask(() => onChange(chosen));
-  return h("div", { class: "picker" }, field("App", select));
+  return h("div", { class: "picker" }, field(t("common.app"), select));
 }
 
 /** A button that runs `act` once per click, disabled meanwhile, its failure shown as a message. */
@@ -99,7 +93,7 @@ export function action(
     button.disabled = true;
     context.say.clear();
     act()
-      .catch((error: unknown) => context.say.error(reasonOf(error, `${label} failed. Try again.`)))
+      .catch((error: unknown) => context.say.error(problemText(error, "common.action_failed", { action: label })))
       .finally(() => {
         button.disabled = false;
       });
@@ -114,7 +108,7 @@ export function action(
 export function onSubmit(
   context: PortalContext,
   form: HTMLFormElement,
-  failure: string,
+  failure: TextKey,
   act: () => Promise<void>,
 ): void {
   const submit = form.querySelector<HTMLButtonElement>("button[type=submit]");
@@ -124,7 +118,7 @@ export function onSubmit(
     context.say.clear();
     act()
       .then(() => form.reset())
-      .catch((error: unknown) => context.say.error(reasonOf(error, failure)))
+      .catch((error: unknown) => context.say.error(problemText(error, failure)))
       .finally(() => {
         if (submit) submit.disabled = false;
       });

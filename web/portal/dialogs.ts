@@ -1,5 +1,6 @@
 /** The two dialogs: a secret shown once with a copy button, and a question before a change that cannot be undone. */
 import { byId, h } from "../common/dom.ts";
+import { t } from "./text.ts";
 
 /** Shows `secrets` once; resolves when the user says they copied them. Nothing is kept after. */
 export function showSecrets(title: string, secrets: { label: string; value: string }[], note: string): Promise<void> {
@@ -11,18 +12,22 @@ export function showSecrets(title: string, secrets: { label: string; value: stri
       const id = `secret-${index}`;
       const value = h("input", { id, class: "secret-value", readonly: true, value: secret.value, spellcheck: "false" });
       const copied = h("span", { class: "copied", role: "status" });
-      const copy = h("button", { type: "button", "aria-label": `Copy ${secret.label}` }, "Copy");
+      const copy = h(
+        "button",
+        { type: "button", "aria-label": t("dialog.copy_label", { label: secret.label }) },
+        t("dialog.copy"),
+      );
       copy.addEventListener("click", () => {
         const fallback = () => {
           value.select();
-          copied.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+          copied.textContent = t("dialog.select_to_copy");
         };
         if (!navigator.clipboard) {
           fallback();
           return;
         }
         navigator.clipboard.writeText(secret.value).then(() => {
-          copied.textContent = "Copied.";
+          copied.textContent = t("dialog.copied");
         }, fallback);
       });
       return h(

@@ -3,40 +3,35 @@
  * someone, and inviting someone (the pool mails them their temporary password).
  */
 import { h, timeOf } from "../common/dom.ts";
-import { action, field, onSubmit, type PortalContext, reasonOf, table } from "./context.ts";
+import { action, field, onSubmit, type PortalContext, table } from "./context.ts";
 import { confirmChange } from "./dialogs.ts";
+import { problemText, t, text } from "./text.ts";
 import type { Member, Role } from "./wire.ts";
 
-const ROLES: { role: Role; label: string; says: string }[] = [
-  { role: "viewer", label: "Viewer", says: "Viewer: reads apps, deliveries, verifications and usage" },
-  { role: "developer", label: "Developer", says: "Developer: also creates apps, rotates keys and changes webhooks" },
-  { role: "owner", label: "Owner", says: "Owner: also manages people" },
-];
+/** The roles, least first, as the pickers offer them. */
+const ROLES = ["viewer", "developer", "owner"] as const satisfies readonly Role[];
 
 /** A role by its label, never its code. */
-const labelOf = (role: Role) => ROLES.find((entry) => entry.role === role)?.label ?? role;
+const labelOf = (role: Role) => text.label("role", role);
 
 /** The role picker of one person's row, and the buttons that change their membership. */
 function personControls(context: PortalContext, person: Member, reload: () => void): HTMLElement {
   const id = `role-${person.username}`;
   const role = h(
     "select",
-    { id, name: "role", "aria-label": `Role of ${person.username}` },
-    ...ROLES.map((entry) => h("option", { value: entry.role, selected: entry.role === person.role }, entry.label)),
+    { id, name: "role", "aria-label": t("people.role_of", { name: person.username }) },
+    ...ROLES.map((value) => h("option", { value, selected: value === person.role }, labelOf(value))),
   );
-  const change = action(context, "Change role", async () => {
+  const change = action(context, t("people.change_role"), async () => {
     const changed = await context.api.changeRole(person.username, role.value as Role);
-    context.say.info(`${changed.username} is now ${labelOf(changed.role)}.`);
+    context.say.info(t("people.changed", { name: changed.username, role: labelOf(changed.role) }));
     reload();
   });
-  const remove = action(context, "Remove", async () => {
-    const sure = await confirmChange(
-      `Remove ${person.username}? They are signed out everywhere and can no longer sign in; their username is freed.`,
-      "Remove",
-    );
+  const remove = action(context, t("people.remove"), async () => {
+    const sure = await confirmChange(t("people.remove_question", { name: person.username }), t("people.remove"));
     if (!sure) return;
     await context.api.removeMember(person.username);
-    context.say.info(`${person.username} is no longer a member.`);
+    context.say.info(t("people.removed", { name: person.username }));
     reload();
   });
   return h("div", { class: "row-actions" }, role, change, remove);
@@ -50,20 +45,20 @@ export function showPeople(context: PortalContext): void {
       .then((page) => {
         list.replaceChildren(
           table(
-            "People of your organisation",
-            ["Username", "Role", "Since", "Change"],
+            t("people.caption"),
+            [t("people.username"), t("people.role"), t("people.since"), t("people.change")],
             page.data.map((person) => [
               person.username,
               labelOf(person.role),
               timeOf(person.created_at),
               person.username === context.me.username
-                ? h("span", { class: "muted" }, "You")
+                ? h("span", { class: "muted" }, t("people.you"))
                 : personControls(context, person, load),
             ]),
           ),
         );
       })
-      .catch((error: unknown) => context.say.error(reasonOf(error, "The people could not be loaded.")));
+      .catch((error: unknown) => context.say.error(problemText(error, "people.load_failed")));
   };
   const username = h("input", {
     id: "invite-username",
@@ -76,22 +71,22 @@ export function showPeople(context: PortalContext): void {
   const role = h(
     "select",
     { id: "invite-role", name: "role" },
-    ...ROLES.map((entry) => h("option", { value: entry.role }, entry.says)),
+    ...ROLES.map((value) => h("option", { value }, text.label("role_hint", value))),
   );
-  const submit = h("button", { type: "submit", class: "primary" }, "Invite");
+  const submit = h("button", { type: "submit", class: "primary" }, t("invite.submit"));
   const form = h(
     "form",
     { class: "panel", "aria-labelledby": "invite-title" },
-    h("h2", { id: "invite-title" }, "Invite someone"),
-    field("Username", username, "How they sign in: 3 to 64 letters, digits or ._@+-"),
-    field("Email", email, "Their invitation with a temporary password goes here, and only here"),
-    field("Role", role),
+    h("h2", { id: "invite-title" }, t("invite.title")),
+    field(t("invite.username"), username, t("invite.username_hint")),
+    field(t("invite.email"), email, t("invite.email_hint")),
+    field(t("invite.role"), role),
     h("div", { class: "actions" }, submit),
   );
-  onSubmit(context, form, "The invitation failed.", async () => {
+  onSubmit(context, form, "invite.failed", async () => {
     const invited = await context.api.invite(username.value.trim(), role.value as Role, email.value.trim());
     context.say.info(
-      `${invited.username} is invited as ${labelOf(invited.role)}: their temporary password is on its way to ${email.value.trim()}.`,
+      t("invite.sent", { name: invited.username, role: labelOf(invited.role), email: email.value.trim() }),
     );
     load();
   });
@@ -99,7 +94,7 @@ export function showPeople(context: PortalContext): void {
     h(
       "section",
       { "aria-labelledby": "people-title" },
-      h("h1", { id: "people-title", tabindex: "-1" }, "People"),
+      h("h1", { id: "people-title", tabindex: "-1" }, t("people.title")),
       form,
       list,
     ),

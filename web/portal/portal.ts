@@ -2,21 +2,25 @@
  * The customer portal: sign in, then the organisation's apps and keys, webhooks and their
  * deliveries, verifications and usage. The page carries no data of its own: everything comes from
  * the portal API with the session's token, which lives in memory only. The address names the
- * screen (`#/apps`, `#/webhooks`, …), so Back and Forward move between them.
+ * screen (`#/apps`, `#/webhooks`, …), so Back and Forward move between them. It speaks the
+ * browser's language, Turkish or English, and the header switches it.
  */
 import { announcer, byId } from "../common/dom.ts";
+import { LANGUAGES } from "../common/i18n.ts";
 import { pageIdentity } from "../common/page.ts";
+import { ApiError } from "../common/problem.ts";
 import { Session } from "../common/session.ts";
-import { showSignIn } from "../common/sign-in.ts";
+import { type SignIn, showSignIn } from "../common/sign-in.ts";
 import { PortalApi } from "./api.ts";
 import { showApps } from "./apps.ts";
-import { canChange, type PortalContext, reasonOf } from "./context.ts";
+import { canChange, type PortalContext } from "./context.ts";
 import { confirmChange, showSecrets, wireDialogs } from "./dialogs.ts";
 import { showPeople } from "./people.ts";
+import { problemText, t, text, writeFixedText } from "./text.ts";
 import { showUsage } from "./usage.ts";
 import { showVerifications } from "./verifications.ts";
 import { showWebhooks } from "./webhooks.ts";
-import type { App } from "./wire.ts";
+import type { App, Me } from "./wire.ts";
 
 const SCREENS = {
   apps: showApps,
@@ -33,10 +37,12 @@ const view = byId<HTMLElement>("view");
 const say = announcer(byId("status"), byId("alert"));
 const account = byId<HTMLElement>("account");
 const tabs = byId<HTMLElement>("tabs");
+const languages = byId<HTMLSelectElement>("language");
 
-const session = new Session(identity, (message) => signedOut(message));
-const api = new PortalApi(session, () => signedOut("Your session has ended. Sign in again."));
+const session = new Session(identity, () => signedOut(t("account.session_lost")));
+const api = new PortalApi(session, () => signedOut(t("account.session_ended")));
 let context: PortalContext | undefined;
+let signingIn: SignIn | undefined;
 
 function screenOf(hash: string, me: PortalContext["me"]): ScreenName {
   const name = hash.replace(/^#\//, "");
@@ -54,7 +60,17 @@ function route(): void {
   }
   Promise.resolve(SCREENS[name](context))
     .then(() => view.querySelector<HTMLElement>("h1")?.focus())
-    .catch((error: unknown) => say.error(reasonOf(error, "This screen could not be loaded.")));
+    .catch((error: unknown) => say.error(problemText(error, "page.screen_failed")));
+}
+
+/** Who is signed in, in the header: name, role, organisation and environment, each by its label. */
+function writeWho(me: Me): void {
+  byId("who").textContent = t("account.who", {
+    username: me.username,
+    role: text.label("role", me.role),
+    organization: me.organization_name,
+    environment: text.label("environment", me.environment),
+  });
 }
 
 async function begin(): Promise<void> {
@@ -73,35 +89,29 @@ async function begin(): Promise<void> {
     showSecrets,
     confirm: confirmChange,
   };
-  byId("who").textContent = `${me.username} · ${me.role} · ${me.organization_name} (${me.environment})`;
+  writeWho(me);
   account.hidden = false;
   tabs.hidden = false;
   const people = tabs.querySelector<HTMLAnchorElement>('a[data-screen="people"]');
   if (people) people.hidden = me.role !== "owner";
-  say.info(
-    canChange(me)
-      ? `Signed in as ${me.username}.`
-      : `Signed in as ${me.username}, a viewer: you can read everything here and change nothing.`,
-  );
+  say.info(t(canChange(me) ? "account.signed_in" : "account.signed_in_viewer", { name: me.username }));
   route();
 }
 
 function signIn(): void {
-  showSignIn({
+  signingIn = showSignIn({
     view,
     identity,
     say,
-    purpose: "Sign in with your portal account to manage your organisation's apps, keys and webhooks.",
+    words: text,
     totpIssuer: "Verification portal",
     done(result) {
+      signingIn = undefined;
       session.begin(result);
       begin().catch((error: unknown) => {
-        signedOut(
-          reasonOf(error, "The portal could not load your organisation.").replace(
-            /^Your role in the organisation does not allow this/,
-            "Your account belongs to no organisation yet: ask its owner to invite you",
-          ),
-        );
+        // A member of no organisation may not read even themselves.
+        const noOrganisation = error instanceof ApiError && error.code === "forbidden";
+        signedOut(noOrganisation ? t("account.no_organisation") : problemText(error, "account.load_failed"));
       });
     },
   });
@@ -121,7 +131,7 @@ function signedOut(message?: string): void {
 wireDialogs();
 byId("sign-out").addEventListener("click", () => {
   signedOut();
-  say.info("Signed out.");
+  say.info(t("account.signed_out"));
 });
 window.addEventListener("hashchange", () => {
   // The last screen's messages are about the last screen.
@@ -129,9 +139,29 @@ window.addEventListener("hashchange", () => {
   route();
 });
 
+/** Another language: the fixed words, then the screen on view drawn again in it (the sign-in at the step it is at). */
+languages.addEventListener("change", () => {
+  const chosen = LANGUAGES.find((language) => language === languages.value);
+  if (chosen) text.use(chosen);
+});
+text.onChange((language) => {
+  languages.value = language;
+  writeFixedText();
+  say.clear();
+  if (!configured) {
+    view.textContent = t("page.not_configured");
+  } else if (context) {
+    writeWho(context.me);
+    route();
+  } else {
+    signingIn?.redraw();
+  }
+});
+
+languages.value = text.language();
+writeFixedText();
 if (!configured) {
-  view.textContent =
-    "The portal is not configured: it has no identity endpoint or client. Open it through the portal API.";
+  view.textContent = t("page.not_configured");
 } else {
   signIn();
 }

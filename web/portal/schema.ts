@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * Look up a verification
-         * @description Finds verifications across every app of your organisation by what you have at hand: a verification id, or the `external_reference_id` you created it with (exactly). Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail. A `request_id` is not looked up here: quote it to support.
+         * @description Finds verifications across every app of your organisation by what you have at hand: a verification id, the `request_id` of an API answer (its `Request-Id` header, or the problem body's `request_id`), or the `external_reference_id` you created it with (exactly). A request is kept 30 days when it could change something (every `POST` and `DELETE`) or was refused; a read that succeeded is not kept. A request that named or created no verification (a refused create) comes back on its own, with `verification: null`. Without `q`, your organisation's most recent verifications. At most `limit`, newest first, each with its app; every lookup is recorded in the audit trail.
          *
          *     **Roles**: `owner`, `developer`, `viewer`.
          */
@@ -652,8 +652,22 @@ export interface components {
                  * @description What `q` matched; `recent` when no `q` was given
                  * @enum {string}
                  */
-                matched_by: "verification_id" | "external_reference_id" | "recent";
-                verification: components["schemas"]["Verification"];
+                matched_by: "verification_id" | "request_id" | "external_reference_id" | "recent";
+                /** @description The verification found; null only for a request that named or created none */
+                verification: components["schemas"]["Verification"] | null;
+                /** @description With `matched_by: request_id`: the request as the API answered it (kept 30 days: every request that could change something, and every refused one) */
+                request: {
+                    request_id: string;
+                    method: string;
+                    /** @description The path as sent, without its query */
+                    path: string;
+                    /** @description The HTTP status it was answered with */
+                    status: number;
+                    /** @description The problem's code, when it was refused */
+                    code: string | null;
+                    /** Format: date-time */
+                    at: string;
+                } | null;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
@@ -3766,7 +3780,7 @@ export interface operations {
     lookupVerifications: {
         parameters: {
             query?: {
-                /** @description A verification id or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications */
+                /** @description A verification id, a `request_id` the API answered with, or an `external_reference_id`, exactly, looked up in every app of your organisation; without it, the most recent verifications */
                 q?: string;
                 /** @description How many items a page holds: 1-100, 20 by default */
                 limit?: number;

@@ -1,6 +1,7 @@
 /** Verifications per day by outcome over the last 30 days: a stacked bar chart with the same figures as a table. */
 import { h } from "../common/dom.ts";
-import { type PortalContext, reasonOf, table } from "./context.ts";
+import { type PortalContext, table } from "./context.ts";
+import { problemText, t, text } from "./text.ts";
 import { OUTCOMES, type Outcome, type UsageRow } from "./wire.ts";
 
 const DAYS = 30;
@@ -46,7 +47,7 @@ function chart(days: string[], totals: Map<string, Record<Outcome, number>>): SV
     "aria-labelledby": "usage-chart-title",
   });
   drawing.append(svg("title", { id: "usage-chart-title" }));
-  (drawing.firstChild as SVGTitleElement).textContent = `Verifications per day over the last ${DAYS} days, by outcome`;
+  (drawing.firstChild as SVGTitleElement).textContent = t("usage.chart", { days: DAYS });
   drawing.append(svg("line", { x1: AXIS, y1: HEIGHT, x2: WIDTH, y2: HEIGHT, class: "axis" }));
   const top = svg("text", { x: 0, y: 12, class: "axis-label" });
   top.textContent = String(most);
@@ -67,7 +68,7 @@ function chart(days: string[], totals: Map<string, Record<Outcome, number>>): SV
         class: `bar ${outcome}`,
       });
       const tip = svg("title", {});
-      tip.textContent = `${day}: ${count} ${outcome}`;
+      tip.textContent = t("usage.bar", { day, count, outcome: text.label("outcome", outcome) });
       bar.append(tip);
       drawing.append(bar);
     }
@@ -94,12 +95,8 @@ export function showUsage(context: PortalContext): void {
     h(
       "section",
       { "aria-labelledby": "usage-title" },
-      h("h1", { id: "usage-title", tabindex: "-1" }, "Usage"),
-      h(
-        "p",
-        { class: "intro" },
-        `Verifications of every app of your organisation that reached their final state, per UTC day, over the last ${DAYS} days.`,
-      ),
+      h("h1", { id: "usage-title", tabindex: "-1" }, t("usage.title")),
+      h("p", { class: "intro" }, t("usage.intro", { days: DAYS })),
       body,
     ),
   );
@@ -114,24 +111,29 @@ export function showUsage(context: PortalContext): void {
       body.replaceChildren(
         h(
           "ul",
-          { class: "totals", "aria-label": "Totals" },
-          h("li", {}, h("strong", {}, String(total)), " in all"),
+          { class: "totals", "aria-label": t("usage.totals") },
+          h("li", {}, ...text.nodes("usage.all", { count: h("strong", {}, String(total)) })),
           ...OUTCOMES.map((outcome) =>
             h(
               "li",
               {},
               h("span", { class: `swatch ${outcome}`, "aria-hidden": "true" }),
               h("strong", {}, String(sums[outcome])),
-              ` ${outcome}`,
+              ` ${text.label("outcome", outcome)}`,
             ),
           ),
         ),
         h("figure", { class: "panel chart" }, chart(days, totals)),
         usage.data.length === 0
-          ? h("p", { class: "empty" }, "No verification reached its final state in this window.")
+          ? h("p", { class: "empty" }, t("usage.none"))
           : table(
-              "Usage per day and app",
-              ["Day", "App", ...OUTCOMES.map((outcome) => outcome[0]?.toUpperCase() + outcome.slice(1)), "Total"],
+              t("usage.caption"),
+              [
+                t("usage.day"),
+                t("common.app"),
+                ...OUTCOMES.map((outcome) => text.label("outcome", outcome)),
+                t("usage.total"),
+              ],
               [...usage.data]
                 .reverse()
                 .map((row) => [
@@ -143,6 +145,6 @@ export function showUsage(context: PortalContext): void {
             ),
       );
     })
-    .catch((error: unknown) => context.say.error(reasonOf(error, "Usage could not be loaded.")))
+    .catch((error: unknown) => context.say.error(problemText(error, "usage.load_failed")))
     .finally(() => body.removeAttribute("aria-busy"));
 }

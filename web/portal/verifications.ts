@@ -2,71 +2,71 @@
  * The organisation's recent verifications at once; a lookup across its apps by verification id
  * or reference; a search of one app by its reference, status or creation day; and reading one.
  */
-import { h, timeOf, words } from "../common/dom.ts";
-import { appPicker, field, type PortalContext, reasonOf, table } from "./context.ts";
-import { portalLanguage, say } from "./language.ts";
-import { type LookupMatch, type Search, STATUSES, type Verification } from "./wire.ts";
+import { h, timeOf } from "../common/dom.ts";
+import { appPicker, field, type PortalContext, table } from "./context.ts";
+import { problemText, t, text } from "./text.ts";
+import {
+  type AppEvent,
+  type EventAttempt,
+  type LookupMatch,
+  type Search,
+  STATUSES,
+  type Verification,
+} from "./wire.ts";
 
-const LOOKUP_TEXTS = {
-  title: { en: "Find across your apps", tr: "Tüm uygulamalarda bul" },
-  recent: { en: "Recent verifications", tr: "Son doğrulamalar" },
-  found: { en: "Found", tr: "Bulunanlar" },
-  query: { en: "Find", tr: "Aranacak" },
-  hint: {
-    en: "A verification id (ver_…), or your external_reference_id exactly. For a request_id, write to support.",
-    tr: "Doğrulama kimliği (ver_…) ya da external_reference_id değeriniz (birebir). request_id için destek ekibine yazın.",
-  },
-  lookUp: { en: "Look up", tr: "Bul" },
-  open: { en: "Open", tr: "Aç" },
-  showRecent: { en: "Show recent", tr: "Son doğrulamaları göster" },
-  app: { en: "App", tr: "Uygulama" },
-  verification: { en: "Verification", tr: "Doğrulama" },
-  reference: { en: "Reference", tr: "Referans" },
-  status: { en: "Status", tr: "Durum" },
-  created: { en: "Created", tr: "Oluşturulma" },
-  matched: { en: "Found by", tr: "Bulunma şekli" },
-  none: { en: "No verification found.", tr: "Doğrulama bulunamadı." },
-  failed: { en: "The lookup failed.", tr: "Arama yapılamadı." },
-} as const;
-
-const MATCHED_BY: Record<LookupMatch["matched_by"], { en: string; tr: string }> = {
-  verification_id: { en: "Verification id", tr: "Doğrulama kimliği" },
-  external_reference_id: { en: "Reference", tr: "Referans" },
-  recent: { en: "Recent", tr: "Yeni" },
-};
+/** A request a lookup found by its id: what it asked, how it was answered (a refusal by its label), when. */
+function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLElement {
+  return h(
+    "span",
+    { class: "request" },
+    h("code", {}, `${request.method} ${request.path}`),
+    ` · ${request.status}`,
+    request.code ? ` · ${text.label("api_problem", request.code)}` : "",
+    " · ",
+    timeOf(request.at),
+  );
+}
 
 /** The lookup across the organisation's apps, showing the most recent verifications until asked. */
-function lookupSection(context: PortalContext, open: (id: string) => void): HTMLElement {
+function lookupSection(context: PortalContext, open: (id: string, appId: string) => void): HTMLElement {
   const q = h("input", { id: "lookup-q", name: "q", maxlength: "128", autocomplete: "off", required: true });
-  const heading = h("h3", { id: "lookup-results-title" }, say(LOOKUP_TEXTS.recent));
+  const heading = h("h3", { id: "lookup-results-title" }, t("lookup.recent"));
   const results = h("div", { "aria-live": "polite" });
+  // Named "Open", described by the id beside it: the search below names its buttons by the id.
+  const opener = (id: string, appId: string, index: number) => {
+    const idCell = h("code", { id: `lookup-id-${index}` }, id);
+    const button = h("button", { type: "button", "aria-describedby": idCell.id }, t("lookup.open"));
+    button.addEventListener("click", () => open(id, appId));
+    return h("span", {}, idCell, " ", button);
+  };
   const draw = (matches: LookupMatch[]) => {
     results.replaceChildren(
       matches.length === 0
-        ? h("p", { class: "empty" }, say(LOOKUP_TEXTS.none))
+        ? h("p", { class: "empty" }, t("lookup.none"))
         : table(
             heading.textContent ?? "",
             [
-              say(LOOKUP_TEXTS.app),
-              say(LOOKUP_TEXTS.verification),
-              say(LOOKUP_TEXTS.reference),
-              say(LOOKUP_TEXTS.status),
-              say(LOOKUP_TEXTS.created),
-              say(LOOKUP_TEXTS.matched),
+              t("common.app"),
+              t("lookup.verification"),
+              t("lookup.reference"),
+              t("lookup.status"),
+              t("lookup.created"),
+              t("lookup.matched_by"),
             ],
             matches.map((match, index) => {
-              const { verification_id: id } = match.verification;
-              // Named "Open", described by the id beside it: the search below names its buttons by the id.
-              const idCell = h("code", { id: `lookup-id-${index}` }, id);
-              const opener = h("button", { type: "button", "aria-describedby": idCell.id }, say(LOOKUP_TEXTS.open));
-              opener.addEventListener("click", () => open(id));
+              const found = match.verification;
               return [
                 match.app_name,
-                h("span", {}, idCell, " ", opener),
-                match.verification.external_reference_id ?? "—",
-                words(match.verification.status),
-                timeOf(match.verification.created_at),
-                say(MATCHED_BY[match.matched_by]),
+                found ? opener(found.verification_id, match.app_id, index) : "—",
+                found?.external_reference_id ?? "—",
+                found ? text.label("status", found.status) : "—",
+                found ? timeOf(found.created_at) : "—",
+                h(
+                  "span",
+                  {},
+                  text.label("matched_by", match.matched_by),
+                  ...(match.request ? [h("br", {}), requestSummary(match.request)] : []),
+                ),
               ];
             }),
           ),
@@ -74,13 +74,13 @@ function lookupSection(context: PortalContext, open: (id: string) => void): HTML
   };
   const run = (value: string | undefined) => {
     context.say.clear();
-    heading.textContent = say(value ? LOOKUP_TEXTS.found : LOOKUP_TEXTS.recent);
+    heading.textContent = t(value ? "lookup.found" : "lookup.recent");
     context.api
       .lookup(value)
       .then((page) => draw(page.data))
-      .catch((error: unknown) => context.say.error(reasonOf(error, say(LOOKUP_TEXTS.failed))));
+      .catch((error: unknown) => context.say.error(problemText(error, "lookup.failed")));
   };
-  const recent = h("button", { type: "button" }, say(LOOKUP_TEXTS.showRecent));
+  const recent = h("button", { type: "button" }, t("lookup.show_recent"));
   recent.addEventListener("click", () => {
     q.value = "";
     run(undefined);
@@ -88,8 +88,8 @@ function lookupSection(context: PortalContext, open: (id: string) => void): HTML
   const form = h(
     "form",
     { class: "search", role: "search", "aria-labelledby": "lookup-title" },
-    field(say(LOOKUP_TEXTS.query), q, say(LOOKUP_TEXTS.hint)),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say(LOOKUP_TEXTS.lookUp)), recent),
+    field(t("lookup.query"), q, t("lookup.hint")),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("lookup.submit")), recent),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -98,8 +98,8 @@ function lookupSection(context: PortalContext, open: (id: string) => void): HTML
   run(undefined);
   return h(
     "section",
-    { class: "panel", id: "lookup", lang: portalLanguage(), "aria-labelledby": "lookup-title" },
-    h("h2", { id: "lookup-title" }, say(LOOKUP_TEXTS.title)),
+    { class: "panel", id: "lookup", "aria-labelledby": "lookup-title" },
+    h("h2", { id: "lookup-title" }, t("lookup.title")),
     form,
     heading,
     results,
@@ -114,7 +114,71 @@ function dayStart(value: string, plusDays = 0): string | undefined {
   return at.toISOString();
 }
 
-function detail(verification: Verification): HTMLElement {
+/** One attempt to deliver an event: its number, when, what came back, how it ended, how long it took. */
+function attemptLine(attempt: EventAttempt): HTMLElement {
+  const answer = attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
+  return h(
+    "li",
+    {},
+    `${t("events.attempt", { number: attempt.attempt })} · `,
+    timeOf(attempt.attempted_at),
+    ` · ${answer} · `,
+    h("span", { class: `badge ${attempt.outcome}` }, text.label("delivery_outcome", attempt.outcome)),
+    ` · ${attempt.latency_ms} ms`,
+  );
+}
+
+/** One event of the timeline: what it said and when, its state, and every attempt to deliver it. */
+function timelineEvent(event: AppEvent): HTMLElement {
+  return h(
+    "li",
+    { class: "timeline-event" },
+    h(
+      "p",
+      {},
+      h("strong", {}, text.label("event_type", event.type)),
+      " · ",
+      timeOf(event.created_at),
+      " · ",
+      h("span", { class: `badge ${event.status}` }, text.label("event_status", event.status)),
+      " ",
+      h("code", {}, event.event_id),
+    ),
+    event.attempts.length === 0
+      ? h("p", { class: "muted" }, t("events.not_sent"))
+      : h(
+          "ol",
+          { class: "attempts", "aria-label": t("timeline.attempts", { event: event.event_id }) },
+          ...event.attempts.map(attemptLine),
+        ),
+  );
+}
+
+/** The verification's events in the order they happened, each with its attempts, read from its app's events. */
+function timeline(context: PortalContext, appId: string, verificationId: string): HTMLElement {
+  const body = h("div", { "aria-busy": "true" });
+  context.api
+    .timeline(appId, verificationId)
+    .then((page) => {
+      body.replaceChildren(
+        page.data.length === 0
+          ? h("p", { class: "empty" }, t("timeline.none"))
+          : h("ol", { class: "timeline" }, ...page.data.map(timelineEvent)),
+      );
+    })
+    .catch((error: unknown) => context.say.error(problemText(error, "timeline.load_failed")))
+    .finally(() => body.removeAttribute("aria-busy"));
+  return h(
+    "section",
+    { "aria-labelledby": "timeline-title" },
+    h("h3", { id: "timeline-title" }, t("timeline.title")),
+    h("p", { class: "intro" }, t("timeline.intro")),
+    body,
+  );
+}
+
+function detail(verification: Verification, events: HTMLElement): HTMLElement {
+  const status = text.label("status", verification.status);
   return h(
     "section",
     { class: "panel", id: "verification-detail", tabindex: "-1", "aria-labelledby": "detail-title" },
@@ -122,28 +186,40 @@ function detail(verification: Verification): HTMLElement {
     h(
       "dl",
       { class: "facts" },
-      h("dt", {}, "Verification"),
+      h("dt", {}, t("detail.verification")),
       h("dd", {}, h("code", {}, verification.verification_id)),
-      h("dt", {}, "Reference"),
+      h("dt", {}, t("detail.reference")),
       h("dd", {}, verification.external_reference_id ?? "—"),
-      h("dt", {}, "Status"),
-      h("dd", {}, words(verification.status), verification.result ? ` · ${verification.result}` : ""),
-      h("dt", {}, "Why"),
-      h("dd", {}, verification.message),
-      h("dt", {}, "Created"),
+      h("dt", {}, t("detail.type")),
+      h("dd", {}, text.label("document_type", verification.document_type)),
+      h("dt", {}, t("detail.status")),
+      h(
+        "dd",
+        {},
+        verification.result
+          ? t("detail.status_result", { status, result: text.label("result", verification.result) })
+          : status,
+      ),
+      h("dt", {}, t("detail.reason")),
+      h("dd", {}, text.label("reason", verification.reason_code)),
+      h("dt", {}, t("detail.message")),
+      // The API's own sentence, as the customer's backend reads it: in English.
+      h("dd", { lang: "en" }, verification.message),
+      h("dt", {}, t("detail.created")),
       h("dd", {}, timeOf(verification.created_at)),
     ),
     verification.checks.length === 0
       ? null
       : table(
-          "Checks",
-          ["Check", "Outcome", "Detail"],
+          t("detail.checks"),
+          [t("detail.check"), t("detail.outcome"), t("detail.detail")],
           verification.checks.map((check) => [
-            words(check.name),
-            h("span", { class: `badge ${check.outcome}` }, check.outcome),
-            check.detail,
+            text.label("check", check.name),
+            h("span", { class: `badge ${check.outcome}` }, text.label("check_outcome", check.outcome)),
+            h("span", { lang: "en" }, check.detail),
           ]),
         ),
+    events,
   );
 }
 
@@ -152,42 +228,49 @@ export async function showVerifications(context: PortalContext): Promise<void> {
   const status = h(
     "select",
     { id: "search-status", name: "status" },
-    h("option", { value: "" }, "Any"),
-    ...STATUSES.map((value) => h("option", { value }, words(value))),
+    h("option", { value: "" }, t("search.any_status")),
+    ...STATUSES.map((value) => h("option", { value }, text.label("status", value))),
   );
   const from = h("input", { id: "search-from", name: "from", type: "date" });
   const to = h("input", { id: "search-to", name: "to", type: "date" });
   const results = h("div", { "aria-live": "polite" });
-  const more = h("button", { type: "button", hidden: true }, "Load more");
+  const more = h("button", { type: "button", hidden: true }, t("common.load_more"));
   const shown = h("div");
   let rows: Verification[] = [];
   let cursor: string | null = null;
   let search: Search | undefined;
 
-  const open = (id: string) => {
+  const open = (id: string, appId: string) => {
     context.api
       .verification(id)
       .then((verification) => {
-        shown.replaceChildren(detail(verification));
+        shown.replaceChildren(detail(verification, timeline(context, appId, id)));
         shown.querySelector<HTMLElement>("#verification-detail")?.focus();
       })
-      .catch((error: unknown) => context.say.error(reasonOf(error, "The verification could not be loaded.")));
+      .catch((error: unknown) => context.say.error(problemText(error, "detail.load_failed")));
   };
   const draw = () => {
     results.replaceChildren(
       rows.length === 0
-        ? h("p", { class: "empty" }, "No verification matches.")
+        ? h("p", { class: "empty" }, t("search.none"))
         : table(
-            "Verifications found",
-            ["Verification", "Reference", "Status", "Result", "Created"],
+            t("search.caption"),
+            [
+              t("search.verification"),
+              t("search.reference_column"),
+              t("search.status_column"),
+              t("search.result"),
+              t("search.created"),
+            ],
             rows.map((verification) => {
               const link = h("button", { type: "button", class: "link" }, verification.verification_id);
-              link.addEventListener("click", () => open(verification.verification_id));
+              const appId = search?.app_id ?? "";
+              link.addEventListener("click", () => open(verification.verification_id, appId));
               return [
                 link,
                 verification.external_reference_id ?? "—",
-                words(verification.status),
-                verification.result ?? "—",
+                text.label("status", verification.status),
+                verification.result ? text.label("result", verification.result) : "—",
                 timeOf(verification.created_at),
               ];
             }),
@@ -204,12 +287,12 @@ export async function showVerifications(context: PortalContext): Promise<void> {
   };
   const form = h(
     "form",
-    { class: "panel search", role: "search", "aria-label": "Find verifications" },
-    field("Reference", reference, "Your external_reference_id, exactly"),
-    field("Status", status),
-    field("Created from", from),
-    field("Created to", to),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, "Search")),
+    { class: "panel search", role: "search", "aria-label": t("search.label") },
+    field(t("search.reference"), reference, t("search.reference_hint")),
+    field(t("search.status"), status),
+    field(t("search.from"), from),
+    field(t("search.to"), to),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("search.submit"))),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -223,10 +306,10 @@ export async function showVerifications(context: PortalContext): Promise<void> {
       ...(from.value ? { created_after: dayStart(from.value) } : {}),
       ...(to.value ? { created_before: dayStart(to.value, 1) } : {}),
     };
-    run(false).catch((error: unknown) => context.say.error(reasonOf(error, "The search failed.")));
+    run(false).catch((error: unknown) => context.say.error(problemText(error, "search.failed")));
   });
   more.addEventListener("click", () => {
-    run(true).catch((error: unknown) => context.say.error(reasonOf(error, "More results could not be loaded.")));
+    run(true).catch((error: unknown) => context.say.error(problemText(error, "search.more_failed")));
   });
   const picker = await appPicker(context, () => {
     rows = [];
@@ -238,7 +321,7 @@ export async function showVerifications(context: PortalContext): Promise<void> {
     h(
       "section",
       { "aria-labelledby": "verifications-title" },
-      h("h1", { id: "verifications-title", tabindex: "-1" }, "Verifications"),
+      h("h1", { id: "verifications-title", tabindex: "-1" }, t("verifications.title")),
       lookupSection(context, open),
       picker,
       form,

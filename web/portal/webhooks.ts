@@ -3,58 +3,74 @@
  * replay, and the app's events (events.ts).
  */
 import { h, timeOf } from "../common/dom.ts";
-import { action, appPicker, canChange, field, type PortalContext, reasonOf, table } from "./context.ts";
+import { action, appPicker, canChange, field, type PortalContext, table } from "./context.ts";
 import { eventsSection } from "./events.ts";
+import { problemText, t, text } from "./text.ts";
 import type { App, Delivery, DeliveryFilter } from "./wire.ts";
 
+/** The filters the deliveries offer: every attempt, or those of one outcome. */
+const FILTERS = ["delivered", "failed"] as const satisfies readonly NonNullable<DeliveryFilter>[];
+
 function answerOf(delivery: Delivery): HTMLElement {
-  const status = delivery.response_status === null ? "no answer" : String(delivery.response_status);
-  const summary = h("summary", {}, `${status} · ${delivery.latency_ms} ms`);
-  const body = delivery.response_body ? h("pre", {}, delivery.response_body) : h("p", {}, "(empty body)");
+  const status = delivery.response_status === null ? t("common.no_answer") : String(delivery.response_status);
+  const answer = `${status} · ${delivery.latency_ms} ms`;
+  const body = delivery.response_body ? h("pre", {}, delivery.response_body) : h("p", {}, t("common.empty_body"));
   return delivery.response_body || delivery.error
-    ? h("details", {}, summary, delivery.error ? h("p", {}, delivery.error) : null, body)
-    : h("span", {}, `${status} · ${delivery.latency_ms} ms`);
+    ? h("details", {}, h("summary", {}, answer), delivery.error ? h("p", {}, delivery.error) : null, body)
+    : h("span", {}, answer);
+}
+
+function replayButton(context: PortalContext, delivery: Delivery): HTMLButtonElement {
+  return action(
+    context,
+    t("deliveries.replay"),
+    async () => {
+      const queued = await context.api.replay(delivery.event_id);
+      context.say.info(t("deliveries.replayed", { id: queued.event_id }));
+    },
+    { "aria-label": t("deliveries.replay_named", { id: delivery.event_id }) },
+  );
 }
 
 function deliveriesSection(context: PortalContext, app: App): { element: HTMLElement; reload: () => void } {
   const filter = h(
     "select",
     { id: "delivery-filter", name: "status" },
-    h("option", { value: "" }, "All"),
-    h("option", { value: "delivered" }, "Delivered"),
-    h("option", { value: "failed" }, "Failed"),
+    h("option", { value: "" }, t("deliveries.all")),
+    ...FILTERS.map((outcome) => h("option", { value: outcome }, text.label("delivery_outcome", outcome))),
   );
   const body = h("div", { "aria-live": "polite" });
-  const more = h("button", { type: "button", hidden: true }, "Load more");
+  const more = h("button", { type: "button", hidden: true }, t("common.load_more"));
   let cursor: string | null = null;
   let rows: Delivery[] = [];
 
   const draw = () => {
     body.replaceChildren(
       rows.length === 0
-        ? h("p", { class: "empty" }, "No deliveries yet. Send a test event to see one.")
+        ? h("p", { class: "empty" }, t("deliveries.none"))
         : table(
-            `Deliveries of ${app.name}`,
-            ["Time", "Event", "Attempt", "Outcome", "Answer", ...(canChange(context.me) ? [""] : [])],
+            t("deliveries.caption", { app: app.name }),
+            [
+              t("deliveries.time"),
+              t("deliveries.event"),
+              t("deliveries.attempt"),
+              t("deliveries.outcome"),
+              t("deliveries.answer"),
+              ...(canChange(context.me) ? [""] : []),
+            ],
             rows.map((delivery) => [
               timeOf(delivery.attempted_at),
-              h("span", {}, h("code", {}, delivery.event_id), h("br", {}), delivery.event_type ?? ""),
+              h(
+                "span",
+                {},
+                h("code", {}, delivery.event_id),
+                h("br", {}),
+                delivery.event_type ? text.label("event_type", delivery.event_type) : "",
+              ),
               String(delivery.attempt),
-              h("span", { class: `badge ${delivery.outcome}` }, delivery.outcome),
+              h("span", { class: `badge ${delivery.outcome}` }, text.label("delivery_outcome", delivery.outcome)),
               answerOf(delivery),
-              ...(canChange(context.me)
-                ? [
-                    action(
-                      context,
-                      "Replay",
-                      async () => {
-                        const queued = await context.api.replay(delivery.event_id);
-                        context.say.info(`Event ${queued.event_id} is queued again; it is delivered within a minute.`);
-                      },
-                      { "aria-label": `Replay event ${delivery.event_id}` },
-                    ),
-                  ]
-                : []),
+              ...(canChange(context.me) ? [replayButton(context, delivery)] : []),
             ]),
           ),
     );
@@ -71,26 +87,22 @@ function deliveriesSection(context: PortalContext, app: App): { element: HTMLEle
     draw();
   };
   const reload = () => {
-    load(false).catch((error: unknown) => context.say.error(reasonOf(error, "The deliveries could not be loaded.")));
+    load(false).catch((error: unknown) => context.say.error(problemText(error, "deliveries.load_failed")));
   };
   filter.addEventListener("change", reload);
   more.addEventListener("click", () => {
-    load(true).catch((error: unknown) => context.say.error(reasonOf(error, "More deliveries could not be loaded.")));
+    load(true).catch((error: unknown) => context.say.error(problemText(error, "deliveries.more_failed")));
   });
+  const refresh = h("button", { type: "button", id: "deliveries-refresh" }, t("deliveries.refresh"));
+  refresh.addEventListener("click", reload);
   const element = h(
     "section",
     { class: "panel", "aria-labelledby": "deliveries-title" },
-    h("h2", { id: "deliveries-title" }, "Deliveries"),
-    h(
-      "div",
-      { class: "inline-form" },
-      field("Show", filter),
-      h("button", { type: "button", id: "deliveries-refresh" }, "Refresh"),
-    ),
+    h("h2", { id: "deliveries-title" }, t("deliveries.title")),
+    h("div", { class: "inline-form" }, field(t("deliveries.show"), filter), refresh),
     body,
     more,
   );
-  element.querySelector("#deliveries-refresh")?.addEventListener("click", reload);
   return { element, reload };
 }
 
@@ -105,30 +117,28 @@ function settingsSection(context: PortalContext, app: App, afterTest: () => void
     placeholder: "https://…",
     readonly: !canChange(context.me),
   });
-  const children: HTMLElement[] = [
-    field("Destination URL", url, "Events are POSTed here, signed by Standard Webhooks."),
-  ];
+  const children: HTMLElement[] = [field(t("destination.url"), url, t("destination.hint"))];
   if (canChange(context.me)) {
-    const save = h("button", { type: "submit", class: "primary" }, "Save destination");
-    const test = action(context, "Send test event", async () => {
+    const save = h("button", { type: "submit", class: "primary" }, t("destination.save"));
+    const test = action(context, t("test.send"), async () => {
       const { event_id, delivery } = await context.api.testWebhook(app.app_id);
       const answer =
-        delivery.response_status === null ? (delivery.error ?? "no answer") : `HTTP ${delivery.response_status}`;
-      const say = delivery.outcome === "delivered" ? context.say.info : context.say.error;
-      say(`Test event ${event_id}: ${delivery.outcome}, ${answer} in ${delivery.latency_ms} ms.`);
+        delivery.response_status === null
+          ? (delivery.error ?? t("common.no_answer"))
+          : `HTTP ${delivery.response_status}`;
+      const values = { id: event_id, answer, ms: delivery.latency_ms };
+      if (delivery.outcome === "delivered") context.say.info(t("test.delivered", values));
+      else context.say.error(t("test.failed", values));
       afterTest();
     });
-    const rotate = action(context, "Rotate signing secret", async () => {
-      const sure = await context.confirm(
-        "Make a new signing secret? For 24 hours events carry a signature with each, so switch your receiver over within a day.",
-        "Rotate secret",
-      );
+    const rotate = action(context, t("secret.rotate"), async () => {
+      const sure = await context.confirm(t("secret.rotate_question"), t("secret.rotate_confirm"));
       if (!sure) return;
       const rotated = await context.api.rotateSecret(app.app_id);
       await context.showSecrets(
-        "Your new signing secret",
-        [{ label: "Webhook signing secret", value: rotated.webhook_secret }],
-        "This is the only time the secret is shown: copy it to your receiver now.",
+        t("secret.rotated_title"),
+        [{ label: t("secret.webhook"), value: rotated.webhook_secret }],
+        t("secret.rotated_note"),
       );
     });
     children.push(h("div", { class: "actions" }, save, test, rotate));
@@ -136,7 +146,7 @@ function settingsSection(context: PortalContext, app: App, afterTest: () => void
   const form = h(
     "form",
     { class: "panel", "aria-labelledby": "webhook-title" },
-    h("h2", { id: "webhook-title" }, "Destination"),
+    h("h2", { id: "webhook-title" }, t("destination.title")),
     ...children,
   );
   form.addEventListener("submit", (event) => {
@@ -146,9 +156,9 @@ function settingsSection(context: PortalContext, app: App, afterTest: () => void
       .setWebhook(app.app_id, url.value.trim())
       .then((saved) => {
         app.webhook_url = saved.webhook_url;
-        context.say.info(`Events of ${app.name} now go to ${saved.webhook_url}.`);
+        context.say.info(t("destination.saved", { app: app.name, url: saved.webhook_url ?? "" }));
       })
-      .catch((error: unknown) => context.say.error(reasonOf(error, "The destination could not be saved.")));
+      .catch((error: unknown) => context.say.error(problemText(error, "destination.save_failed")));
   });
   return form;
 }
@@ -170,7 +180,7 @@ export async function showWebhooks(context: PortalContext): Promise<void> {
     h(
       "section",
       { "aria-labelledby": "webhooks-title" },
-      h("h1", { id: "webhooks-title", tabindex: "-1" }, "Webhooks"),
+      h("h1", { id: "webhooks-title", tabindex: "-1" }, t("webhooks.title")),
       picker,
       content,
     ),

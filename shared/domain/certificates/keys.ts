@@ -22,6 +22,15 @@ export interface DocumentKeys {
   identityNumber?: string;
 }
 
+/**
+ * The keys as a verification keeps them for its reviewers: the barcode, and the identity number
+ * masked (`maskIdentityNumber`), never in clear; null for a key the checks did not read.
+ */
+export interface RecordedKeys {
+  barcode: string | null;
+  identity_number_masked: string | null;
+}
+
 /** What an e-Devlet barcode number looks like: upper-case letters, digits and hyphens. */
 export const BARCODE_PATTERN = /^[A-Z0-9-]{8,40}$/;
 /** A T.C. identity number's shape; `isIdentityNumber` also checks its checksum. */
@@ -136,4 +145,25 @@ export function documentKeys(document: DocumentText): DocumentKeys {
     identityNumber ??= found.identityNumber;
   }
   return { ...(barcode !== undefined && { barcode }), ...(identityNumber !== undefined && { identityNumber }) };
+}
+
+/** How many digits of an identity number stay readable at each end when it is masked. */
+const SHOWN_DIGITS = 2;
+
+/**
+ * An identity number as staff may see it: its first two and last two characters, every other
+ * one `*` (`12*******34`). Anything shorter than five characters is masked whole.
+ */
+export function maskIdentityNumber(identityNumber: string): string {
+  const hidden = identityNumber.length - 2 * SHOWN_DIGITS;
+  if (hidden <= 0) return "*".repeat(identityNumber.length);
+  return `${identityNumber.slice(0, SHOWN_DIGITS)}${"*".repeat(hidden)}${identityNumber.slice(-SHOWN_DIGITS)}`;
+}
+
+/** The keys the checks read, as the verification records them: the identity number masked. */
+export function recordedKeys(keys: DocumentKeys): RecordedKeys {
+  return {
+    barcode: keys.barcode ?? null,
+    identity_number_masked: keys.identityNumber === undefined ? null : maskIdentityNumber(keys.identityNumber),
+  };
 }

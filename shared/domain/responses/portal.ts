@@ -163,11 +163,29 @@ export const lookupMatchSchema = z
     app_id: z.string().check(z.regex(ID_PATTERNS.app)),
     app_name: z.string(),
     matched_by: z
-      .enum(["verification_id", "external_reference_id", "recent"])
+      .enum(["verification_id", "request_id", "external_reference_id", "recent"])
       .check(z.describe("What `q` matched; `recent` when no `q` was given")),
-    verification: listedVerificationSchema,
+    verification: z
+      .nullable(listedVerificationSchema)
+      .check(z.describe("The verification found; null only for a request that named or created none")),
+    request: z
+      .nullable(
+        z.strictObject({
+          request_id: z.string(),
+          method: z.string(),
+          path: z.string().check(z.describe("The path as sent, without its query")),
+          status: z.int().check(z.describe("The HTTP status it was answered with")),
+          code: z.nullable(z.string()).check(z.describe("The problem's code, when it was refused")),
+          at: instant,
+        }),
+      )
+      .check(
+        z.describe(
+          "With `matched_by: request_id`: the request as the API answered it (kept 30 days: every request that could change something, and every refused one)",
+        ),
+      ),
   })
-  .check(z.describe("A verification of one of your apps, and what found it"));
+  .check(z.describe("A verification of one of your apps, or a request one of them made, and what found it"));
 export type LookupMatch = z.infer<typeof lookupMatchSchema>;
 
 export const testDeliverySchema = z

@@ -5,6 +5,8 @@
  */
 import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
 import { ID_PATTERNS } from "../ids.ts";
+import { listPageSchema } from "../lists.ts";
+import { REVIEW_REASONS } from "../reasons.ts";
 import * as z from "../zod.ts";
 import { verificationResourceSchema } from "./verification.ts";
 
@@ -26,8 +28,9 @@ export const reviewEntrySchema = z
   .strictObject({
     verification_id: z.string().check(z.regex(ID_PATTERNS.verification)),
     app_id: z.string().check(z.regex(ID_PATTERNS.app)),
+    app_name: z.string().check(z.describe("The app's name; its id when it has none or is gone")),
     document_type: z.enum(DOCUMENT_TYPE_CODES),
-    reason_code: z.string().check(z.describe("Why a person must decide")),
+    reason_code: z.enum(REVIEW_REASONS).check(z.describe("Why a person must decide")),
     message: z.string(),
     waiting_since: timestamp.check(z.describe("When the verification went to review")),
     review_deadline: timestamp.check(z.describe("When the review window closes (`inconclusive`, `review_timeout`)")),
@@ -35,6 +38,18 @@ export const reviewEntrySchema = z
   })
   .check(z.describe("A verification waiting for a reviewer"));
 export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
+
+export const reviewPageSchema = z
+  .extend(listPageSchema(reviewEntrySchema), {
+    total: z
+      .int()
+      .check(
+        z.gte(0),
+        z.describe("How many verifications wait in review matching the filters, on every page (the queue's days)"),
+      ),
+  })
+  .check(z.describe("One page of the review queue, and how many wait in all"));
+export type ReviewPage = z.infer<typeof reviewPageSchema>;
 
 /** A verification as staff see it: the customer's resource, its app, its claim, its decision and which copies exist. */
 export const staffVerificationSchema = z
@@ -50,6 +65,24 @@ export const staffVerificationSchema = z
     decision: z
       .nullable(z.strictObject({ decided_by: z.string(), note: z.nullable(z.string()) }))
       .check(z.describe("The reviewer's decision, when a person decided")),
+    document_keys: z
+      .nullable(
+        z.strictObject({
+          barcode: z.nullable(z.string()).check(z.describe("The barcode number the checks read; null when none")),
+          identity_number_masked: z
+            .nullable(z.string().check(z.regex(/^[0-9]{2}\*{7}[0-9]{2}$/)))
+            .check(
+              z.describe(
+                "The T.C. identity number the checks read, masked: its first two and last two digits; null when none",
+              ),
+            ),
+        }),
+      )
+      .check(
+        z.describe(
+          "What the checks read from the document (its text or its QR code) for the issuer's lookup; null when they never looked (a verification processed before these were kept, or an outcome a sandbox prefix forced)",
+        ),
+      ),
   })
   .check(z.describe("A verification with what staff need to review it"));
 export type StaffVerification = z.infer<typeof staffVerificationSchema>;

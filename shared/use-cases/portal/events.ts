@@ -66,7 +66,12 @@ async function recentEvents(
   const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, appEventPositionSchema).event_id;
   const oldest = deps.clock.now().getTime() - KEEP_EVENTS_DAYS * 86_400_000;
   const from = Math.max(oldest, query.after === undefined ? oldest : Date.parse(query.after));
-  return deps.events.recentEventsForApp(appId, { since: firstIdAt("event", from), type: query.type }, query.limit, before);
+  return deps.events.recentEventsForApp(
+    appId,
+    { since: firstIdAt("event", from), type: query.type },
+    query.limit,
+    before,
+  );
 }
 
 /**
@@ -79,7 +84,10 @@ async function timeline(
   query: AppEventsQuery & { verification_id: string },
 ): Promise<EventsPage> {
   if (query.cursor !== undefined) {
-    throw new InvalidInputError("invalid_cursor", "a verification's timeline is one page: send no cursor with verification_id");
+    throw new InvalidInputError(
+      "invalid_cursor",
+      "a verification's timeline is one page: send no cursor with verification_id",
+    );
   }
   const events = await deps.events.eventsOf(query.verification_id);
   const items = events.filter(

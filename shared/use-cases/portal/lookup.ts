@@ -1,17 +1,20 @@
 /**
- * Finding a verification across every app of the caller's organisation: by its id or by the
- * `external_reference_id` it was created with, or, with nothing to look up, the most recent ones.
+ * Finding a verification across every app of the caller's organisation: by its id, by the
+ * `request_id` of a request about it (or of a refused one, shown on its own), or by the
+ * `external_reference_id` it was created with; with nothing to look up, the most recent ones.
  * Each lookup shows personal data: it is recorded like a search.
  */
 import type { AppItem } from "../../domain/apps.ts";
 import { isId } from "../../domain/ids.ts";
 import type { PortalCaller } from "../../domain/organizations.ts";
+import type { RequestRecord } from "../../domain/requests.ts";
 import type { LookupMatch } from "../../domain/responses/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { toResource, type VerificationItem } from "../../domain/verification.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
+import type { RequestLog } from "../../ports/request-log.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { recordAction } from "./member.ts";
 
@@ -30,12 +33,33 @@ async function appsOfOrganization(
   return apps;
 }
 
-type Found = { item: VerificationItem; matchedBy: LookupMatch["matched_by"] };
+type Found = { item?: VerificationItem; request?: RequestRecord; matchedBy: LookupMatch["matched_by"] };
+
+/** The request `q` names, if one of the organisation's apps made it, with the verification it was about. */
+async function byRequestId(
+  deps: { requests: Pick<RequestLog, "find">; verifications: Pick<VerificationStore, "get"> },
+  apps: Map<string, AppItem>,
+  q: string,
+): Promise<Found | undefined> {
+  const request = await deps.requests.find(q);
+  if (!request || !apps.has(request.app_id)) return undefined;
+  const item =
+    request.verification_id === undefined ? undefined : await deps.verifications.get(request.verification_id);
+  // A request may name a verification of another app (refused as not found): that one is not shown.
+  return { request, item: item?.app_id === request.app_id ? item : undefined, matchedBy: "request_id" };
+}
+
+function requestView(request: RequestRecord | undefined): LookupMatch["request"] {
+  if (!request) return null;
+  const { request_id, method, path, status, code, at } = request;
+  return { request_id, method, path, status, code: code ?? null, at };
+}
 
 export async function lookupVerifications(
   deps: {
     organizations: Pick<OrganizationStore, "appsOf">;
     verifications: Pick<VerificationStore, "get" | "listForApp">;
+    requests: Pick<RequestLog, "find">;
     audit: Pick<AuditTrail, "append">;
     clock: Clock;
   },
@@ -50,6 +74,9 @@ export async function lookupVerifications(
   if (q && isId("verification", q)) {
     const item = await deps.verifications.get(q);
     if (item && byId.has(item.app_id)) found.push({ item, matchedBy: "verification_id" });
+  } else if (q) {
+    const request = await byRequestId(deps, byId, q);
+    if (request) found.push(request);
   }
   const pages = await Promise.all(
     apps.map((app) =>
@@ -59,17 +86,21 @@ export async function lookupVerifications(
   );
   const listed = pages
     .flatMap((page) => page.items)
-    .filter((item) => !found.some((one) => one.item.verification_id === item.verification_id))
+    .filter((item) => !found.some((one) => one.item?.verification_id === item.verification_id))
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.verification_id.localeCompare(a.verification_id));
   found.push(
     ...listed.map((item) => ({ item, matchedBy: q ? ("external_reference_id" as const) : ("recent" as const) })),
   );
-  const data = found.slice(0, query.limit).map(({ item, matchedBy }) => ({
-    app_id: item.app_id,
-    app_name: byId.get(item.app_id)?.name ?? item.app_id,
-    matched_by: matchedBy,
-    verification: toResource(item, now),
-  }));
+  const data = found.slice(0, query.limit).map(({ item, request, matchedBy }) => {
+    const appId = item?.app_id ?? request?.app_id ?? "";
+    return {
+      app_id: appId,
+      app_name: byId.get(appId)?.name ?? appId,
+      matched_by: matchedBy,
+      verification: item ? toResource(item, now) : null,
+      request: requestView(request),
+    };
+  });
   await recordAction(deps, caller, {
     action: "verifications.searched",
     detail: { lookup: q ? "q" : "recent", results: String(data.length) },

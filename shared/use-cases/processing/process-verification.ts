@@ -4,7 +4,7 @@
  * the expected subject. What cannot be decided automatically waits in review for a person.
  */
 
-import { type DocumentKeys, documentKeys } from "../../domain/certificates/keys.ts";
+import { type DocumentKeys, documentKeys, recordedKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
 import { layoutOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
@@ -40,6 +40,8 @@ type Decision = {
   checks: Check[];
   extracted?: Extracted;
   issuerCopy?: boolean;
+  /** The barcode and identity number the checks read, once they looked for them. */
+  keys?: DocumentKeys;
   /** The sandbox reference prefix that chose the outcome instead of the checks. */
   sandboxPrefix?: string;
 } & (
@@ -190,6 +192,44 @@ function confirmedDecision(
   return decided("verified", "verified");
 }
 
+/**
+ * From the document's keys on: no keys, the issuer's copy, then what the confirmed document
+ * says; `Pending` while the issuer's answer is awaited.
+ */
+async function decideByKeys(
+  item: VerificationItem,
+  upload: Uint8Array,
+  content: DocumentContent,
+  keys: DocumentKeys,
+  photo: boolean,
+  steps: Checklist,
+  issuer: IssuerGate | undefined,
+): Promise<Decision | Pending> {
+  if (!keys.barcode || !keys.identityNumber) {
+    steps.fail(
+      "barcode_found",
+      photo
+        ? "The photo holds no QR code with the barcode number and identity number"
+        : "The PDF carries no barcode number and identity number, in its text or its QR code",
+    );
+    const checks = steps.rest();
+    return photo
+      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
+      : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
+  }
+  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
+  const authentic = await authenticity(
+    item,
+    upload,
+    { barcode: keys.barcode, identityNumber: keys.identityNumber },
+    photo,
+    steps,
+    issuer,
+  );
+  if (authentic !== "matched") return authentic;
+  return confirmedDecision(item, content, keys.barcode, steps);
+}
+
 /** The decision table, in order; `Pending` while the issuer's answer is awaited. */
 async function decide(
   item: VerificationItem,
@@ -213,29 +253,9 @@ async function decide(
 
   const photo = inspection.fileType !== "pdf";
   const keys = documentKeys(inspection.content);
-  if (!keys.barcode || !keys.identityNumber) {
-    steps.fail(
-      "barcode_found",
-      photo
-        ? "The photo holds no QR code with the barcode number and identity number"
-        : "The PDF carries no barcode number and identity number, in its text or its QR code",
-    );
-    const checks = steps.rest();
-    return photo
-      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
-      : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
-  }
-  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
-  const authentic = await authenticity(
-    item,
-    upload,
-    { barcode: keys.barcode, identityNumber: keys.identityNumber },
-    photo,
-    steps,
-    issuer,
-  );
-  if (authentic !== "matched") return authentic;
-  return confirmedDecision(item, inspection.content, keys.barcode, steps);
+  const decision = await decideByKeys(item, upload, inspection.content, keys, photo, steps, issuer);
+  // The decision that read the keys records them, for the reviewer.
+  return "kind" in decision ? decision : { ...decision, keys };
 }
 
 /** The fields a decision writes with its change of state. */
@@ -246,6 +266,8 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     checks: decision.checks,
     ...(decision.extracted ? { extracted: decision.extracted } : {}),
     ...(decision.issuerCopy ? { issuer_copy_key: issuerCopyKey(item.verification_id) } : {}),
+    // Never the identity number in clear: only its masked form is stored.
+    ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
     ...forced,
   };
   switch (decision.to) {

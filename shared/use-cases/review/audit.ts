@@ -1,12 +1,18 @@
-import { auditPositionSchema } from "../../domain/audit.ts";
+import { type AuditContext, auditPositionSchema, auditRecord } from "../../domain/audit.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { AuditRecord } from "../../domain/responses/audit.ts";
 import type { AuditFilter, AuditTrail } from "../../ports/audit-trail.ts";
+import type { Clock } from "../../ports/clock.ts";
 
-/** The audit trail, newest first: one verification's, one actor's (by `sub`), or everyone's. */
+/**
+ * The audit trail, newest first: one verification's, one actor's (by `sub`), or everyone's. It
+ * names people and where they worked from, so reading it is recorded too (after the page is
+ * read, so a page never lists its own reading).
+ */
 export async function readAudit(
-  deps: { audit: Pick<AuditTrail, "page"> },
+  deps: { audit: Pick<AuditTrail, "page" | "append">; clock: Clock },
+  context: AuditContext,
   input: { verificationId?: string; actor?: string; limit: number; cursor?: string },
 ): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
   if (input.verificationId !== undefined && input.actor !== undefined) {
@@ -22,6 +28,18 @@ export async function readAudit(
         : {};
   const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor, auditPositionSchema).before;
   const page = await deps.audit.page(filter, input.limit, before);
+  const looked: Record<string, string> =
+    input.verificationId !== undefined
+      ? { verification_id: input.verificationId }
+      : input.actor !== undefined
+        ? { actor: input.actor }
+        : {};
+  await deps.audit.append(
+    auditRecord(context, deps.clock.now(), {
+      action: "audit.viewed",
+      detail: { ...looked, results: String(page.records.length) },
+    }),
+  );
   const last = page.records.at(-1);
   return { data: page.records, next_cursor: page.more && last ? encodeCursor({ before: last.audit_id }) : null };
 }

@@ -10,7 +10,11 @@ export function copyKey(item: VerificationItem, copy: DocumentCopy): string | un
   return copy === "upload" ? evidenceKey(item.verification_id) : item.issuer_copy_key;
 }
 
-/** What staff see of `item`: the customer's resource, its app, its claim, its decision and which copies exist. */
+/**
+ * What staff see of `item`: the customer's resource, its app, its claim, its decision, which
+ * copies exist and the keys the checks read (the identity number masked; never in the customer's
+ * resource).
+ */
 export async function staffView(
   deps: { documents: Pick<DocumentStore, "size">; clock: Clock },
   item: VerificationItem,
@@ -27,5 +31,6 @@ export async function staffView(
     copies: { upload, issuer },
     claim: currentClaim(item, now),
     decision: item.decided_by ? { decided_by: item.decided_by, note: item.decision_note ?? null } : null,
+    document_keys: item.document_keys ?? null,
   };
 }

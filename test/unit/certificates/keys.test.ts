@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { documentKeys, isBarcode, isIdentityNumber } from "#shared/domain/certificates/keys";
+import {
+  documentKeys,
+  isBarcode,
+  isIdentityNumber,
+  maskIdentityNumber,
+  recordedKeys,
+} from "#shared/domain/certificates/keys";
 import { messyLines, messyQrPayload } from "./arbitraries.ts";
 
 /** A published test identity number that passes the checksum. */
@@ -162,5 +168,42 @@ describe("documentKeys from both", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("maskIdentityNumber", () => {
+  it("keeps the first two and the last two digits and hides the seven between", () => {
+    expect(maskIdentityNumber(TCKN)).toBe("10*******46");
+    expect(maskIdentityNumber(OTHER_TCKN)).toBe(`23*******${OTHER_TCKN.slice(-2)}`);
+  });
+
+  it("never shows the middle digits of any identity number", () => {
+    const numbers = fc.stringMatching(/^[1-9][0-9]{8}$/).map(withCheckDigits);
+    fc.assert(
+      fc.property(numbers, (number) => {
+        const masked = maskIdentityNumber(number);
+        expect(masked).toMatch(/^[0-9]{2}\*{7}[0-9]{2}$/);
+        expect(masked.slice(0, 2) + masked.slice(-2)).toBe(number.slice(0, 2) + number.slice(-2));
+      }),
+    );
+  });
+
+  it("hides all of a value too short to keep four digits of", () => {
+    expect(maskIdentityNumber("1234")).toBe("****");
+    expect(maskIdentityNumber("12345")).toBe("12*45");
+  });
+});
+
+describe("recordedKeys", () => {
+  it("keeps the barcode and the identity number masked, null for what was not read", () => {
+    expect(recordedKeys({ barcode: "TESTYOK-0001-AKTIF", identityNumber: TCKN })).toEqual({
+      barcode: "TESTYOK-0001-AKTIF",
+      identity_number_masked: "10*******46",
+    });
+    expect(recordedKeys({ barcode: "TESTYOK-0001-AKTIF" })).toEqual({
+      barcode: "TESTYOK-0001-AKTIF",
+      identity_number_masked: null,
+    });
+    expect(recordedKeys({})).toEqual({ barcode: null, identity_number_masked: null });
   });
 });

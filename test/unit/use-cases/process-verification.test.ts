@@ -3,6 +3,8 @@ import { toResource, type VerificationItem } from "#shared/domain/verification";
 import type { IssuerAnswer } from "#shared/ports/authority";
 import { askedAnswer } from "#shared/use-cases/issuer/answers";
 import { processVerification } from "#shared/use-cases/processing/process-verification";
+import { erase } from "#shared/use-cases/public/erase-verification";
+import { staffView } from "#shared/use-cases/review/staff-view";
 import {
   aVerification,
   CERTIFICATE_LINES,
@@ -278,6 +280,61 @@ describe("processVerification: the decision table", () => {
 
     expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
     expect(scripted.asked).toEqual([]);
+  });
+});
+
+describe("processVerification: the keys a reviewer sees", () => {
+  const MASKED = { barcode: "YOK-7Q4M-2K9D", identity_number_masked: "10*******46" };
+
+  it("records the barcode and the masked identity number with the decision, for staff only", async () => {
+    const { documents, deps } = setup();
+
+    const final = await asked(deps);
+    if (!final) throw new Error("Nothing stored");
+
+    expect(final.document_keys).toEqual(MASKED);
+    const staff = await staffView({ documents, clock: new FixedClock(NOW) }, final);
+    expect(staff.document_keys).toEqual(MASKED);
+    const resource = toResource(final, NOW);
+    expect(resource).not.toHaveProperty("document_keys");
+    expect(JSON.stringify(resource)).not.toContain(MASKED.identity_number_masked);
+    expect(JSON.stringify(staff)).not.toContain("10000000146");
+  });
+
+  it("records what a photo's QR code gave when it lacks the identity number, and goes to review", async () => {
+    const { deps } = setup({
+      upload: documentBytes("png", 1024),
+      lines: [],
+      qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D"],
+    });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
+    expect(final?.document_keys).toEqual({ barcode: "YOK-7Q4M-2K9D", identity_number_masked: null });
+  });
+
+  it("records none when the checks never looked (an outcome a sandbox prefix forced), and the staff view says null", async () => {
+    const item = aVerification({ status: "processing", sequence: 2, external_reference_id: "test_verified_a" });
+    const { documents, deps } = setup({ item });
+
+    const final = await asked(deps);
+    if (!final) throw new Error("Nothing stored");
+
+    expect(final).not.toHaveProperty("document_keys");
+    expect((await staffView({ documents, clock: new FixedClock(NOW) }, final)).document_keys).toBeNull();
+  });
+
+  it("are erased with the person", async () => {
+    const { verifications, documents, deps } = setup();
+    const final = await asked(deps);
+    if (!final) throw new Error("Nothing stored");
+
+    const erased = await erase({ verifications, documents, clock: new FixedClock(NOW) }, final);
+
+    expect(erased.outcome).toBe("erased");
+    expect(verifications.stored(ID)).not.toHaveProperty("document_keys");
+    expect((await staffView({ documents, clock: new FixedClock(NOW) }, erased.item)).document_keys).toBeNull();
   });
 });
 

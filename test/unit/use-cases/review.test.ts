@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { AppItem } from "#shared/domain/apps";
 import { encodeCursor } from "#shared/domain/lists";
+import type { ReviewFilter } from "#shared/domain/review";
 import { toResource, type VerificationItem } from "#shared/domain/verification";
 import type { ReviewPosition } from "#shared/ports/verification-store";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
@@ -7,7 +9,10 @@ import { claimReview } from "#shared/use-cases/review/claim";
 import { decideReview } from "#shared/use-cases/review/decide";
 import { reviewQueue } from "#shared/use-cases/review/queue";
 import {
+  anApp,
+  appId,
   aVerification,
+  InMemoryAppStore,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
   verificationId,
@@ -38,26 +43,51 @@ const context = (sub: string) => ({
 const daysFrom = (first: string, count: number) =>
   Array.from({ length: count }, (_, n) => new Date(Date.parse(first) + n * 86_400_000).toISOString().slice(0, 10));
 
-/** The in-memory store, counting the days the queue reads (each an index query when deployed). */
+/** The in-memory store, noting the days the queue reads and counts (each an index query when deployed). */
 function countingDays(store: InMemoryVerificationStore) {
   const days: string[] = [];
+  const counted: string[] = [];
   return {
     days,
+    counted,
     verifications: {
-      inReviewOn(day: string, limit: number, after?: ReviewPosition) {
+      inReviewOn(day: string, filter: ReviewFilter, limit: number, after?: ReviewPosition) {
         days.push(day);
-        return store.inReviewOn(day, limit, after);
+        return store.inReviewOn(day, filter, limit, after);
+      },
+      countInReviewOn(day: string, filter: ReviewFilter) {
+        counted.push(day);
+        return store.countInReviewOn(day, filter);
+      },
+    },
+  };
+}
+
+/** An apps store holding `apps`, noting each app it is asked for. */
+function readingApps(...apps: AppItem[]) {
+  const store = new InMemoryAppStore();
+  for (const app of apps) store.put(app);
+  const reads: string[] = [];
+  return {
+    reads,
+    apps: {
+      getApp(id: string) {
+        reads.push(id);
+        return store.getApp(id);
       },
     },
   };
 }
 
 describe("reviewQueue", () => {
+  // The app every verification below belongs to unless it names another.
+  const apps = new InMemoryAppStore().put(anApp());
+
   it("refuses a cursor naming a deadline before the days it reads or after the last a window can close, reading nothing", async () => {
-    const { days, verifications } = countingDays(
+    const { days, counted, verifications } = countingDays(
       new InMemoryVerificationStore().put(inReview(1, "2026-12-01T10:00:00Z")),
     );
-    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const deps = { verifications, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
     for (const deadline of [
       "2019-11-30T12:00:00Z",
       // The day before the earliest a cursor may name (the day before the day before yesterday).
@@ -72,20 +102,25 @@ describe("reviewQueue", () => {
       });
     }
     expect(days).toEqual([]);
+    expect(counted).toEqual([]);
   });
 
-  it("reads no more than the days from the day before yesterday to the last a window can close, a cursor's included", async () => {
-    const { days, verifications } = countingDays(new InMemoryVerificationStore());
-    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+  it("reads and counts no more than the days from the day before yesterday to the last a window can close, a cursor's included", async () => {
+    const { days, counted, verifications } = countingDays(new InMemoryVerificationStore());
+    const deps = { verifications, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
     await reviewQueue(deps, { limit: 20 });
     expect(days).toEqual(daysFrom("2026-11-28", 7));
+    expect(counted.sort()).toEqual(daysFrom("2026-11-28", 7));
     days.length = 0;
+    counted.length = 0;
     // The earliest a cursor may name: the day before those, for one handed out yesterday.
     await reviewQueue(deps, {
       limit: 20,
       cursor: encodeCursor({ deadline: "2026-11-27T00:00:00Z", id: verificationId(9) }),
     });
     expect(days).toEqual(daysFrom("2026-11-27", 8));
+    // The total is the same on every page: counted over the queue's own days.
+    expect(counted.sort()).toEqual(daysFrom("2026-11-28", 7));
   });
 
   it("goes on from a cursor handed out yesterday that names a window the tick has not closed", async () => {
@@ -94,7 +129,7 @@ describe("reviewQueue", () => {
       inReview(2, "2026-11-28T09:00:00Z"),
       inReview(3, "2026-12-01T10:00:00Z"),
     );
-    const yesterday = { verifications: store, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const yesterday = { verifications: store, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
     const first = await reviewQueue(yesterday, { limit: 1 });
     expect(first.data.map((entry) => entry.verification_id)).toEqual([verificationId(1)]);
     const today = { ...yesterday, clock: new FixedClock("2026-12-01T11:00:00Z") };
@@ -110,7 +145,7 @@ describe("reviewQueue", () => {
       inReview(4, "2026-11-29T23:00:00Z"),
       inReview(5, "2026-12-03T11:59:00Z"),
     );
-    const deps = { verifications, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const deps = { verifications, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -131,13 +166,95 @@ describe("reviewQueue", () => {
       inReview(2, "2026-12-01T11:00:00Z", { claimed_by: "bo", claimed_by_sub: "b", claim_expires_at: NOW }),
     );
     const page = await reviewQueue(
-      { verifications, clock: new FixedClock(NOW), environment: "sandbox" },
+      { verifications, apps, clock: new FixedClock(NOW), environment: "sandbox" },
       { limit: 20 },
     );
     expect(page.data.map((entry) => entry.claim)).toEqual([
       { claimed_by: "ada", expires_at: "2026-11-30T12:10:00Z" },
       null,
     ]);
+  });
+
+  it("keeps only the type and the reason asked for on every page, and counts all that match across pages", async () => {
+    const store = new InMemoryVerificationStore().put(
+      inReview(1, "2026-11-29T23:00:00Z", { document_type: "GSB_KYK_DORM", review_reason: "fields_incomplete" }),
+      inReview(2, "2026-11-30T13:00:00Z", { document_type: "GSB_KYK_DORM" }),
+      inReview(3, "2026-12-01T10:00:00Z"),
+      inReview(4, "2026-12-02T09:00:00Z", { document_type: "GSB_KYK_DORM" }),
+      inReview(5, "2026-12-03T11:59:00Z", { document_type: "GSB_KYK_DORM" }),
+      inReview(6, "2026-12-03T12:00:00Z", { review_reason: "original_pdf_not_provided" }),
+      // A window that closes after the queue's last day: neither shown nor counted.
+      inReview(7, "2026-12-09T12:00:00Z", { document_type: "GSB_KYK_DORM" }),
+    );
+    const deps = { verifications: store, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const filter = { document_type: "GSB_KYK_DORM" as const, reason_code: "issuer_unavailable" as const };
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await reviewQueue(deps, { limit: 2, cursor, ...filter });
+      expect(page.total).toBe(3);
+      expect(page.data.every((entry) => entry.document_type === "GSB_KYK_DORM")).toBe(true);
+      expect(page.data.every((entry) => entry.reason_code === "issuer_unavailable")).toBe(true);
+      seen.push(...page.data.map((entry) => entry.verification_id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([2, 4, 5].map(verificationId));
+
+    const photos = await reviewQueue(deps, { limit: 20, reason_code: "original_pdf_not_provided" });
+    expect(photos.data.map((entry) => entry.verification_id)).toEqual([verificationId(6)]);
+    expect(photos.total).toBe(1);
+    const everything = await reviewQueue(deps, { limit: 2 });
+    expect(everything.data).toHaveLength(2);
+    expect(everything.total).toBe(6);
+  });
+
+  it("refuses a cursor with other filters than its page was read with", async () => {
+    const store = new InMemoryVerificationStore().put(
+      inReview(1, "2026-12-01T10:00:00Z", { document_type: "GSB_KYK_DORM" }),
+      inReview(2, "2026-12-01T11:00:00Z", { document_type: "GSB_KYK_DORM" }),
+    );
+    const deps = { verifications: store, apps, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const first = await reviewQueue(deps, { limit: 1, document_type: "GSB_KYK_DORM" });
+    const cursor = first.next_cursor ?? "";
+    expect(cursor).not.toBe("");
+    for (const other of [
+      {},
+      { document_type: "YOK_STUDENT" as const },
+      { document_type: "GSB_KYK_DORM" as const, reason_code: "issuer_unavailable" as const },
+    ]) {
+      await expect(reviewQueue(deps, { limit: 1, cursor, ...other }), JSON.stringify(other)).rejects.toMatchObject({
+        code: "invalid_cursor",
+      });
+    }
+    const next = await reviewQueue(deps, { limit: 1, cursor, document_type: "GSB_KYK_DORM" });
+    expect(next.data.map((entry) => entry.verification_id)).toEqual([verificationId(2)]);
+  });
+
+  it("names each app on the page by its name, read once per app; one with no name, or gone, by its id", async () => {
+    const { reads, apps: reading } = readingApps(
+      anApp(),
+      anApp({ app_id: appId(2), name: "Beta Yurtları" }),
+      anApp({ app_id: appId(3), name: "" }),
+    );
+    const store = new InMemoryVerificationStore().put(
+      inReview(1, "2026-12-01T10:00:00Z"),
+      inReview(2, "2026-12-01T11:00:00Z", { app_id: appId(2) }),
+      inReview(3, "2026-12-01T12:00:00Z"),
+      inReview(4, "2026-12-01T13:00:00Z", { app_id: appId(3) }),
+      inReview(5, "2026-12-01T14:00:00Z", { app_id: appId(4) }),
+      inReview(6, "2026-12-01T15:00:00Z", { app_id: appId(2) }),
+    );
+    const deps = { verifications: store, apps: reading, clock: new FixedClock(NOW), environment: "sandbox" as const };
+    const page = await reviewQueue(deps, { limit: 20 });
+    expect(page.data.map((entry) => [entry.app_id, entry.app_name])).toEqual([
+      [appId(1), "Acme Admissions"],
+      [appId(2), "Beta Yurtları"],
+      [appId(1), "Acme Admissions"],
+      [appId(3), appId(3)],
+      [appId(4), appId(4)],
+      [appId(2), "Beta Yurtları"],
+    ]);
+    expect(reads.sort()).toEqual([1, 2, 3, 4].map(appId));
   });
 });
 

@@ -1,0 +1,32 @@
+/**
+ * The public API's request log: what a developer can look up by the `request_id` every answer
+ * carries (its `Request-Id` header, and the problem body of an error). A request is kept when it
+ * changed something or was refused; a read that succeeded is not (it is the commonest request
+ * and its answer is all there is to it).
+ */
+
+/** How long a request is kept: as long as the events it may have caused. */
+export const KEEP_REQUESTS_DAYS = 30;
+
+/** One request of an app, as it was answered. */
+export interface RequestRecord {
+  request_id: string;
+  app_id: string;
+  method: string;
+  /** The path as sent, without its query. */
+  path: string;
+  status: number;
+  /** The problem's code, for a refused request. */
+  code?: string;
+  /** The verification it created or was about. */
+  verification_id?: string;
+  at: string;
+}
+
+/** True for a request the log keeps: one that could change something, or any the API refused. */
+export function worthKeeping(method: string, status: number): boolean {
+  return method !== "GET" || status >= 400;
+}
+
+/** The partition key of a kept request (the prefix is the family IAM holds the writers to). */
+export const requestPk = (requestId: string) => `REQ#${requestId}`;

@@ -1,0 +1,89 @@
+/**
+ * The public route handler's request log: which requests it keeps and what it keeps of them,
+ * and that a log that cannot be written leaves the answer as it was.
+ */
+import type { APIGatewayProxyEvent, Context } from "aws-lambda";
+import { describe, expect, it } from "vitest";
+import { VerificationNotFoundError } from "#shared/domain/errors";
+import type { RequestRecord } from "#shared/domain/requests";
+import { type RouteResult, routeHandler } from "#shared/http/route-handler";
+import { RecordingLog } from "../support/fakes.ts";
+import { FixedClock } from "../support/fixed-clock.ts";
+
+const AT = "2026-11-26T10:42:00Z";
+
+function request(method: string, path: string, verificationId?: string): APIGatewayProxyEvent {
+  return {
+    httpMethod: method,
+    path,
+    headers: {},
+    pathParameters: verificationId ? { verification_id: verificationId } : null,
+    queryStringParameters: { limit: "5" },
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: "req-1", authorizer: { appId: "app_01", environment: "sandbox" } },
+  } as unknown as APIGatewayProxyEvent;
+}
+
+function handler(work: () => Promise<RouteResult>, failing = false) {
+  const kept: RequestRecord[] = [];
+  const log = new RecordingLog();
+  const requests = {
+    async record(entry: RequestRecord) {
+      if (failing) throw new Error("throttled");
+      kept.push(entry);
+    },
+  };
+  const handle = routeHandler({ log, requests, clock: new FixedClock(AT) }, work);
+  return { kept, log, call: (event: APIGatewayProxyEvent) => handle(event, {} as Context) };
+}
+
+describe("the request log", () => {
+  it("keeps a create with the verification it made, and not a read that succeeded", async () => {
+    const { kept, call } = handler(async () => ({ status: 201, body: { verification_id: "ver_01" } }));
+    await call(request("POST", "/v1/verifications"));
+    await call(request("GET", "/v1/verifications/ver_01", "ver_01"));
+    expect(kept).toEqual([
+      {
+        request_id: "req-1",
+        app_id: "app_01",
+        method: "POST",
+        path: "/v1/verifications",
+        status: 201,
+        verification_id: "ver_01",
+        at: AT,
+      },
+    ]);
+  });
+
+  it("keeps a refused read with its code and the verification its path names, never the query", async () => {
+    const { kept, call } = handler(async () => {
+      throw new VerificationNotFoundError();
+    });
+    const answer = await call(request("GET", "/v1/verifications/ver_02", "ver_02"));
+    expect(answer.statusCode).toBe(404);
+    expect(kept).toEqual([
+      {
+        request_id: "req-1",
+        app_id: "app_01",
+        method: "GET",
+        path: "/v1/verifications/ver_02",
+        status: 404,
+        code: "verification_not_found",
+        verification_id: "ver_02",
+        at: AT,
+      },
+    ]);
+    expect(JSON.stringify(kept)).not.toContain("limit");
+  });
+
+  it("answers as it would when the log cannot be written, and says so in the function's log", async () => {
+    const { call, log } = handler(async () => ({ status: 201, body: { verification_id: "ver_03" } }), true);
+    const answer = await call(request("POST", "/v1/verifications"));
+    expect(answer.statusCode).toBe(201);
+    expect(JSON.parse(answer.body)).toEqual({ verification_id: "ver_03" });
+    expect(log.lines).toEqual([
+      expect.objectContaining({ level: "warn", attributes: expect.objectContaining({ request_id: "req-1" }) }),
+    ]);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * PDFs drawn in the page by pdf.js (pdfjs-dist's own build, served beside the console as
+ * `assets/pdf.mjs` with its worker `assets/pdf.worker.mjs`, and loaded only when a PDF is
+ * shown): every page to a canvas at a scale and rotation, the runs the other copy lacks marked
+ * over it, and each page's text read for the comparison.
+ */
+import { h } from "../common/dom.ts";
+import type { Pdfjs, PdfPage as PdfjsPage, PdfRenderTask, PdfViewport } from "./pdfjs.ts";
+import type { Drawing } from "./photo.ts";
+import { type LineDifference, linesOf, type TextLine, type TextRun } from "./text-diff.ts";
+
+type Library = Pdfjs<HTMLCanvasElement>;
+type PdfPage = PdfjsPage<HTMLCanvasElement>;
+
+const asset = (file: string) => new URL(`assets/${file}`, document.baseURI).href;
+
+let loading: Promise<Library> | undefined;
+
+/** pdf.js, imported once and on first use; a failed import is tried again next time. */
+function pdfjs(): Promise<Library> {
+  loading ??= (import(asset("pdf.mjs")) as Promise<Library>).then((module) => {
+    module.GlobalWorkerOptions.workerSrc = asset("pdf.worker.mjs");
+    return module;
+  });
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+/** Canvases stay under this many pixels, however far the reviewer zooms. */
+const MAX_CANVAS_PIXELS = 16_777_216;
+
+interface ShownPage {
+  page: PdfPage;
+  box: HTMLElement;
+  task: PdfRenderTask | undefined;
+  /** Where the canvas shown was drawn at, once one is. */
+  viewport: PdfViewport | undefined;
+}
+
+/** One PDF copy in its pane: its pages drawn, its text, and its marks. */
+export interface PdfCopy extends Drawing {
+  lines(): Promise<TextLine[]>;
+  mark(differences: LineDifference[]): void;
+  close(): void;
+}
+
+/** The run's box in the page's units: from a little under its baseline to the top of its letters. */
+function runBox(run: TextRun): number[] {
+  return [run.x, run.y - run.height * 0.25, run.x + run.width, run.y + run.height];
+}
+
+/** Opens the PDF `bytes` into `pane`, one box per page, each named `label(page, pages)`. */
+export async function openPdf(
+  bytes: Uint8Array,
+  pane: HTMLElement,
+  label: (page: number, pages: number) => string,
+): Promise<PdfCopy> {
+  const library = await pdfjs();
+  // No code generated from the file: the policy allows no eval, and a document should never need it.
+  const pdf = await library.getDocument({ data: bytes, isEvalSupported: false }).promise;
+  const pages: ShownPage[] = [];
+  for (let number = 1; number <= pdf.numPages; number += 1) {
+    const box = h("div", { class: "viewer-page" });
+    pages.push({ page: await pdf.getPage(number), box, task: undefined, viewport: undefined });
+  }
+  pane.replaceChildren(...pages.map((shown) => shown.box));
+  let marks: TextRun[][] = pages.map(() => []);
+  let drawn: { scale: number; rotation: number } | undefined;
+
+  const drawMarks = (shown: ShownPage, index: number) => {
+    const { viewport } = shown;
+    for (const old of shown.box.querySelectorAll(".viewer-mark")) old.remove();
+    if (!viewport) return;
+    for (const run of marks[index] ?? []) {
+      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(runBox(run));
+      const mark = h("div", { class: "viewer-mark", "aria-hidden": "true" });
+      Object.assign(mark.style, {
+        left: `${Math.min(x1, x2)}px`,
+        top: `${Math.min(y1, y2)}px`,
+        width: `${Math.abs(x2 - x1)}px`,
+        height: `${Math.abs(y2 - y1)}px`,
+      });
+      shown.box.append(mark);
+    }
+  };
+
+  const draw = (scale: number, rotation: number) => {
+    if (drawn?.scale === scale && drawn.rotation === rotation) return;
+    drawn = { scale, rotation };
+    pages.forEach((shown, index) => {
+      shown.task?.cancel();
+      const viewport = shown.page.getViewport({ scale, rotation });
+      const ratio = Math.min(
+        window.devicePixelRatio || 1,
+        Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, viewport.width * viewport.height)),
+      );
+      const canvas = h("canvas", {
+        width: Math.floor(viewport.width * ratio),
+        height: Math.floor(viewport.height * ratio),
+        role: "img",
+        "aria-label": label(index + 1, pages.length),
+      });
+      const size = { width: `${viewport.width}px`, height: `${viewport.height}px` };
+      Object.assign(canvas.style, size);
+      Object.assign(shown.box.style, size);
+      const task = shown.page.render({
+        canvas,
+        viewport,
+        ...(ratio === 1 ? {} : { transform: [ratio, 0, 0, ratio, 0, 0] }),
+      });
+      shown.task = task;
+      task.promise.then(
+        () => {
+          shown.box.querySelector("canvas")?.remove();
+          shown.box.prepend(canvas);
+          shown.viewport = viewport;
+          drawMarks(shown, index);
+        },
+        // Cancelled by a newer drawing, or a page pdf.js could not draw: the newer drawing, or the box, stays.
+        () => undefined,
+      );
+    });
+  };
+
+  return {
+    size(rotation) {
+      const sizes = pages.map((shown) => shown.page.getViewport({ scale: 1, rotation }));
+      return {
+        width: Math.max(...sizes.map((viewport) => viewport.width)),
+        height: Math.max(...sizes.map((viewport) => viewport.height)),
+      };
+    },
+    draw,
+    async lines() {
+      const lines: TextLine[] = [];
+      for (const [index, shown] of pages.entries()) {
+        const content = await shown.page.getTextContent();
+        const runs = content.items.flatMap((item) =>
+          "str" in item
+            ? [
+                {
+                  text: item.str,
+                  x: item.transform[4] ?? 0,
+                  y: item.transform[5] ?? 0,
+                  width: item.width,
+                  height: item.height,
+                },
+              ]
+            : [],
+        );
+        lines.push(...linesOf(index + 1, runs));
+      }
+      return lines;
+    },
+    mark(differences) {
+      marks = pages.map((_, index) =>
+        differences
+          .filter((difference) => difference.line.page === index + 1)
+          .flatMap((difference) => difference.marked),
+      );
+      pages.forEach(drawMarks);
+    },
+    close() {
+      for (const shown of pages) shown.task?.cancel();
+      void pdf.destroy();
+    },
+  };
+}
