@@ -14,7 +14,7 @@ import type { VerificationResource } from "#shared/domain/responses/verification
 import { REVIEW_REASONS as CONSOLE_REASONS, DOCUMENT_TYPES as CONSOLE_TYPES } from "../../web/backoffice/wire.ts";
 import type { StaffUser } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";
-import { istanbulTime, TIME_ZONE, useChromium } from "../support/chromium.ts";
+import { pageClock, TIME_ZONE, useChromium } from "../support/chromium.ts";
 import { processedDocument } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
@@ -219,7 +219,7 @@ describe("the queue and the audit trail in chromium", () => {
     expect(decision).toContain(decisionRequestId);
     // Times in the browser's zone, 24-hour.
     for (const time of await page.locator("table.audit time").all()) {
-      expect(await time.innerText()).toBe(istanbulTime((await time.getAttribute("datetime")) ?? ""));
+      expect(await time.innerText()).toBe(await pageClock(page, (await time.getAttribute("datetime")) ?? ""));
     }
     expect(
       await page.getByRole("link", { name: decided.verification_id, exact: true }).first().getAttribute("href"),

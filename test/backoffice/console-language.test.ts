@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
-import { istanbulTime, TIME_ZONE, useChromium } from "../support/chromium.ts";
+import { pageClock, TIME_ZONE, useChromium } from "../support/chromium.ts";
 import { processedDocument } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
@@ -103,17 +103,21 @@ describe("the console in both languages, on one clock", () => {
     await page.keyboard.press("v");
     await expect.poll(() => page.getByLabel("Doğrulandı").isChecked()).toBe(true);
     const expiresAt = (await claimStatus(page).locator("time").getAttribute("datetime")) ?? "";
-    expect(await claimStatus(page).innerText()).toBe(`Kaydı ${istanbulTime(expiresAt)} saatine kadar siz üstlendiniz.`);
+    expect(await claimStatus(page).innerText()).toBe(
+      `Kaydı ${await pageClock(page, expiresAt)} saatine kadar siz üstlendiniz.`,
+    );
     await expect
       .poll(() => itemStatus(page).innerText())
-      .toBe(`Kaydı ${istanbulTime(expiresAt)} saatine kadar siz üstlendiniz.`);
+      .toBe(`Kaydı ${await pageClock(page, expiresAt)} saatine kadar siz üstlendiniz.`);
     expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(false);
     expect(await page.locator("#claim-left").innerText()).toMatch(/^Üstlenmenizin kalan süresi: 1[45]:\d{2}$/);
 
     // English, on the same screen and the same claim: still 24-hour on an en-US browser.
     await page.getByLabel("Dil", { exact: true }).selectOption("en");
     await expect.poll(() => inPage(page, "document.documentElement.lang")).toBe("en");
-    await expect.poll(() => claimStatus(page).innerText()).toBe(`You hold the claim until ${istanbulTime(expiresAt)}.`);
+    await expect
+      .poll(() => claimStatus(page).innerText())
+      .toBe(`You hold the claim until ${await pageClock(page, expiresAt)}.`);
     expect(await page.locator("article.item").innerText()).toMatch(/Fields extracted\s+Failed/);
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
     expect(await page.locator("#claim-left").innerText()).toMatch(/^Time left on your claim: 1[45]:\d{2}$/);
@@ -126,7 +130,7 @@ describe("the console in both languages, on one clock", () => {
       .toBe("Your claim lapses in under a minute. Renew it (n) to keep deciding.");
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(false);
     await page.clock.fastForward(51_000);
-    const lapsed = `Your claim lapsed at ${istanbulTime(expiresAt)}: claim the item again to decide.`;
+    const lapsed = `Your claim lapsed at ${await pageClock(page, expiresAt)}: claim the item again to decide.`;
     await expect.poll(() => claimStatus(page).innerText()).toBe(lapsed);
     await expect.poll(() => itemAlert(page).innerText()).toBe(lapsed);
     expect(await page.getByRole("button", { name: "Record decision" }).isDisabled()).toBe(true);
@@ -153,28 +157,30 @@ describe("the console in both languages, on one clock", () => {
     await signIn(page, reviewer, "İnceleme kuyruğu");
     await expect
       .poll(() => rowOf(page, taken.verification_id).innerText())
-      .toContain(`${otherReviewer.username}, şu saate kadar: ${istanbulTime(until)}`);
+      .toContain(`${otherReviewer.username}, şu saate kadar: ${await pageClock(page, until)}`);
     await page.getByRole("link", { name: taken.verification_id, exact: true }).click();
     await page.getByRole("heading", { name: taken.verification_id }).waitFor();
     await expect
       .poll(() => claimStatus(page).innerText())
-      .toBe(`Kaydı ${istanbulTime(until)} saatine kadar ${otherReviewer.username} üstlendi.`);
+      .toBe(`Kaydı ${await pageClock(page, until)} saatine kadar ${otherReviewer.username} üstlendi.`);
 
     await page.keyboard.press("c");
     await expect
       .poll(() => itemAlert(page).innerText())
-      .toContain(`Kaydı başka biri üstlendi. ${otherReviewer.username} holds the claim until ${istanbulTime(until)}`);
+      .toContain(
+        `Kaydı başka biri üstlendi. ${otherReviewer.username} holds the claim until ${await pageClock(page, until)}`,
+      );
     // The top banner is for the queue; the item speaks beside its form.
     expect(await page.locator("#alert").innerText()).toBe("");
 
     await page.getByLabel("Dil", { exact: true }).selectOption("en");
     await expect
       .poll(() => claimStatus(page).innerText())
-      .toBe(`${otherReviewer.username} holds the claim until ${istanbulTime(until)}.`);
+      .toBe(`${otherReviewer.username} holds the claim until ${await pageClock(page, until)}.`);
     await page.keyboard.press("r");
     await expect
       .poll(() => itemAlert(page).innerText())
-      .toBe(`${otherReviewer.username} holds the claim until ${istanbulTime(until)}.`);
+      .toBe(`${otherReviewer.username} holds the claim until ${await pageClock(page, until)}.`);
     expect(await page.getByLabel("Rejected").isChecked()).toBe(false);
     expect(await inPage(page, "JSON.stringify(document.body.innerText.match(/\\d{4}-\\d{2}-\\d{2}T/))")).toBe("null");
     expect(await inPage(page, "/\\b(AM|PM)\\b/.test(document.body.innerText)")).toBe(false);

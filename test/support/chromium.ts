@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -48,11 +48,20 @@ export function useChromium(settings: { locale?: string; timezoneId?: string } =
 /** The zone the console's browser tests run in: its staff's. */
 export const TIME_ZONE = "Europe/Istanbul";
 
-/** An instant as a page in `TIME_ZONE` must show it: the time of day, 24-hour. */
-export const istanbulTime = (iso: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: TIME_ZONE,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(iso));
+const dayIn = (at: number) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    at,
+  );
+
+/**
+ * An instant as `page` (in `TIME_ZONE`) must show it: the time of day on a 24-hour clock when it
+ * falls on the page's today, else its date too, in the page's language (as web/common/dom.ts
+ * `clockText` has it); a claim taken before midnight lapses the next day.
+ */
+export async function pageClock(page: Page, iso: string): Promise<string> {
+  const [language, now] = await page.evaluate<[string, number]>("[document.documentElement.lang, Date.now()]");
+  const at = Date.parse(iso);
+  const options: Intl.DateTimeFormatOptions =
+    dayIn(at) === dayIn(now) ? { hour: "2-digit", minute: "2-digit" } : { dateStyle: "medium", timeStyle: "short" };
+  return new Intl.DateTimeFormat(language, { ...options, timeZone: TIME_ZONE, hourCycle: "h23" }).format(at);
+}
