@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
+import { DOCUMENT_LAYOUTS } from "#shared/domain/document-layouts";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -23,7 +24,10 @@ export function expectInStep(dictionaries: { en: Record<string, string>; tr: Rec
   }
 }
 
-/** The check names processing records, read from its source: a new check without a label fails where this is used. */
+/**
+ * The check names processing records, read from its source, and each document type's rule
+ * check: a new check without a label fails where this is used.
+ */
 export function checkNames(): string[] {
   const folder = path.join(ROOT, "shared/use-cases/processing");
   const names = new Set<string>();
@@ -35,5 +39,6 @@ export function checkNames(): string[] {
       names.add(stepped ?? listed ?? "");
     }
   }
+  for (const layout of Object.values(DOCUMENT_LAYOUTS)) names.add(layout.rule.check);
   return [...names].sort();
 }

@@ -76,6 +76,8 @@ export const common = {
   "check.authority_match": "Issuer's copy matches",
   "check.fields_extracted": "Fields extracted",
   "check.subject_match": "Subject matches",
+  "check.student_active": "Student active",
+  "check.student_accommodated": "Student accommodated",
   "problem.verification_not_found": "No such verification",
   "problem.validation_failed": "The request is not valid",
   "problem.rate_limited": "Too many requests: wait a moment",

@@ -76,6 +76,8 @@ export const common: Readonly<Record<keyof typeof english, string>> = {
   "check.authority_match": "Kurum kopyasıyla eşleşiyor",
   "check.fields_extracted": "Alanlar okundu",
   "check.subject_match": "Kişi eşleşiyor",
+  "check.student_active": "Öğrenci aktif",
+  "check.student_accommodated": "Öğrenci yurtta kalıyor",
   "problem.verification_not_found": "Böyle bir doğrulama yok",
   "problem.validation_failed": "İstek geçerli değil",
   "problem.rate_limited": "Çok fazla istek: biraz bekleyin",
