@@ -12,7 +12,15 @@ import { appPk } from "#shared/domain/apps";
 import type { ReviewEntry, ReviewPage } from "#shared/domain/responses/review";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
-import { Customer, call, expectProblem, expectVerification, type Reply, upload } from "../support/client.ts";
+import {
+  Customer,
+  call,
+  expectProblem,
+  expectVerification,
+  processedDocument,
+  type Reply,
+  upload,
+} from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 // No issuer: every readable certificate waits in review (`issuer_unavailable`).
@@ -47,26 +55,6 @@ function staff(
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-}
-
-/** A published test document sent by `customer` as `type`, waiting in review for `reason` (no issuer is asked here). */
-async function inReviewFrom(
-  customer: Customer,
-  file: string,
-  type: string,
-  reason: string,
-): Promise<VerificationResource> {
-  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
-  const created = await customer.created({
-    document_type: type,
-    original_filename: file,
-    file_size_bytes: bytes.length,
-    process_type: "sync",
-  });
-  expect((await upload(created, bytes)).status).toBe(200);
-  const confirmed = expectVerification(await customer.confirm(created.verification_id));
-  expect(confirmed).toMatchObject({ status: "in_review", reason_code: reason });
-  return confirmed;
 }
 
 /** A verification of the fixture's app, waiting in review. */
@@ -160,16 +148,25 @@ describe("the queue", () => {
   });
 
   it("narrows to a document type and a reason, counts every match in total, and names each app", async () => {
-    const photo = await inReviewFrom(fx.customer, "yok-photo.png", "YOK_STUDENT", "original_pdf_not_provided");
-    const dorm = await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
+    const photo = await processedDocument(fx.customer, "yok-photo.png", "YOK_STUDENT", {
+      status: "in_review",
+      reason_code: "original_pdf_not_provided",
+    });
+    const dorm = await processedDocument(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", {
+      status: "in_review",
+      reason_code: "issuer_unavailable",
+    });
     const certificateInReview = await inReview();
     // Another app's, then the app removed: its entry names it by its id.
     const gone = await fx.api.newApp();
-    const orphan = await inReviewFrom(
+    const orphan = await processedDocument(
       new Customer(fx.api.baseUrl, gone.api_key),
       "gsb-photo.jpg",
       "GSB_KYK_DORM",
-      "original_pdf_not_provided",
+      {
+        status: "in_review",
+        reason_code: "original_pdf_not_provided",
+      },
     );
     await fx.api.db.send(new DeleteCommand({ TableName: fx.api.tables.apps, Key: { pk: appPk(gone.app_id) } }));
     const appName = (await fx.api.apps.getApp(fx.app.app_id))?.name ?? "";
@@ -209,8 +206,14 @@ describe("the queue", () => {
   });
 
   it("refuses a filter it does not know (422) and a cursor asked with other filters (400)", async () => {
-    await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
-    await inReviewFrom(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", "issuer_unavailable");
+    await processedDocument(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", {
+      status: "in_review",
+      reason_code: "issuer_unavailable",
+    });
+    await processedDocument(fx.customer, "gsb-accommodated.pdf", "GSB_KYK_DORM", {
+      status: "in_review",
+      reason_code: "issuer_unavailable",
+    });
     for (const query of ["document_type=PASSPORT", "reason_code=verified", "reason_code=", "type=YOK_STUDENT"]) {
       const problem = expectProblem(
         await staff(reviewer, "GET", `/backoffice/v1/reviews?${query}`),

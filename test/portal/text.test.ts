@@ -15,7 +15,7 @@ import { RESULTS, STATUSES } from "#shared/domain/state";
 import { SIGN_IN_KEYS } from "../../web/common/sign-in-words.ts";
 import { en } from "../../web/portal/text-en.ts";
 import { tr } from "../../web/portal/text-tr.ts";
-import { checkNames, expectInStep } from "../support/dictionaries.ts";
+import { checkNames, expectInStep, labelsEveryCode } from "../support/dictionaries.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const dictionaries = { en: en as Record<string, string>, tr: tr as Record<string, string> };
@@ -79,15 +79,7 @@ describe("the portal's dictionaries", () => {
     // A request of the public API that a lookup finds shows its refusal.
     ["api_problem", enumOf(publicApi.Problem, "code")],
   ];
-  for (const [group, codes] of groups) {
-    it(`label every ${group} code in both languages`, () => {
-      expect(codes.length).toBeGreaterThan(0);
-      for (const code of codes) {
-        expect(dictionaries.en, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
-        expect(dictionaries.tr, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
-      }
-    });
-  }
+  labelsEveryCode(dictionaries, groups);
 
   it("name only codes that exist: no label for a code nobody sends", () => {
     const known = new Map<string, Set<string>>();

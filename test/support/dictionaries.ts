@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { DOCUMENT_LAYOUTS } from "#shared/domain/document-layouts";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -41,4 +41,20 @@ export function checkNames(): string[] {
   }
   for (const layout of Object.values(DOCUMENT_LAYOUTS)) names.add(layout.rule.check);
   return [...names].sort();
+}
+
+/** One test per group of codes: each code labelled (`<group>.<code>`) in both languages. */
+export function labelsEveryCode(
+  dictionaries: { en: Record<string, string>; tr: Record<string, string> },
+  groups: readonly [string, readonly string[]][],
+): void {
+  for (const [group, codes] of groups) {
+    it(`label every ${group} code in both languages`, () => {
+      expect(codes.length).toBeGreaterThan(0);
+      for (const code of codes) {
+        expect(dictionaries.en, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
+        expect(dictionaries.tr, `${group}.${code}`).toHaveProperty([`${group}.${code}`]);
+      }
+    });
+  }
 }
