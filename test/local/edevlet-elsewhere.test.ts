@@ -4,17 +4,14 @@
  * runs apart from it, by the mobile endpoint. Genuine certificates verify, altered ones are
  * rejected, and a busy barcode waits in review once the retry window has passed.
  */
-import { readFileSync } from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
 import { freePort } from "../../local/engines.ts";
 import { PUBLISHED_CERTIFICATES } from "../../local/resources.ts";
-import { Customer, expectVerification, upload } from "../support/client.ts";
+import { Customer, processedDocument } from "../support/client.ts";
 import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
 
-const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
 let elsewhere: EdevletSimulator;
 let runtime: RunningRuntime;
 let customer: Customer;
@@ -50,18 +47,6 @@ afterAll(async () => {
   await elsewhere?.stop();
 });
 
-async function verified(file: string, documentType: string) {
-  const bytes = new Uint8Array(readFileSync(path.join(DOCUMENTS, file)));
-  const created = await customer.created({
-    document_type: documentType,
-    original_filename: file,
-    file_size_bytes: bytes.length,
-    process_type: "sync",
-  });
-  expect((await upload(created, bytes)).status).toBe(200);
-  return expectVerification(await customer.confirm(created.verification_id));
-}
-
 describe("npm start with LOCAL_EDEVLET=off", () => {
   it("says which e-Devlet it asks, and starts no simulator of its own", async () => {
     expect(runtime.output()).toContain(`e-Devlet (mobile) at ${elsewhere.url} / ${elsewhere.url} (LOCAL_EDEVLET=off)`);
@@ -78,13 +63,13 @@ describe("npm start with LOCAL_EDEVLET=off", () => {
 
   it("verifies a genuine certificate, rejects an altered one and an unknown one, asking the e-Devlet it was given", async () => {
     const before = elsewhere.stats().lookups;
-    expect(await verified("yok-active.pdf", "YOK_STUDENT")).toMatchObject({
+    await processedDocument(customer, "yok-active.pdf", "YOK_STUDENT", {
       status: "completed",
       result: "verified",
       environment: "production",
     });
-    expect(await verified("yok-altered.pdf", "YOK_STUDENT")).toMatchObject({ reason_code: "document_altered" });
-    expect(await verified("gsb-unknown-barcode.pdf", "GSB_KYK_DORM")).toMatchObject({
+    await processedDocument(customer, "yok-altered.pdf", "YOK_STUDENT", { reason_code: "document_altered" });
+    await processedDocument(customer, "gsb-unknown-barcode.pdf", "GSB_KYK_DORM", {
       reason_code: "document_not_found_at_issuer",
     });
     expect(elsewhere.stats().lookups - before).toBe(3);
@@ -92,8 +77,10 @@ describe("npm start with LOCAL_EDEVLET=off", () => {
 
   it("waits in review for a busy barcode only once the retry window has passed", async () => {
     const started = Date.now();
-    const final = await verified("gsb-issuer-unavailable.pdf", "GSB_KYK_DORM");
-    expect(final).toMatchObject({ status: "in_review", reason_code: "issuer_unavailable" });
+    await processedDocument(customer, "gsb-issuer-unavailable.pdf", "GSB_KYK_DORM", {
+      status: "in_review",
+      reason_code: "issuer_unavailable",
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
   });
 });
