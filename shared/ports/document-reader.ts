@@ -4,6 +4,8 @@ import type { FileType } from "../domain/document-types.ts";
 export interface DocumentContent {
   /** The text layer, one string per printed line, top to bottom; empty for a photo. */
   lines: string[];
+  /** How many of `lines` each page holds, in page order; empty for a photo. */
+  linesPerPage: number[];
   /** The text of every QR code found: in the PDF's images, or in the photo. */
   qrCodes: string[];
 }

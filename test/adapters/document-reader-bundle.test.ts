@@ -114,10 +114,11 @@ describe("the reader in a function's bundle", () => {
       readable: true,
       content: {
         lines: ["Adı Soyadı : AYŞE DENEME", "Barkod No : TESTYOK-0001-AKTIF"],
+        linesPerPage: [2],
         qrCodes: [link("TESTYOK-0001-AKTIF")],
       },
     });
-    expect(fromPhoto.read).toEqual({ readable: true, content: { lines: [], qrCodes: [link("TESTYOK-0001-AKTIF")] } });
+    expect(fromPhoto.read).toEqual({ readable: true, content: { lines: [], linesPerPage: [], qrCodes: [link("TESTYOK-0001-AKTIF")] } });
   });
 
   it("reads a 10 MiB PDF at its first read", { timeout: 60_000 }, async () => {

@@ -58,7 +58,7 @@ describe("a certificate that carries its keys only in e-Devlet's QR payload", ()
   it.each(["png", "jpeg"] as const)("a photo (%s) of the QR-only PDF", async (format) => {
     const read = await content(format, await certificatePhoto(QR_ONLY, format));
 
-    expect(read).toEqual({ lines: [], qrCodes: [APP_PAYLOAD] });
+    expect(read).toEqual({ lines: [], linesPerPage: [], qrCodes: [APP_PAYLOAD] });
     expect(documentKeys(read)).toEqual(KEYS);
   });
 

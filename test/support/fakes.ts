@@ -1088,21 +1088,33 @@ export class ScriptedAuthority implements Authority {
   }
 }
 
+/** A one-page document's content: `lines` as its text layer, and the QR codes' payloads. */
+export function pageContent(lines: readonly string[], qrCodes: readonly string[] = []): DocumentContent {
+  return { lines: [...lines], linesPerPage: lines.length > 0 ? [lines.length] : [], qrCodes: [...qrCodes] };
+}
+
 /**
- * Refuses with `refusal` when one is set, else answers `content`; keeps the file types it was
- * asked to open.
+ * Refuses with `refusal` when one is set, else answers what `answer` holds for the bytes asked,
+ * or `content`; keeps the file types it was asked to open.
  */
 export class ScriptedReader implements DocumentReader {
   readonly opened: FileType[] = [];
-  content: DocumentContent = { lines: [], qrCodes: [] };
+  content: DocumentContent = pageContent([]);
+  /** Content for particular bytes (an issuer's copy that reads differently from the upload). */
+  private readonly byBytes = new Map<string, DocumentContent>();
 
   constructor(public refusal?: string) {}
 
-  async read(fileType: FileType, _bytes: Uint8Array): Promise<ReadResult> {
+  answer(bytes: Uint8Array, content: DocumentContent): this {
+    this.byBytes.set(Buffer.from(bytes).toString("base64"), content);
+    return this;
+  }
+
+  async read(fileType: FileType, bytes: Uint8Array): Promise<ReadResult> {
     this.opened.push(fileType);
-    return this.refusal
-      ? { readable: false, reason: this.refusal }
-      : { readable: true, content: { lines: [...this.content.lines], qrCodes: [...this.content.qrCodes] } };
+    if (this.refusal) return { readable: false, reason: this.refusal };
+    const content = this.byBytes.get(Buffer.from(bytes).toString("base64")) ?? this.content;
+    return { readable: true, content: structuredClone(content) };
   }
 }
 

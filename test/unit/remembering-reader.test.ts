@@ -13,7 +13,7 @@ function counting(): DocumentReader & { opened: number; failNext: boolean } {
         reader.failNext = false;
         throw new Error("the reader stopped");
       }
-      return { readable: true, content: { lines: [String(bytes[0])], qrCodes: [] } };
+      return { readable: true, content: { lines: [String(bytes[0])], linesPerPage: [1], qrCodes: [] } };
     },
   };
   return reader;

@@ -238,11 +238,14 @@ export async function readPdf(bytes: Uint8Array): Promise<DocumentContent> {
     if (pdf.numPages > MAX_PDF_PAGES) throw new Unreadable(`The PDF has more than ${MAX_PDF_PAGES} pages`);
 
     const lines: string[] = [];
+    const linesPerPage: number[] = [];
     const qrCodes = new Set<string>();
     const seen = new Set<string>();
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number);
-      lines.push(...linesOf(await textRuns(pdfjs, page)));
+      const pageLines = linesOf(await textRuns(pdfjs, page));
+      lines.push(...pageLines);
+      linesPerPage.push(pageLines.length);
       const { fnArray, argsArray } = await page.getOperatorList();
       for (const source of paintedImages(pdfjs, fnArray, argsArray)) {
         if ("objId" in source && seen.has(source.objId)) continue;
@@ -261,7 +264,7 @@ export async function readPdf(bytes: Uint8Array): Promise<DocumentContent> {
       }
       page.cleanup();
     }
-    return { lines, qrCodes: [...qrCodes] };
+    return { lines, linesPerPage, qrCodes: [...qrCodes] };
   } catch (error) {
     if (error instanceof Unreadable) throw error;
     throw new Unreadable("The PDF could not be read");

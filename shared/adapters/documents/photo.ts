@@ -18,7 +18,7 @@ export async function readPhoto(fileType: "png" | "jpeg", bytes: Uint8Array): Pr
   try {
     const codes = await session.inEncodedImage(bytes).catch(() => undefined);
     if (!codes) throw new Unreadable(`The ${fileType.toUpperCase()} could not be read`);
-    return { lines: [], qrCodes: codes };
+    return { lines: [], linesPerPage: [], qrCodes: codes };
   } finally {
     session.close();
   }

@@ -9,6 +9,7 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
@@ -99,7 +100,7 @@ describe("confirmUpload: the upload is acceptable", () => {
       aVerification({ process_type: "sync" }),
       documentBytes("pdf", 1024),
     );
-    reader.content = { lines: ["Barkod No : YOK-7Q4M-2K9D", "T.C. Kimlik No : 10000000146"], qrCodes: [] };
+    reader.content = pageContent(["Barkod No : YOK-7Q4M-2K9D", "T.C. Kimlik No : 10000000146"]);
 
     const resource = await confirmUpload(deps, mine);
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { inspectDocument } from "#shared/use-cases/processing/inspect-document";
-import { aVerification, documentBytes, ScriptedReader } from "../../support/fakes.ts";
+import { aVerification, documentBytes, pageContent, ScriptedReader } from "../../support/fakes.ts";
 
 const SKIPPED = "Not run: an earlier check failed";
 
 describe("inspectDocument", () => {
   it("passes the four checks in order for a readable document of the declared size and an allowed type, and hands on its content", async () => {
     const reader = new ScriptedReader();
-    reader.content = { lines: ["Barkod No : YOK-7Q4M-2K9D"], qrCodes: ["YOK-7Q4M-2K9D"] };
+    reader.content = pageContent(["Barkod No : YOK-7Q4M-2K9D"], ["YOK-7Q4M-2K9D"]);
 
     const inspection = await inspectDocument(reader, aVerification(), documentBytes("pdf", 1024));
 
@@ -19,7 +19,7 @@ describe("inspectDocument", () => {
         { name: "document_readable", outcome: "passed", detail: "The PDF opens" },
       ],
       fileType: "pdf",
-      content: { lines: ["Barkod No : YOK-7Q4M-2K9D"], qrCodes: ["YOK-7Q4M-2K9D"] },
+      content: pageContent(["Barkod No : YOK-7Q4M-2K9D"], ["YOK-7Q4M-2K9D"]),
     });
     expect(reader.opened).toEqual(["pdf"]);
   });

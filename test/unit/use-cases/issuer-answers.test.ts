@@ -14,6 +14,7 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
@@ -35,10 +36,10 @@ function setup(answer: IssuerAnswer = { kind: "found", document: UPLOAD }) {
   documents.upload(KEY, UPLOAD);
   const reader = new ScriptedReader();
   // The barcode only in the QR code, as e-Devlet's app reads it.
-  reader.content = {
-    lines: CERTIFICATE_LINES.filter((line) => !line.startsWith("Barkod")),
-    qrCodes: [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`],
-  };
+  reader.content = pageContent(
+    CERTIFICATE_LINES.filter((line) => !line.startsWith("Barkod")),
+    [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`],
+  );
   const authority = new ScriptedAuthority(answer);
   const queue = new RecordingIssuerQueue();
   const log = new RecordingLog();
@@ -263,7 +264,7 @@ describe("with no issuer configured", () => {
   it("a message still in the queue sends the verification to review, asking nothing", async () => {
     const { verifications, documents, authority, clock, log } = setup();
     const reader = new ScriptedReader();
-    reader.content = { lines: [], qrCodes: [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`] };
+    reader.content = pageContent([], [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`]);
     const deps = { verifications, documents, reader, issuer: undefined, authority: undefined, clock, log };
 
     const final = await askIssuer(

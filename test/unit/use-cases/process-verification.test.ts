@@ -11,6 +11,7 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
@@ -49,7 +50,7 @@ function setup(
   const upload = options.upload === undefined ? UPLOAD : options.upload;
   if (upload) documents.upload(KEY, upload);
   const reader = new ScriptedReader();
-  reader.content = { lines: options.lines ?? CERTIFICATE, qrCodes: options.qrCodes ?? [] };
+  reader.content = pageContent(options.lines ?? CERTIFICATE, options.qrCodes);
   const answer = options.authority === undefined || options.authority === "none" ? found(UPLOAD) : options.authority;
   const scripted = new ScriptedAuthority(answer);
   const authority = options.authority === "none" ? undefined : scripted;
