@@ -107,6 +107,7 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
   decision: null,
   document_keys: { barcode: "YOKOB-2026-AB12CD34", identity_number_masked: "12*******34" },
+  text_differences: null,
 });
 /** A reviewer's rejection of a document the issuer could not be asked about, in the customer's words. */
 const REVIEWER_REJECTED = decisionMessage("not_genuine", {

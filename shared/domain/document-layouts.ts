@@ -3,7 +3,9 @@
  * (`certificates/`). What reads a certificate loads them; what only takes an upload does not.
  */
 import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
+import { readLabelled } from "./certificates/labels.ts";
 import type { CertificateLayout, CertificateSchema } from "./certificates/layout.ts";
+import { isoDate, parsed } from "./certificates/values.ts";
 import { yokStudentLayout } from "./certificates/yok-student.ts";
 import type { DocumentType } from "./document-types.ts";
 import * as z from "./zod.ts";
@@ -34,4 +36,16 @@ export const extractedSchema = z.discriminatedUnion("schema", [
 /** The layout of `documentType`, seen as any layout: the pipeline reads every type the same way. */
 export function layoutOf(documentType: DocumentType): AnyLayout {
   return DOCUMENT_LAYOUTS[documentType];
+}
+
+/** The labels an e-Devlet document prints its issue date after; a time may follow the date. */
+const ISSUE_DATE_LABELS = { issued_at: ["Belge Tarihi", "Düzenlenme Tarihi", "Belgenin Düzenlendiği Tarih"] } as const;
+
+/**
+ * The issue date a document of `documentType` prints, ISO `YYYY-MM-DD`, read from its text
+ * lines; null when it prints none or it is not a date.
+ */
+export function issueDateOf(_documentType: DocumentType, lines: readonly string[]): string | null {
+  const printed = readLabelled(lines, ISSUE_DATE_LABELS).issued_at;
+  return parsed(printed, (value) => isoDate(value.split(/\s+/)[0] ?? ""));
 }

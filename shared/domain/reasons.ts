@@ -9,7 +9,7 @@ export const REASON_MESSAGES = {
   processing: "The document is being checked",
   // In review: why a person must decide.
   issuer_unavailable: "The issuer could not be asked for its copy of the document; a reviewer will decide",
-  fields_incomplete: "The issuer's copy lacks fields the decision needs; a reviewer will decide",
+  fields_incomplete: "The document's keys or the issuer's copy lack what the decision needs; a reviewer will decide",
   original_pdf_not_provided: "A photo was sent instead of the original PDF; a reviewer will decide",
   review_requested: "The sandbox reference asked for a review; it is decided in a few seconds",
   // Decisions.
@@ -17,6 +17,7 @@ export const REASON_MESSAGES = {
   barcode_missing: "The PDF carries no barcode number and identity number to ask the issuer about",
   document_not_found_at_issuer: "The issuer has no document with this barcode for this person",
   document_altered: "The document differs from the issuer's copy",
+  document_too_old: "The issuer's copy was issued longer ago than this verification accepts",
   student_not_active: "The certificate does not show an active student",
   student_not_accommodated: "The certificate does not show a student staying in the dormitory",
   subject_mismatch: "The document is about someone other than the expected subject",
@@ -64,6 +65,7 @@ const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
   document_altered: "found the document altered",
   not_genuine: "found the document not genuine",
   subject_mismatch: "found the document about someone other than the expected subject",
+  document_too_old: "found the document issued too long ago",
   student_not_active: "found the certificate does not show an active student",
   student_not_accommodated: "found the certificate does not show a student staying in the dormitory",
   document_unreadable: "could not read the document",
@@ -72,7 +74,7 @@ const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
 
 /** Whether the issuer's copy was compared before the reviewer decided, by why the verification went to review. */
 const ISSUER_COMPARISON: Record<ReviewReason, string> = {
-  fields_incomplete: "the issuer's copy was compared and matched byte for byte, but lacked fields the checks need",
+  fields_incomplete: "the document's keys or the issuer's copy lacked what the checks need",
   issuer_unavailable: "the issuer's copy was not compared, as the issuer could not be asked for it",
   original_pdf_not_provided: "the issuer's copy was not compared, as a photo was sent instead of the PDF",
   review_requested: "the issuer's copy was not compared and no check ran, as the sandbox reference asked for a review",

@@ -19,6 +19,7 @@ export const REJECTION_CODES = [
   "document_altered",
   "not_genuine",
   "subject_mismatch",
+  "document_too_old",
   "student_not_active",
   "student_not_accommodated",
   "document_unreadable",

@@ -1,4 +1,5 @@
 import type { RecordedKeys } from "./certificates/keys.ts";
+import type { TextDifferences } from "./document-content.ts";
 import type { extractedSchema } from "./document-layouts.ts";
 import type { DocumentType } from "./document-types.ts";
 import type { Environment } from "./environments.ts";
@@ -38,11 +39,15 @@ export interface VerificationItem {
   completed_at?: string;
   /** As sent on create. */
   metadata?: Record<string, string>;
+  /** The oldest issue date the customer accepts, in days before the check (`document_fresh`). */
+  max_document_age_days?: number;
   /** Who the customer expects the document to be about; never shown back. */
   expected_subject?: { full_name?: string; birth_date?: string };
   /** Fields read from the issuer's copy, once the issuer confirmed the document. */
   extracted?: Extracted;
   fraud_signals?: string[];
+  /** The lines the upload and the issuer's copy do not share, when their text differs; staff only. */
+  text_differences?: TextDifferences;
   /** Where the issuer's copy is kept for review, beside the upload. */
   issuer_copy_key?: string;
   /** The barcode and the masked identity number the checks read, kept with their decision for reviewers; staff only. */
@@ -83,6 +88,7 @@ export const ERASED_ATTRIBUTES = [
   "fraud_signals",
   "issuer_copy_key",
   "document_keys",
+  "text_differences",
   "decision_note",
 ] as const satisfies readonly (keyof VerificationItem)[];
 

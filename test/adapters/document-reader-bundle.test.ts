@@ -118,7 +118,10 @@ describe("the reader in a function's bundle", () => {
         qrCodes: [link("TESTYOK-0001-AKTIF")],
       },
     });
-    expect(fromPhoto.read).toEqual({ readable: true, content: { lines: [], linesPerPage: [], qrCodes: [link("TESTYOK-0001-AKTIF")] } });
+    expect(fromPhoto.read).toEqual({
+      readable: true,
+      content: { lines: [], linesPerPage: [], qrCodes: [link("TESTYOK-0001-AKTIF")] },
+    });
   });
 
   it("reads a 10 MiB PDF at its first read", { timeout: 60_000 }, async () => {

@@ -209,8 +209,16 @@ describe("photos", () => {
   it("are read for their QR code, turned in the picture, as PNG and as JPEG, with no text layer", async () => {
     const photo = await qrPhoto({ width: 1600, height: 1200, text: link("TESTYOK-0005-FOTO"), angle: 0.4, cell: 7 });
 
-    expect(await content("png", encodePng(photo))).toEqual({ lines: [], linesPerPage: [], qrCodes: [link("TESTYOK-0005-FOTO")] });
-    expect(await content("jpeg", encodeJpeg(photo, 85))).toEqual({ lines: [], linesPerPage: [], qrCodes: [link("TESTYOK-0005-FOTO")] });
+    expect(await content("png", encodePng(photo))).toEqual({
+      lines: [],
+      linesPerPage: [],
+      qrCodes: [link("TESTYOK-0005-FOTO")],
+    });
+    expect(await content("jpeg", encodeJpeg(photo, 85))).toEqual({
+      lines: [],
+      linesPerPage: [],
+      qrCodes: [link("TESTYOK-0005-FOTO")],
+    });
   });
 
   it("without a QR code are still readable", async () => {

@@ -191,7 +191,7 @@ export interface components {
              * @description Why the document is rejected: required with `rejected`, absent with `verified`
              * @enum {string}
              */
-            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "student_not_active" | "student_not_accommodated" | "document_unreadable" | "other";
+            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "document_too_old" | "student_not_active" | "student_not_accommodated" | "document_unreadable" | "other";
             /** @description For staff only: never shown to the customer */
             note?: string;
         };
@@ -389,6 +389,13 @@ export interface components {
                 barcode: string | null;
                 /** @description The T.C. identity number the checks read, masked: its first two and last two digits; null when none */
                 identity_number_masked: string | null;
+            } | null;
+            /** @description When the upload's text differs from the issuer's copy (`document_altered`): the lines one copy prints and the other does not, at most 20 of each, an 11-digit number in them masked; null otherwise */
+            text_differences: {
+                /** @description Lines the upload prints and the issuer's copy does not */
+                only_in_upload: string[];
+                /** @description Lines the issuer's copy prints and the upload does not */
+                only_in_issuer_copy: string[];
             } | null;
         };
         /** @description One page of the review queue, and how many wait in all */
@@ -1126,7 +1133,8 @@ export interface operations {
                      *       "document_keys": {
                      *         "barcode": "YOKOB-2026-AB12CD34",
                      *         "identity_number_masked": "12*******34"
-                     *       }
+                     *       },
+                     *       "text_differences": null
                      *     }
                      */
                     "application/json": components["schemas"]["StaffVerification"];
@@ -1394,7 +1402,8 @@ export interface operations {
                      *       "document_keys": {
                      *         "barcode": "YOKOB-2026-AB12CD34",
                      *         "identity_number_masked": "12*******34"
-                     *       }
+                     *       },
+                     *       "text_differences": null
                      *     }
                      */
                     "application/json": components["schemas"]["StaffVerification"];

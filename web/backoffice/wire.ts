@@ -43,6 +43,7 @@ export const REJECTION_CODES = [
   "document_altered",
   "not_genuine",
   "subject_mismatch",
+  "document_too_old",
   "student_not_active",
   "student_not_accommodated",
   "document_unreadable",

@@ -3,6 +3,8 @@
  * as staff see it. For the OpenAPI document and the tests; no function builds them (`review.ts`
  * is the review's rules and what the API accepts).
  */
+
+import { MAX_DIFFERING_LINES } from "../document-content.ts";
 import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
 import { ID_PATTERNS } from "../ids.ts";
 import { listPageSchema } from "../lists.ts";
@@ -81,6 +83,22 @@ export const staffVerificationSchema = z
       .check(
         z.describe(
           "What the checks read from the document (its text or its QR code) for the issuer's lookup; null when they never looked (a verification processed before these were kept, or an outcome a sandbox prefix forced)",
+        ),
+      ),
+    text_differences: z
+      .nullable(
+        z.strictObject({
+          only_in_upload: z
+            .array(z.string())
+            .check(z.describe("Lines the upload prints and the issuer's copy does not")),
+          only_in_issuer_copy: z
+            .array(z.string())
+            .check(z.describe("Lines the issuer's copy prints and the upload does not")),
+        }),
+      )
+      .check(
+        z.describe(
+          `When the upload's text differs from the issuer's copy (\`document_altered\`): the lines one copy prints and the other does not, at most ${MAX_DIFFERING_LINES} of each, an 11-digit number in them masked; null otherwise`,
         ),
       ),
   })

@@ -1,12 +1,15 @@
 /**
- * The decision table (verification-engine.md): integrity, then authenticity first (the barcode,
- * the issuer's copy byte for byte), then the fields from the issuer's copy, the type's rule and
- * the expected subject. What cannot be decided automatically waits in review for a person.
+ * The decision table (verification-engine.md): integrity, then authenticity first (the keys, the
+ * issuer's copy, the upload compared with it), then everything else from the issuer's copy: its
+ * fields, the type's rule, its age and the expected subject. The issuer's copy is the evidence;
+ * the upload only carries the keys and is checked for tampering. What cannot be decided
+ * automatically waits in review for a person.
  */
 
 import { type DocumentKeys, documentKeys, recordedKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
-import { layoutOf } from "../../domain/document-layouts.ts";
+import { sameText, type TextDifferences, textDifferences } from "../../domain/document-content.ts";
+import { issueDateOf, layoutOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
 import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
@@ -40,12 +43,16 @@ type Decision = {
   checks: Check[];
   extracted?: Extracted;
   issuerCopy?: boolean;
+  /** What the comparison with the issuer's copy noted: an alteration, a file saved again, an image not compared. */
+  fraudSignals?: string[];
+  /** The lines the upload and the issuer's copy do not share, when their text differs. */
+  differences?: TextDifferences;
   /** The barcode and identity number the checks read, once they looked for them. */
   keys?: DocumentKeys;
   /** The sandbox reference prefix that chose the outcome instead of the checks. */
   sandboxPrefix?: string;
 } & (
-  | { to: "completed"; result: Result; reasonCode: ReasonCode; fraudSignals?: string[] }
+  | { to: "completed"; result: Result; reasonCode: ReasonCode }
   | { to: "failed"; failureCode: string }
   | { to: "in_review"; reason: ReviewReason }
 );
@@ -97,73 +104,130 @@ const UNAVAILABLE_DETAIL = {
 } as const;
 
 /**
- * Authenticity: the issuer's copy for the document's keys, compared byte for byte. Decides
- * when the issuer has no such document, or when the upload differs from the copy, cannot be
- * compared (a photo) or the issuer cannot be asked; `Pending` while the answer is awaited.
+ * What the customer sent, as the checks see it: a PDF with a text layer, compared with the
+ * issuer's copy; or an image (a photo, or a scan: a PDF without text), which carries the keys
+ * but cannot be compared.
+ */
+type Sent = { kind: "pdf"; bytes: Uint8Array; content: DocumentContent } | { kind: "image" };
+
+/** The issuer's copy, read: the evidence every field, rule and subject is taken from. */
+interface IssuerCopy {
+  content: DocumentContent;
+  /** What the comparison with the upload noted, as information beside the decision. */
+  fraudSignals: string[];
+}
+
+/**
+ * The upload against the issuer's copy. Byte for byte, or the same text on every page (saved
+ * again by another writer: `not_original_file`) passes; other text is an alteration, whose lines
+ * are kept for the reviewer. An image cannot be compared (`upload_not_compared`).
+ */
+function compared(sent: Sent, issuerBytes: Uint8Array, copy: DocumentContent, steps: Checklist): Decision | IssuerCopy {
+  if (sent.kind === "image") {
+    steps.pass(
+      "authority_match",
+      "The issuer holds the document for these keys; a photo or scan cannot be compared with it",
+    );
+    return { content: copy, fraudSignals: ["upload_not_compared"] };
+  }
+  if (sameBytes(sent.bytes, issuerBytes)) {
+    steps.pass("authority_match", "The document is byte for byte the issuer's copy");
+    return { content: copy, fraudSignals: [] };
+  }
+  if (sameText(sent.content, copy)) {
+    steps.pass("authority_match", "The document has the same content as the issuer's copy, in another file");
+    return { content: copy, fraudSignals: ["not_original_file"] };
+  }
+  steps.fail("authority_match", "The document's text differs from the issuer's copy");
+  return {
+    to: "completed",
+    checks: steps.rest(),
+    result: "rejected",
+    reasonCode: "document_altered",
+    fraudSignals: ["document_altered"],
+    issuerCopy: true,
+    differences: textDifferences(sent.content, copy),
+  };
+}
+
+/**
+ * Authenticity: the issuer's copy for the document's keys, read, and compared with what was
+ * sent. Decides when the issuer has no such document, cannot be asked, or holds other text;
+ * `Pending` while the answer is awaited.
  */
 async function authenticity(
   item: VerificationItem,
-  upload: Uint8Array,
+  sent: Sent,
   keys: Required<DocumentKeys>,
-  photo: boolean,
   steps: Checklist,
-  issuer: IssuerGate | undefined,
-): Promise<Decision | Pending | "matched"> {
+  deps: { reader: DocumentReader; issuer: IssuerGate | undefined },
+): Promise<Decision | Pending | IssuerCopy> {
   const unavailable = (detail: string): Decision => {
     steps.skip("authority_match", detail);
-    return {
-      to: "in_review",
-      checks: steps.rest(),
-      reason: photo ? "original_pdf_not_provided" : "issuer_unavailable",
-    };
+    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable" };
   };
-  if (!issuer) return unavailable("No issuer integration is configured");
-  const answer = await issuer.answerFor(item, keys);
+  if (!deps.issuer) return unavailable("No issuer integration is configured");
+  const answer = await deps.issuer.answerFor(item, keys);
   if (answer.kind === "pending") return answer;
   if (answer.kind === "unavailable") {
     return unavailable(`No answer: ${UNAVAILABLE_DETAIL[answer.cause]}, though asked again for the whole retry window`);
   }
   if (answer.kind === "not_found") {
     steps.fail("authority_match", "The issuer has no document with this barcode for this identity number");
-    const checks = steps.rest();
-    return photo
-      ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
-      : { to: "completed", checks, result: "rejected", reasonCode: "document_not_found_at_issuer" };
-  }
-  // The copy is kept beside the upload whatever follows: the evidence of an alteration, or what a reviewer compares.
-  if (photo) {
-    steps.skip("authority_match", "A photo cannot be compared byte for byte; the issuer's copy is kept for review");
-    return { to: "in_review", checks: steps.rest(), reason: "original_pdf_not_provided", issuerCopy: true };
-  }
-  if (!sameBytes(upload, answer.document)) {
-    steps.fail("authority_match", "The document differs from the issuer's copy");
     return {
       to: "completed",
       checks: steps.rest(),
       result: "rejected",
-      reasonCode: "document_altered",
-      fraudSignals: ["document_altered"],
-      issuerCopy: true,
+      reasonCode: "document_not_found_at_issuer",
     };
   }
-  steps.pass("authority_match", "The document is byte for byte the issuer's copy");
-  return "matched";
+  // The copy is kept beside the upload whatever follows: the evidence, and what a reviewer compares.
+  const read = await deps.reader.read("pdf", answer.document);
+  if (!read.readable) {
+    steps.skip("authority_match", `The issuer's copy could not be read: ${read.reason}`);
+    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable", issuerCopy: true };
+  }
+  return compared(sent, answer.document, read.content, steps);
 }
 
-/** What follows a confirmed document: its fields from the issuer's copy, the type's rule, the expected subject. */
+/** Whole days from `issued` (`YYYY-MM-DD`) to the date at `now` in Türkiye (UTC+3, no daylight saving). */
+function ageInDays(issued: string, now: Date): number {
+  const today = new Date(now.getTime() + TURKIYE_OFFSET_MS).toISOString().slice(0, 10);
+  return Math.floor((Date.parse(today) - Date.parse(issued)) / DAY_MS);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TURKIYE_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * What follows a confirmed document, all of it read from the issuer's copy: its fields, the
+ * type's rule, its age, the expected subject. An image is decided only when the customer said
+ * whom to expect; otherwise a person compares it.
+ */
 function confirmedDecision(
   item: VerificationItem,
-  content: DocumentContent,
+  sent: Sent,
+  copy: IssuerCopy,
   barcode: string,
   steps: Checklist,
+  now: Date,
 ): Decision {
   const layout = layoutOf(item.document_type);
-  // The upload is the issuer's copy, so its text is the copy's text.
-  const { fields, incomplete } = layout.read(content.lines, barcode);
+  const { fields, incomplete } = layout.read(copy.content.lines, barcode);
   const extracted = { schema: layout.schema, source: "issuer_copy", fields } as Extracted;
+  const fraudSignals = copy.fraudSignals.length > 0 ? { fraudSignals: copy.fraudSignals } : {};
+  const review = (reason: ReviewReason): Decision => ({
+    to: "in_review",
+    checks: steps.rest(),
+    reason,
+    extracted,
+    issuerCopy: true,
+    ...fraudSignals,
+  });
+  if (sent.kind === "image" && !item.expected_subject) return review("original_pdf_not_provided");
   if (incomplete.length > 0) {
     steps.fail("fields_extracted", `Missing or malformed: ${incomplete.join(", ")}`);
-    return { to: "in_review", checks: steps.rest(), reason: "fields_incomplete", extracted, issuerCopy: true };
+    return review("fields_incomplete");
   }
   steps.pass("fields_extracted", `Read the ${layout.schema} fields from the issuer's copy`);
 
@@ -175,6 +239,7 @@ function confirmedDecision(
     reasonCode,
     extracted,
     issuerCopy: true,
+    ...fraudSignals,
   });
   if (!layout.rule.passes(fields)) {
     steps.fail(layout.rule.check, layout.rule.failedDetail);
@@ -182,52 +247,72 @@ function confirmedDecision(
   }
   steps.pass(layout.rule.check, layout.rule.passedDetail);
 
+  if (item.max_document_age_days !== undefined) {
+    const issued = issueDateOf(item.document_type, copy.content.lines);
+    if (issued === null) {
+      steps.fail("document_fresh", "The issuer's copy prints no issue date to judge its age by");
+      return review("fields_incomplete");
+    }
+    const age = ageInDays(issued, now);
+    if (age > item.max_document_age_days) {
+      steps.fail("document_fresh", `Issued ${age} days ago, more than the ${item.max_document_age_days} allowed`);
+      return decided("rejected", "document_too_old");
+    }
+    steps.pass(
+      "document_fresh",
+      `Issued ${Math.max(age, 0)} days ago, within the ${item.max_document_age_days} allowed`,
+    );
+  }
+
   if (item.expected_subject) {
     if (!sameSubject(item.expected_subject, layout.subject(fields))) {
       steps.fail("subject_match", "The document is about someone other than the expected subject");
       return decided("rejected", "subject_mismatch");
     }
-    steps.pass("subject_match", "The expected subject is the one the document names");
+    steps.pass("subject_match", "The expected subject is the one the issuer's copy names");
   }
   return decided("verified", "verified");
 }
 
 /**
- * From the document's keys on: no keys, the issuer's copy, then what the confirmed document
- * says; `Pending` while the issuer's answer is awaited.
+ * From the document's keys on: no keys, the issuer's copy, then what the issuer's copy says;
+ * `Pending` while the issuer's answer is awaited.
  */
 async function decideByKeys(
   item: VerificationItem,
-  upload: Uint8Array,
-  content: DocumentContent,
+  sent: Sent,
   keys: DocumentKeys,
-  photo: boolean,
   steps: Checklist,
-  issuer: IssuerGate | undefined,
+  deps: { reader: DocumentReader; issuer: IssuerGate | undefined; now: Date },
 ): Promise<Decision | Pending> {
-  if (!keys.barcode || !keys.identityNumber) {
+  const image = sent.kind === "image";
+  if (!keys.barcode) {
     steps.fail(
       "barcode_found",
-      photo
-        ? "The photo holds no QR code with the barcode number and identity number"
-        : "The PDF carries no barcode number and identity number, in its text or its QR code",
+      image
+        ? "The photo or scan holds no QR code with the barcode number"
+        : "The PDF carries no barcode number, in its text or its QR code",
     );
     const checks = steps.rest();
-    return photo
+    return image
       ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
       : { to: "completed", checks, result: "rejected", reasonCode: "barcode_missing" };
   }
+  if (!keys.identityNumber) {
+    // A bare-barcode QR code is a real form: the issuer cannot be asked without the number, a person can look.
+    steps.fail("barcode_found", `Barcode ${keys.barcode} was read, but no identity number to ask the issuer with`);
+    return { to: "in_review", checks: steps.rest(), reason: image ? "original_pdf_not_provided" : "fields_incomplete" };
+  }
   steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
-  const authentic = await authenticity(
+  const copy = await authenticity(
     item,
-    upload,
+    sent,
     { barcode: keys.barcode, identityNumber: keys.identityNumber },
-    photo,
     steps,
-    issuer,
+    deps,
   );
-  if (authentic !== "matched") return authentic;
-  return confirmedDecision(item, content, keys.barcode, steps);
+  if (!("content" in copy)) return copy;
+  return confirmedDecision(item, sent, copy, keys.barcode, steps, deps.now);
 }
 
 /** The decision table, in order; `Pending` while the issuer's answer is awaited. */
@@ -241,19 +326,26 @@ async function decide(
   if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
+  const layout = layoutOf(item.document_type);
   const steps = checklist(inspection.checks, [
     "barcode_found",
     "authority_match",
     "fields_extracted",
-    layoutOf(item.document_type).rule.check,
+    layout.rule.check,
+    ...(item.max_document_age_days !== undefined ? ["document_fresh"] : []),
     ...(item.expected_subject ? ["subject_match"] : []),
   ]);
   const forced = forcedDecision(item, steps);
   if (forced) return forced;
 
-  const photo = inspection.fileType !== "pdf";
-  const keys = documentKeys(inspection.content);
-  const decision = await decideByKeys(item, upload, inspection.content, keys, photo, steps, issuer);
+  const { content } = inspection;
+  // A PDF without a text layer is a scan: it carries the keys in its QR code, as a photo does.
+  const sent: Sent =
+    inspection.fileType === "pdf" && content.lines.length > 0
+      ? { kind: "pdf", bytes: upload, content }
+      : { kind: "image" };
+  const keys = documentKeys(content);
+  const decision = await decideByKeys(item, sent, keys, steps, { reader: deps.reader, issuer, now: deps.clock.now() });
   // The decision that read the keys records them, for the reviewer.
   return "kind" in decision ? decision : { ...decision, keys };
 }
@@ -268,6 +360,8 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     ...(decision.issuerCopy ? { issuer_copy_key: issuerCopyKey(item.verification_id) } : {}),
     // Never the identity number in clear: only its masked form is stored.
     ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
+    ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
+    ...(decision.differences ? { text_differences: decision.differences } : {}),
     ...forced,
   };
   switch (decision.to) {
@@ -279,7 +373,6 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
           decision.result === "verified"
             ? []
             : [{ code: decision.reasonCode, message: decisionMessage(decision.reasonCode, forced) }],
-        ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
         completed_at: at,
       };
     case "failed":

@@ -32,5 +32,6 @@ export async function staffView(
     claim: currentClaim(item, now),
     decision: item.decided_by ? { decided_by: item.decided_by, note: item.decision_note ?? null } : null,
     document_keys: item.document_keys ?? null,
+    text_differences: item.text_differences ?? null,
   };
 }

@@ -160,10 +160,11 @@ describe("processVerification: the decision table", () => {
     expect(documents.written).toEqual([]);
   });
 
-  it("the issuer's copy differs: completed rejected document_altered, a fraud signal, no fields, the copy kept", async () => {
+  it("the issuer's copy prints other text: completed rejected document_altered, a fraud signal, no fields, the differing lines kept", async () => {
     const copy = documentBytes("pdf", 1024);
     copy[100] = 0x41;
-    const { documents, deps } = setup({ authority: found(copy) });
+    const { documents, reader, deps } = setup({ authority: found(copy) });
+    reader.answer(copy, pageContent(CERTIFICATE.map((line) => line.replace("Aktif", "Mezun"))));
 
     const final = await asked(deps);
 
@@ -172,10 +173,76 @@ describe("processVerification: the decision table", () => {
       result: "rejected",
       reasons: [{ code: "document_altered" }],
       fraud_signals: ["document_altered"],
+      text_differences: {
+        only_in_upload: ["Öğrencilik Durumu : Aktif"],
+        only_in_issuer_copy: ["Öğrencilik Durumu : Mezun"],
+      },
     });
     expect(final).not.toHaveProperty("extracted");
     expect(outcomes(final)?.at(BASICS.length + 1)).toEqual(["authority_match", "failed"]);
     expect(await documents.read(`${KEY}.issuer-copy`)).toEqual(copy);
+  });
+
+  it("masks an identity number in a differing line, and keeps the lines of a copy whose pages hold them otherwise", async () => {
+    const copy = documentBytes("pdf", 1024);
+    copy[100] = 0x41;
+    const { reader, deps } = setup({ authority: found(copy) });
+    const other = CERTIFICATE.map((line) => line.replace("10000000146", "10000000078"));
+    reader.answer(copy, pageContent(other));
+
+    const final = await asked(deps);
+
+    expect(final?.text_differences).toEqual({
+      only_in_upload: ["T.C. Kimlik No : 10*******46"],
+      only_in_issuer_copy: ["T.C. Kimlik No : 10*******78"],
+    });
+    expect(JSON.stringify(final)).not.toMatch(/10000000(146|078)/);
+  });
+
+  it("the same text on other pages is other content: rejected document_altered", async () => {
+    const copy = documentBytes("pdf", 1024);
+    copy[100] = 0x41;
+    const { reader, deps } = setup({ authority: found(copy) });
+    reader.answer(copy, { ...pageContent(CERTIFICATE), linesPerPage: [4, CERTIFICATE.length - 4] });
+
+    expect(await asked(deps)).toMatchObject({ result: "rejected", reasons: [{ code: "document_altered" }] });
+  });
+
+  it("the issuer's text in another file (saved again, runs split and spaced otherwise): verified, noting not_original_file", async () => {
+    const copy = documentBytes("pdf", 1024);
+    copy[100] = 0x41;
+    const { reader, deps } = setup({ authority: found(copy) });
+    // The issuer's copy as its own writer laid it out: one run per word, other spacing, decomposed letters.
+    reader.answer(copy, pageContent(CERTIFICATE.map((line) => line.replaceAll(" ", "   ").normalize("NFD"))));
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({
+      status: "completed",
+      result: "verified",
+      fraud_signals: ["not_original_file"],
+      extracted: { fields: { is_active: true } },
+    });
+    expect(final?.checks.find((check) => check.name === "authority_match")).toMatchObject({
+      outcome: "passed",
+      detail: "The document has the same content as the issuer's copy, in another file",
+    });
+    expect(final).not.toHaveProperty("text_differences");
+  });
+
+  it("reads every field from the issuer's copy, never from the upload", async () => {
+    const copy = documentBytes("pdf", 1024);
+    copy[100] = 0x41;
+    // The upload has the same text, its own reading of a value aside: only the copy's counts.
+    const { reader, deps } = setup({ authority: found(copy), lines: CERTIFICATE });
+    reader.answer(copy, pageContent(CERTIFICATE.map((line) => line.replace("Sınıfı : 3", "Sınıfı :  3"))));
+    const final = await asked(deps);
+    expect(final?.extracted).toMatchObject({ fields: { class_year: 3 } });
+
+    const mezun = setup({ authority: found(copy) });
+    mezun.reader.answer(copy, pageContent(CERTIFICATE.map((line) => line.replace("Aktif", "Mezun"))));
+    mezun.reader.content = pageContent(CERTIFICATE.map((line) => line.replace("Aktif", "Mezun")));
+    expect(await asked(mezun.deps)).toMatchObject({ result: "rejected", reasons: [{ code: "student_not_active" }] });
   });
 
   it("the type rule fails: completed rejected student_not_active, with the fields", async () => {
@@ -248,30 +315,151 @@ describe("processVerification: the decision table", () => {
     });
   });
 
-  it.each(["png", "jpeg"] as const)(
-    "a %s photo: in_review original_pdf_not_provided, the issuer's copy kept for review",
-    async (type) => {
-      const photo = documentBytes(type, 1024);
-      const item = aVerification({ status: "processing", sequence: 2, media_type: `image/${type}` });
-      const { documents, scripted, deps } = setup({
-        item,
-        upload: photo,
-        lines: [],
-        qrCodes: ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"],
-      });
+  describe("a photo: the keys from its QR code, everything else from the issuer's copy", () => {
+    const QR = ["https://www.turkiye.gov.tr/belge-dogrulama?barkod=YOK-7Q4M-2K9D&tckn=10000000146"];
+    function photoSetup(type: "png" | "jpeg", fields: Partial<VerificationItem> = {}) {
+      const item = aVerification({ status: "processing", sequence: 2, media_type: `image/${type}`, ...fields });
+      const context = setup({ item, upload: documentBytes(type, 1024), lines: [], qrCodes: QR });
+      context.reader.answer(UPLOAD, pageContent(CERTIFICATE));
+      return context;
+    }
+
+    it.each(["png", "jpeg"] as const)(
+      "a %s photo, nobody expected: in_review original_pdf_not_provided, the issuer's copy and its fields kept for review",
+      async (type) => {
+        const { documents, scripted, deps } = photoSetup(type);
+
+        const final = await asked(deps);
+
+        expect(final).toMatchObject({
+          status: "in_review",
+          review_reason: "original_pdf_not_provided",
+          extracted: { source: "issuer_copy", fields: { full_name: "AYŞE DENEME" } },
+          fraud_signals: ["upload_not_compared"],
+        });
+        expect(outcomes(final)?.slice(BASICS.length, BASICS.length + 2)).toEqual([
+          ["barcode_found", "passed"],
+          ["authority_match", "passed"],
+        ]);
+        expect(scripted.asked).toHaveLength(1);
+        expect(documents.written).toHaveLength(1);
+      },
+    );
+
+    it("the expected subject matches the issuer's copy: verified, the upload not compared", async () => {
+      const { deps } = photoSetup("jpeg", { expected_subject: { full_name: "Ayşe Deneme", birth_date: "2004-03-17" } });
 
       const final = await asked(deps);
 
-      expect(final).toMatchObject({ status: "in_review", review_reason: "original_pdf_not_provided" });
-      expect(final).not.toHaveProperty("extracted");
-      expect(outcomes(final)?.slice(BASICS.length, BASICS.length + 2)).toEqual([
-        ["barcode_found", "passed"],
-        ["authority_match", "skipped"],
-      ]);
-      expect(scripted.asked).toHaveLength(1);
-      expect(documents.written).toHaveLength(1);
-    },
-  );
+      expect(final).toMatchObject({ status: "completed", result: "verified", fraud_signals: ["upload_not_compared"] });
+      expect(outcomes(final)).toEqual(passed([...BASICS, ...PIPELINE, "subject_match"]));
+    });
+
+    it("the expected subject is someone else: rejected subject_mismatch", async () => {
+      const { deps } = photoSetup("png", { expected_subject: { full_name: "Zeynep Başka" } });
+
+      expect(await asked(deps)).toMatchObject({ result: "rejected", reasons: [{ code: "subject_mismatch" }] });
+    });
+
+    it("the issuer's copy fails the type's rule: rejected by it, as a PDF would be", async () => {
+      const { reader, deps } = photoSetup("png", { expected_subject: { full_name: "Ayşe Deneme" } });
+      reader.answer(UPLOAD, pageContent(CERTIFICATE.map((line) => line.replace("Aktif", "Mezun"))));
+
+      expect(await asked(deps)).toMatchObject({ result: "rejected", reasons: [{ code: "student_not_active" }] });
+    });
+
+    it("a scan (a PDF without a text layer) is a photo: verified from the copy when the subject matches", async () => {
+      const scan = documentBytes("pdf", 1024);
+      scan[200] = 0x42;
+      const item = aVerification({ status: "processing", sequence: 2, expected_subject: { full_name: "AYŞE DENEME" } });
+      const { reader, deps } = setup({ item, upload: scan, lines: [], qrCodes: QR });
+      reader.answer(UPLOAD, pageContent(CERTIFICATE));
+
+      expect(await asked(deps)).toMatchObject({ result: "verified", fraud_signals: ["upload_not_compared"] });
+    });
+
+    it("the issuer has no such document: rejected document_not_found_at_issuer", async () => {
+      const item = aVerification({ status: "processing", sequence: 2 });
+      const { deps } = setup({
+        item,
+        upload: documentBytes("png", 1024),
+        lines: [],
+        qrCodes: QR,
+        authority: { kind: "not_found" },
+      });
+
+      expect(await asked(deps)).toMatchObject({
+        result: "rejected",
+        reasons: [{ code: "document_not_found_at_issuer" }],
+      });
+    });
+  });
+
+  it("a barcode without an identity number in a PDF (a bare-barcode QR code): in_review fields_incomplete, the issuer never asked", async () => {
+    const { scripted, deps } = setup({
+      lines: CERTIFICATE.filter((line) => !/^(Barkod|T\.C\.)/.test(line)),
+      qrCodes: ["YOK-7Q4M-2K9D"],
+    });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ status: "in_review", review_reason: "fields_incomplete" });
+    expect(final?.checks.find((check) => check.name === "barcode_found")).toMatchObject({
+      outcome: "failed",
+      detail: "Barcode YOK-7Q4M-2K9D was read, but no identity number to ask the issuer with",
+    });
+    expect(scripted.asked).toEqual([]);
+  });
+
+  describe("the document's age, with max_document_age_days", () => {
+    // NOW is 2026-11-22 in Türkiye too.
+    const dated = (date: string) => [...CERTIFICATE, `Belge Tarihi : ${date} 10:42`];
+
+    it.each([
+      ["issued on the last day allowed", "23.10.2026", 30, "verified", "passed"],
+      ["issued the day before", "22.10.2026", 30, "rejected", "failed"],
+      ["issued today", "22.11.2026", 1, "verified", "passed"],
+    ] as const)("%s: %s", async (_what, date, days, result, outcome) => {
+      const item = aVerification({ status: "processing", sequence: 2, max_document_age_days: days });
+      const { deps } = setup({ item, lines: dated(date) });
+
+      const final = await asked(deps);
+
+      expect(final).toMatchObject({ status: "completed", result });
+      expect(outcomes(final)?.at(-1)).toEqual(["document_fresh", outcome]);
+      if (result === "rejected") expect(final?.reasons).toMatchObject([{ code: "document_too_old" }]);
+    });
+
+    it("read from the issuer's copy, not the upload", async () => {
+      const copy = documentBytes("pdf", 1024);
+      copy[100] = 0x41;
+      const item = aVerification({ status: "processing", sequence: 2, max_document_age_days: 30 });
+      const { reader, deps } = setup({ item, authority: found(copy), lines: dated("20.11.2026") });
+      reader.answer(copy, pageContent(dated("01.01.2026")));
+
+      // Other text: the upload's own date is an alteration, and nothing is read from it.
+      expect(await asked(deps)).toMatchObject({ result: "rejected", reasons: [{ code: "document_altered" }] });
+    });
+
+    it("no issue date printed: in_review fields_incomplete", async () => {
+      const item = aVerification({ status: "processing", sequence: 2, max_document_age_days: 30 });
+      const { deps } = setup({ item });
+
+      const final = await asked(deps);
+
+      expect(final).toMatchObject({ status: "in_review", review_reason: "fields_incomplete" });
+      expect(final?.checks.find((check) => check.name === "document_fresh")).toMatchObject({ outcome: "failed" });
+    });
+
+    it("is not checked without the limit", async () => {
+      const { deps } = setup({ lines: dated("01.01.2020") });
+
+      const final = await asked(deps);
+
+      expect(final).toMatchObject({ result: "verified" });
+      expect(final?.checks.map((check) => check.name)).not.toContain("document_fresh");
+    });
+  });
 
   it("a photo with no QR code still goes to review, the issuer never asked", async () => {
     const item = aVerification({ status: "processing", sequence: 2 });
@@ -407,7 +595,7 @@ describe("processVerification: sandbox reference prefixes force the outcome for 
       environment: "production",
       external_reference_id: "test_verified_a",
     });
-    const { deps } = setup({ item, lines: [] });
+    const { deps } = setup({ item, lines: ["Başka bir belge"] });
 
     expect(await asked(deps)).toMatchObject({ status: "completed", result: "rejected" });
   });

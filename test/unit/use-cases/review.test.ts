@@ -337,7 +337,7 @@ describe("decideReview: what the customer is told", () => {
     ["original_pdf_not_provided", "the issuer's copy was not compared, as a photo was sent instead of the PDF"],
     [
       "fields_incomplete",
-      "the issuer's copy was compared and matched byte for byte, but lacked fields the checks need",
+      "the document's keys or the issuer's copy lacked what the checks need",
     ],
   ] as const)(
     "after review for %s: a reviewer decided, and whether the issuer's copy was compared",
