@@ -164,7 +164,13 @@ async function authenticity(
 ): Promise<Decision | Pending | IssuerCopy> {
   const unavailable = (detail: string): Decision => {
     steps.skip("authority_match", detail);
-    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable" };
+    // An image only the issuer's answer could have decided (a subject to match) waits for it; any other, for its PDF.
+    const decidable = sent.kind === "pdf" || item.expected_subject !== undefined;
+    return {
+      to: "in_review",
+      checks: steps.rest(),
+      reason: decidable ? "issuer_unavailable" : "original_pdf_not_provided",
+    };
   };
   if (!deps.issuer) return unavailable("No issuer integration is configured");
   const answer = await deps.issuer.answerFor(item, keys);

@@ -378,6 +378,26 @@ describe("processVerification: the decision table", () => {
       expect(await asked(deps)).toMatchObject({ result: "verified", fraud_signals: ["upload_not_compared"] });
     });
 
+    it.each([
+      ["nobody expected: original_pdf_not_provided", {}, "original_pdf_not_provided"],
+      [
+        "a subject expected: issuer_unavailable",
+        { expected_subject: { full_name: "AYŞE DENEME" } },
+        "issuer_unavailable",
+      ],
+    ] as const)("the issuer unavailable, %s", async (_what, fields, reason) => {
+      const item = aVerification({ status: "processing", sequence: 2, ...fields });
+      const { deps } = setup({
+        item,
+        upload: documentBytes("png", 1024),
+        lines: [],
+        qrCodes: QR,
+        authority: { kind: "unavailable", cause: "busy" },
+      });
+
+      expect(await asked(deps)).toMatchObject({ status: "in_review", review_reason: reason });
+    });
+
     it("the issuer has no such document: rejected document_not_found_at_issuer", async () => {
       const item = aVerification({ status: "processing", sequence: 2 });
       const { deps } = setup({

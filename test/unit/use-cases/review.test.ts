@@ -335,10 +335,7 @@ describe("decideReview: what the customer is told", () => {
   it.each([
     ["issuer_unavailable", "the issuer's copy was not compared, as the issuer could not be asked for it"],
     ["original_pdf_not_provided", "the issuer's copy was not compared, as a photo was sent instead of the PDF"],
-    [
-      "fields_incomplete",
-      "the document's keys or the issuer's copy lacked what the checks need",
-    ],
+    ["fields_incomplete", "the document's keys or the issuer's copy lacked what the checks need"],
   ] as const)(
     "after review for %s: a reviewer decided, and whether the issuer's copy was compared",
     async (reason, compared) => {
