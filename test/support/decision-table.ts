@@ -14,7 +14,7 @@ import type { Environment } from "#shared/domain/environments";
 import type { EdevletProtocol } from "#shared/domain/issuer";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import { PUBLISHED_CERTIFICATES } from "../../local/resources.ts";
-import { CATALOGUE, uploadBarcode } from "../../scripts/test-documents/catalogue.ts";
+import { CATALOGUE, type CatalogueEntry, uploadBarcode } from "../../scripts/test-documents/catalogue.ts";
 import {
   type CertificateSpec,
   certificatePdf,
@@ -34,6 +34,12 @@ function activeStudent(fields: Partial<CertificateSpec>): CertificateSpec {
   const entry = CATALOGUE.find((candidate) => candidate.file === "yok-active.pdf");
   if (entry?.upload.kind !== "pdf") throw new Error("The catalogue has no yok-active.pdf");
   return { ...entry.upload.spec, ...fields } as CertificateSpec;
+}
+
+/** What the comparison with the issuer's copy notes for a published row: an alteration, or an image it could not compare. */
+function expectedSignals(entry: CatalogueEntry): string[] {
+  if (entry.expected.reason_code === "document_altered") return ["document_altered"];
+  return entry.upload.kind === "photo" && entry.issuer.kind === "document" ? ["upload_not_compared"] : [];
 }
 
 export function describeDecisionTable(options: { environment: Environment; protocol: EdevletProtocol }): void {
@@ -82,13 +88,11 @@ export function describeDecisionTable(options: { environment: Environment; proto
       });
 
       expect({ status: final.status, result: final.result, reason_code: final.reason_code }).toEqual(entry.expected);
-      // Fields only from an issuer's copy that matched the upload byte for byte.
+      // Fields only from an issuer's copy that holds what was sent.
       const authentic = final.checks.some((check) => check.name === "authority_match" && check.outcome === "passed");
       expect(final.extracted !== null).toBe(authentic);
       if (final.extracted) expect(final.extracted.fields.barcode).toBe(uploadBarcode(entry));
-      expect(final.fraud_signals).toEqual(
-        entry.expected.reason_code === "document_altered" ? ["document_altered"] : [],
-      );
+      expect(final.fraud_signals).toEqual(expectedSignals(entry));
       // The identity number is never shown back.
       expect(JSON.stringify(final)).not.toMatch(/\b[1-9]\d{10}\b/);
     });
@@ -114,9 +118,33 @@ export function describeDecisionTable(options: { environment: Environment; proto
       expect(final).toMatchObject({ status: "in_review", reason_code: "original_pdf_not_provided" });
       expect(final.checks.find((check) => check.name === "barcode_found")).toMatchObject({ outcome: "passed" });
       expect(final.checks.find((check) => check.name === "authority_match")).toMatchObject({
-        outcome: "skipped",
-        detail: "A photo cannot be compared byte for byte; the issuer's copy is kept for review",
+        outcome: "passed",
+        detail: "The issuer holds the document for these keys; a photo or scan cannot be compared with it",
       });
+      expect(final.fraud_signals).toEqual(["upload_not_compared"]);
+    });
+
+    it.each([
+      ["matches the issuer's copy: verified", { full_name: "ayşe deneme", birth_date: "2004-03-14" }, "verified"],
+      ["is someone else: rejected subject_mismatch", { full_name: "ZEYNEP BAŞKA" }, "subject_mismatch"],
+    ] as const)("decides a photo from the issuer's copy when the expected subject %s", async (_what, subject, code) => {
+      const barcode = `PHOTO-${options.protocol.toUpperCase()}-${code.toUpperCase().replaceAll("_", "-")}`;
+      const spec = activeStudent({ barcode, qrOnly: true });
+      hold(barcode, await certificatePdf(spec));
+
+      const final = await verify(await certificatePhoto(spec, "png"), {
+        document_type: "YOK_STUDENT",
+        original_filename: "photo.png",
+        expected_subject: subject,
+      });
+
+      expect(final).toMatchObject({
+        status: "completed",
+        result: code === "verified" ? "verified" : "rejected",
+        reason_code: code,
+        fraud_signals: ["upload_not_compared"],
+      });
+      expect(final.extracted?.fields).toMatchObject({ barcode, full_name: "AYŞE DENEME" });
     });
 
     it("rejects a certificate sent with another person's number: e-Devlet finds no record for it", async () => {
