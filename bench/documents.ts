@@ -2,7 +2,9 @@
  * Reading documents, as the processing functions do: the reader's time per kind of document
  * (a certificate's text PDF, a PDF whose only content is its QR code, the two photo formats),
  * warm and at a fresh reader's first read; and a 10 MiB PDF read in a process of its own, for
- * its peak memory against the function's 512 MB.
+ * its peak memory against the function's 512 MB, then compared as processing compares an upload
+ * with the issuer's copy: the same PDF saved again by another writer (other bytes, the same text),
+ * both read, then compared byte for byte and by their text.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -33,6 +35,19 @@ export interface DocumentKindRow {
 export interface DocumentsResult {
   kinds: DocumentKindRow[];
   largePdf: { bytes: number; readMs: number; rssBeforeMiB: number; peakRssMiB: number };
+  /** The 10 MiB PDF against its re-saved copy, as processing compares an upload with the issuer's copy. */
+  comparison: { copyBytes: number; readMs: number; copyReadMs: number; compareMs: number; peakRssMiB: number };
+}
+
+/** The measurement of one read (and comparison) in a process of its own. */
+async function peakOf(files: string[]): Promise<DecodePeak> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/support/decode-peak.ts", ...files], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const peak = JSON.parse(stdout) as DecodePeak;
+  if (peak.unreadable !== null) throw new Error(`The 10 MiB PDF was not read: ${peak.unreadable}`);
+  return peak;
 }
 
 /** A one-page PDF with no text, only the QR code's image: the barcode can come from nowhere else. */
@@ -72,12 +87,17 @@ export async function measureDocuments(samples: number): Promise<DocumentsResult
     const large = await photoAlbumPdf(10 * 1024 * 1024, LINK);
     const file = path.join(folder, "large.pdf");
     await writeFile(file, large);
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "test/support/decode-peak.ts", file, "pdf"], {
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const peak = JSON.parse(stdout) as DecodePeak;
-    if (peak.unreadable !== null) throw new Error(`The 10 MiB PDF was not read: ${peak.unreadable}`);
+    const peak = await peakOf([file, "pdf"]);
+    // Saved again by pdf-lib without object streams: other bytes, the same text on every page.
+    const resaved = await (await PDFDocument.load(large)).save({ useObjectStreams: false });
+    const copyFile = path.join(folder, "resaved.pdf");
+    await writeFile(copyFile, resaved);
+    const both = await peakOf([file, "pdf", copyFile]);
+    if (!both.comparison || both.comparison.same_bytes || !both.comparison.same_text) {
+      throw new Error(
+        `The re-saved copy did not compare as the same text in other bytes: ${JSON.stringify(both.comparison)}`,
+      );
+    }
     return {
       kinds: rows,
       largePdf: {
@@ -85,6 +105,13 @@ export async function measureDocuments(samples: number): Promise<DocumentsResult
         readMs: peak.read_ms,
         rssBeforeMiB: peak.rss_before_mib,
         peakRssMiB: peak.peak_rss_mib,
+      },
+      comparison: {
+        copyBytes: resaved.length,
+        readMs: both.read_ms,
+        copyReadMs: both.comparison.copy_read_ms,
+        compareMs: both.comparison.compare_ms,
+        peakRssMiB: both.peak_rss_mib,
       },
     };
   } finally {
