@@ -35,6 +35,14 @@ export const REASON_MESSAGES = {
 
 export type ReasonCode = keyof typeof REASON_MESSAGES;
 
+/**
+ * What comparing the upload with the issuer's copy notes, in `fraud_signals`: its text differs
+ * (the reason it was rejected), the same text in another file, or an image that could not be
+ * compared.
+ */
+export const FRAUD_SIGNALS = ["document_altered", "not_original_file", "upload_not_compared"] as const;
+export type FraudSignal = (typeof FRAUD_SIGNALS)[number];
+
 /** Why a verification waits for a person. */
 export const REVIEW_REASONS = [
   "issuer_unavailable",

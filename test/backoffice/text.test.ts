@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { DOCUMENT_TYPES } from "#shared/domain/document-types";
-import { REASON_MESSAGES } from "#shared/domain/reasons";
+import { FRAUD_SIGNALS, REASON_MESSAGES } from "#shared/domain/reasons";
 import { actorSchema } from "#shared/domain/responses/audit";
 import { RESULTS, STATUSES } from "#shared/domain/state";
 import { en } from "../../web/backoffice/text-en.ts";
@@ -60,6 +60,7 @@ describe("the console's dictionaries", () => {
     ["type", Object.keys(DOCUMENT_TYPES)],
     ["reason", Object.keys(REASON_MESSAGES)],
     ["reason", REJECTION_CODES],
+    ["signal", FRAUD_SIGNALS],
     ["outcome", ["passed", "failed", "skipped"]],
     ["check", checkNames()],
     ["field", extractedFields()],
@@ -74,7 +75,9 @@ describe("the console's dictionaries", () => {
     for (const [group, codes] of groups) for (const code of codes) known.get(group)?.add(code);
     for (const key of Object.keys(en)) {
       const [group = "", code = ""] = key.split(/\.(.*)/);
-      if (["reason", "check", "field", "status", "result", "type", "outcome", "action", "pool"].includes(group)) {
+      if (
+        ["reason", "signal", "check", "field", "status", "result", "type", "outcome", "action", "pool"].includes(group)
+      ) {
         expect(known.get(group)?.has(code), key).toBe(true);
       }
     }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DOCUMENT_TYPES } from "#shared/domain/document-types";
 import { USAGE_OUTCOMES } from "#shared/domain/portal";
-import { REASON_MESSAGES } from "#shared/domain/reasons";
+import { FRAUD_SIGNALS, REASON_MESSAGES } from "#shared/domain/reasons";
 import { RESULTS, STATUSES } from "#shared/domain/state";
 import { SIGN_IN_KEYS } from "../../web/common/sign-in-words.ts";
 import { en } from "../../web/portal/text-en.ts";
@@ -62,6 +62,7 @@ describe("the portal's dictionaries", () => {
     ["result", RESULTS],
     ["document_type", Object.keys(DOCUMENT_TYPES)],
     ["reason", Object.keys(REASON_MESSAGES)],
+    ["signal", FRAUD_SIGNALS],
     ["check", checkNames()],
     ["check_outcome", enumOf(portal.Verification, "checks", "[]", "outcome")],
     ["event_type", enumOf(portal.AppEvent, "type")],

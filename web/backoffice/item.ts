@@ -74,7 +74,7 @@ function reasonsList(verification: StaffVerification): HTMLElement {
       h("li", {}, h("strong", {}, text.label("reason", reason.code)), english ? `: ${reason.message}` : null),
     ),
     ...verification.fraud_signals.map((signal) =>
-      h("li", { class: "warning" }, t("item.fraud_signal", { signal: text.label("reason", signal) })),
+      h("li", { class: "warning" }, t("item.fraud_signal", { signal: text.label("signal", signal) })),
     ),
   ];
   return items.length > 0

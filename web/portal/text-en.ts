@@ -203,6 +203,7 @@ export const en = {
   "detail.status": "Status",
   "detail.status_result": "{status} · {result}",
   "detail.reason": "Reason",
+  "detail.signals": "What the comparison noted",
   "detail.message": "The API's message",
   "detail.created": "Created",
   "detail.checks": "Checks",

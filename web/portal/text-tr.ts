@@ -210,6 +210,7 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "detail.status": "Durum",
   "detail.status_result": "{status} · {result}",
   "detail.reason": "Neden",
+  "detail.signals": "Karşılaştırmanın notları",
   "detail.message": "API'nin açıklaması",
   "detail.created": "Oluşturulma",
   "detail.checks": "Kontroller",

@@ -202,6 +202,12 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
       ),
       h("dt", {}, t("detail.reason")),
       h("dd", {}, text.label("reason", verification.reason_code)),
+      ...(verification.fraud_signals.length === 0
+        ? []
+        : [
+            h("dt", {}, t("detail.signals")),
+            h("dd", {}, verification.fraud_signals.map((signal) => text.label("signal", signal)).join(", ")),
+          ]),
       h("dt", {}, t("detail.message")),
       // The API's own sentence, as the customer's backend reads it: in English.
       h("dd", { lang: "en" }, verification.message),

@@ -11,7 +11,7 @@ import { sameSubject } from "../../domain/certificates/subject.ts";
 import { sameText, type TextDifferences, textDifferences } from "../../domain/document-content.ts";
 import { issueDateOf, layoutOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
-import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
+import type { FraudSignal, ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
 import type { Check } from "../../domain/responses/verification.ts";
 import { forcedOutcome } from "../../domain/sandbox.ts";
@@ -44,7 +44,7 @@ type Decision = {
   extracted?: Extracted;
   issuerCopy?: boolean;
   /** What the comparison with the issuer's copy noted: an alteration, a file saved again, an image not compared. */
-  fraudSignals?: string[];
+  fraudSignals?: FraudSignal[];
   /** The lines the upload and the issuer's copy do not share, when their text differs. */
   differences?: TextDifferences;
   /** The barcode and identity number the checks read, once they looked for them. */
@@ -114,7 +114,7 @@ type Sent = { kind: "pdf"; bytes: Uint8Array; content: DocumentContent } | { kin
 interface IssuerCopy {
   content: DocumentContent;
   /** What the comparison with the upload noted, as information beside the decision. */
-  fraudSignals: string[];
+  fraudSignals: FraudSignal[];
 }
 
 /**
