@@ -1,3 +1,6 @@
+import { RULE_CHECK_WORDS, RULE_REASON_WORDS } from "./document-types.ts";
+import { prefixed } from "./prefixed.ts";
+
 /**
  * What both pages say alike, in English: the sign-in, and the labels of the codes the API speaks
  * (statuses, results, reasons, checks, problems). Each page's dictionary takes these first.
@@ -58,8 +61,6 @@ export const common = {
   "reason.barcode_missing": "Barcode missing",
   "reason.document_not_found_at_issuer": "Not found at the issuer",
   "reason.document_altered": "Document altered",
-  "reason.student_not_active": "Student not active",
-  "reason.student_not_accommodated": "Student not accommodated",
   "reason.subject_mismatch": "Someone else's document",
   "reason.not_genuine": "Not genuine",
   "reason.review_timeout": "Review timed out",
@@ -68,6 +69,7 @@ export const common = {
   "reason.unsupported_file_type": "Unsupported file type",
   "reason.document_unreadable": "Document unreadable",
   "reason.expired": "Upload deadline passed",
+  ...prefixed("reason.", RULE_REASON_WORDS.en),
   "check.upload_present": "Upload present",
   "check.size_matches": "Size matches",
   "check.file_type_allowed": "File type allowed",
@@ -76,8 +78,7 @@ export const common = {
   "check.authority_match": "Issuer's copy matches",
   "check.fields_extracted": "Fields extracted",
   "check.subject_match": "Subject matches",
-  "check.student_active": "Student active",
-  "check.student_accommodated": "Student accommodated",
+  ...prefixed("check.", RULE_CHECK_WORDS.en),
   "problem.verification_not_found": "No such verification",
   "problem.validation_failed": "The request is not valid",
   "problem.rate_limited": "Too many requests: wait a moment",

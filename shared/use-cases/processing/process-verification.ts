@@ -6,7 +6,7 @@
 
 import { type DocumentKeys, documentKeys, recordedKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
-import { layoutOf } from "../../domain/document-layouts.ts";
+import { layoutOf, ruleOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
 import type { ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
@@ -176,11 +176,14 @@ function confirmedDecision(
     extracted,
     issuerCopy: true,
   });
-  if (!layout.rule.passes(fields)) {
-    steps.fail(layout.rule.check, layout.rule.failedDetail);
-    return decided("rejected", layout.rule.reasonCode);
+  const rule = ruleOf(item.document_type);
+  if (rule) {
+    if (!rule.passes(fields)) {
+      steps.fail(rule.check, rule.failedDetail);
+      return decided("rejected", rule.reasonCode as ReasonCode);
+    }
+    steps.pass(rule.check, rule.passedDetail);
   }
-  steps.pass(layout.rule.check, layout.rule.passedDetail);
 
   if (item.expected_subject) {
     if (!sameSubject(item.expected_subject, layout.subject(fields))) {
@@ -245,7 +248,7 @@ async function decide(
     "barcode_found",
     "authority_match",
     "fields_extracted",
-    layoutOf(item.document_type).rule.check,
+    ...(ruleOf(item.document_type) ? [ruleOf(item.document_type)?.check ?? ""] : []),
     ...(item.expected_subject ? ["subject_match"] : []),
   ]);
   const forced = forcedDecision(item, steps);
