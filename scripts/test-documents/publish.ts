@@ -6,10 +6,12 @@
  */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PDFDocument } from "pdf-lib";
 import { SANDBOX_PREFIXES, SANDBOX_REVIEW_DELAY_MS } from "#shared/domain/sandbox";
 import { CATALOGUE, type CatalogueEntry, type Upload } from "./catalogue.ts";
 import { type CertificateSpec, certificatePdf, certificatePhoto, qrText } from "./certificate.ts";
 import { encryptPdf } from "./encrypt.ts";
+import { templateOf } from "./templates.ts";
 
 export interface PublishedFile {
   /** Relative to docs/test-documents/, with forward slashes. */
@@ -38,6 +40,15 @@ function memoisedPdf(): (spec: CertificateSpec) => Promise<Uint8Array> {
   };
 }
 
+/**
+ * A PDF loaded and saved again the way another writer would: its objects packed into object
+ * streams, so the bytes differ while every page draws the same text.
+ */
+async function resaved(bytes: Uint8Array): Promise<Uint8Array> {
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  return document.save({ useObjectStreams: true, updateFieldAppearances: false });
+}
+
 async function uploadBytes(upload: Upload, pdf: (spec: CertificateSpec) => Promise<Uint8Array>): Promise<Uint8Array> {
   switch (upload.kind) {
     case "pdf":
@@ -46,6 +57,8 @@ async function uploadBytes(upload: Upload, pdf: (spec: CertificateSpec) => Promi
       return encryptPdf(await pdf(upload.spec), { user: upload.password, owner: `${upload.password}-owner` });
     case "photo":
       return certificatePhoto(upload.spec, upload.format);
+    case "resaved-pdf":
+      return resaved(await pdf(upload.spec));
   }
 }
 
@@ -109,8 +122,9 @@ function readme(sizes: ReadonlyMap<string, number>): string {
   });
   const people = [...new Map(CATALOGUE.map((entry) => [entry.file, entry])).values()].map((entry) => {
     const spec = entry.upload.spec;
-    const name = [spec.fields.firstName, spec.fields.lastName].filter(Boolean).join(" ");
-    const status = (spec.documentType === "YOK_STUDENT" ? spec.fields.studentStatus : spec.fields.accommodation) ?? "-";
+    const template = templateOf(spec.documentType);
+    const name = template.holder(spec.fields) ?? "-";
+    const status = template.state(spec.fields) ?? "-";
     const qr = qrText(spec);
     return [
       `[${code(entry.file)}](${entry.file})`,

@@ -14,7 +14,8 @@ const LABELS = {
   mother_name: ["Anne Adı"],
   birth_place: ["Doğum Yeri"],
   birth_date: ["Doğum Tarihi"],
-  address: ["Yerleşim Yeri Adresi", "Yerleşim Yeri", "Adres"],
+  // Not `Yerleşim Yeri` alone: the heading `YERLEŞİM YERİ VE DİĞER ADRES BELGESİ` starts with it.
+  address: ["Yerleşim Yeri Adresi", "Adres"],
   address_number: ["Adres No", "Adres Numarası"],
   declared_at: ["Beyan Tarihi"],
   moved_in_at: ["Taşınma Tarihi"],
