@@ -4,10 +4,12 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
 import { renderBackofficeDocument } from "../openapi/backoffice.ts";
 import { renderDocument } from "../openapi/document.ts";
 import { generatePageTypes, PAGE_TYPES } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
+import { renderWebDocumentTypes, WEB_DOCUMENT_TYPES } from "../openapi/web-document-types.ts";
 
 const root = path.resolve(__dirname, "..");
 
@@ -15,6 +17,7 @@ for (const [file, text] of [
   ["openapi.json", renderDocument()],
   ["openapi-backoffice.json", renderBackofficeDocument()],
   ["openapi-portal.json", renderPortalDocument()],
+  [WEB_DOCUMENT_TYPES, renderWebDocumentTypes(DOCUMENT_REGISTRY)],
 ] as const) {
   const target = path.join(root, file);
   writeFileSync(target, text);

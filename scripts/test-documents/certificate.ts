@@ -1,7 +1,6 @@
 /**
- * Synthetic e-Devlet certificates: a YÖK student certificate (Öğrenci Belgesi) or a GSB/KYK
- * dormitory certificate (Yurt Belgesi), as a PDF with a text layer and a QR code, or as a
- * photo of one. The QR code carries what real certificates carry, the payload e-Devlet's own
+ * Synthetic e-Devlet certificates of every type of the registry, each from its template
+ * (`templates.ts`), as a PDF with a text layer and a QR code, or as a photo of one. The QR code carries what real certificates carry, the payload e-Devlet's own
  * verification app reads (edevlet.md, section 3), unless the spec asks for another. They feed
  * tests, the sandbox's e-Devlet and docs/test-documents/. No real certificate may be used (they
  * are personal data), so every name and number comes from the spec, and the catalogue only uses
@@ -18,43 +17,27 @@ import fontkit from "@pdf-lib/fontkit";
 import jpeg from "jpeg-js";
 import { PageSizes, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import { prepareZXingModule, writeBarcode } from "zxing-wasm/writer";
+import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
 import { seededRandom } from "../seeded-random.ts";
 import { encodePng } from "./png.ts";
+import { type Line, type TemplateFields, templateOf } from "./templates.ts";
+
+export type {
+  CriminalRecordFields,
+  EdevletDocumentFields,
+  GsbKykDormFields,
+  NviResidenceFields,
+  PersonFields,
+  SgkServiceRecordFields,
+  YokGraduateFields,
+  YokStudentFields,
+} from "./templates.ts";
 
 const resolve = createRequire(__filename).resolve;
 
-export const CERTIFICATE_TYPES = ["YOK_STUDENT", "GSB_KYK_DORM"] as const;
-export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
-
-/** Every field is the text as printed ("14.03.2004", "3. Sınıf", "4 Yıl"); an absent one is not printed. */
-export interface PersonFields {
-  firstName?: string;
-  lastName?: string;
-  fatherName?: string;
-  motherName?: string;
-  birthDate?: string;
-}
-
-export interface YokStudentFields extends PersonFields {
-  nationality?: string;
-  registeredAt?: string;
-  educationType?: string;
-  educationDuration?: string;
-  studentStatus?: string;
-  classYear?: string;
-  university?: string;
-  faculty?: string;
-  department?: string;
-  program?: string;
-}
-
-export interface GsbKykDormFields extends PersonFields {
-  city?: string;
-  district?: string;
-  dormName?: string;
-  enteredAt?: string;
-  accommodation?: string;
-}
+/** Every type of the registry has a template, so the generator makes each of them. */
+export const CERTIFICATE_TYPES = DOCUMENT_TYPE_CODES;
+export type CertificateType = DocumentType;
 
 /** How far the text layer strays from the tidy form. Every option defaults to the tidy choice. */
 export interface Messiness {
@@ -68,7 +51,7 @@ export interface Messiness {
   valueRuns?: "single" | "words" | "pieces";
   /** The fields in the form's order, or shuffled (the same way for the same person). */
   order?: "standard" | "shuffled";
-  /** YÖK: the name as one `Adı Soyadı` line or as `Adı` and `Soyadı`. */
+  /** YÖK student: the name as one `Adı Soyadı` line or as `Adı` and `Soyadı`. */
   name?: "one-line" | "separate-lines";
   /** YÖK: the unit path as one `Birimi` line or as `Üniversite`, `Fakülte`, `Bölüm`, `Program`. */
   unitPath?: "one-line" | "separate-lines";
@@ -116,19 +99,20 @@ interface SpecBase {
    */
   qrOnly?: boolean;
   messiness?: Messiness;
+  /**
+   * The issue date as printed after the type's first issue-date label (`DD.MM.YYYY`, maybe with
+   * a time); the template's fixed date when absent, nothing when null.
+   */
+  issuedAt?: string | null;
 }
 
-export interface YokStudentSpec extends SpecBase {
-  documentType: "YOK_STUDENT";
-  fields: YokStudentFields;
-}
+/** The spec of one certificate of `Type`. */
+export type SpecOf<Type extends DocumentType> = SpecBase & { documentType: Type; fields: TemplateFields[Type] };
 
-export interface GsbKykDormSpec extends SpecBase {
-  documentType: "GSB_KYK_DORM";
-  fields: GsbKykDormFields;
-}
+export type YokStudentSpec = SpecOf<"YOK_STUDENT">;
+export type GsbKykDormSpec = SpecOf<"GSB_KYK_DORM">;
 
-export type CertificateSpec = YokStudentSpec | GsbKykDormSpec;
+export type CertificateSpec = { [Type in DocumentType]: SpecOf<Type> }[DocumentType];
 
 export type PhotoFormat = "png" | "jpeg";
 
@@ -178,31 +162,7 @@ export function syntheticIdentityNumber(serial: number): string {
 // ---------------------------------------------------------------------------------------------
 // What is printed
 
-const LABELS = {
-  identityNumber: "T.C. Kimlik No",
-  fullName: "Adı Soyadı",
-  firstName: "Adı",
-  lastName: "Soyadı",
-  fatherName: "Baba Adı",
-  motherName: "Anne Adı",
-  birthDate: "Doğum Tarihi",
-  nationality: "Uyruğu",
-  unit: "Birimi",
-  university: "Üniversite",
-  faculty: "Fakülte",
-  department: "Bölüm",
-  program: "Program",
-  registeredAt: "Kayıt Tarihi",
-  educationType: "Öğrenim Türü",
-  educationDuration: "Öğrenim Süresi",
-  classYear: "Sınıfı",
-  studentStatus: "Öğrencilik Durumu",
-  city: "İl",
-  district: "İlçe",
-  dormName: "Yurt Adı",
-  enteredAt: "Yurda Giriş Tarihi",
-  accommodation: "Yurtta Kalma Durumu",
-} as const;
+const IDENTITY_NUMBER_LABEL = "T.C. Kimlik No";
 
 const ASCII_LOOK_ALIKES: Record<string, string> = {
   ı: "i",
@@ -241,64 +201,26 @@ function hash(text: string): number {
 }
 
 /** The identity number as the text layer prints it: not at all on a QR-only certificate. */
-const printedIdentityNumber = (spec: CertificateSpec) => (spec.qrOnly ? undefined : spec.identityNumber);
+const printedIdentityNumber = (spec: SpecBase) => (spec.qrOnly ? undefined : spec.identityNumber);
 
-function yokLines(spec: YokStudentSpec, messiness: Messiness): [string, string | undefined][] {
-  const f = spec.fields;
-  const name: [string, string | undefined][] =
-    messiness.name === "separate-lines"
-      ? [
-          [LABELS.firstName, f.firstName],
-          [LABELS.lastName, f.lastName],
-        ]
-      : [[LABELS.fullName, [f.firstName, f.lastName].filter(Boolean).join(" ") || undefined]];
-  const parts = [f.university, f.faculty, f.department, f.program];
-  const unit: [string, string | undefined][] =
-    messiness.unitPath === "separate-lines"
-      ? [
-          [LABELS.university, f.university],
-          [LABELS.faculty, f.faculty],
-          [LABELS.department, f.department],
-          [LABELS.program, f.program],
-        ]
-      : [[LABELS.unit, parts.filter(Boolean).join(" / ") || undefined]];
-  return [
-    [LABELS.identityNumber, printedIdentityNumber(spec)],
-    ...name,
-    [LABELS.fatherName, f.fatherName],
-    [LABELS.motherName, f.motherName],
-    [LABELS.birthDate, f.birthDate],
-    [LABELS.nationality, f.nationality],
-    ...unit,
-    [LABELS.registeredAt, f.registeredAt],
-    [LABELS.educationType, f.educationType],
-    [LABELS.educationDuration, f.educationDuration],
-    [LABELS.classYear, f.classYear],
-    [LABELS.studentStatus, f.studentStatus],
-  ];
+/** The type's template's lines for the spec, after the identity number. */
+function templateLines(spec: CertificateSpec, messiness: Messiness): Line[] {
+  const lines = templateOf(spec.documentType).lines(spec.fields, messiness);
+  return [[IDENTITY_NUMBER_LABEL, printedIdentityNumber(spec)], ...lines];
 }
 
-function dormLines(spec: GsbKykDormSpec): [string, string | undefined][] {
-  const f = spec.fields;
-  return [
-    [LABELS.identityNumber, printedIdentityNumber(spec)],
-    [LABELS.firstName, f.firstName],
-    [LABELS.lastName, f.lastName],
-    [LABELS.fatherName, f.fatherName],
-    [LABELS.motherName, f.motherName],
-    [LABELS.birthDate, f.birthDate],
-    [LABELS.city, f.city],
-    [LABELS.district, f.district],
-    [LABELS.dormName, f.dormName],
-    [LABELS.enteredAt, f.enteredAt],
-    [LABELS.accommodation, f.accommodation],
-  ];
+/** The issue-date line: the type's first issue-date label and the spec's date, or the template's. */
+export function printedIssueDate(spec: CertificateSpec): PrintedLine | undefined {
+  if (spec.issuedAt === null) return undefined;
+  const messiness = spec.messiness ?? {};
+  const label = DOCUMENT_TYPES[spec.documentType].issueDateLabels[0];
+  return { label: printedLabel(label, messiness), value: spec.issuedAt ?? templateOf(spec.documentType).issuedAt };
 }
 
 /** The field lines in print order, labels as printed; absent fields are left out. */
 export function printedFields(spec: CertificateSpec): PrintedLine[] {
   const messiness = spec.messiness ?? {};
-  const raw = spec.documentType === "YOK_STUDENT" ? yokLines(spec, messiness) : dormLines(spec);
+  const raw = templateLines(spec, messiness);
   const lines = raw.flatMap(([label, value]) =>
     value === undefined || value.trim() === "" ? [] : [{ label: printedLabel(label, messiness), value }],
   );
@@ -319,10 +241,11 @@ export function printedBarcode(spec: CertificateSpec): PrintedLine | undefined {
   return { label: printedLabel(messiness.barcodeLabel ?? "Barkod No", messiness), value: spec.barcode };
 }
 
-/** Every `label : value` line, top to bottom: the fields, then the barcode. */
+/** Every `label : value` line, top to bottom: the fields, the issue date, then the barcode. */
 export function printedLines(spec: CertificateSpec): PrintedLine[] {
-  const barcode = printedBarcode(spec);
-  return barcode ? [...printedFields(spec), barcode] : printedFields(spec);
+  return [printedFields(spec), printedIssueDate(spec), printedBarcode(spec)]
+    .flat()
+    .filter((line) => line !== undefined);
 }
 
 /** e-Devlet's app payload for a barcode and an identity number, printed as `payload` asks. */
@@ -407,18 +330,11 @@ const LINE_GAP = 21;
 const TEXT_SIZE = 10;
 const QR_BOX = { x: MARGIN_X, y: 60, size: 118 };
 
-const TITLES: Record<CertificateType, { authority: string[]; title: string }> = {
-  YOK_STUDENT: { authority: ["T.C.", "YÜKSEKÖĞRETİM KURULU BAŞKANLIĞI"], title: "ÖĞRENCİ BELGESİ" },
-  GSB_KYK_DORM: {
-    authority: ["T.C. GENÇLİK VE SPOR BAKANLIĞI", "KREDİ VE YURTLAR GENEL MÜDÜRLÜĞÜ"],
-    title: "ÖĞRENCİ YURT BELGESİ",
-  },
-};
-// Together, the headings and these notes print every Turkish letter in both cases, so any
-// certificate shows whether its text layer extracts them as Unicode.
-const SYNTHETIC_NOTICE = "SENTETİK TEST BELGESİ - GERÇEK KİŞİ VERİSİ İÇERMEZ";
+// These notes print every Turkish letter in both cases, whatever the heading, so any certificate
+// shows whether its text layer extracts them as Unicode.
+const SYNTHETIC_NOTICE = "SENTETİK TEST BELGESİ - GERÇEK KİŞİ VERİSİ İÇERMEZ - DOĞRULAMA İÇİN ÜRETİLMİŞ ÖRNEKTİR";
 const FOOTNOTE =
-  "Bu belge yalnızca deneme amaçlı üretilmiştir; içindeki kişi, öğrenci ve yurt bilgileri gerçek değildir. " +
+  "Bu belge yalnızca deneme amaçlı üretilmiştir; içindeki kişi, öğrenci, kurum ve belge bilgileri gerçek değildir. " +
   "Adlar ve numaralar uydurmadır.";
 
 interface Fonts {
@@ -475,17 +391,18 @@ function layOut(spec: CertificateSpec, fonts: Fonts, surface: Surface): void {
   const centred = (text: string, y: number, size: number, font: PDFFont, grey: number) =>
     surface.text(text, (PAGE_WIDTH - font.widthOfTextAtSize(text, size)) / 2, y, size, font, grey);
 
-  const heading = TITLES[spec.documentType];
+  const heading = templateOf(spec.documentType).heading(spec.fields);
   let y = 780;
   for (const line of heading.authority) {
     centred(line, y, 12, fonts.bold, 0);
     y -= 17;
   }
   centred(heading.title, y - 12, 16, fonts.bold, 0);
-  centred(SYNTHETIC_NOTICE, y - 32, 8, fonts.regular, 0.35);
+
   surface.line(MARGIN_X, 692, RIGHT_X, 692, 0.5);
 
-  const fields = printedFields(spec);
+  const issued = printedIssueDate(spec);
+  const fields = issued ? [...printedFields(spec), issued] : printedFields(spec);
   const barcode = printedBarcode(spec);
   const all = barcode ? [...fields, barcode] : fields;
   const colon = messiness.colon ?? "column";
@@ -513,6 +430,8 @@ function layOut(spec: CertificateSpec, fonts: Fonts, surface: Surface): void {
   const fieldsBottom = FIELDS_TOP - (fields.length - 1) * LINE_GAP;
   if (barcode) drawLine(barcode, fieldsBottom - 2 * LINE_GAP);
 
+  // Below the fields, so that the heading stays the last line above the first label.
+  centred(SYNTHETIC_NOTICE, QR_BOX.y + QR_BOX.size + 24, 8, fonts.regular, 0.35);
   const noteX = qrText(spec) ? QR_BOX.x + QR_BOX.size + 16 : MARGIN_X;
   wrap(FOOTNOTE, fonts.regular, 8, RIGHT_X - noteX).forEach((line, index) => {
     surface.text(line, noteX, QR_BOX.y + QR_BOX.size - 20 - index * 12, 8, fonts.regular, 0.35);
@@ -531,7 +450,7 @@ async function newDocument(spec: CertificateSpec): Promise<{ document: PDFDocume
     regular: await font("DejaVuSans.ttf", "TSTDJV+DejaVuSans"),
     bold: await font("DejaVuSans-Bold.ttf", "TSTDJB+DejaVuSans-Bold"),
   };
-  const title = spec.documentType === "YOK_STUDENT" ? "Öğrenci Belgesi" : "Öğrenci Yurt Belgesi";
+  const title = templateOf(spec.documentType).documentTitle;
   document.setTitle(`${title} (sentetik test belgesi)`);
   document.setCreator(PRODUCER);
   document.setProducer(PRODUCER);

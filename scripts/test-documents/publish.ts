@@ -6,10 +6,12 @@
  */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PDFDocument } from "pdf-lib";
 import { SANDBOX_PREFIXES, SANDBOX_REVIEW_DELAY_MS } from "#shared/domain/sandbox";
 import { CATALOGUE, type CatalogueEntry, type Upload } from "./catalogue.ts";
 import { type CertificateSpec, certificatePdf, certificatePhoto, qrText } from "./certificate.ts";
 import { encryptPdf } from "./encrypt.ts";
+import { templateOf } from "./templates.ts";
 
 export interface PublishedFile {
   /** Relative to docs/test-documents/, with forward slashes. */
@@ -38,6 +40,15 @@ function memoisedPdf(): (spec: CertificateSpec) => Promise<Uint8Array> {
   };
 }
 
+/**
+ * A PDF loaded and saved again the way another writer would: its objects packed into object
+ * streams, so the bytes differ while every page draws the same text.
+ */
+async function resaved(bytes: Uint8Array): Promise<Uint8Array> {
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  return document.save({ useObjectStreams: true, updateFieldAppearances: false });
+}
+
 async function uploadBytes(upload: Upload, pdf: (spec: CertificateSpec) => Promise<Uint8Array>): Promise<Uint8Array> {
   switch (upload.kind) {
     case "pdf":
@@ -46,6 +57,8 @@ async function uploadBytes(upload: Upload, pdf: (spec: CertificateSpec) => Promi
       return encryptPdf(await pdf(upload.spec), { user: upload.password, owner: `${upload.password}-owner` });
     case "photo":
       return certificatePhoto(upload.spec, upload.format);
+    case "resaved-pdf":
+      return resaved(await pdf(upload.spec));
   }
 }
 
@@ -109,8 +122,9 @@ function readme(sizes: ReadonlyMap<string, number>): string {
   });
   const people = [...new Map(CATALOGUE.map((entry) => [entry.file, entry])).values()].map((entry) => {
     const spec = entry.upload.spec;
-    const name = [spec.fields.firstName, spec.fields.lastName].filter(Boolean).join(" ");
-    const status = (spec.documentType === "YOK_STUDENT" ? spec.fields.studentStatus : spec.fields.accommodation) ?? "-";
+    const template = templateOf(spec.documentType);
+    const name = template.holder(spec.fields) ?? "-";
+    const status = template.state(spec.fields) ?? "-";
     const qr = qrText(spec);
     return [
       `[${code(entry.file)}](${entry.file})`,
@@ -134,7 +148,7 @@ function readme(sizes: ReadonlyMap<string, number>): string {
 
 Synthetic e-Devlet certificates for trying every outcome of a verification in the sandbox: one
 file per row of the decision table that a document can exercise. **Every name, T.C. identity
-number, barcode, university and dormitory in these files is invented**; none belongs to a real
+number, barcode, address, employer, institution and record in these files is invented**; none belongs to a real
 person, and the certificates say so on their face (\`SENTETİK TEST BELGESİ\`).
 
 ## Trying one
@@ -152,9 +166,20 @@ ${table(["File", "document_type", "Exercises", "Create body", "The sandbox's e-D
 rejected with \`subject_mismatch\` (the birth date matches, the name does not). Sent with the
 printed name and birth date, in any case, it stays \`verified\`.
 
+\`yok-active-resaved.pdf\` is \`yok-active.pdf\` loaded and saved again by another PDF writer:
+other bytes, the same text on every page, so it is verified with
+\`fraud_signals: ["not_original_file"]\`. \`yok-active-resaved-altered.pdf\` is saved the same way
+after one value was edited (\`3. Sınıf\` into \`4. Sınıf\`), so its text differs from the issuer's
+copy: \`document_altered\`.
+
+Every certificate prints its issue date after its type's label (\`Belge Tarihi\`, \`Düzenlenme
+Tarihi\`, ..., see each type's page under \`docs/document-types/\`), a fixed date in 2026, except
+\`edevlet-document-undated.pdf\`, which prints none: with \`max_document_age_days\` it waits in
+review (\`fields_incomplete\`).
+
 ## What each file carries
 
-${table(["File", "Size (bytes)", "Name", "T.C. Kimlik No", "Barcode", "Status printed", "QR code"], people)}
+${table(["File", "Size (bytes)", "Name", "T.C. Kimlik No", "Barcode", "What it shows", "QR code"], people)}
 
 The PDFs have a text layer (\`label : value\` lines in Turkish, set differently from file to
 file: upper-case or ASCII labels, missing colons, values split into several text runs, another

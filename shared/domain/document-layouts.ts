@@ -1,51 +1,67 @@
 /**
- * Each document type's layout: the labels it reads, the extracted schema and the type rule
- * (`certificates/`). What reads a certificate loads them; what only takes an upload does not.
+ * Each document type's layout, from the registry: the labels it reads, the extracted schema,
+ * and where its issue date is printed.
  */
-import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
+import { issueDate } from "./certificates/issue-date.ts";
 import { readLabelled } from "./certificates/labels.ts";
-import type { CertificateLayout, CertificateSchema } from "./certificates/layout.ts";
-import { isoDate, parsed } from "./certificates/values.ts";
-import { yokStudentLayout } from "./certificates/yok-student.ts";
-import type { DocumentType } from "./document-types.ts";
+import type { CertificateLayout } from "./certificates/layout.ts";
+import { DOCUMENT_REGISTRY, type DocumentType, type Registry } from "./document-registry.ts";
+import { DOCUMENT_TYPES } from "./document-types.ts";
 import * as z from "./zod.ts";
 
 /** A layout as the pipeline sees any of them. */
-export type AnyLayout = CertificateLayout<CertificateSchema, Record<string, unknown>>;
+export type AnyLayout = CertificateLayout<string, Record<string, unknown>>;
 
-/** The layout of every document type: the compiler refuses a type without one. */
-export const DOCUMENT_LAYOUTS = {
-  YOK_STUDENT: yokStudentLayout,
-  GSB_KYK_DORM: gsbKykDormLayout,
-} as const satisfies Record<DocumentType, AnyLayout>;
+type Entry = (typeof DOCUMENT_REGISTRY)[number];
+
+/** The layout of every document type, by its code. */
+export const DOCUMENT_LAYOUTS = Object.fromEntries(DOCUMENT_REGISTRY.map((entry) => [entry.code, entry.layout])) as {
+  [E in Entry as E["code"]]: E["layout"];
+};
+
+type ExtractedOption<E extends Entry> = z.ZodMiniObject<
+  {
+    schema: z.ZodMiniLiteral<E["layout"]["schema"]>;
+    source: z.ZodMiniLiteral<"issuer_copy">;
+    fields: E["layout"]["fieldsSchema"];
+  },
+  z.core.$strict
+>;
+type ExtractedOptions<T extends readonly Entry[]> = { -readonly [K in keyof T]: ExtractedOption<T[K]> };
+
+/** One `extracted` shape per type of `registry`: its schema name and its fields. */
+export function extractedOptions(registry: Registry) {
+  return registry.map((entry) =>
+    z.strictObject({
+      schema: z.literal(entry.layout.schema),
+      source: z.literal("issuer_copy"),
+      fields: entry.layout.fieldsSchema,
+    }),
+  );
+}
 
 /** `extracted`: the fields read from the issuer's copy, in the schema of the document's type. */
-export const extractedSchema = z.discriminatedUnion("schema", [
-  z.strictObject({
-    schema: z.literal(yokStudentLayout.schema),
-    source: z.literal("issuer_copy"),
-    fields: yokStudentLayout.fieldsSchema,
-  }),
-  z.strictObject({
-    schema: z.literal(gsbKykDormLayout.schema),
-    source: z.literal("issuer_copy"),
-    fields: gsbKykDormLayout.fieldsSchema,
-  }),
-]);
+export const extractedSchema = z.discriminatedUnion(
+  "schema",
+  extractedOptions(DOCUMENT_REGISTRY) as unknown as ExtractedOptions<typeof DOCUMENT_REGISTRY>,
+);
 
 /** The layout of `documentType`, seen as any layout: the pipeline reads every type the same way. */
 export function layoutOf(documentType: DocumentType): AnyLayout {
-  return DOCUMENT_LAYOUTS[documentType];
+  return DOCUMENT_LAYOUTS[documentType] as AnyLayout;
 }
 
-/** The labels an e-Devlet document prints its issue date after; a time may follow the date. */
-const ISSUE_DATE_LABELS = { issued_at: ["Belge Tarihi", "Düzenlenme Tarihi", "Belgenin Düzenlendiği Tarih"] } as const;
+/** The type rule of `documentType`, seen as any rule; null when the type has none. */
+export function ruleOf(documentType: DocumentType) {
+  return DOCUMENT_TYPES[documentType].rule as Registry[number]["rule"];
+}
 
 /**
- * The issue date a document of `documentType` prints, ISO `YYYY-MM-DD`, read from its text
- * lines; null when it prints none or it is not a date.
+ * The issue date printed on a document of `documentType`, from its text lines: the value after
+ * one of the type's issue-date labels, `DD.MM.YYYY` maybe followed by a time, as ISO
+ * `YYYY-MM-DD`; null when it is not printed or malformed.
  */
-export function issueDateOf(_documentType: DocumentType, lines: readonly string[]): string | null {
-  const printed = readLabelled(lines, ISSUE_DATE_LABELS).issued_at;
-  return parsed(printed, (value) => isoDate(value.split(/\s+/)[0] ?? ""));
+export function issueDateOf(documentType: DocumentType, lines: readonly string[]): string | null {
+  const printed = readLabelled(lines, { issued_at: DOCUMENT_TYPES[documentType].issueDateLabels }).issued_at;
+  return printed === undefined ? null : (issueDate(printed) ?? null);
 }

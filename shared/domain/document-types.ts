@@ -1,12 +1,12 @@
 /**
- * The document-type registry. A new document type is one entry here, the file types it accepts
- * and its size cap, and one in `document-layouts.ts`, its layout (the labels it reads, the
- * extracted schema, the type rule), which the compiler asks for. Kept apart so what takes an
- * upload does not build every layout.
+ * What takes an upload needs of the document types: their codes, the file types each accepts
+ * and its size cap, from the registry (`document-registry.ts`).
  */
 import { createHash } from "node:crypto";
+import { DOCUMENT_REGISTRY, type DocumentType, typeCodes } from "./document-registry.ts";
 
-export const MiB = 1024 * 1024;
+export type { DocumentType } from "./document-registry.ts";
+export { MiB } from "./document-registry.ts";
 
 /** File types the service can recognise by their first bytes. */
 export const FILE_TYPES = {
@@ -24,28 +24,14 @@ export type FileType = keyof typeof FILE_TYPES;
 /** How many leading bytes `sniffFileType` needs to see. */
 export const SNIFF_BYTES = Math.max(...Object.values(FILE_TYPES).flatMap((t) => t.magic.map((m) => m.length)));
 
-export interface DocumentTypeDefinition {
-  description: string;
-  /** The original is a PDF; a photo (JPG/PNG) is accepted and goes to review. */
-  fileTypes: readonly FileType[];
-  maxFileSizeBytes: number;
-}
+type Entry = (typeof DOCUMENT_REGISTRY)[number];
 
-export const DOCUMENT_TYPES = {
-  YOK_STUDENT: {
-    description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
-    fileTypes: ["pdf", "jpeg", "png"],
-    maxFileSizeBytes: 10 * MiB,
-  },
-  GSB_KYK_DORM: {
-    description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
-    fileTypes: ["pdf", "jpeg", "png"],
-    maxFileSizeBytes: 10 * MiB,
-  },
-} as const satisfies Record<string, DocumentTypeDefinition>;
+/** Each type's registry entry, by its code. */
+export const DOCUMENT_TYPES = Object.fromEntries(DOCUMENT_REGISTRY.map((entry) => [entry.code, entry])) as {
+  [E in Entry as E["code"]]: E;
+};
 
-export type DocumentType = keyof typeof DOCUMENT_TYPES;
-export const DOCUMENT_TYPE_CODES = Object.keys(DOCUMENT_TYPES) as [DocumentType, ...DocumentType[]];
+export const DOCUMENT_TYPE_CODES = typeCodes(DOCUMENT_REGISTRY) as [DocumentType, ...DocumentType[]];
 
 /** The largest file any document type accepts. */
 export const MAX_FILE_SIZE_BYTES = Math.max(...Object.values(DOCUMENT_TYPES).map((d) => d.maxFileSizeBytes));

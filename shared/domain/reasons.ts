@@ -2,8 +2,10 @@
  * Every `reason_code` a verification can carry, with the sentence the resource shows beside it.
  * A client branches on the code; the message is for people and may be reworded.
  */
+import { DOCUMENT_REGISTRY, ruleFindings, ruleReasonMessages } from "./document-registry.ts";
 
-export const REASON_MESSAGES = {
+/** The reasons every type shares; each type rule's reason comes from the registry. */
+const SHARED_REASON_MESSAGES = {
   // While nothing is decided yet.
   awaiting_upload: "Upload the document, then confirm the upload",
   processing: "The document is being checked",
@@ -18,8 +20,6 @@ export const REASON_MESSAGES = {
   document_not_found_at_issuer: "The issuer has no document with this barcode for this person",
   document_altered: "The document differs from the issuer's copy",
   document_too_old: "The issuer's copy was issued longer ago than this verification accepts",
-  student_not_active: "The certificate does not show an active student",
-  student_not_accommodated: "The certificate does not show a student staying in the dormitory",
   subject_mismatch: "The document is about someone other than the expected subject",
   not_genuine: "A reviewer found the document not genuine",
   other: "A reviewer rejected the document",
@@ -32,6 +32,11 @@ export const REASON_MESSAGES = {
   // The upload deadline passed.
   expired: "No document was confirmed before the upload deadline",
 } as const;
+
+export const REASON_MESSAGES = {
+  ...SHARED_REASON_MESSAGES,
+  ...ruleReasonMessages(DOCUMENT_REGISTRY),
+};
 
 export type ReasonCode = keyof typeof REASON_MESSAGES;
 
@@ -74,8 +79,7 @@ const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
   not_genuine: "found the document not genuine",
   subject_mismatch: "found the document about someone other than the expected subject",
   document_too_old: "found the document issued too long ago",
-  student_not_active: "found the certificate does not show an active student",
-  student_not_accommodated: "found the certificate does not show a student staying in the dormitory",
+  ...ruleFindings(DOCUMENT_REGISTRY),
   document_unreadable: "could not read the document",
   other: "rejected the document",
 };

@@ -2,10 +2,11 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
+import { DOCUMENT_REGISTRY, type Registry, rulesOf } from "./document-registry.ts";
 import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
-import { REVIEW_REASONS, type ReasonCode, type ReviewReason } from "./reasons.ts";
+import { REVIEW_REASONS, type ReviewReason } from "./reasons.ts";
 import type { Claim } from "./responses/review.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
 import type { VerificationItem } from "./verification.ts";
@@ -15,16 +16,30 @@ import * as z from "./zod.ts";
 export const CLAIM_SECONDS = 15 * 60;
 
 /** Why a reviewer rejects a document. */
-export const REJECTION_CODES = [
+export const REJECTION_CODES = rejectionCodes(DOCUMENT_REGISTRY);
+
+/** Why a reviewer may reject a document of `registry`'s types: the shared reasons and each type rule's reason. */
+export function rejectionCodes<R extends Registry>(
+  registry: R,
+): [
   "document_altered",
   "not_genuine",
   "subject_mismatch",
   "document_too_old",
-  "student_not_active",
-  "student_not_accommodated",
+  ...NonNullable<R[number]["rule"]>["reasonCode"][],
   "document_unreadable",
   "other",
-] as const satisfies readonly ReasonCode[];
+] {
+  return [
+    "document_altered",
+    "not_genuine",
+    "subject_mismatch",
+    "document_too_old",
+    ...rulesOf(registry).map((rule) => rule.reasonCode),
+    "document_unreadable",
+    "other",
+  ];
+}
 
 export const MAX_NOTE_LENGTH = 1000;
 

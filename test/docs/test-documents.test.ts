@@ -15,6 +15,8 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareZXingModule, readBarcodes } from "zxing-wasm/reader";
+import { issueDateOf } from "#shared/domain/document-layouts";
+import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
 import { SANDBOX_PREFIXES } from "#shared/domain/sandbox";
 import { CATALOGUE, type CatalogueEntry } from "../../scripts/test-documents/catalogue.ts";
 import { type CertificateSpec, printedLines, qrText } from "../../scripts/test-documents/certificate.ts";
@@ -152,7 +154,7 @@ function expectedLine(spec: CertificateSpec, label: string, value: string): stri
 function readablePdfs(): { file: string; spec: CertificateSpec }[] {
   const pdfs = new Map<string, CertificateSpec>();
   for (const entry of CATALOGUE) {
-    if (entry.upload.kind === "pdf") pdfs.set(entry.file, entry.upload.spec);
+    if (entry.upload.kind === "pdf" || entry.upload.kind === "resaved-pdf") pdfs.set(entry.file, entry.upload.spec);
     const where = issuerPath(entry);
     if (entry.issuer.kind === "document" && where) pdfs.set(where, entry.issuer.spec);
   }
@@ -198,24 +200,26 @@ describe("the published test documents", () => {
         "document_altered",
         "student_not_active",
         "student_not_accommodated",
+        "not_graduated",
+        "criminal_record_present",
         "subject_mismatch",
         "issuer_unavailable",
         "fields_incomplete",
         "original_pdf_not_provided",
       ].sort(),
     );
-    // Both document types reach a verified result.
+    // Every document type reaches a verified result.
     const verified = CATALOGUE.filter(
       (entry) => entry.expected.reason_code === "verified" && !entry.create.expected_subject,
     );
-    expect(verified.map((entry) => entry.documentType).sort()).toEqual(["GSB_KYK_DORM", "YOK_STUDENT"]);
+    expect([...new Set(verified.map((entry) => entry.documentType))].sort()).toEqual([...DOCUMENT_TYPE_CODES].sort());
   });
 
   it("carry synthetic identity numbers that pass the official checksum", () => {
     const numbers = new Set(CATALOGUE.map((entry) => entry.upload.spec.identityNumber));
     for (const number of numbers) expect(validIdentityNumber(number), number).toBe(true);
-    // One person a certificate, apart from the photos and the altered copy of an issued one.
-    expect(numbers.size).toBe(10);
+    // One person a certificate, apart from the photos and the altered and re-saved copies of issued ones.
+    expect(numbers.size).toBe(18);
   });
 
   it("read back every label and value from the text layer, Turkish letters as Unicode", async () => {
@@ -258,6 +262,34 @@ describe("the published test documents", () => {
     expect(upload).toContain("ÖĞRENCİLİK DURUMU : Aktif Öğrenci");
     expect(original).toContain("ÖĞRENCİLİK DURUMU : Mezun");
     expect(upload.filter((line) => !original.includes(line))).toEqual(["ÖĞRENCİLİK DURUMU : Aktif Öğrenci"]);
+  });
+
+  it("re-save copies of an issued PDF: other bytes, the same text as the issuer's copy or one value changed", async () => {
+    const resaved = CATALOGUE.filter((entry) => entry.upload.kind === "resaved-pdf");
+    expect(resaved.map((entry) => entry.expected.reason_code).sort()).toEqual(["document_altered", "verified"]);
+    for (const entry of resaved) {
+      const upload = read(entry.file);
+      const copy = read(issuerPath(entry) as string);
+      expect(Buffer.compare(upload, copy), entry.file).not.toBe(0);
+      const uploadLines = await textLines(upload);
+      const copyLines = await textLines(copy);
+      const changed = uploadLines.filter((line) => !copyLines.includes(line));
+      expect(changed, entry.file).toEqual(entry.expected.reason_code === "verified" ? [] : ["Sınıfı : 4. Sınıf"]);
+      expect(uploadLines.length).toBe(copyLines.length);
+    }
+  });
+
+  it("print an issue date on every certificate but the one that shows a document without", async () => {
+    const undated = [];
+    for (const { file, spec } of readablePdfs()) {
+      const date = issueDateOf(spec.documentType, await textLines(read(file)));
+      if (date === null) undated.push(file);
+      else expect(date, file).toMatch(/^2026-\d{2}-\d{2}$/);
+    }
+    expect(undated.sort()).toEqual([
+      "edevlet-document-undated.pdf",
+      "issuer/EDEVLET_DOCUMENT/TESTEDV-0002-TARIHSIZ.pdf",
+    ]);
   });
 
   it("protect the unreadable one with a password that no reader is given", async () => {

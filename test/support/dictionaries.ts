@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { DOCUMENT_LAYOUTS } from "#shared/domain/document-layouts";
+import { DOCUMENT_REGISTRY, rulesOf } from "#shared/domain/document-registry";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -39,7 +39,7 @@ export function checkNames(): string[] {
       names.add(stepped ?? listed ?? "");
     }
   }
-  for (const layout of Object.values(DOCUMENT_LAYOUTS)) names.add(layout.rule.check);
+  for (const rule of rulesOf(DOCUMENT_REGISTRY)) names.add(rule.check);
   return [...names].sort();
 }
 

@@ -191,7 +191,7 @@ export interface components {
              * @description Why the document is rejected: required with `rejected`, absent with `verified`
              * @enum {string}
              */
-            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "document_too_old" | "student_not_active" | "student_not_accommodated" | "document_unreadable" | "other";
+            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "document_too_old" | "student_not_active" | "student_not_accommodated" | "not_graduated" | "criminal_record_present" | "document_unreadable" | "other";
             /** @description For staff only: never shown to the customer */
             note?: string;
         };
@@ -207,7 +207,7 @@ export interface components {
             /** @description Set when `status` is `completed`, otherwise null */
             result: ("verified" | "rejected" | "inconclusive") | null;
             /** @enum {string} */
-            document_type: "YOK_STUDENT" | "GSB_KYK_DORM";
+            document_type: "YOK_STUDENT" | "GSB_KYK_DORM" | "YOK_GRADUATE" | "NVI_RESIDENCE" | "CRIMINAL_RECORD" | "SGK_SERVICE_RECORD" | "EDEVLET_DOCUMENT";
             /** @enum {string} */
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
@@ -346,6 +346,136 @@ export interface components {
                     /** @description The e-Devlet barcode number the certificate was verified with. Required */
                     barcode: string | null;
                 };
+            } | {
+                /** @constant */
+                schema: "yok_graduate.v1";
+                /** @constant */
+                source: "issuer_copy";
+                /** @description Fields of a YÖK graduate certificate; null where the certificate does not print them */
+                fields: {
+                    /** @description `Adı Soyadı`, as printed. Required */
+                    full_name: string | null;
+                    /** @description `Baba Adı`, as printed */
+                    father_name: string | null;
+                    /** @description `Anne Adı`, as printed */
+                    mother_name: string | null;
+                    /** @description `Doğum Tarihi`. Required, `YYYY-MM-DD` */
+                    birth_date: string | null;
+                    /** @description `Üniversite`, as printed. Required */
+                    university_name: string | null;
+                    /** @description `Fakülte / Yüksekokul`, as printed */
+                    faculty_name: string | null;
+                    /** @description `Program`, as printed. Required */
+                    program_name: string | null;
+                    /** @description `Mezuniyet Tarihi`: when the holder graduated, `YYYY-MM-DD` */
+                    graduated_at: string | null;
+                    /** @description `Diploma Notu`, as printed (a grade point average or a mark out of 100) */
+                    diploma_grade: string | null;
+                    /** @description `Diploma No`, as printed */
+                    diploma_number: string | null;
+                    /** @description `Mezuniyet Durumu`, as printed, e.g. `Mezun`. Required */
+                    graduation_status: string | null;
+                    /** @description Whether `graduation_status` means graduated (`Mezun` or `Mezun Oldu`); null when no status is printed. Required */
+                    is_graduated: boolean | null;
+                    /** @description The e-Devlet barcode number the certificate was verified with. Required */
+                    barcode: string | null;
+                };
+            } | {
+                /** @constant */
+                schema: "nvi_residence.v1";
+                /** @constant */
+                source: "issuer_copy";
+                /** @description Fields of a residence certificate; null where the certificate does not print them */
+                fields: {
+                    /** @description `Adı Soyadı`, as printed. Required */
+                    full_name: string | null;
+                    /** @description `Baba Adı`, as printed */
+                    father_name: string | null;
+                    /** @description `Anne Adı`, as printed */
+                    mother_name: string | null;
+                    /** @description `Doğum Yeri`, as printed */
+                    birth_place: string | null;
+                    /** @description `Doğum Tarihi`. Required, `YYYY-MM-DD` */
+                    birth_date: string | null;
+                    /** @description `Yerleşim Yeri Adresi`: the residence address as one line, as printed (a wrapped address ending with `/` continues on the next line). Required */
+                    address: string | null;
+                    /** @description `Adres No`: the national address database's 10-digit number for the address */
+                    address_number: string | null;
+                    /** @description `Taşınma Tarihi`: when the person moved to the address, `YYYY-MM-DD` */
+                    moved_in_at: string | null;
+                    /** @description `Beyan Tarihi`: when the address was declared, `YYYY-MM-DD` */
+                    declared_at: string | null;
+                    /** @description The e-Devlet barcode number the certificate was verified with. Required */
+                    barcode: string | null;
+                };
+            } | {
+                /** @constant */
+                schema: "criminal_record.v1";
+                /** @constant */
+                source: "issuer_copy";
+                /** @description Fields of a criminal record certificate; null where the certificate does not print them */
+                fields: {
+                    /** @description `Adı Soyadı`, as printed. Required */
+                    full_name: string | null;
+                    /** @description `Baba Adı`, as printed */
+                    father_name: string | null;
+                    /** @description `Anne Adı`, as printed */
+                    mother_name: string | null;
+                    /** @description `Doğum Yeri`, as printed */
+                    birth_place: string | null;
+                    /** @description `Doğum Tarihi`. Required, `YYYY-MM-DD` */
+                    birth_date: string | null;
+                    /** @description `Belgenin Verileceği Yer`: whom the certificate is for, as the holder stated it */
+                    purpose: string | null;
+                    /** @description `Adli Sicil Kaydı`, as printed, e.g. `Adli sicil kaydı yoktur`. Required */
+                    record: string | null;
+                    /** @description Whether `record` shows a criminal record (anything but `Yoktur` or `Adli sicil kaydı yoktur`); null when nothing is printed. Required */
+                    has_record: boolean | null;
+                    /** @description The e-Devlet barcode number the certificate was verified with. Required */
+                    barcode: string | null;
+                };
+            } | {
+                /** @constant */
+                schema: "sgk_service_record.v1";
+                /** @constant */
+                source: "issuer_copy";
+                /** @description Fields of an SGK service record; null where the record does not print them */
+                fields: {
+                    /** @description `Adı Soyadı`, as printed. Required */
+                    full_name: string | null;
+                    /** @description `Baba Adı`, as printed */
+                    father_name: string | null;
+                    /** @description `Doğum Tarihi`. Required, `YYYY-MM-DD` */
+                    birth_date: string | null;
+                    /** @description `Sigortalılık Türü`, as printed, e.g. `4/a` */
+                    insurance_type: string | null;
+                    /** @description `İlk İşe Giriş Tarihi`: when the person was first insured, `YYYY-MM-DD` */
+                    first_registered_at: string | null;
+                    /** @description `Toplam Prim Gün Sayısı`: the days insured in all, digits only (`2.340` or `2340` -> 2340). Required */
+                    total_insured_days: number | null;
+                    /** @description `Son İşyeri Unvanı`: the latest employer's name, as printed. Required */
+                    latest_employer: string | null;
+                    /** @description `Son İşe Giriş Tarihi`: when the latest employment started, `YYYY-MM-DD` */
+                    latest_employment_started_at: string | null;
+                    /** @description The e-Devlet barcode number the record was verified with. Required */
+                    barcode: string | null;
+                };
+            } | {
+                /** @constant */
+                schema: "edevlet_document.v1";
+                /** @constant */
+                source: "issuer_copy";
+                /** @description Fields of any e-Devlet barcoded document: only what every one of them may print */
+                fields: {
+                    /** @description The e-Devlet barcode number the document was verified with. Required */
+                    barcode: string | null;
+                    /** @description The document's heading: the last line above its first labelled line, as printed (e.g. `ÖĞRENCİ BELGESİ`). Required */
+                    title: string | null;
+                    /** @description The issue date (`Belge Tarihi`, `Düzenlenme Tarihi`, ...), `YYYY-MM-DD`; null when not printed */
+                    issued_at: string | null;
+                    /** @description `Adı Soyadı`, as printed; null when not labelled */
+                    full_name: string | null;
+                };
             }) | null;
             /** @description Signs of forgery, such as `document_altered`; empty otherwise */
             fraud_signals: string[];
@@ -413,7 +543,7 @@ export interface components {
             /** @description The app's name; its id when it has none or is gone */
             app_name: string;
             /** @enum {string} */
-            document_type: "YOK_STUDENT" | "GSB_KYK_DORM";
+            document_type: "YOK_STUDENT" | "GSB_KYK_DORM" | "YOK_GRADUATE" | "NVI_RESIDENCE" | "CRIMINAL_RECORD" | "SGK_SERVICE_RECORD" | "EDEVLET_DOCUMENT";
             /**
              * @description Why a person must decide
              * @enum {string}
@@ -669,7 +799,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only verifications of this document type */
-                document_type?: "YOK_STUDENT" | "GSB_KYK_DORM";
+                document_type?: "YOK_STUDENT" | "GSB_KYK_DORM" | "YOK_GRADUATE" | "NVI_RESIDENCE" | "CRIMINAL_RECORD" | "SGK_SERVICE_RECORD" | "EDEVLET_DOCUMENT";
                 /** @description Only verifications waiting for this reason (the entry's `reason_code`) */
                 reason_code?: "issuer_unavailable" | "fields_incomplete" | "original_pdf_not_provided" | "review_requested";
                 /** @description How many items a page holds: 1-100, 20 by default */

@@ -1,3 +1,5 @@
+import { TYPE_WORDS } from "../common/document-types.ts";
+import { prefixed } from "../common/prefixed.ts";
 import { common } from "../common/words-en.ts";
 
 /** What the review console says, in English. Its keys are the keys of every language's dictionary. */
@@ -214,8 +216,7 @@ export const en = {
   "decision.recorded": "Decision recorded for {id}: {result}.",
   "decision.failed": "The decision could not be recorded.",
 
-  "type.YOK_STUDENT": "YÖK student certificate",
-  "type.GSB_KYK_DORM": "GSB KYK dormitory certificate",
+  ...prefixed("type.", TYPE_WORDS.en),
   "outcome.passed": "Passed",
   "outcome.skipped": "Skipped",
 
@@ -238,6 +239,26 @@ export const en = {
   "field.faculty_name": "Faculty",
   "field.department_name": "Department",
   "field.program_name": "Programme",
+  "field.graduated_at": "Graduated on",
+  "field.diploma_grade": "Diploma grade",
+  "field.diploma_number": "Diploma number",
+  "field.graduation_status": "Graduation status",
+  "field.is_graduated": "Graduated",
+  "field.birth_place": "Place of birth",
+  "field.address": "Address",
+  "field.address_number": "Address number",
+  "field.moved_in_at": "Moved in on",
+  "field.declared_at": "Declared on",
+  "field.purpose": "Issued for",
+  "field.record": "Criminal record",
+  "field.has_record": "Has a criminal record",
+  "field.insurance_type": "Insurance type",
+  "field.first_registered_at": "First insured on",
+  "field.total_insured_days": "Days insured in all",
+  "field.latest_employer": "Latest employer",
+  "field.latest_employment_started_at": "Latest employment since",
+  "field.title": "Document title",
+  "field.issued_at": "Issued on",
   "field.barcode": "Barcode",
   "field.dorm_name": "Dormitory",
   "field.city": "City",

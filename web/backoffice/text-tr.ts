@@ -1,3 +1,5 @@
+import { TYPE_WORDS } from "../common/document-types.ts";
+import { prefixed } from "../common/prefixed.ts";
 /** What the review console says, in Turkish: the console's default language. */
 import { common } from "../common/words-tr.ts";
 import type { TextKey } from "./text-en.ts";
@@ -216,8 +218,7 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "decision.recorded": "{id} için karar kaydedildi: {result}.",
   "decision.failed": "Karar kaydedilemedi.",
 
-  "type.YOK_STUDENT": "YÖK öğrenci belgesi",
-  "type.GSB_KYK_DORM": "GSB KYK yurt belgesi",
+  ...prefixed("type.", TYPE_WORDS.tr),
   "outcome.passed": "Geçti",
   "outcome.skipped": "Atlandı",
 
@@ -240,6 +241,26 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "field.faculty_name": "Fakülte",
   "field.department_name": "Bölüm",
   "field.program_name": "Program",
+  "field.graduated_at": "Mezuniyet Tarihi",
+  "field.diploma_grade": "Diploma Notu",
+  "field.diploma_number": "Diploma No",
+  "field.graduation_status": "Mezuniyet Durumu",
+  "field.is_graduated": "Mezun",
+  "field.birth_place": "Doğum Yeri",
+  "field.address": "Yerleşim Yeri Adresi",
+  "field.address_number": "Adres No",
+  "field.moved_in_at": "Taşınma Tarihi",
+  "field.declared_at": "Beyan Tarihi",
+  "field.purpose": "Belgenin Verileceği Yer",
+  "field.record": "Adli Sicil Kaydı",
+  "field.has_record": "Adli sicil kaydı var",
+  "field.insurance_type": "Sigortalılık Türü",
+  "field.first_registered_at": "İlk İşe Giriş Tarihi",
+  "field.total_insured_days": "Toplam Prim Gün Sayısı",
+  "field.latest_employer": "Son İşyeri Unvanı",
+  "field.latest_employment_started_at": "Son İşe Giriş Tarihi",
+  "field.title": "Belge Başlığı",
+  "field.issued_at": "Belge Tarihi",
   "field.barcode": "Barkod",
   "field.dorm_name": "Yurt",
   "field.city": "İl",

@@ -5,6 +5,7 @@
  * the document does not have. test/backoffice/console.test.ts ties the constants below to the
  * document.
  */
+import { DOCUMENT_TYPE_CODES, RULE_REASONS } from "../common/document-types.ts";
 import type { components, operations } from "./schema.ts";
 
 type Schemas = components["schemas"];
@@ -44,14 +45,13 @@ export const REJECTION_CODES = [
   "not_genuine",
   "subject_mismatch",
   "document_too_old",
-  "student_not_active",
-  "student_not_accommodated",
+  ...RULE_REASONS,
   "document_unreadable",
   "other",
 ] as const satisfies readonly RejectionCode[];
 
 /** The document types the queue can be narrowed to, in the order the filter offers them. */
-export const DOCUMENT_TYPES = ["YOK_STUDENT", "GSB_KYK_DORM"] as const satisfies readonly DocumentType[];
+export const DOCUMENT_TYPES = DOCUMENT_TYPE_CODES satisfies readonly DocumentType[];
 
 /** Why a verification waits for a person, in the order the queue's filter offers them. */
 export const REVIEW_REASONS = [

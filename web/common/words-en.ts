@@ -1,3 +1,6 @@
+import { RULE_CHECK_WORDS, RULE_REASON_WORDS } from "./document-types.ts";
+import { prefixed } from "./prefixed.ts";
+
 /**
  * What both pages say alike, in English: the sign-in, and the labels of the codes the API speaks
  * (statuses, results, reasons, checks, problems). Each page's dictionary takes these first.
@@ -59,8 +62,6 @@ export const common = {
   "reason.document_not_found_at_issuer": "Not found at the issuer",
   "reason.document_altered": "Document altered",
   "reason.document_too_old": "Document too old",
-  "reason.student_not_active": "Student not active",
-  "reason.student_not_accommodated": "Student not accommodated",
   "reason.subject_mismatch": "Someone else's document",
   "reason.not_genuine": "Not genuine",
   "reason.review_timeout": "Review timed out",
@@ -72,6 +73,7 @@ export const common = {
   "signal.not_original_file": "Not the original file",
   "signal.upload_not_compared": "Upload not compared",
   "signal.document_altered": "Text differs from the issuer's copy",
+  ...prefixed("reason.", RULE_REASON_WORDS.en),
   "check.upload_present": "Upload present",
   "check.size_matches": "Size matches",
   "check.file_type_allowed": "File type allowed",
@@ -81,8 +83,7 @@ export const common = {
   "check.fields_extracted": "Fields extracted",
   "check.document_fresh": "Recent enough",
   "check.subject_match": "Subject matches",
-  "check.student_active": "Student active",
-  "check.student_accommodated": "Student accommodated",
+  ...prefixed("check.", RULE_CHECK_WORDS.en),
   "problem.verification_not_found": "No such verification",
   "problem.validation_failed": "The request is not valid",
   "problem.rate_limited": "Too many requests: wait a moment",

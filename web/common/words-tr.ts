@@ -1,3 +1,5 @@
+import { RULE_CHECK_WORDS, RULE_REASON_WORDS } from "./document-types.ts";
+import { prefixed } from "./prefixed.ts";
 /** What both pages say alike, in Turkish (the keys of `words-en.ts`). */
 import type { common as english } from "./words-en.ts";
 
@@ -59,8 +61,6 @@ export const common: Readonly<Record<keyof typeof english, string>> = {
   "reason.document_not_found_at_issuer": "Kurumda bulunamadı",
   "reason.document_altered": "Belge değiştirilmiş",
   "reason.document_too_old": "Belge çok eski",
-  "reason.student_not_active": "Öğrenci aktif değil",
-  "reason.student_not_accommodated": "Öğrenci yurtta kalmıyor",
   "reason.subject_mismatch": "Başka birinin belgesi",
   "reason.not_genuine": "Gerçek değil",
   "reason.review_timeout": "İnceleme süresi doldu",
@@ -72,6 +72,7 @@ export const common: Readonly<Record<keyof typeof english, string>> = {
   "signal.not_original_file": "Özgün dosya değil",
   "signal.upload_not_compared": "Yükleme karşılaştırılmadı",
   "signal.document_altered": "Metin kurumun kopyasından farklı",
+  ...prefixed("reason.", RULE_REASON_WORDS.tr),
   "check.upload_present": "Yükleme var",
   "check.size_matches": "Boyut uyuşuyor",
   "check.file_type_allowed": "Dosya türü uygun",
@@ -81,8 +82,7 @@ export const common: Readonly<Record<keyof typeof english, string>> = {
   "check.fields_extracted": "Alanlar okundu",
   "check.document_fresh": "Yeterince yeni",
   "check.subject_match": "Kişi eşleşiyor",
-  "check.student_active": "Öğrenci aktif",
-  "check.student_accommodated": "Öğrenci yurtta kalıyor",
+  ...prefixed("check.", RULE_CHECK_WORDS.tr),
   "problem.verification_not_found": "Böyle bir doğrulama yok",
   "problem.validation_failed": "İstek geçerli değil",
   "problem.rate_limited": "Çok fazla istek: biraz bekleyin",

@@ -1,3 +1,5 @@
+import { TYPE_WORDS } from "../common/document-types.ts";
+import { prefixed } from "../common/prefixed.ts";
 import { common } from "../common/words-en.ts";
 
 /** What the customer portal says, in English. Its keys are the keys of every language's dictionary. */
@@ -256,8 +258,7 @@ export const en = {
   "invite.sent": "{name} is invited as {role}: their temporary password is on its way to {email}.",
   "invite.failed": "The invitation failed.",
 
-  "document_type.YOK_STUDENT": "YÖK student certificate",
-  "document_type.GSB_KYK_DORM": "GSB KYK dormitory certificate",
+  ...prefixed("document_type.", TYPE_WORDS.en),
 
   "reason.other": "Rejected by a reviewer",
 

@@ -1,3 +1,5 @@
+import { TYPE_WORDS } from "../common/document-types.ts";
+import { prefixed } from "../common/prefixed.ts";
 /** What the customer portal says, in Turkish: shown to a browser that prefers Turkish. */
 import { common } from "../common/words-tr.ts";
 import type { TextKey } from "./text-en.ts";
@@ -262,8 +264,7 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "invite.sent": "{name}, {role} rolüyle davet edildi: geçici parolası {email} adresine gönderiliyor.",
   "invite.failed": "Davet gönderilemedi.",
 
-  "document_type.YOK_STUDENT": "YÖK öğrenci belgesi",
-  "document_type.GSB_KYK_DORM": "GSB KYK yurt belgesi",
+  ...prefixed("document_type.", TYPE_WORDS.tr),
 
   "reason.other": "İnceleyen kişi reddetti",
 

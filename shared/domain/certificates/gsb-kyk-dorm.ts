@@ -1,6 +1,6 @@
 /**
- * The KYK dormitory certificate (GSB Yurt Belgesi) as e-Devlet prints it, and its rule: the
- * student is accommodated.
+ * The KYK dormitory certificate (GSB Yurt Belgesi) as e-Devlet prints it; its rule (the student
+ * is accommodated) is in the registry.
  */
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
@@ -86,19 +86,12 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
-/** The KYK dormitory certificate: `gsb_kyk_dorm.v1`, and the student must be accommodated. */
+/** The KYK dormitory certificate: `gsb_kyk_dorm.v1`. */
 export const gsbKykDormLayout: CertificateLayout<"gsb_kyk_dorm.v1", GsbKykDormFields> = {
   schema: "gsb_kyk_dorm.v1",
   fieldsSchema: gsbKykDormFieldsSchema,
   labels: LABELS,
   read,
-  rule: {
-    check: "student_accommodated",
-    reasonCode: "student_not_accommodated",
-    passes: (fields) => fields.is_accommodated === true,
-    passedDetail: "The certificate shows the student living in the dormitory",
-    failedDetail: "The certificate shows a student who no longer lives in the dormitory",
-  },
   subject: (fields) => ({
     full_name:
       fields.first_name !== null && fields.last_name !== null ? `${fields.first_name} ${fields.last_name}` : null,

@@ -1,13 +1,10 @@
 /**
- * What a certificate type's layout is: the one place that knows how a type prints its fields,
- * what it yields, and the rule its holder must meet.
+ * What a certificate type's layout is: the one place that knows how a type prints its fields
+ * and what it yields.
  */
 import type * as z from "../zod.ts";
 import type { LabelTable } from "./labels.ts";
 import type { Subject } from "./subject.ts";
-
-/** The `extracted.schema` names, one per layout. */
-export type CertificateSchema = "yok_student.v1" | "gsb_kyk_dorm.v1";
 
 /** The fields read from a certificate, and which required ones are missing or malformed. */
 export interface FieldsReading<Fields> {
@@ -16,20 +13,11 @@ export interface FieldsReading<Fields> {
   incomplete: string[];
 }
 
-/** The check a type adds after `fields_extracted`, and what its failure is called. */
-export interface TypeRule<Fields> {
-  check: "student_active" | "student_accommodated";
-  reasonCode: "student_not_active" | "student_not_accommodated";
-  passes(fields: Fields): boolean;
-  passedDetail: string;
-  failedDetail: string;
-}
-
 /**
  * One certificate type's layout: its `extracted` schema name and fields, the labels it reads,
- * how it reads them, its type rule and who the certificate is about.
+ * how it reads them and who the certificate is about.
  */
-export interface CertificateLayout<Schema extends CertificateSchema, Fields> {
+export interface CertificateLayout<Schema extends string, Fields> {
   schema: Schema;
   /** The extracted fields, every one described; the OpenAPI document is built from it. */
   fieldsSchema: z.ZodMiniType<Fields>;
@@ -46,9 +34,7 @@ export interface CertificateLayout<Schema extends CertificateSchema, Fields> {
    * Never throws.
    */
   read(lines: readonly string[], barcode: string): FieldsReading<Fields>;
-  /** The type rule. */
-  rule: TypeRule<Fields>;
-  /** Who the certificate is about, for `subject_match`. */
+  /** Who the certificate is about, for `subject_match`: null where the type does not print it. */
   subject(fields: Fields): Subject;
 }
 

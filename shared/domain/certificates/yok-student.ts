@@ -1,6 +1,6 @@
 /**
- * The YÖK student certificate (Öğrenci Belgesi) as e-Devlet prints it, and its rule: the
- * student is active.
+ * The YÖK student certificate (Öğrenci Belgesi) as e-Devlet prints it; its rule (the student is
+ * active) is in the registry.
  */
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
@@ -156,18 +156,11 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
-/** The YÖK student certificate: `yok_student.v1`, and the student must be active. */
+/** The YÖK student certificate: `yok_student.v1`. */
 export const yokStudentLayout: CertificateLayout<"yok_student.v1", YokStudentFields> = {
   schema: "yok_student.v1",
   fieldsSchema: yokStudentFieldsSchema,
   labels: LABELS,
   read,
-  rule: {
-    check: "student_active",
-    reasonCode: "student_not_active",
-    passes: (fields) => fields.is_active === true,
-    passedDetail: "The certificate shows an active student",
-    failedDetail: "The certificate shows a student who is not active",
-  },
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

@@ -9,7 +9,7 @@
 import { type DocumentKeys, documentKeys, recordedKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
 import { sameText, type TextDifferences, textDifferences } from "../../domain/document-content.ts";
-import { issueDateOf, layoutOf } from "../../domain/document-layouts.ts";
+import { issueDateOf, layoutOf, ruleOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
 import type { FraudSignal, ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
@@ -247,11 +247,14 @@ function confirmedDecision(
     issuerCopy: true,
     ...fraudSignals,
   });
-  if (!layout.rule.passes(fields)) {
-    steps.fail(layout.rule.check, layout.rule.failedDetail);
-    return decided("rejected", layout.rule.reasonCode);
+  const rule = ruleOf(item.document_type);
+  if (rule) {
+    if (!rule.passes(fields)) {
+      steps.fail(rule.check, rule.failedDetail);
+      return decided("rejected", rule.reasonCode as ReasonCode);
+    }
+    steps.pass(rule.check, rule.passedDetail);
   }
-  steps.pass(layout.rule.check, layout.rule.passedDetail);
 
   if (item.max_document_age_days !== undefined) {
     const issued = issueDateOf(item.document_type, copy.content.lines);
@@ -332,12 +335,12 @@ async function decide(
   if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
-  const layout = layoutOf(item.document_type);
+  const rule = ruleOf(item.document_type);
   const steps = checklist(inspection.checks, [
     "barcode_found",
     "authority_match",
     "fields_extracted",
-    layout.rule.check,
+    ...(rule ? [rule.check] : []),
     ...(item.max_document_age_days !== undefined ? ["document_fresh"] : []),
     ...(item.expected_subject ? ["subject_match"] : []),
   ]);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { gsbKykDormLayout } from "#shared/domain/certificates/gsb-kyk-dorm";
+import { DOCUMENT_TYPES } from "#shared/domain/document-types";
+
+const rule = DOCUMENT_TYPES.GSB_KYK_DORM.rule;
+if (rule === null) throw new Error("GSB_KYK_DORM has a rule");
 
 const BARCODE = "GSB-KYK-98765";
 
@@ -86,7 +90,7 @@ describe("the KYK dormitory layout", () => {
     ] as const) {
       const { fields, incomplete } = read([...without("Yurtta Kalma Durumu"), `Yurtta Kalma Durumu : ${status}`]);
       expect(fields.is_accommodated, status).toBe(accommodated);
-      expect(gsbKykDormLayout.rule.passes(fields), status).toBe(accommodated);
+      expect(rule.passes(fields), status).toBe(accommodated);
       expect(incomplete).toEqual([]);
     }
   });
@@ -98,7 +102,7 @@ describe("the KYK dormitory layout", () => {
     );
     expect(incomplete).toEqual(["first_name", "last_name", "birth_date", "dorm_name", "is_accommodated", "barcode"]);
     expect(fields.is_accommodated).toBeNull();
-    expect(gsbKykDormLayout.rule.passes(fields)).toBe(false);
+    expect(rule.passes(fields)).toBe(false);
     const optionalGone = read(without("Baba Adı", "Anne Adı", "İl", "İlçe", "Yurda Giriş Tarihi"));
     expect(optionalGone.incomplete).toEqual([]);
     expect(optionalGone.fields).toMatchObject({ father_name: null, city: null, district: null, registered_at: null });
@@ -133,7 +137,7 @@ describe("the KYK dormitory layout", () => {
 
   it("describes the rule", () => {
     expect(gsbKykDormLayout.schema).toBe("gsb_kyk_dorm.v1");
-    expect(gsbKykDormLayout.rule).toMatchObject({
+    expect(DOCUMENT_TYPES.GSB_KYK_DORM.rule).toMatchObject({
       check: "student_accommodated",
       reasonCode: "student_not_accommodated",
     });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { splitUnitPath, yokStudentLayout } from "#shared/domain/certificates/yok-student";
+import { DOCUMENT_TYPES } from "#shared/domain/document-types";
+
+const rule = DOCUMENT_TYPES.YOK_STUDENT.rule;
+if (rule === null) throw new Error("YOK_STUDENT has a rule");
 
 const BARCODE = "YOK-ABCD-1234";
 
@@ -120,7 +124,7 @@ describe("the YÖK student layout", () => {
       const { fields, incomplete } = read(replacing("Öğrencilik Durumu", `Öğrencilik Durumu : ${status}`));
       expect(fields.student_status, status).toBe(status);
       expect(fields.is_active, status).toBe(active);
-      expect(yokStudentLayout.rule.passes(fields), status).toBe(active);
+      expect(rule.passes(fields), status).toBe(active);
       expect(incomplete).toEqual([]);
     }
   });
@@ -162,7 +166,7 @@ describe("the YÖK student layout", () => {
     expect(bare.fields.mother_name).toBeNull();
     expect(bare.fields.is_active).toBeNull();
     expect(bare.fields.education_type).toBe("Örgün Öğretim");
-    expect(yokStudentLayout.rule.passes(bare.fields)).toBe(false);
+    expect(rule.passes(bare.fields)).toBe(false);
     const optionalGone = read(CERTIFICATE.filter((line) => !/^(Baba|Anne|Uyru|Öğrenim)/.test(line)));
     expect(optionalGone.incomplete).toEqual([]);
     expect(optionalGone.fields).toMatchObject({ mother_name: null, nationality: null, education_duration_years: null });
@@ -193,7 +197,10 @@ describe("the YÖK student layout", () => {
 
   it("describes the rule", () => {
     expect(yokStudentLayout.schema).toBe("yok_student.v1");
-    expect(yokStudentLayout.rule).toMatchObject({ check: "student_active", reasonCode: "student_not_active" });
+    expect(DOCUMENT_TYPES.YOK_STUDENT.rule).toMatchObject({
+      check: "student_active",
+      reasonCode: "student_not_active",
+    });
   });
 });
 

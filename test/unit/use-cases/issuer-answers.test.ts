@@ -264,7 +264,11 @@ describe("with no issuer configured", () => {
   it("a message still in the queue sends the verification to review, asking nothing", async () => {
     const { verifications, documents, authority, clock, log } = setup();
     const reader = new ScriptedReader();
-    reader.content = pageContent([], [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`]);
+    // A PDF whose keys are only in its QR code.
+    reader.content = pageContent(
+      CERTIFICATE_LINES.filter((line) => !/^(Barkod|T\.C\.)/.test(line)),
+      [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`],
+    );
     const deps = { verifications, documents, reader, issuer: undefined, authority: undefined, clock, log };
 
     const final = await askIssuer(

@@ -1,0 +1,60 @@
+/**
+ * What the pages need of the document-type registry, which they may not import: the type codes,
+ * the rule checks and rule reasons, and their labels in both languages. `npm run openapi`
+ * writes it to `web/common/document-types.ts`; a test fails when the committed file differs
+ * from a fresh rendering.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { pageWords, type Registry, rulesOf, typeCodes } from "#shared/domain/document-registry";
+
+export const WEB_DOCUMENT_TYPES = "web/common/document-types.ts";
+
+const ROOT = path.resolve(__dirname, "..");
+
+const literal = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** The module's source for `registry`, formatted by the project's formatter. */
+export function renderWebDocumentTypes(registry: Registry): string {
+  return execFileSync(
+    path.join(ROOT, "node_modules/.bin/biome"),
+    ["format", `--stdin-file-path=${WEB_DOCUMENT_TYPES}`],
+    {
+      cwd: ROOT,
+      input: unformatted(registry),
+      encoding: "utf8",
+    },
+  );
+}
+
+function unformatted(registry: Registry): string {
+  const rules = rulesOf(registry);
+  const words = pageWords(registry);
+  const list = (values: string[]) => literal(values);
+  return [
+    "/**",
+    " * The document types, their rule checks and rule reasons, and their labels in both languages,",
+    " * generated from shared/domain/document-registry.ts by `npm run openapi`. Do not edit.",
+    " */",
+    "",
+    "/** The document types, in the registry's order. */",
+    `export const DOCUMENT_TYPE_CODES = ${list(typeCodes(registry))} as const;`,
+    "",
+    "/** The checks the types' rules add. */",
+    `export const RULE_CHECKS = ${list(rules.map((rule) => rule.check))} as const;`,
+    "",
+    "/** The reasons the types' rules reject with. */",
+    `export const RULE_REASONS = ${list(rules.map((rule) => rule.reasonCode))} as const;`,
+    "",
+    "/** Each type's name, by its code. */",
+    `export const TYPE_WORDS = ${literal(words.types)} as const;`,
+    "",
+    "/** Each rule check's label, by its name. */",
+    `export const RULE_CHECK_WORDS = ${literal(words.checks)} as const;`,
+    "",
+    "/** Each rule reason's label, by its code. */",
+    `export const RULE_REASON_WORDS = ${literal(words.reasons)} as const;`,
+    "",
+    "",
+  ].join("\n");
+}

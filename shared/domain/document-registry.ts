@@ -1,0 +1,264 @@
+/**
+ * The document-type registry: one entry per type, and everything that lists types, schemas,
+ * rule checks, rule reasons, rejection codes, OpenAPI enums and the pages' labels derives from
+ * it. Adding a type is one entry here, its layout file (`certificates/`), its test-document
+ * template and its page under docs/document-types/.
+ */
+import { criminalRecordLayout } from "./certificates/criminal-record.ts";
+import { EDEVLET_ISSUE_DATE_LABELS, edevletDocumentLayout } from "./certificates/edevlet-document.ts";
+import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
+import type { CertificateLayout } from "./certificates/layout.ts";
+import { nviResidenceLayout } from "./certificates/nvi-residence.ts";
+import { sgkServiceRecordLayout } from "./certificates/sgk-service-record.ts";
+import { yokGraduateLayout } from "./certificates/yok-graduate.ts";
+import { yokStudentLayout } from "./certificates/yok-student.ts";
+import type { FileType } from "./document-types.ts";
+
+export const MiB = 1024 * 1024;
+
+/** A label in each language the pages speak. */
+export interface Words {
+  en: string;
+  tr: string;
+}
+
+/** The check a type adds after `fields_extracted`, what its failure is called, and how both read. */
+export interface TypeRule<Fields, Check extends string = string, Reason extends string = string> {
+  check: Check;
+  reasonCode: Reason;
+  passes(fields: Fields): boolean;
+  /** The check's detail when it passes, and when it fails. */
+  passedDetail: string;
+  failedDetail: string;
+  /** The sentence the resource shows beside the reason code. */
+  message: string;
+  /** What a reviewer who rejects with the reason found, after "A reviewer ". */
+  finding: string;
+  /** The labels of the check and of the reason on the pages. */
+  labels: { check: Words; reason: Words };
+}
+
+export interface DocumentTypeEntry<
+  Code extends string = string,
+  Schema extends string = string,
+  Fields = Record<string, unknown>,
+  Check extends string = string,
+  Reason extends string = string,
+> {
+  code: Code;
+  /** Who holds the issuer's copy: e-Devlet's barcoded document verification for every type so far. */
+  issuer: "edevlet";
+  description: string;
+  /** The type's name on the pages. */
+  labels: Words;
+  /** The original is a PDF; a photo (JPG/PNG) is accepted and goes to review. */
+  fileTypes: readonly FileType[];
+  maxFileSizeBytes: number;
+  layout: CertificateLayout<Schema, Fields>;
+  /** The type rule, or null when the type is checked for authenticity only. */
+  rule: TypeRule<Fields, Check, Reason> | null;
+  /**
+   * The labels the issue date is printed after (`DD.MM.YYYY`, maybe with a time after it); the
+   * first is the one the test documents print.
+   */
+  issueDateLabels: readonly [string, ...string[]];
+}
+
+/** An entry with its literal types kept, so that the codes and reasons derived stay unions. */
+export function documentType<
+  const Code extends string,
+  const Schema extends string,
+  Fields,
+  const Check extends string = never,
+  const Reason extends string = never,
+>(
+  entry: DocumentTypeEntry<Code, Schema, Fields, Check, Reason>,
+): DocumentTypeEntry<Code, Schema, Fields, Check, Reason> {
+  return entry;
+}
+
+const ANY_FILE: readonly FileType[] = ["pdf", "jpeg", "png"];
+
+export const DOCUMENT_REGISTRY = [
+  documentType({
+    code: "YOK_STUDENT",
+    issuer: "edevlet",
+    description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
+    labels: { en: "YÖK student certificate", tr: "YÖK öğrenci belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: yokStudentLayout,
+    rule: {
+      check: "student_active",
+      reasonCode: "student_not_active",
+      passes: (fields) => fields.is_active === true,
+      passedDetail: "The certificate shows an active student",
+      failedDetail: "The certificate shows a student who is not active",
+      message: "The certificate does not show an active student",
+      finding: "found the certificate does not show an active student",
+      labels: {
+        check: { en: "Student active", tr: "Öğrenci aktif" },
+        reason: { en: "Student not active", tr: "Öğrenci aktif değil" },
+      },
+    },
+    issueDateLabels: ["Belge Tarihi", "Düzenlenme Tarihi"],
+  }),
+  documentType({
+    code: "GSB_KYK_DORM",
+    issuer: "edevlet",
+    description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
+    labels: { en: "GSB KYK dormitory certificate", tr: "GSB KYK yurt belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: gsbKykDormLayout,
+    rule: {
+      check: "student_accommodated",
+      reasonCode: "student_not_accommodated",
+      passes: (fields) => fields.is_accommodated === true,
+      passedDetail: "The certificate shows the student living in the dormitory",
+      failedDetail: "The certificate shows a student who no longer lives in the dormitory",
+      message: "The certificate does not show a student staying in the dormitory",
+      finding: "found the certificate does not show a student staying in the dormitory",
+      labels: {
+        check: { en: "Student accommodated", tr: "Öğrenci yurtta kalıyor" },
+        reason: { en: "Student not accommodated", tr: "Öğrenci yurtta kalmıyor" },
+      },
+    },
+    issueDateLabels: ["Belge Tarihi", "Düzenlenme Tarihi"],
+  }),
+  documentType({
+    code: "YOK_GRADUATE",
+    issuer: "edevlet",
+    description: "YÖK graduate certificate (Mezun Belgesi) from e-Devlet",
+    labels: { en: "YÖK graduate certificate", tr: "YÖK mezun belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: yokGraduateLayout,
+    rule: {
+      check: "graduated",
+      reasonCode: "not_graduated",
+      passes: (fields) => fields.is_graduated === true,
+      passedDetail: "The certificate shows the holder graduated",
+      failedDetail: "The certificate does not show the holder graduated",
+      message: "The certificate does not show a graduate",
+      finding: "found the certificate does not show a graduate",
+      labels: {
+        check: { en: "Graduated", tr: "Mezun" },
+        reason: { en: "Not graduated", tr: "Mezun değil" },
+      },
+    },
+    issueDateLabels: ["Belge Tarihi", "Düzenlenme Tarihi"],
+  }),
+  documentType({
+    code: "NVI_RESIDENCE",
+    issuer: "edevlet",
+    description: "Residence certificate (Yerleşim Yeri ve Diğer Adres Belgesi, NVİ) from e-Devlet",
+    labels: { en: "NVİ residence certificate", tr: "NVİ yerleşim yeri belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: nviResidenceLayout,
+    rule: null,
+    issueDateLabels: ["Düzenlenme Tarihi", "Belge Tarihi"],
+  }),
+  documentType({
+    code: "CRIMINAL_RECORD",
+    issuer: "edevlet",
+    description: "Criminal record certificate (Adli Sicil Kaydı, Adalet Bakanlığı) from e-Devlet",
+    labels: { en: "Criminal record certificate", tr: "Adli sicil kaydı belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: criminalRecordLayout,
+    rule: {
+      check: "no_criminal_record",
+      reasonCode: "criminal_record_present",
+      passes: (fields) => fields.has_record === false,
+      passedDetail: "The certificate shows no criminal record",
+      failedDetail: "The certificate shows a criminal record",
+      message: "The certificate shows a criminal record",
+      finding: "found the certificate shows a criminal record",
+      labels: {
+        check: { en: "No criminal record", tr: "Adli sicil kaydı yok" },
+        reason: { en: "Criminal record present", tr: "Adli sicil kaydı var" },
+      },
+    },
+    issueDateLabels: ["Düzenleme Tarihi", "Düzenlenme Tarihi", "Belge Tarihi"],
+  }),
+  documentType({
+    code: "SGK_SERVICE_RECORD",
+    issuer: "edevlet",
+    description: "SGK service record (Tescil ve Hizmet Dökümü) from e-Devlet",
+    labels: { en: "SGK service record", tr: "SGK hizmet dökümü" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: sgkServiceRecordLayout,
+    rule: null,
+    issueDateLabels: ["Döküm Tarihi", "Belge Tarihi"],
+  }),
+  documentType({
+    code: "EDEVLET_DOCUMENT",
+    issuer: "edevlet",
+    description: "Any e-Devlet barcoded document, checked for authenticity only",
+    labels: { en: "e-Devlet document", tr: "e-Devlet belgesi" },
+    fileTypes: ANY_FILE,
+    maxFileSizeBytes: 10 * MiB,
+    layout: edevletDocumentLayout,
+    rule: null,
+    issueDateLabels: EDEVLET_ISSUE_DATE_LABELS,
+  }),
+] as const;
+
+/** Any registry: the derivations below take one, so that a registry made in a test derives the same way. */
+export type Registry = readonly DocumentTypeEntry[];
+
+type Entry = (typeof DOCUMENT_REGISTRY)[number];
+export type DocumentType = Entry["code"];
+/** The rule checks and rule reasons of the registry's types. */
+export type RuleCheck = NonNullable<Entry["rule"]>["check"];
+export type RuleReason = NonNullable<Entry["rule"]>["reasonCode"];
+export type ExtractedSchemaName = Entry["layout"]["schema"];
+
+/** The type codes, in the registry's order. */
+export function typeCodes<R extends Registry>(registry: R): R[number]["code"][] {
+  return registry.map((entry) => entry.code);
+}
+
+type RuleOf<R extends Registry> = NonNullable<R[number]["rule"]>;
+
+/** The rules of the types that have one, in the registry's order. */
+export function rulesOf<R extends Registry>(registry: R): RuleOf<R>[] {
+  return registry.flatMap((entry) => (entry.rule === null ? [] : [entry.rule as RuleOf<R>]));
+}
+
+/** Each rule reason's sentence on the resource. */
+export function ruleReasonMessages<R extends Registry>(registry: R): Record<RuleOf<R>["reasonCode"], string> {
+  return Object.fromEntries(rulesOf(registry).map((rule) => [rule.reasonCode, rule.message])) as Record<
+    RuleOf<R>["reasonCode"],
+    string
+  >;
+}
+
+/** Each rule reason's reviewer finding. */
+export function ruleFindings<R extends Registry>(registry: R): Record<RuleOf<R>["reasonCode"], string> {
+  return Object.fromEntries(rulesOf(registry).map((rule) => [rule.reasonCode, rule.finding])) as Record<
+    RuleOf<R>["reasonCode"],
+    string
+  >;
+}
+
+/** The pages' labels: the types, the rule checks and the rule reasons, each by code, in both languages. */
+export function pageWords(registry: Registry): {
+  types: Record<keyof Words, Record<string, string>>;
+  checks: Record<keyof Words, Record<string, string>>;
+  reasons: Record<keyof Words, Record<string, string>>;
+} {
+  const rules = rulesOf(registry);
+  const byLanguage = (pairs: [string, Words][]) => ({
+    en: Object.fromEntries(pairs.map(([code, words]) => [code, words.en])),
+    tr: Object.fromEntries(pairs.map(([code, words]) => [code, words.tr])),
+  });
+  return {
+    types: byLanguage(registry.map((entry) => [entry.code, entry.labels])),
+    checks: byLanguage(rules.map((rule) => [rule.check, rule.labels.check])),
+    reasons: byLanguage(rules.map((rule) => [rule.reasonCode, rule.labels.reason])),
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * Everything that lists document types derives from the registry: a type added to a registry
+ * made here appears in the type codes (the generator's list and the OpenAPI enum), its extracted
+ * schema, its rule's check, reason, message and reviewer finding, the rejection codes, and both
+ * languages' labels the pages are generated with; and the real registry's derivations are what
+ * the committed OpenAPI document and the pages hold.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { CertificateLayout } from "#shared/domain/certificates/layout";
+import { extractedOptions } from "#shared/domain/document-layouts";
+import {
+  DOCUMENT_REGISTRY,
+  type DocumentTypeEntry,
+  pageWords,
+  type Registry,
+  ruleFindings,
+  ruleReasonMessages,
+  rulesOf,
+  typeCodes,
+} from "#shared/domain/document-registry";
+import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
+import { REASON_MESSAGES } from "#shared/domain/reasons";
+import { REJECTION_CODES, rejectionCodes } from "#shared/domain/review";
+import * as mini from "#shared/domain/zod";
+import { renderWebDocumentTypes } from "../../openapi/web-document-types.ts";
+import { CERTIFICATE_TYPES } from "../../scripts/test-documents/certificate.ts";
+import * as web from "../../web/common/document-types.ts";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+const taken = new Set<string>(DOCUMENT_TYPE_CODES);
+const code = fc.stringMatching(/^[A-Z][A-Z_]{2,24}$/).filter((value) => !taken.has(value));
+const name = fc.stringMatching(/^[a-z][a-z_]{2,24}$/);
+const words = fc.record({
+  en: fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== ""),
+  tr: fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== ""),
+});
+
+function layout(schema: string): CertificateLayout<string, Record<string, unknown>> {
+  return {
+    schema,
+    fieldsSchema: mini.strictObject({ barcode: mini.nullable(mini.string()) }),
+    labels: {},
+    read: () => ({ fields: { barcode: null }, incomplete: ["barcode"] }),
+    subject: () => ({ full_name: null, birth_date: null }),
+  };
+}
+
+/** A type that is not in the registry, with or without a rule. */
+const newType = fc
+  .record({
+    code,
+    schema: name.map((value) => `${value}.v1`),
+    labels: words,
+    rule: fc.option(
+      fc.record({
+        check: name,
+        reason: name,
+        checkWords: words,
+        reasonWords: words,
+        message: fc.string(),
+        finding: fc.string(),
+      }),
+      { nil: null },
+    ),
+  })
+  .filter(({ schema, rule }) => {
+    const schemas = DOCUMENT_REGISTRY.map((entry) => entry.layout.schema as string);
+    const reasons = Object.keys(REASON_MESSAGES);
+    return (
+      !schemas.includes(schema) && (rule === null || (!reasons.includes(rule.reason) && rule.check !== rule.reason))
+    );
+  })
+  .map(
+    (drawn): DocumentTypeEntry => ({
+      code: drawn.code,
+      issuer: "edevlet",
+      description: drawn.labels.en,
+      labels: drawn.labels,
+      fileTypes: ["pdf"],
+      maxFileSizeBytes: 1024,
+      layout: layout(drawn.schema),
+      rule:
+        drawn.rule === null
+          ? null
+          : {
+              check: drawn.rule.check,
+              reasonCode: drawn.rule.reason,
+              passes: () => true,
+              passedDetail: "passed",
+              failedDetail: "failed",
+              message: drawn.rule.message,
+              finding: drawn.rule.finding,
+              labels: { check: drawn.rule.checkWords, reason: drawn.rule.reasonWords },
+            },
+      issueDateLabels: ["Belge Tarihi"],
+    }),
+  );
+
+const withType = (entry: DocumentTypeEntry): Registry => [...DOCUMENT_REGISTRY, entry];
+
+describe("the derivations of a registry with a type added", () => {
+  it("list the type's code, as the OpenAPI enum and the generator list it, and its extracted schema", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const registry = withType(entry);
+        expect(typeCodes(registry)).toEqual([...DOCUMENT_TYPE_CODES, entry.code]);
+        const schema = z.toJSONSchema(mini.enum(typeCodes(registry))) as { enum: string[] };
+        expect(schema.enum).toContain(entry.code);
+        const options = extractedOptions(registry).map((option) => z.toJSONSchema(option.shape.schema).const);
+        expect(options).toContain(entry.layout.schema);
+      }),
+    );
+  });
+
+  it("take its rule's check, reason, message and finding, and offer the reason to reviewers", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const registry = withType(entry);
+        const reasons = rulesOf(registry).map((rule) => rule.reasonCode);
+        const rejections: readonly string[] = rejectionCodes(registry);
+        if (entry.rule === null) {
+          expect(rulesOf(registry)).toEqual(rulesOf(DOCUMENT_REGISTRY));
+          expect(rejections).toEqual(REJECTION_CODES);
+          return;
+        }
+        expect(rulesOf(registry).map((rule) => rule.check)).toContain(entry.rule.check);
+        expect(reasons).toContain(entry.rule.reasonCode);
+        expect(rejections).toContain(entry.rule.reasonCode);
+        expect((ruleReasonMessages(registry) as Record<string, string>)[entry.rule.reasonCode]).toBe(
+          entry.rule.message,
+        );
+        expect((ruleFindings(registry) as Record<string, string>)[entry.rule.reasonCode]).toBe(entry.rule.finding);
+      }),
+    );
+  });
+
+  it("label the type, its check and its reason in both languages", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const labels = pageWords(withType(entry));
+        for (const language of ["en", "tr"] as const) {
+          expect(labels.types[language][entry.code]).toBe(entry.labels[language]);
+          if (entry.rule === null) continue;
+          expect(labels.checks[language][entry.rule.check]).toBe(entry.rule.labels.check[language]);
+          expect(labels.reasons[language][entry.rule.reasonCode]).toBe(entry.rule.labels.reason[language]);
+        }
+      }),
+    );
+  });
+
+  it("write the pages' module with the type and its labels", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const source = renderWebDocumentTypes(withType(entry));
+        expect(source).toContain(JSON.stringify(entry.code));
+        expect(source).toContain(JSON.stringify(entry.labels.tr));
+        if (entry.rule) expect(source).toContain(JSON.stringify(entry.rule.reasonCode));
+      }),
+      // Each run starts the formatter: a few are enough.
+      { numRuns: 5 },
+    );
+  });
+});
+
+describe("the registry's own derivations", () => {
+  it("are what the committed OpenAPI documents, the pages' module and the generator hold", () => {
+    type Document = { components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> } };
+    const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), "utf8")) as Document;
+    const enumOf = (document: Document, schema: string, property: string) =>
+      document.components.schemas[schema]?.properties[property]?.enum;
+    expect(enumOf(read("openapi.json"), "CreateVerificationRequest", "document_type")).toEqual(
+      typeCodes(DOCUMENT_REGISTRY),
+    );
+    expect(enumOf(read("openapi-backoffice.json"), "ReviewDecision", "reason_code")).toEqual(
+      rejectionCodes(DOCUMENT_REGISTRY),
+    );
+    expect(web.DOCUMENT_TYPE_CODES).toEqual(typeCodes(DOCUMENT_REGISTRY));
+    expect(web.RULE_REASONS).toEqual(rulesOf(DOCUMENT_REGISTRY).map((rule) => rule.reasonCode));
+    expect(CERTIFICATE_TYPES).toEqual(typeCodes(DOCUMENT_REGISTRY));
+  });
+
+  it("are written to web/common/document-types.ts as a fresh rendering makes them", () => {
+    const committed = readFileSync(path.join(ROOT, "web/common/document-types.ts"), "utf8");
+    expect(committed, "web/common/document-types.ts is stale: npm run openapi").toBe(
+      renderWebDocumentTypes(DOCUMENT_REGISTRY),
+    );
+  });
+});
