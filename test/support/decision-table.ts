@@ -36,10 +36,15 @@ function activeStudent(fields: Partial<CertificateSpec>): CertificateSpec {
   return { ...entry.upload.spec, ...fields } as CertificateSpec;
 }
 
-/** What the comparison with the issuer's copy notes for a published row: an alteration, or an image it could not compare. */
+/**
+ * What the comparison with the issuer's copy notes for a published row: an alteration, the same
+ * text in a re-saved file, or an image it could not compare.
+ */
 function expectedSignals(entry: CatalogueEntry): string[] {
   if (entry.expected.reason_code === "document_altered") return ["document_altered"];
-  return entry.upload.kind === "photo" && entry.issuer.kind === "document" ? ["upload_not_compared"] : [];
+  if (entry.issuer.kind !== "document") return [];
+  if (entry.upload.kind === "resaved-pdf") return ["not_original_file"];
+  return entry.upload.kind === "photo" ? ["upload_not_compared"] : [];
 }
 
 export function describeDecisionTable(options: { environment: Environment; protocol: EdevletProtocol }): void {
