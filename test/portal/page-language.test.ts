@@ -20,7 +20,10 @@ import { Customer, callAs, expectVerification, upload } from "../support/client.
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
-const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
+// The active student's certificate saved again by another writer: verified, noting not_original_file.
+const certificate = new Uint8Array(
+  readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active-resaved.pdf")),
+);
 const DESKTOP = { width: 1280, height: 900 } as const;
 
 let owner: PortalUser;
@@ -144,6 +147,7 @@ describe("a browser whose locale is tr-TR", () => {
         const detail = page.locator("#verification-detail");
         await expect.poll(() => detail.innerText()).toMatch(/Durum\s+Tamamlandı · Doğrulandı/);
         expect(await detail.innerText()).toMatch(/Neden\s+Doğrulandı/);
+        expect(await detail.innerText()).toMatch(/Karşılaştırmanın notları\s+Özgün dosya değil/);
         expect(await detail.innerText()).toMatch(/Belge türü\s+YÖK öğrenci belgesi/);
         expect(await detail.innerText()).toMatch(/Yükleme var\s+Geçti/);
         await expect
