@@ -52,6 +52,8 @@ export interface CatalogueEntry {
   upload: Upload;
   issuer: IssuerHolding;
   expected: { status: Status; result: Result | null; reason_code: ReasonCode };
+  /** The `fraud_signals` the outcome carries (verification-engine.md): none unless given. */
+  fraudSignals?: readonly string[];
 }
 
 // --- The invented people -----------------------------------------------------------------------
@@ -485,6 +487,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "pdf", spec: ALTERED_UPLOAD },
     issuer: { kind: "document", spec: ALTERED_ORIGINAL, description: "the original, which reads `Mezun`" },
     expected: { status: "completed", result: "rejected", reason_code: "document_altered" },
+    fraudSignals: ["document_altered"],
   },
   {
     file: "gsb-unknown-barcode.pdf",
@@ -576,6 +579,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "resaved-pdf", spec: ACTIVE_STUDENT },
     issuer: { kind: "document", spec: ACTIVE_STUDENT, description: "the original `yok-active.pdf`" },
     expected: { status: "completed", result: "verified", reason_code: "verified" },
+    fraudSignals: ["not_original_file"],
   },
   {
     file: "yok-active-resaved-altered.pdf",
@@ -585,6 +589,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "resaved-pdf", spec: RESAVED_ALTERED },
     issuer: { kind: "document", spec: ACTIVE_STUDENT, description: "the original `yok-active.pdf`" },
     expected: { status: "completed", result: "rejected", reason_code: "document_altered" },
+    fraudSignals: ["document_altered"],
   },
   {
     file: "yok-graduate.pdf",
