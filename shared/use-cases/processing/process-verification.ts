@@ -244,11 +244,13 @@ async function decide(
   if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
+  // The type's rule is a step only for a type that has one.
+  const ruleCheck = ruleOf(item.document_type)?.check;
   const steps = checklist(inspection.checks, [
     "barcode_found",
     "authority_match",
     "fields_extracted",
-    ...(ruleOf(item.document_type) ? [ruleOf(item.document_type)?.check ?? ""] : []),
+    ...(ruleCheck === undefined ? [] : [ruleCheck]),
     ...(item.expected_subject ? ["subject_match"] : []),
   ]);
   const forced = forcedDecision(item, steps);
