@@ -1,8 +1,8 @@
 /**
  * What the pages need of the document-type registry, which they may not import: the type codes,
- * the rule checks and rule reasons, and their labels in both languages. `npm run openapi`
- * writes it to `web/common/document-types.ts`; a test fails when the committed file differs
- * from a fresh rendering.
+ * the rule checks and rule reasons, the extracted fields, and their labels in both languages.
+ * `npm run openapi` writes it to `web/common/document-types.ts`; a test fails when the committed
+ * file differs from a fresh rendering.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -33,8 +33,9 @@ function unformatted(registry: Registry): string {
   const list = (values: string[]) => literal(values);
   return [
     "/**",
-    " * The document types, their rule checks and rule reasons, and their labels in both languages,",
-    " * generated from shared/domain/document-registry.ts by `npm run openapi`. Do not edit.",
+    " * The document types, their rule checks and rule reasons, their extracted fields, and their",
+    " * labels in both languages, generated from shared/domain/document-registry.ts by",
+    " * `npm run openapi`. Do not edit.",
     " */",
     "",
     "/** The document types, in the registry's order. */",
@@ -54,6 +55,9 @@ function unformatted(registry: Registry): string {
     "",
     "/** Each rule reason's label, by its code. */",
     `export const RULE_REASON_WORDS = ${literal(words.reasons)} as const;`,
+    "",
+    "/** Each extracted field's label, by its name. */",
+    `export const FIELD_WORDS = ${literal(words.fields)} as const;`,
     "",
     "",
   ].join("\n");

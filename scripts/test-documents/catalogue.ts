@@ -4,7 +4,7 @@
  * what the sandbox's e-Devlet holds for its barcode, and the outcome the sandbox answers.
  * Every person, number and place here is invented.
  */
-import type { ReasonCode } from "#shared/domain/reasons";
+import type { FraudSignal, ReasonCode } from "#shared/domain/reasons";
 import type { Result, Status } from "#shared/domain/state";
 import {
   type CertificateSpec,
@@ -52,6 +52,8 @@ export interface CatalogueEntry {
   upload: Upload;
   issuer: IssuerHolding;
   expected: { status: Status; result: Result | null; reason_code: ReasonCode };
+  /** The `fraud_signals` the outcome carries (verification-engine.md): none unless given. */
+  fraudSignals?: readonly FraudSignal[];
 }
 
 // --- The invented people -----------------------------------------------------------------------
@@ -485,6 +487,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "pdf", spec: ALTERED_UPLOAD },
     issuer: { kind: "document", spec: ALTERED_ORIGINAL, description: "the original, which reads `Mezun`" },
     expected: { status: "completed", result: "rejected", reason_code: "document_altered" },
+    fraudSignals: ["document_altered"],
   },
   {
     file: "gsb-unknown-barcode.pdf",
@@ -543,6 +546,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       description: "the photographed certificate (kept for the reviewer)",
     },
     expected: { status: "in_review", result: null, reason_code: "original_pdf_not_provided" },
+    fraudSignals: ["upload_not_compared"],
   },
   {
     file: "gsb-photo.jpg",
@@ -557,6 +561,22 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       description: "the photographed certificate (kept for the reviewer)",
     },
     expected: { status: "in_review", result: null, reason_code: "original_pdf_not_provided" },
+    fraudSignals: ["upload_not_compared"],
+  },
+  {
+    file: "yok-photo.png",
+    documentType: "YOK_STUDENT",
+    exercises:
+      "The same photo with the expected subject: the issuer's copy names AYŞE DENEME, so it is verified from the copy (`fraud_signals: upload_not_compared`)",
+    create: { expected_subject: { full_name: "AYŞE DENEME", birth_date: "2004-03-14" } },
+    upload: { kind: "photo", spec: ACTIVE_STUDENT, format: "png" },
+    issuer: {
+      kind: "document",
+      spec: ACTIVE_STUDENT,
+      description: "the photographed certificate (the evidence the decision rests on)",
+    },
+    expected: { status: "completed", result: "verified", reason_code: "verified" },
+    fraudSignals: ["upload_not_compared"],
   },
   {
     file: "yok-active.pdf",
@@ -576,6 +596,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "resaved-pdf", spec: ACTIVE_STUDENT },
     issuer: { kind: "document", spec: ACTIVE_STUDENT, description: "the original `yok-active.pdf`" },
     expected: { status: "completed", result: "verified", reason_code: "verified" },
+    fraudSignals: ["not_original_file"],
   },
   {
     file: "yok-active-resaved-altered.pdf",
@@ -585,6 +606,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     upload: { kind: "resaved-pdf", spec: RESAVED_ALTERED },
     issuer: { kind: "document", spec: ACTIVE_STUDENT, description: "the original `yok-active.pdf`" },
     expected: { status: "completed", result: "rejected", reason_code: "document_altered" },
+    fraudSignals: ["document_altered"],
   },
   {
     file: "yok-graduate.pdf",

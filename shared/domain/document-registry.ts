@@ -7,7 +7,7 @@
 import { criminalRecordLayout } from "./certificates/criminal-record.ts";
 import { EDEVLET_ISSUE_DATE_LABELS, edevletDocumentLayout } from "./certificates/edevlet-document.ts";
 import { gsbKykDormLayout } from "./certificates/gsb-kyk-dorm.ts";
-import type { CertificateLayout } from "./certificates/layout.ts";
+import type { CertificateLayout, Words } from "./certificates/layout.ts";
 import { nviResidenceLayout } from "./certificates/nvi-residence.ts";
 import { sgkServiceRecordLayout } from "./certificates/sgk-service-record.ts";
 import { yokGraduateLayout } from "./certificates/yok-graduate.ts";
@@ -16,11 +16,7 @@ import type { FileType } from "./document-types.ts";
 
 export const MiB = 1024 * 1024;
 
-/** A label in each language the pages speak. */
-export interface Words {
-  en: string;
-  tr: string;
-}
+export type { Words } from "./certificates/layout.ts";
 
 /** The check a type adds after `fields_extracted`, what its failure is called, and how both read. */
 export interface TypeRule<Fields, Check extends string = string, Reason extends string = string> {
@@ -245,11 +241,16 @@ export function ruleFindings<R extends Registry>(registry: R): Record<RuleOf<R>[
   >;
 }
 
-/** The pages' labels: the types, the rule checks and the rule reasons, each by code, in both languages. */
+/**
+ * The pages' labels: the types, the rule checks, the rule reasons and the extracted fields, each
+ * by code, in both languages. A field several types share has one label: two types that label
+ * it differently are refused.
+ */
 export function pageWords(registry: Registry): {
   types: Record<keyof Words, Record<string, string>>;
   checks: Record<keyof Words, Record<string, string>>;
   reasons: Record<keyof Words, Record<string, string>>;
+  fields: Record<keyof Words, Record<string, string>>;
 } {
   const rules = rulesOf(registry);
   const byLanguage = (pairs: [string, Words][]) => ({
@@ -260,5 +261,20 @@ export function pageWords(registry: Registry): {
     types: byLanguage(registry.map((entry) => [entry.code, entry.labels])),
     checks: byLanguage(rules.map((rule) => [rule.check, rule.labels.check])),
     reasons: byLanguage(rules.map((rule) => [rule.reasonCode, rule.labels.reason])),
+    fields: byLanguage([...fieldLabels(registry)]),
   };
+}
+
+function fieldLabels(registry: Registry): Map<string, Words> {
+  const labels = new Map<string, Words>();
+  for (const entry of registry) {
+    for (const [field, words] of Object.entries(entry.layout.fieldLabels as Record<string, Words>)) {
+      const known = labels.get(field);
+      if (known && (known.en !== words.en || known.tr !== words.tr)) {
+        throw new Error(`The field ${field} of ${entry.code} is labelled otherwise by another type`);
+      }
+      labels.set(field, words);
+    }
+  }
+  return labels;
 }

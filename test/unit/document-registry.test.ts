@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { CertificateLayout } from "#shared/domain/certificates/layout";
+import { type CertificateLayout, PERSON_FIELD_LABELS } from "#shared/domain/certificates/layout";
 import { extractedOptions } from "#shared/domain/document-layouts";
 import {
   DOCUMENT_REGISTRY,
@@ -21,6 +21,7 @@ import {
   ruleReasonMessages,
   rulesOf,
   typeCodes,
+  type Words,
 } from "#shared/domain/document-registry";
 import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
 import { REASON_MESSAGES } from "#shared/domain/reasons";
@@ -35,16 +36,19 @@ const ROOT = path.resolve(__dirname, "../..");
 const taken = new Set<string>(DOCUMENT_TYPE_CODES);
 const code = fc.stringMatching(/^[A-Z][A-Z_]{2,24}$/).filter((value) => !taken.has(value));
 const name = fc.stringMatching(/^[a-z][a-z_]{2,24}$/);
-const words = fc.record({
-  en: fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== ""),
-  tr: fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== ""),
-});
+/** A label as the dictionaries hold them: letters, Turkish ones too, and spaces. */
+const label = fc.stringMatching(/^[A-Za-zÇĞİÖŞÜçğıöşü][A-Za-zÇĞİÖŞÜçğıöşü ]{0,30}$/);
+const words = fc.record({ en: label, tr: label });
 
-function layout(schema: string): CertificateLayout<string, Record<string, unknown>> {
+/** The fields the registry's layouts extract already. */
+const fieldsTaken = new Set(DOCUMENT_REGISTRY.flatMap((entry) => Object.keys(entry.layout.fieldLabels)));
+
+function layout(schema: string, field: string, labels: Words): CertificateLayout<string, Record<string, unknown>> {
   return {
     schema,
-    fieldsSchema: mini.strictObject({ barcode: mini.nullable(mini.string()) }),
+    fieldsSchema: mini.strictObject({ barcode: mini.nullable(mini.string()), [field]: mini.nullable(mini.string()) }),
     labels: {},
+    fieldLabels: { barcode: PERSON_FIELD_LABELS.barcode, [field]: labels },
     read: () => ({ fields: { barcode: null }, incomplete: ["barcode"] }),
     subject: () => ({ full_name: null, birth_date: null }),
   };
@@ -56,6 +60,8 @@ const newType = fc
     code,
     schema: name.map((value) => `${value}.v1`),
     labels: words,
+    field: name.filter((value) => !fieldsTaken.has(value)),
+    fieldWords: words,
     rule: fc.option(
       fc.record({
         check: name,
@@ -83,7 +89,7 @@ const newType = fc
       labels: drawn.labels,
       fileTypes: ["pdf"],
       maxFileSizeBytes: 1024,
-      layout: layout(drawn.schema),
+      layout: layout(drawn.schema, drawn.field, drawn.fieldWords),
       rule:
         drawn.rule === null
           ? null
@@ -139,12 +145,15 @@ describe("the derivations of a registry with a type added", () => {
     );
   });
 
-  it("label the type, its check and its reason in both languages", () => {
+  it("label the type, its fields, its check and its reason in both languages", () => {
     fc.assert(
       fc.property(newType, (entry) => {
         const labels = pageWords(withType(entry));
         for (const language of ["en", "tr"] as const) {
           expect(labels.types[language][entry.code]).toBe(entry.labels[language]);
+          for (const [field, words] of Object.entries(entry.layout.fieldLabels as Record<string, Words>)) {
+            expect(labels.fields[language][field]).toBe(words[language]);
+          }
           if (entry.rule === null) continue;
           expect(labels.checks[language][entry.rule.check]).toBe(entry.rule.labels.check[language]);
           expect(labels.reasons[language][entry.rule.reasonCode]).toBe(entry.rule.labels.reason[language]);
@@ -164,6 +173,17 @@ describe("the derivations of a registry with a type added", () => {
       // Each run starts the formatter: a few are enough.
       { numRuns: 5 },
     );
+  });
+});
+
+describe("a field two types share", () => {
+  it("has one label: a type that labels it otherwise is refused", () => {
+    const entry = fc.sample(newType, 1)[0] as DocumentTypeEntry;
+    const relabelled = {
+      ...entry,
+      layout: { ...entry.layout, fieldLabels: { barcode: { en: "Bar code", tr: "Barkod numarası" } } },
+    };
+    expect(() => pageWords(withType(relabelled))).toThrow(/barcode/);
   });
 });
 

@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { isoDate, parsed, statusIs } from "./values.ts";
 
 const LABELS = {
@@ -74,11 +74,25 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<CriminalRecordFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  mother_name: PERSON_FIELD_LABELS.mother_name,
+  birth_place: PERSON_FIELD_LABELS.birth_place,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  purpose: { en: "Issued for", tr: "Belgenin Verileceği Yer" },
+  record: { en: "Criminal record", tr: "Adli Sicil Kaydı" },
+  has_record: { en: "Has a criminal record", tr: "Adli sicil kaydı var" },
+};
+
 /** The criminal record certificate: `criminal_record.v1`. */
 export const criminalRecordLayout: CertificateLayout<"criminal_record.v1", CriminalRecordFields> = {
   schema: "criminal_record.v1",
   fieldsSchema: criminalRecordFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

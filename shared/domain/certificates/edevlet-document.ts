@@ -6,7 +6,7 @@ import * as z from "../zod.ts";
 import { issueDate } from "./issue-date.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { type LabelTable, readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { collapseWhitespace } from "./turkish.ts";
 import { parsed } from "./values.ts";
 
@@ -52,6 +52,14 @@ const REQUIRED = ["barcode", "title"] as const satisfies readonly (keyof Edevlet
 
 const HAS_LETTER = /\p{L}/u;
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<EdevletDocumentFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  title: { en: "Document title", tr: "Belge Başlığı" },
+  issued_at: { en: "Issued on", tr: "Belge Tarihi" },
+};
+
 /** The heading: the last line with letters above the first line that starts with a label. */
 function heading(lines: readonly string[]): string | null {
   let last: string | null = null;
@@ -79,6 +87,7 @@ export const edevletDocumentLayout: CertificateLayout<"edevlet_document.v1", Ede
   schema: "edevlet_document.v1",
   fieldsSchema: edevletDocumentFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: null }),
 };

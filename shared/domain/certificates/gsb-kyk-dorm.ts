@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { isoDate, parsed, statusIs } from "./values.ts";
 
 const LABELS = {
@@ -86,11 +86,27 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<GsbKykDormFields> = {
+  first_name: PERSON_FIELD_LABELS.first_name,
+  last_name: PERSON_FIELD_LABELS.last_name,
+  mother_name: PERSON_FIELD_LABELS.mother_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  city: { en: "City", tr: "İl" },
+  district: { en: "District", tr: "İlçe" },
+  dorm_name: { en: "Dormitory", tr: "Yurt" },
+  registered_at: { en: "Enrolled on", tr: "Kayıt Tarihi" },
+  is_accommodated: { en: "Staying in the dormitory", tr: "Yurtta kalıyor" },
+};
+
 /** The KYK dormitory certificate: `gsb_kyk_dorm.v1`. */
 export const gsbKykDormLayout: CertificateLayout<"gsb_kyk_dorm.v1", GsbKykDormFields> = {
   schema: "gsb_kyk_dorm.v1",
   fieldsSchema: gsbKykDormFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({
     full_name:

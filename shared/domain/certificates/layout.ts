@@ -6,6 +6,27 @@ import type * as z from "../zod.ts";
 import type { LabelTable } from "./labels.ts";
 import type { Subject } from "./subject.ts";
 
+/** A label in each language the pages speak. */
+export interface Words {
+  en: string;
+  tr: string;
+}
+
+/** Each field's label on the pages, for every field of the layout. */
+export type FieldLabels<Fields> = { readonly [Name in keyof Fields]-?: Words };
+
+/** The labels of the fields several layouts share. */
+export const PERSON_FIELD_LABELS = {
+  full_name: { en: "Full name", tr: "Adı Soyadı" },
+  first_name: { en: "First name", tr: "Adı" },
+  last_name: { en: "Last name", tr: "Soyadı" },
+  mother_name: { en: "Mother's name", tr: "Anne Adı" },
+  father_name: { en: "Father's name", tr: "Baba Adı" },
+  birth_date: { en: "Date of birth", tr: "Doğum Tarihi" },
+  birth_place: { en: "Place of birth", tr: "Doğum Yeri" },
+  barcode: { en: "Barcode", tr: "Barkod" },
+} as const satisfies Record<string, Words>;
+
 /** The fields read from a certificate, and which required ones are missing or malformed. */
 export interface FieldsReading<Fields> {
   fields: Fields;
@@ -28,6 +49,8 @@ export interface CertificateLayout<Schema extends string, Fields> {
    * their lines are not mistaken for values (the identity number is never yielded).
    */
   labels: LabelTable<string>;
+  /** Each extracted field's label on the pages, in both languages. */
+  fieldLabels: FieldLabels<Fields>;
   /**
    * Reads the fields from a certificate's text lines. `barcode` is the one `documentKeys`
    * found, yielded when well formed; it is the only key yielded, never the identity number.

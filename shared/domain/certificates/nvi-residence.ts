@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { isoDate, parsed } from "./values.ts";
 
 const LABELS = {
@@ -73,11 +73,26 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<NviResidenceFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  mother_name: PERSON_FIELD_LABELS.mother_name,
+  birth_place: PERSON_FIELD_LABELS.birth_place,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  address: { en: "Address", tr: "Yerleşim Yeri Adresi" },
+  address_number: { en: "Address number", tr: "Adres No" },
+  moved_in_at: { en: "Moved in on", tr: "Taşınma Tarihi" },
+  declared_at: { en: "Declared on", tr: "Beyan Tarihi" },
+};
+
 /** The residence certificate: `nvi_residence.v1`. */
 export const nviResidenceLayout: CertificateLayout<"nvi_residence.v1", NviResidenceFields> = {
   schema: "nvi_residence.v1",
   fieldsSchema: nviResidenceFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { isoDate, parsed } from "./values.ts";
 
 const LABELS = {
@@ -55,6 +55,19 @@ const REQUIRED = [
   "barcode",
 ] as const satisfies readonly (keyof SgkServiceRecordFields)[];
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<SgkServiceRecordFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  insurance_type: { en: "Insurance type", tr: "Sigortalılık Türü" },
+  first_registered_at: { en: "First insured on", tr: "İlk İşe Giriş Tarihi" },
+  total_insured_days: { en: "Days insured in all", tr: "Toplam Prim Gün Sayısı" },
+  latest_employer: { en: "Latest employer", tr: "Son İşyeri Unvanı" },
+  latest_employment_started_at: { en: "Latest employment since", tr: "Son İşe Giriş Tarihi" },
+};
+
 /** A day count as printed: digits with `.` between thousands (`2.340`), at most 6 digits in all. */
 function dayCount(printed: string): number | undefined {
   const compact = printed.replace(/\s+/g, "");
@@ -82,6 +95,7 @@ export const sgkServiceRecordLayout: CertificateLayout<"sgk_service_record.v1", 
   schema: "sgk_service_record.v1",
   fieldsSchema: sgkServiceRecordFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { isoDate, parsed, statusIs } from "./values.ts";
 
 const LABELS = {
@@ -88,11 +88,29 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<YokGraduateFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  mother_name: PERSON_FIELD_LABELS.mother_name,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  university_name: { en: "University", tr: "Üniversite" },
+  faculty_name: { en: "Faculty", tr: "Fakülte" },
+  program_name: { en: "Programme", tr: "Program" },
+  graduated_at: { en: "Graduated on", tr: "Mezuniyet Tarihi" },
+  diploma_grade: { en: "Diploma grade", tr: "Diploma Notu" },
+  diploma_number: { en: "Diploma number", tr: "Diploma No" },
+  graduation_status: { en: "Graduation status", tr: "Mezuniyet Durumu" },
+  is_graduated: { en: "Graduated", tr: "Mezun" },
+};
+
 /** The YÖK graduate certificate: `yok_graduate.v1`. */
 export const yokGraduateLayout: CertificateLayout<"yok_graduate.v1", YokGraduateFields> = {
   schema: "yok_graduate.v1",
   fieldsSchema: yokGraduateFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

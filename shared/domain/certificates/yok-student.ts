@@ -5,7 +5,7 @@
 import * as z from "../zod.ts";
 import { BARCODE_PATTERN, isBarcode, KEY_LABELS } from "./keys.ts";
 import { readLabelled } from "./labels.ts";
-import { type CertificateLayout, missing } from "./layout.ts";
+import { type CertificateLayout, type FieldLabels, missing, PERSON_FIELD_LABELS } from "./layout.ts";
 import { collapseWhitespace } from "./turkish.ts";
 import { isoDate, parsed, printedCount, statusIs } from "./values.ts";
 
@@ -156,11 +156,32 @@ function read(lines: readonly string[], barcode: string) {
   return { fields, incomplete: missing(fields, REQUIRED) };
 }
 
+/** Each field's label on the pages. */
+const FIELD_LABELS: FieldLabels<YokStudentFields> = {
+  full_name: PERSON_FIELD_LABELS.full_name,
+  mother_name: PERSON_FIELD_LABELS.mother_name,
+  father_name: PERSON_FIELD_LABELS.father_name,
+  birth_date: PERSON_FIELD_LABELS.birth_date,
+  barcode: PERSON_FIELD_LABELS.barcode,
+  nationality: { en: "Nationality", tr: "Uyruğu" },
+  registered_at: { en: "Enrolled on", tr: "Kayıt Tarihi" },
+  education_type: { en: "Education type", tr: "Öğrenim Türü" },
+  education_duration_years: { en: "Programme length (years)", tr: "Öğrenim Süresi (yıl)" },
+  student_status: { en: "Student status", tr: "Öğrencilik Durumu" },
+  is_active: { en: "Active student", tr: "Aktif öğrenci" },
+  class_year: { en: "Class year", tr: "Sınıf" },
+  university_name: { en: "University", tr: "Üniversite" },
+  faculty_name: { en: "Faculty", tr: "Fakülte" },
+  department_name: { en: "Department", tr: "Bölüm" },
+  program_name: { en: "Programme", tr: "Program" },
+};
+
 /** The YÖK student certificate: `yok_student.v1`. */
 export const yokStudentLayout: CertificateLayout<"yok_student.v1", YokStudentFields> = {
   schema: "yok_student.v1",
   fieldsSchema: yokStudentFieldsSchema,
   labels: LABELS,
+  fieldLabels: FIELD_LABELS,
   read,
   subject: (fields) => ({ full_name: fields.full_name, birth_date: fields.birth_date }),
 };

@@ -260,6 +260,49 @@ describe("processVerification: the decision table", () => {
     expect(outcomes(final)?.at(-1)).toEqual(["student_active", "failed"]);
   });
 
+  it("a type without a rule: verified without a rule step, in the type's schema", async () => {
+    const lines = [
+      "T.C. Kimlik No : 10000000146",
+      "Adı Soyadı : HAKAN ADRESLİ",
+      "Doğum Tarihi : 12.12.1995",
+      "Yerleşim Yeri Adresi : ÖRNEK MAH. DENEME SK. NO: 7 ÇANKAYA / ANKARA",
+      "Barkod No : NVI-7Q4M-2K9D",
+    ];
+    const item = aVerification({ status: "processing", sequence: 2, document_type: "NVI_RESIDENCE" });
+    const { deps } = setup({ lines, item });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({
+      status: "completed",
+      result: "verified",
+      extracted: { schema: "nvi_residence.v1", fields: { full_name: "HAKAN ADRESLİ", barcode: "NVI-7Q4M-2K9D" } },
+    });
+    expect(outcomes(final)).toEqual(passed([...BASICS, "barcode_found", "authority_match", "fields_extracted"]));
+  });
+
+  it("a new type's rule fails: completed rejected with its reason, the check named as the registry names it", async () => {
+    const lines = [
+      "T.C. Kimlik No : 10000000146",
+      "Adı Soyadı : ONUR KAYITLI",
+      "Doğum Tarihi : 09.10.1993",
+      "Adli Sicil Kaydı : Adli sicil kaydı vardır",
+      "Barkod No : ADS-7Q4M-2K9D",
+    ];
+    const item = aVerification({ status: "processing", sequence: 2, document_type: "CRIMINAL_RECORD" });
+    const { deps } = setup({ lines, item });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({
+      status: "completed",
+      result: "rejected",
+      reasons: [{ code: "criminal_record_present", message: "The certificate shows a criminal record" }],
+      extracted: { schema: "criminal_record.v1", fields: { has_record: true } },
+    });
+    expect(outcomes(final)?.at(-1)).toEqual(["no_criminal_record", "failed"]);
+  });
+
   it.each([
     [
       "matches, ignoring case, Turkish letters and spaces",
