@@ -1,12 +1,13 @@
 /**
- * The local key service: KMS's wire protocol for the two operations the sealer uses, Encrypt
- * and Decrypt (JSON 1.1, `POST /` with `X-Amz-Target: TrentService.<Operation>`), so the same
- * KMS sealer and SDK client run locally. One symmetric key, named by `LOCAL_SEALING_KEY_ID`:
- * AES-256-GCM with the encryption context as additional data, so a value opens only with the
- * context it was sealed with, as in KMS. Errors come back as KMS sends them (HTTP 400 and
+ * The local key service: KMS's wire protocol for the operations the sealer and the subject
+ * digest use, Encrypt, Decrypt and GenerateMac (JSON 1.1, `POST /` with
+ * `X-Amz-Target: TrentService.<Operation>`), so the same adapters and SDK client run locally.
+ * One symmetric key, named by `LOCAL_SEALING_KEY_ID`: AES-256-GCM with the encryption context
+ * as additional data, so a value opens only with the context it was sealed with, as in KMS. One
+ * HMAC key, named by `LOCAL_SUBJECT_KEY_ID`: HMAC-SHA-256, as a KMS `HMAC_256` key. Errors come back as KMS sends them (HTTP 400 and
  * `__type`).
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import { KMSClient } from "@aws-sdk/client-kms";
 import type { Sealer } from "#shared/ports/sealer";
@@ -16,6 +17,9 @@ import { jsonRequestBody } from "./json-body.ts";
 
 /** The key's ARN, as the stack's output names a deployed one. */
 export const LOCAL_SEALING_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000001";
+
+/** The HMAC key expected identity numbers are digested with. */
+export const LOCAL_SUBJECT_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000002";
 
 const TARGET_PREFIX = "TrentService.";
 const MAX_BODY_BYTES = 64 * 1024;
@@ -51,12 +55,30 @@ export async function startKms(options: {
   keyMaterial: string;
 }): Promise<{ url: string; stop(): Promise<void> }> {
   const key = Buffer.from(hkdfSync("sha256", options.keyMaterial, "", "verification-api local kms", 32));
+  const macKey = Buffer.from(hkdfSync("sha256", options.keyMaterial, "", "verification-api local kms hmac", 32));
   const knownKey = (keyId: unknown) => {
     if (keyId !== undefined && keyId !== LOCAL_SEALING_KEY_ID) {
       throw new KmsError("NotFoundException", `Key '${String(keyId)}' does not exist`);
     }
   };
   const operations: Record<string, (input: Record<string, unknown>) => unknown> = {
+    GenerateMac(input) {
+      if (input.KeyId !== LOCAL_SUBJECT_KEY_ID) {
+        throw new KmsError("InvalidKeyUsageException", `Key '${String(input.KeyId)}' is not an HMAC key`);
+      }
+      if (input.MacAlgorithm !== "HMAC_SHA_256") {
+        throw new KmsError("InvalidKeyUsageException", "The key's MAC algorithm is HMAC_SHA_256");
+      }
+      const message = Buffer.from(String(input.Message ?? ""), "base64");
+      if (message.length === 0 || message.length > 4096) {
+        throw new KmsError("ValidationException", "Message must be 1 to 4096 bytes");
+      }
+      return {
+        Mac: createHmac("sha256", macKey).update(message).digest("base64"),
+        KeyId: LOCAL_SUBJECT_KEY_ID,
+        MacAlgorithm: "HMAC_SHA_256",
+      };
+    },
     Encrypt(input) {
       knownKey(input.KeyId);
       const plaintext = Buffer.from(String(input.Plaintext ?? ""), "base64");

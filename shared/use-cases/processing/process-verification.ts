@@ -20,6 +20,7 @@ import type { DocumentContent, DocumentReader } from "../../ports/document-reade
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { IssuerQueue } from "../../ports/issuer-queue.ts";
 import type { Log } from "../../ports/log.ts";
+import type { SubjectDigest } from "../../ports/subject-digest.ts";
 import type { VerificationChange, VerificationStore } from "../../ports/verification-store.ts";
 import { type IssuerGate, type Pending, scheduledAnswer } from "../issuer/answers.ts";
 import { inspectDocument } from "./inspect-document.ts";
@@ -31,6 +32,8 @@ export interface ProcessDeps {
   reader: DocumentReader;
   /** Where the environment's issuer is asked through; none when no issuer is configured, and a person decides. */
   issuer: IssuerQueue | undefined;
+  /** The keyed digest an expected identity number is compared by. */
+  subjects: SubjectDigest;
   clock: Clock;
   log: Log;
 }
@@ -156,6 +159,7 @@ function confirmedDecision(
   content: DocumentContent,
   barcode: string,
   steps: Checklist,
+  keyedNumber: string | undefined,
 ): Decision {
   const layout = layoutOf(item.document_type);
   // The upload is the issuer's copy, so its text is the copy's text.
@@ -183,7 +187,7 @@ function confirmedDecision(
   steps.pass(layout.rule.check, layout.rule.passedDetail);
 
   if (item.expected_subject) {
-    if (!sameSubject(item.expected_subject, layout.subject(fields))) {
+    if (!sameSubject(item.expected_subject, layout.subject(fields), keyedNumber)) {
       steps.fail("subject_match", "The document is about someone other than the expected subject");
       return decided("rejected", "subject_mismatch");
     }
@@ -204,6 +208,7 @@ async function decideByKeys(
   photo: boolean,
   steps: Checklist,
   issuer: IssuerGate | undefined,
+  keyedNumber: string | undefined,
 ): Promise<Decision | Pending> {
   if (!keys.barcode || !keys.identityNumber) {
     steps.fail(
@@ -227,7 +232,70 @@ async function decideByKeys(
     issuer,
   );
   if (authentic !== "matched") return authentic;
-  return confirmedDecision(item, content, keys.barcode, steps);
+  return confirmedDecision(item, content, keys.barcode, steps, keyedNumber);
+}
+
+/** The digest of the identity number the document's keys carry, when the customer expects one. */
+async function keyedNumberOf(deps: ProcessDeps, item: VerificationItem, identityNumber: string | undefined) {
+  if (item.expected_subject?.identity_number_digest === undefined || identityNumber === undefined) return undefined;
+  return deps.subjects.digest(identityNumber);
+}
+
+/** The checks after the keys, for every verification. */
+function stepsAfterKeys(item: VerificationItem): string[] {
+  return [
+    "barcode_found",
+    "authority_match",
+    "fields_extracted",
+    layoutOf(item.document_type).rule.check,
+    ...(item.expected_subject ? ["subject_match"] : []),
+  ];
+}
+
+/**
+ * A verification by its keys (`submitted_keys`): no upload and no inspection; the issuer's copy
+ * for the keys sent is all the evidence, and everything is read from it.
+ */
+async function decideSubmitted(
+  item: VerificationItem,
+  barcode: string,
+  deps: ProcessDeps,
+  issuer: IssuerGate | undefined,
+): Promise<Decision | Pending> {
+  const steps = checklist([], stepsAfterKeys(item));
+  const forced = forcedDecision(item, steps);
+  if (forced) return forced;
+  steps.pass("barcode_found", `Barcode ${barcode} and the identity number were sent with the request`);
+  const unavailable = (detail: string): Decision => {
+    steps.skip("authority_match", detail);
+    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable", keys: { barcode } };
+  };
+  if (!issuer) return unavailable("No issuer integration is configured");
+  const answer = await issuer.answerFor(item, { barcode });
+  if (answer.kind === "pending") return answer;
+  if (answer.kind === "unavailable") {
+    return unavailable(`No answer: ${UNAVAILABLE_DETAIL[answer.cause]}, though asked again for the whole retry window`);
+  }
+  if (answer.kind === "not_found") {
+    steps.fail("authority_match", "The issuer has no document with this barcode for this identity number");
+    return {
+      to: "completed",
+      checks: steps.rest(),
+      result: "rejected",
+      reasonCode: "document_not_found_at_issuer",
+      keys: { barcode },
+    };
+  }
+  steps.pass("authority_match", "The issuer holds the document for the keys sent; there was no upload to compare");
+  const copy = await deps.reader.read("pdf", answer.document);
+  if (!copy.readable) {
+    steps.fail("fields_extracted", `The issuer's copy could not be read: ${copy.reason}`);
+    return { to: "in_review", checks: steps.rest(), reason: "fields_incomplete", issuerCopy: true, keys: { barcode } };
+  }
+  // The issuer answered for the number sent: the number its copy prints is that number.
+  const keys = { barcode, identityNumber: documentKeys(copy.content).identityNumber };
+  const keyedNumber = await keyedNumberOf(deps, item, keys.identityNumber);
+  return { ...confirmedDecision(item, copy.content, barcode, steps, keyedNumber), keys };
 }
 
 /** The decision table, in order; `Pending` while the issuer's answer is awaited. */
@@ -237,25 +305,34 @@ async function decide(
   deps: ProcessDeps,
   issuer: IssuerGate | undefined,
 ): Promise<Decision | Pending> {
+  if (item.submitted_keys) return decideSubmitted(item, item.submitted_keys.barcode, deps, issuer);
   const inspection = await inspectDocument(deps.reader, item, upload);
   if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
-  const steps = checklist(inspection.checks, [
-    "barcode_found",
-    "authority_match",
-    "fields_extracted",
-    layoutOf(item.document_type).rule.check,
-    ...(item.expected_subject ? ["subject_match"] : []),
-  ]);
+  const steps = checklist(inspection.checks, stepsAfterKeys(item));
   const forced = forcedDecision(item, steps);
   if (forced) return forced;
 
   const photo = inspection.fileType !== "pdf";
   const keys = documentKeys(inspection.content);
-  const decision = await decideByKeys(item, upload, inspection.content, keys, photo, steps, issuer);
+  const keyedNumber = await keyedNumberOf(deps, item, keys.identityNumber);
+  const decision = await decideByKeys(item, upload, inspection.content, keys, photo, steps, issuer, keyedNumber);
   // The decision that read the keys records them, for the reviewer.
   return "kind" in decision ? decision : { ...decision, keys };
+}
+
+/**
+ * What a decision removes with its change of state: the expected identity number's digest, and
+ * a submitted identity number still sealed (the issuer was never asked: none is configured).
+ */
+function forgotten(item: VerificationItem): VerificationChange {
+  const { expected_subject: expected, submitted_keys: submitted } = item;
+  const { identity_number_digest: digest, ...subject } = expected ?? {};
+  return {
+    ...(digest === undefined ? {} : { expected_subject: subject }),
+    ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
+  };
 }
 
 /** The fields a decision writes with its change of state. */
@@ -268,6 +345,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     ...(decision.issuerCopy ? { issuer_copy_key: issuerCopyKey(item.verification_id) } : {}),
     // Never the identity number in clear: only its masked form is stored.
     ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
+    ...forgotten(item),
     ...forced,
   };
   switch (decision.to) {

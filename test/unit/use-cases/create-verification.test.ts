@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
 import { createVerification } from "#shared/use-cases/public/create-verification";
-import { appId, InMemoryDocumentStore, InMemoryVerificationStore } from "../../support/fakes.ts";
+import {
+  appId,
+  InMemoryDocumentStore,
+  InMemoryVerificationStore,
+  KeyedDigest,
+  TaggingSealer,
+} from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 const REQUEST: NewVerification = {
@@ -17,7 +23,19 @@ function setup() {
   const verifications = new InMemoryVerificationStore();
   const documents = new InMemoryDocumentStore();
   const clock = new FixedClock(T0);
-  return { verifications, documents, clock, deps: { verifications, documents, clock, retentionDays: 365 } };
+  return {
+    verifications,
+    documents,
+    clock,
+    deps: {
+      verifications,
+      documents,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
+      clock,
+      retentionDays: 365,
+    },
+  };
 }
 
 describe("createVerification", () => {

@@ -14,10 +14,12 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  KeyedDigest,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
+  TaggingSealer,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
@@ -49,6 +51,8 @@ function setup(answer: IssuerAnswer = { kind: "found", document: UPLOAD }) {
     reader,
     issuer: queue,
     authority,
+    sealer: new TaggingSealer(),
+    subjects: new KeyedDigest(),
     clock,
     log,
     retryWindowSeconds: WINDOW,
@@ -171,6 +175,8 @@ describe("the issuer queue's reader", () => {
       reader: new ScriptedReader(),
       issuer: new RecordingIssuerQueue(),
       authority,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
       clock,
       log,
     };
@@ -264,7 +270,17 @@ describe("with no issuer configured", () => {
     const { verifications, documents, authority, clock, log } = setup();
     const reader = new ScriptedReader();
     reader.content = { lines: [], qrCodes: [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`] };
-    const deps = { verifications, documents, reader, issuer: undefined, authority: undefined, clock, log };
+    const deps = {
+      verifications,
+      documents,
+      reader,
+      issuer: undefined,
+      authority: undefined,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
+      clock,
+      log,
+    };
 
     const final = await askIssuer(
       { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5, stopwatch: () => 0 },

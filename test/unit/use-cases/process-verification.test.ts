@@ -11,10 +11,12 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  KeyedDigest,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
+  TaggingSealer,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
@@ -56,7 +58,17 @@ function setup(
   const clock = new FixedClock(NOW);
   const queue = new RecordingIssuerQueue();
   const log = new RecordingLog();
-  const deps = { verifications, documents, reader, issuer: authority && queue, authority, clock, log };
+  const deps = {
+    verifications,
+    documents,
+    reader,
+    issuer: authority && queue,
+    authority,
+    sealer: new TaggingSealer(),
+    subjects: new KeyedDigest(),
+    clock,
+    log,
+  };
   return { verifications, documents, reader, scripted, queue, log, deps };
 }
 
