@@ -11,7 +11,7 @@ import { idempotentCreateVerification } from "#shared/use-cases/public/create-id
 import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
 import { log } from "#shared/wiring/log";
-import { processSealer } from "#shared/wiring/sealer";
+import { identitySealer } from "#shared/wiring/sealer";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
@@ -22,7 +22,7 @@ const deps = {
   verifications: verificationStore(config),
   documents: documentStore(config),
   idempotency: idempotency(config),
-  sealer: processSealer(config),
+  sealer: identitySealer(config),
   subjects: subjectDigest(config),
   clock,
   sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),

@@ -101,7 +101,7 @@ export class ApiFunction extends Construct {
     const identities = definition.access.identitySealing;
     if (identities) {
       const use = identities === "open" ? "OpenIdentities" : "SealIdentities";
-      resources.sealingKey.addToResourcePolicy(
+      resources.identityKey.addToResourcePolicy(
         identitySealingUse(IDENTITY_SEALING_ACTIONS[identities], this.role, `${use}By${constructId(name)}`),
       );
     }

@@ -26,8 +26,10 @@ export interface FunctionResources {
   uploads: IBucket;
   /** The retired key material that sealed webhook secrets before KMS; read only by functions that declare it. */
   secretsKey: ISecret;
-  /** The KMS key that seals webhook secrets, and identity numbers sent with a verification by its keys. */
+  /** The KMS key that seals webhook secrets. */
   sealingKey: IKey;
+  /** The KMS key that seals identity numbers sent with a verification by its keys. */
+  identityKey: IKey;
   /** The KMS HMAC key expected identity numbers are kept as the digest of. */
   subjectKey: IKey;
   /** The public stage's usage plan: each app's own request bucket. */
@@ -56,6 +58,7 @@ function settingValues(resources: FunctionResources): Partial<Record<SettingName
     VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
     SECRETS_KEY_ARN: secretsKey.secretArn,
     SEALING_KEY_ID: sealingKey.keyArn,
+    IDENTITY_KEY_ID: resources.identityKey.keyArn,
     SUBJECT_KEY_ID: resources.subjectKey.keyArn,
     USAGE_PLAN_ID: resources.usagePlanId,
     DELIVERY_QUEUE_URL: deliveryQueue.queueUrl,

@@ -110,15 +110,14 @@ export function sealingKeyUse(
 }
 
 /**
- * What each use of the sealing key on identity numbers may do (`identitySealing`): `seal` seals
+ * What each use of the identity key may do (`identitySealing`): `seal` seals
  * the number sent with a verification by its keys, `open` opens it for the lookup.
  */
 export const IDENTITY_SEALING_ACTIONS = { seal: ["kms:Encrypt"], open: ["kms:Decrypt"] } as const;
 
 /**
- * A statement of the sealing key's policy letting `principal` take `actions` on identity numbers
- * only: the encryption context names exactly an app and a verification, so neither an app's
- * webhook secret nor any other value opens with it.
+ * A statement of the identity key's policy letting `principal` take `actions` on identity
+ * numbers only: the encryption context names exactly an app and a verification.
  */
 export function identitySealingUse(
   actions: readonly `kms:${string}`[],

@@ -138,6 +138,15 @@ export class VerificationApiStack extends Stack {
       description: "The KMS key that seals webhook secrets (operators may encrypt only)",
     });
 
+    // Seals the identity number a verification by its keys is created with, until its lookup
+    // answers; the roles that seal and open are named in its policy (infra/api-function.ts).
+    const identityKey = new Key(this, "IdentityKey", {
+      description: `Seals identity numbers sent on create, each with its app and verification as encryption context (${environment})`,
+      enableKeyRotation: true,
+      policy: sealingKeyPolicy(new AccountRootPrincipal()),
+      removalPolicy: config.removalPolicy,
+    });
+
     // Expected identity numbers are kept as its HMAC; the material never leaves KMS. Each role
     // that digests is named in the key's policy where it is made (infra/api-function.ts).
     const subjectKey = new Key(this, "SubjectKey", {
@@ -187,6 +196,7 @@ export class VerificationApiStack extends Stack {
       uploads,
       secretsKey,
       sealingKey,
+      identityKey,
       subjectKey,
       usagePlanId: usagePlan.usagePlanId,
       deliveryQueue: deliveries.queue,

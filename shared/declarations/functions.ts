@@ -75,8 +75,9 @@ export interface FunctionDefinition {
      */
     sealing?: "encrypt" | "decrypt";
     /**
-     * The sealing key on identity numbers sent with a verification by its keys: `seal` on create,
-     * `open` for the lookup. Always with the app and the verification as encryption context.
+     * The identity key (`IDENTITY_KEY_ID`), which seals the identity number sent with a
+     * verification by its keys: `seal` on create, `open` for the lookup. Always with the app and
+     * the verification as encryption context.
      */
     identitySealing?: "seal" | "open";
     /** Digests expected identity numbers with the KMS HMAC key (`SUBJECT_KEY_ID`). */
