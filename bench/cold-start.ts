@@ -63,8 +63,8 @@ function sdkBaseline(name: FunctionName): BaselineSource {
       "export const secrets = new SecretsManagerClient({});",
     );
   }
-  // Webhook secrets are sealed and opened with KMS.
-  if (access.sealing) {
+  // Webhook secrets and identity numbers are sealed and opened with KMS; expected numbers digested.
+  if (access.sealing || access.identitySealing || access.subjectDigest) {
     clients.push("KMS");
     lines.push('import { KMSClient } from "@aws-sdk/client-kms";', "export const kms = new KMSClient({});");
   }
@@ -157,6 +157,8 @@ function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessE
     VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
     SEALING_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000be",
+    IDENTITY_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000bf",
+    SUBJECT_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000c0",
     SIMULATOR_DOCUMENTS: "/var/task/issuer",
     SIMULATOR_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-simulator",
     ISSUER: "edevlet",

@@ -12,12 +12,14 @@ import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import { issuerAuthority } from "#shared/wiring/authority";
 import { functionConfig } from "#shared/wiring/config";
 import { processing, retryWindowSeconds } from "#shared/wiring/processing";
+import { identitySealer } from "#shared/wiring/sealer";
 
 const config = functionConfig("ask-issuer");
 const authority = issuerAuthority(config);
 const deps = {
   ...processing(config),
   authority,
+  sealer: identitySealer(config),
   retryWindowSeconds: retryWindowSeconds(config),
   random: Math.random,
   stopwatch: () => performance.now(),

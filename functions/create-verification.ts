@@ -1,25 +1,31 @@
 /**
  * POST /v1/verifications: primary adapter (API Gateway proxy event) -> use case
- * `idempotentCreateVerification` -> secondary adapters (DynamoDB, S3 presigner, the
- * idempotency records).
+ * `idempotentCreateVerification` (and, for a sync verification by its keys, `awaitDecision`) ->
+ * secondary adapters (DynamoDB, S3 presigner, the idempotency records, KMS).
  */
 import { assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
 import { bodyText, header, resourceUrl } from "#shared/http/responses";
 import { routeHandler } from "#shared/http/route-handler";
+import { awaitDecision } from "#shared/use-cases/public/await-decision";
 import { idempotentCreateVerification } from "#shared/use-cases/public/create-idempotently";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { idempotency } from "#shared/wiring/idempotency";
 import { log } from "#shared/wiring/log";
+import { identitySealer } from "#shared/wiring/sealer";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
+import { subjectDigest } from "#shared/wiring/subject-digest";
 
 const config = functionConfig("create-verification");
 const deps = {
   verifications: verificationStore(config),
   documents: documentStore(config),
   idempotency: idempotency(config),
+  sealer: identitySealer(config),
+  subjects: subjectDigest(config),
   clock,
+  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
   retentionDays: Number(config.setting("VERIFICATION_RETENTION_DAYS")),
 };
 
@@ -34,11 +40,13 @@ export const handler = routeHandler({ log, requests: requestLog(config), clock }
     { appId: caller.appId, environment: caller.environment, idempotencyKey, request },
     context,
   );
+  // A replay answers the first answer; only the first request waits for a sync decision.
+  const answer = replayed ? resource : await awaitDecision(deps, resource);
   return {
     status: 201,
-    body: resource,
+    body: answer,
     headers: {
-      Location: resourceUrl(event, resource.verification_id),
+      Location: resourceUrl(event, answer.verification_id),
       ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
     },
   };

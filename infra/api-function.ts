@@ -13,9 +13,12 @@ import { deployedEnvironment, type FunctionResources } from "./function-environm
 import {
   DOCUMENT_KEYS,
   functionStatements,
+  IDENTITY_SEALING_ACTIONS,
+  identitySealingUse,
   type PolicyResources,
   SEALING_ACTIONS,
   sealingKeyUse,
+  subjectKeyUse,
 } from "./function-policy.ts";
 
 /** Each function's memory: what the document reader's budget is measured against (bench/report.ts). */
@@ -94,6 +97,16 @@ export class ApiFunction extends Construct {
       resources.sealingKey.addToResourcePolicy(
         sealingKeyUse(SEALING_ACTIONS[sealing], this.role, `${use}By${constructId(name)}`),
       );
+    }
+    const identities = definition.access.identitySealing;
+    if (identities) {
+      const use = identities === "open" ? "OpenIdentities" : "SealIdentities";
+      resources.identityKey.addToResourcePolicy(
+        identitySealingUse(IDENTITY_SEALING_ACTIONS[identities], this.role, `${use}By${constructId(name)}`),
+      );
+    }
+    if (definition.access.subjectDigest) {
+      resources.subjectKey.addToResourcePolicy(subjectKeyUse(this.role, `DigestBy${constructId(name)}`));
     }
   }
 

@@ -28,6 +28,10 @@ export interface FunctionResources {
   secretsKey: ISecret;
   /** The KMS key that seals webhook secrets. */
   sealingKey: IKey;
+  /** The KMS key that seals identity numbers sent with a verification by its keys. */
+  identityKey: IKey;
+  /** The KMS HMAC key expected identity numbers are kept as the digest of. */
+  subjectKey: IKey;
   /** The public stage's usage plan: each app's own request bucket. */
   usagePlanId: string;
   /** The queue new webhook events wait in for their first attempt. */
@@ -54,6 +58,8 @@ function settingValues(resources: FunctionResources): Partial<Record<SettingName
     VERIFICATION_RETENTION_DAYS: String(environment.recordRetentionDays),
     SECRETS_KEY_ARN: secretsKey.secretArn,
     SEALING_KEY_ID: sealingKey.keyArn,
+    IDENTITY_KEY_ID: resources.identityKey.keyArn,
+    SUBJECT_KEY_ID: resources.subjectKey.keyArn,
     USAGE_PLAN_ID: resources.usagePlanId,
     DELIVERY_QUEUE_URL: deliveryQueue.queueUrl,
     ISSUER_QUEUE_URL: issuerQueue.queueUrl,

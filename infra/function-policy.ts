@@ -110,6 +110,38 @@ export function sealingKeyUse(
 }
 
 /**
+ * What each use of the identity key may do (`identitySealing`): `seal` seals
+ * the number sent with a verification by its keys, `open` opens it for the lookup.
+ */
+export const IDENTITY_SEALING_ACTIONS = { seal: ["kms:Encrypt"], open: ["kms:Decrypt"] } as const;
+
+/**
+ * A statement of the identity key's policy letting `principal` take `actions` on identity
+ * numbers only: the encryption context names exactly an app and a verification.
+ */
+export function identitySealingUse(
+  actions: readonly `kms:${string}`[],
+  principal: IPrincipal,
+  sid: string,
+): PolicyStatement {
+  return new PolicyStatement({
+    sid,
+    principals: [principal],
+    actions: [...actions],
+    resources: ["*"],
+    conditions: {
+      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id", "verification_id"] },
+      StringLike: { "kms:EncryptionContext:app_id": "app_*", "kms:EncryptionContext:verification_id": "ver_*" },
+    },
+  });
+}
+
+/** A statement of the subject key's policy letting `principal` digest identity numbers with it, and nothing else. */
+export function subjectKeyUse(principal: IPrincipal, sid: string): PolicyStatement {
+  return new PolicyStatement({ sid, principals: [principal], actions: ["kms:GenerateMac"], resources: ["*"] });
+}
+
+/**
  * Keeping apps' request buckets in the usage plan `usagePlanId`: `register` finds or creates an
  * app's API key and adds it to the plan; `sync` also lists the plan's keys. No other key, plan
  * or API of the account.

@@ -2,7 +2,7 @@ import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cd
 import { type RestApi, UsagePlan } from "aws-cdk-lib/aws-apigateway";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { Key } from "aws-cdk-lib/aws-kms";
+import { Key, KeySpec, KeyUsage } from "aws-cdk-lib/aws-kms";
 import { FunctionUrlAuthType } from "aws-cdk-lib/aws-lambda";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
@@ -138,6 +138,25 @@ export class VerificationApiStack extends Stack {
       description: "The KMS key that seals webhook secrets (operators may encrypt only)",
     });
 
+    // Seals the identity number a verification by its keys is created with, until its lookup
+    // answers; the roles that seal and open are named in its policy (infra/api-function.ts).
+    const identityKey = new Key(this, "IdentityKey", {
+      description: `Seals identity numbers sent on create, each with its app and verification as encryption context (${environment})`,
+      enableKeyRotation: true,
+      policy: sealingKeyPolicy(new AccountRootPrincipal()),
+      removalPolicy: config.removalPolicy,
+    });
+
+    // Expected identity numbers are kept as its HMAC; the material never leaves KMS. Each role
+    // that digests is named in the key's policy where it is made (infra/api-function.ts).
+    const subjectKey = new Key(this, "SubjectKey", {
+      description: `Digests expected identity numbers (HMAC-SHA-256) until a verification is decided (${environment})`,
+      keySpec: KeySpec.HMAC_256,
+      keyUsage: KeyUsage.GENERATE_VERIFY_MAC,
+      policy: sealingKeyPolicy(new AccountRootPrincipal()),
+      removalPolicy: config.removalPolicy,
+    });
+
     // Each app's own request rate: the authorizer names the app's key in it, and the public stage joins it below.
     const usagePlan = new UsagePlan(this, "AppRequests", {
       name: `${this.stackName}-apps`,
@@ -177,6 +196,8 @@ export class VerificationApiStack extends Stack {
       uploads,
       secretsKey,
       sealingKey,
+      identityKey,
+      subjectKey,
       usagePlanId: usagePlan.usagePlanId,
       deliveryQueue: deliveries.queue,
       issuerQueue: lookups.queue,

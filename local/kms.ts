@@ -1,12 +1,14 @@
 /**
- * The local key service: KMS's wire protocol for the two operations the sealer uses, Encrypt
- * and Decrypt (JSON 1.1, `POST /` with `X-Amz-Target: TrentService.<Operation>`), so the same
- * KMS sealer and SDK client run locally. One symmetric key, named by `LOCAL_SEALING_KEY_ID`:
- * AES-256-GCM with the encryption context as additional data, so a value opens only with the
- * context it was sealed with, as in KMS. Errors come back as KMS sends them (HTTP 400 and
- * `__type`).
+ * The local key service: KMS's wire protocol for the operations the sealer and the subject
+ * digest use, Encrypt, Decrypt and GenerateMac (JSON 1.1, `POST /` with
+ * `X-Amz-Target: TrentService.<Operation>`), so the same adapters and SDK client run locally.
+ * Two symmetric keys, named by `LOCAL_SEALING_KEY_ID` (webhook secrets) and
+ * `LOCAL_IDENTITY_KEY_ID` (identity numbers sent on create): AES-256-GCM with the encryption
+ * context as additional data, so a value opens only with the context it was sealed with, as in
+ * KMS. One HMAC key, named by `LOCAL_SUBJECT_KEY_ID`: HMAC-SHA-256, as a KMS `HMAC_256` key.
+ * Errors come back as KMS sends them (HTTP 400 and `__type`).
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import { KMSClient } from "@aws-sdk/client-kms";
 import type { Sealer } from "#shared/ports/sealer";
@@ -16,6 +18,12 @@ import { jsonRequestBody } from "./json-body.ts";
 
 /** The key's ARN, as the stack's output names a deployed one. */
 export const LOCAL_SEALING_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000001";
+
+/** The key identity numbers sent on create are sealed with. */
+export const LOCAL_IDENTITY_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000003";
+
+/** The HMAC key expected identity numbers are digested with. */
+export const LOCAL_SUBJECT_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000002";
 
 const TARGET_PREFIX = "TrentService.";
 const MAX_BODY_BYTES = 64 * 1024;
@@ -50,15 +58,39 @@ export async function startKms(options: {
   port: number;
   keyMaterial: string;
 }): Promise<{ url: string; stop(): Promise<void> }> {
-  const key = Buffer.from(hkdfSync("sha256", options.keyMaterial, "", "verification-api local kms", 32));
-  const knownKey = (keyId: unknown) => {
-    if (keyId !== undefined && keyId !== LOCAL_SEALING_KEY_ID) {
-      throw new KmsError("NotFoundException", `Key '${String(keyId)}' does not exist`);
-    }
+  const derived = (info: string) => Buffer.from(hkdfSync("sha256", options.keyMaterial, "", info, 32));
+  const symmetric = new Map([
+    [LOCAL_SEALING_KEY_ID, derived("verification-api local kms")],
+    [LOCAL_IDENTITY_KEY_ID, derived("verification-api local kms identity")],
+  ]);
+  const macKey = derived("verification-api local kms hmac");
+  /** The symmetric key `keyId` names (the sealing key when none is named, as a Decrypt may leave it to the blob). */
+  const knownKey = (keyId: unknown): { id: string; key: Buffer } => {
+    const id = keyId === undefined ? LOCAL_SEALING_KEY_ID : String(keyId);
+    const key = symmetric.get(id);
+    if (!key) throw new KmsError("NotFoundException", `Key '${id}' does not exist`);
+    return { id, key };
   };
   const operations: Record<string, (input: Record<string, unknown>) => unknown> = {
+    GenerateMac(input) {
+      if (input.KeyId !== LOCAL_SUBJECT_KEY_ID) {
+        throw new KmsError("InvalidKeyUsageException", `Key '${String(input.KeyId)}' is not an HMAC key`);
+      }
+      if (input.MacAlgorithm !== "HMAC_SHA_256") {
+        throw new KmsError("InvalidKeyUsageException", "The key's MAC algorithm is HMAC_SHA_256");
+      }
+      const message = Buffer.from(String(input.Message ?? ""), "base64");
+      if (message.length === 0 || message.length > 4096) {
+        throw new KmsError("ValidationException", "Message must be 1 to 4096 bytes");
+      }
+      return {
+        Mac: createHmac("sha256", macKey).update(message).digest("base64"),
+        KeyId: LOCAL_SUBJECT_KEY_ID,
+        MacAlgorithm: "HMAC_SHA_256",
+      };
+    },
     Encrypt(input) {
-      knownKey(input.KeyId);
+      const { id, key } = knownKey(input.KeyId);
       const plaintext = Buffer.from(String(input.Plaintext ?? ""), "base64");
       if (plaintext.length === 0 || plaintext.length > 4096) {
         throw new KmsError("ValidationException", "Plaintext must be 1 to 4096 bytes");
@@ -70,12 +102,12 @@ export async function startKms(options: {
       const blob = Buffer.concat([MAGIC, iv, cipher.getAuthTag(), body]);
       return {
         CiphertextBlob: blob.toString("base64"),
-        KeyId: LOCAL_SEALING_KEY_ID,
+        KeyId: id,
         EncryptionAlgorithm: "SYMMETRIC_DEFAULT",
       };
     },
     Decrypt(input) {
-      knownKey(input.KeyId);
+      const { id, key } = knownKey(input.KeyId);
       const blob = Buffer.from(String(input.CiphertextBlob ?? ""), "base64");
       if (blob.length < MAGIC.length + 28 || !blob.subarray(0, MAGIC.length).equals(MAGIC)) {
         throw new KmsError("InvalidCiphertextException", "The ciphertext is not one this key made");
@@ -89,7 +121,7 @@ export async function startKms(options: {
         const plaintext = Buffer.concat([decipher.update(blob.subarray(MAGIC.length + 28)), decipher.final()]);
         return {
           Plaintext: plaintext.toString("base64"),
-          KeyId: LOCAL_SEALING_KEY_ID,
+          KeyId: id,
           EncryptionAlgorithm: "SYMMETRIC_DEFAULT",
         };
       } catch {

@@ -17,7 +17,7 @@ import { destinationsFor } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";
-import { LOCAL_SEALING_KEY_ID } from "./kms.ts";
+import { LOCAL_IDENTITY_KEY_ID, LOCAL_SEALING_KEY_ID, LOCAL_SUBJECT_KEY_ID } from "./kms.ts";
 import { LOCAL_USAGE_PLAN_ID } from "./usage-plans.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
@@ -171,6 +171,8 @@ export function localSettings(options: {
     VERIFICATION_RETENTION_DAYS: "365",
     SECRETS_KEY: options.secretsKey,
     SEALING_KEY_ID: LOCAL_SEALING_KEY_ID,
+    IDENTITY_KEY_ID: LOCAL_IDENTITY_KEY_ID,
+    SUBJECT_KEY_ID: LOCAL_SUBJECT_KEY_ID,
     ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
     USAGE_PLAN_ID: LOCAL_USAGE_PLAN_ID,
     ...(options.apiGatewayEndpoint ? { APIGATEWAY_ENDPOINT: options.apiGatewayEndpoint } : {}),

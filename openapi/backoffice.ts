@@ -83,6 +83,7 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   external_reference_id: "student-4711",
   original_filename: "ogrenci-belgesi.pdf",
   file_size_bytes: 183422,
+  max_document_age_days: null,
   environment: "production",
   upload_deadline: "2026-11-23T12:00:00Z",
   checks: [

@@ -95,6 +95,7 @@ const EXAMPLE_CREATED = verificationResourceSchema.parse({
     headers: { "Content-Type": "application/pdf", "Content-Length": "183422" },
     expires_at: "2026-11-22T12:15:00Z",
   },
+  max_document_age_days: null,
   upload_deadline: "2026-11-23T12:00:00Z",
   checks: [],
   reasons: [],
@@ -192,7 +193,10 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
     operationId: "createVerification",
     summary: "Create a verification",
     description: [
-      "Creates a verification for one document and answers with the instructions to upload it.",
+      "Creates a verification for one document and answers with the instructions to upload it; or, with",
+      "`document_keys` (the barcode and the holder's T.C. identity number) instead of `original_filename` and",
+      "`file_size_bytes`, one that needs no upload: it answers `processing` (with `process_type: sync`, the",
+      "decision when it is reached within 25 s), and the decision rests on e-Devlet's copy alone.",
       `The body is a JSON object of at most ${MAX_BODY_BYTES} bytes; unknown fields are refused (422).`,
       "Document types and the file extensions each allows:",
       documentTypeList(),
@@ -204,7 +208,8 @@ const OPERATIONS: Record<RouteFunction, OperationDefinition> = {
     ].join("\n"),
     success: {
       status: 201,
-      description: "Created. Upload the file as `upload` says, then confirm it.",
+      description:
+        "Created. Upload the file as `upload` says, then confirm it; a verification by `document_keys` is already processing.",
       examples: { created: { summary: "Awaiting the upload", value: EXAMPLE_CREATED } },
     },
     problems: [
@@ -387,6 +392,16 @@ function operation(route: (typeof ROUTES)[number]): Json {
                   file_size_bytes: 183422,
                   metadata: { customer_id: "cus_8812" },
                   expected_subject: { full_name: "Ayşe Yılmaz", birth_date: "2004-03-17" },
+                }),
+              },
+              keys: {
+                summary: "By barcode alone: no file, e-Devlet's copy is the evidence",
+                value: newVerificationSchema.parse({
+                  document_type: "YOK_STUDENT",
+                  process_type: "sync",
+                  external_reference_id: "student-4711",
+                  document_keys: { barcode: "TESTYOK-0001-AKTIF", identity_number: "10000000146" },
+                  max_document_age_days: 30,
                 }),
               },
             },

@@ -251,15 +251,17 @@ export class DynamoDbVerificationStore implements VerificationStore {
     sequence: number;
     seen: IssuerState | undefined;
     state: IssuerState;
+    forgetSubmittedNumber?: boolean;
   }): Promise<TransitionOutcome> {
     const seen = request.seen ? "issuer.rev = :rev" : "attribute_not_exists(issuer)";
     const state: IssuerState = { ...request.state, write: randomUUID() };
+    const forget = request.forgetSubmittedNumber ? " REMOVE submitted_keys.identity_number_sealed" : "";
     const outcome = await this.conditionalUpdate(
       {
         TableName: this.table,
         Key: { verification_id: request.id },
-        UpdateExpression: "SET issuer = :state",
-        ConditionExpression: `attribute_exists(verification_id) AND #status = :processing AND #sequence = :sequence AND ${seen}`,
+        UpdateExpression: `SET issuer = :state${forget}`,
+        ConditionExpression: `attribute_exists(verification_id) AND #status = :processing AND #sequence = :sequence AND ${seen}${forget ? " AND attribute_exists(submitted_keys)" : ""}`,
         ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
         ExpressionAttributeValues: {
           ":state": state,

@@ -10,9 +10,15 @@ export const KMS_SEALED = "kms1.";
 /** Sealed before KMS, with the Secrets Manager key material (`SecretBox`). */
 export const RETIRED_SEALED = "v1.";
 
-/** The encryption context of an app's secrets: KMS opens a value only with the same one. */
+/**
+ * The encryption context of an app's secrets, and of a verification's identity number: KMS
+ * opens a value only with the same one, and the key's policy tells the two uses apart by it.
+ */
 function encryptionContext(context: SealContext): Record<string, string> {
-  return { app_id: context.appId };
+  return {
+    app_id: context.appId,
+    ...(context.verificationId === undefined ? {} : { verification_id: context.verificationId }),
+  };
 }
 
 /**

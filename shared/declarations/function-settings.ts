@@ -30,6 +30,9 @@ export const FUNCTION_SETTINGS = {
     "USAGE_TABLE",
     "UPLOADS_BUCKET",
     "VERIFICATION_RETENTION_DAYS",
+    "IDENTITY_KEY_ID",
+    "SUBJECT_KEY_ID",
+    "KMS_ENDPOINT",
   ],
   "confirm-upload": [
     "ENVIRONMENT",
@@ -39,6 +42,8 @@ export const FUNCTION_SETTINGS = {
     "ISSUER",
     "ISSUER_QUEUE_URL",
     "SQS_ENDPOINT",
+    "SUBJECT_KEY_ID",
+    "KMS_ENDPOINT",
   ],
   "on-verification-change": [
     "ENVIRONMENT",
@@ -50,6 +55,8 @@ export const FUNCTION_SETTINGS = {
     "ISSUER",
     "ISSUER_QUEUE_URL",
     "SQS_ENDPOINT",
+    "SUBJECT_KEY_ID",
+    "KMS_ENDPOINT",
   ],
   "ask-issuer": [
     "ENVIRONMENT",
@@ -65,6 +72,9 @@ export const FUNCTION_SETTINGS = {
     "ISSUER_RETRY_WINDOW_S",
     "ISSUER_QUEUE_URL",
     "SQS_ENDPOINT",
+    "IDENTITY_KEY_ID",
+    "SUBJECT_KEY_ID",
+    "KMS_ENDPOINT",
   ],
   "deliver-webhooks": DELIVERING_SETTINGS,
   tick: ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET", ...DELIVERING_SETTINGS],

@@ -74,6 +74,14 @@ export interface FunctionDefinition {
      * `decrypt` opens them, for signing deliveries. Always with an app id as encryption context.
      */
     sealing?: "encrypt" | "decrypt";
+    /**
+     * The identity key (`IDENTITY_KEY_ID`), which seals the identity number sent with a
+     * verification by its keys: `seal` on create, `open` for the lookup. Always with the app and
+     * the verification as encryption context.
+     */
+    identitySealing?: "seal" | "open";
+    /** Digests expected identity numbers with the KMS HMAC key (`SUBJECT_KEY_ID`). */
+    subjectDigest?: true;
     /** Gives new apps their own request bucket: a key in the stage's usage plan (`USAGE_PLAN_ID`). */
     appLimits?: "register";
     /** The delivery queue: `send` new events to it (`DELIVERY_QUEUE_URL`), or `receive` them as its reader. */
@@ -130,6 +138,9 @@ export const FUNCTIONS = {
       leadingKeys: REQUEST_LOG_ONLY,
       // Presigning signs with the function's own credentials: they must allow the PUT.
       uploads: ["s3:PutObject"],
+      // A verification by its keys: its identity number sealed; an expected one digested.
+      identitySealing: "seal",
+      subjectDigest: true,
     },
   },
   "confirm-upload": {
@@ -143,6 +154,7 @@ export const FUNCTIONS = {
       // issuer's copy is written by the issuer queue's reader, which it waits for).
       uploads: ["s3:GetObject", "s3:DeleteObject"],
       issuer: "schedule",
+      subjectDigest: true,
     },
   },
   "on-verification-change": {
@@ -164,6 +176,7 @@ export const FUNCTIONS = {
       uploads: ["s3:GetObject", "s3:PutObject"],
       issuer: "schedule",
       deliveryQueue: "send",
+      subjectDigest: true,
     },
   },
   "ask-issuer": {
@@ -177,6 +190,9 @@ export const FUNCTIONS = {
       // The upload it reads the keys from, and the issuer's copy it keeps beside it.
       uploads: ["s3:GetObject", "s3:PutObject"],
       issuer: "ask",
+      // Opens the identity number of a verification by its keys, for its lookup only.
+      identitySealing: "open",
+      subjectDigest: true,
     },
   },
   "deliver-webhooks": {

@@ -24,6 +24,10 @@ const settings = {
   SECRETS_KEY_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The KMS key that seals webhook secrets (the retired key above only opens older values). */
   SEALING_KEY_ID: z.string().check(z.minLength(1)),
+  /** The KMS key that seals the identity number sent with a verification by its keys, until the lookup answers. */
+  IDENTITY_KEY_ID: z.string().check(z.minLength(1)),
+  /** The KMS HMAC key an expected identity number is kept as the digest of (`expected_subject.identity_number`). */
+  SUBJECT_KEY_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: the local key service; in AWS the SDK finds KMS itself. */
   KMS_ENDPOINT: z.optional(z.url()),
   /** The stage's usage plan, which holds each app's own request bucket (a key named by the app). */

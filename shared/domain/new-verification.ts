@@ -1,3 +1,4 @@
+import { BARCODE_PATTERN, isIdentityNumber } from "./certificates/keys.ts";
 import {
   allowedExtensions,
   DOCUMENT_TYPE_CODES,
@@ -17,6 +18,38 @@ const SAFE_FILENAME = /^[^/\\\p{C}]*$/u;
 
 /** `metadata`: the customer's own labels, echoed in the resource and every webhook. */
 export const METADATA_LIMITS = { keys: 20, keyPattern: /^[A-Za-z0-9_.-]{1,40}$/, valueLength: 500 } as const;
+
+/** The longest `max_document_age_days`: ten years. */
+export const MAX_DOCUMENT_AGE_DAYS = 3650;
+
+/** A T.C. identity number: 11 digits with its checksum. The message never repeats the value. */
+const identityNumberSchema = (field: string) =>
+  z.string().check(
+    z.refine((value) => isIdentityNumber(value), {
+      error: `${field} must be 11 digits with a valid T.C. identity number checksum`,
+      params: { code: "invalid_identity_number" },
+    }),
+  );
+
+const documentKeysSchema = z
+  .strictObject({
+    barcode: z.string().check(
+      z.regex(BARCODE_PATTERN, {
+        error: "document_keys.barcode must be 8 to 40 upper-case letters, digits or hyphens",
+      }),
+      z.describe("The document's barcode number (`Barkod No`), as printed: 8 to 40 of `A-Z 0-9 -`"),
+    ),
+    identity_number: identityNumberSchema("document_keys.identity_number").check(
+      z.describe(
+        "The holder's T.C. identity number (11 digits with its checksum): sealed until e-Devlet answers, then deleted; never echoed",
+      ),
+    ),
+  })
+  .check(
+    z.describe(
+      "Instead of a file: the keys e-Devlet's barcode verification asks for. No upload; the verification is decided on the issuer's copy",
+    ),
+  );
 
 const metadataSchema = z
   .record(z.string(), z.string().check(z.maxLength(METADATA_LIMITS.valueLength)))
@@ -38,6 +71,13 @@ const expectedSubjectSchema = z
         ),
     ),
     birth_date: z.optional(z.iso.date()).check(z.describe("`YYYY-MM-DD`")),
+    identity_number: z
+      .optional(identityNumberSchema("expected_subject.identity_number"))
+      .check(
+        z.describe(
+          "11 digits with the T.C. checksum: compared with the number the document's keys carry; kept only as a keyed hash",
+        ),
+      ),
   })
   .check(
     z.describe(
@@ -65,20 +105,36 @@ export const newVerificationSchema = z
           ),
       )
       .check(z.describe("Your own reference for this document, returned as sent")),
-    original_filename: z
-      .string()
+    original_filename: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.maxLength(255),
+          z.regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" }),
+          z.describe(
+            "The file's name, with an extension its document type allows; required unless `document_keys` is given",
+          ),
+        ),
+    ),
+    file_size_bytes: z.optional(
+      z
+        .int()
+        .check(
+          z.gte(1),
+          z.lte(MAX_FILE_SIZE_BYTES),
+          z.describe(
+            "The exact size of the file you will upload: the upload URL accepts only this size; required with `original_filename`",
+          ),
+        ),
+    ),
+    document_keys: z.optional(documentKeysSchema),
+    max_document_age_days: z
+      .optional(z.int().check(z.gte(1), z.lte(MAX_DOCUMENT_AGE_DAYS)))
       .check(
-        z.minLength(1),
-        z.maxLength(255),
-        z.regex(SAFE_FILENAME, { error: "original_filename must not contain /, \\ or control characters" }),
-        z.describe("The file's name, with an extension its document type allows"),
-      ),
-    file_size_bytes: z
-      .int()
-      .check(
-        z.gte(1),
-        z.lte(MAX_FILE_SIZE_BYTES),
-        z.describe("The exact size of the file you will upload: the upload URL accepts only this size"),
+        z.describe(
+          "The document's issue date, read from the issuer's copy, must be at most this many days before the decision",
+        ),
       ),
     metadata: z.optional(metadataSchema),
     expected_subject: z.optional(expectedSubjectSchema),
@@ -109,12 +165,33 @@ export const newVerificationSchema = z
           code: "custom",
           path: ["expected_subject"],
           params: { code: "empty" },
-          message: "expected_subject names full_name, birth_date or both",
+          message: "expected_subject names full_name, birth_date, identity_number or several of them",
         });
+      }
+      const file = body.original_filename !== undefined || body.file_size_bytes !== undefined;
+      if (file === (body.document_keys !== undefined)) {
+        const message = file
+          ? "Send either document_keys or original_filename with file_size_bytes, not both"
+          : "Send either document_keys or original_filename with file_size_bytes";
+        for (const field of ["document_keys", "original_filename"]) {
+          ctx.addIssue({ code: "custom", path: [field], params: { code: file ? "conflict" : "required" }, message });
+        }
+        return;
+      }
+      if (!file) return;
+      for (const field of ["original_filename", "file_size_bytes"] as const) {
+        if (body[field] === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            params: { code: "required" },
+            message: `${field} is required with ${field === "original_filename" ? "file_size_bytes" : "original_filename"}`,
+          });
+        }
       }
       // Zod runs this also when some fields already failed: check only what is still in question.
       const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
-      if (!definition) return;
+      if (!definition || body.original_filename === undefined || body.file_size_bytes === undefined) return;
       const fileType = fileTypeOfName(body.original_filename);
       if (!fileType || !(definition.fileTypes as readonly string[]).includes(fileType)) {
         ctx.addIssue({

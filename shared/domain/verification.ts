@@ -14,6 +14,12 @@ export function documentKey(verificationId: string): string {
   return `documents/${verificationId}`;
 }
 
+/** The keys of a verification created without a file; the identity number never in clear. */
+export interface SubmittedKeys {
+  barcode: string;
+  identity_number_sealed?: string;
+}
+
 /** A verification as stored in the verifications table. */
 export interface VerificationItem {
   verification_id: string;
@@ -24,10 +30,11 @@ export interface VerificationItem {
   document_type: DocumentType;
   process_type: "async" | "sync";
   external_reference_id?: string;
-  /** Absent once the verification is erased. */
+  /** Absent once the verification is erased, and for a verification by `submitted_keys`. */
   original_filename?: string;
-  file_size_bytes: number;
-  media_type: string;
+  /** The declared upload's size and type; absent for a verification by `submitted_keys` (no upload). */
+  file_size_bytes?: number;
+  media_type?: string;
   object_key: string;
   upload_deadline: string;
   checks: Check[];
@@ -39,10 +46,18 @@ export interface VerificationItem {
   completed_at?: string;
   /** As sent on create. */
   metadata?: Record<string, string>;
-  /** The oldest issue date the customer accepts, in days before the check (`document_fresh`). */
+  /**
+   * Who the customer expects the document to be about; never shown back. The identity number
+   * only as its keyed digest (`SubjectDigest`), removed when the decision is written.
+   */
+  expected_subject?: { full_name?: string; birth_date?: string; identity_number_digest?: string };
+  /**
+   * The keys sent on create instead of a file (`document_keys`): the barcode, and the identity
+   * number sealed (`Sealer`, the verification as context) until the issuer answers, then removed.
+   */
+  submitted_keys?: SubmittedKeys;
+  /** The oldest the document may be, in days from its issue date to the decision (`max_document_age_days`). */
   max_document_age_days?: number;
-  /** Who the customer expects the document to be about; never shown back. */
-  expected_subject?: { full_name?: string; birth_date?: string };
   /** Fields read from the issuer's copy, once the issuer confirmed the document. */
   extracted?: Extracted;
   fraud_signals?: string[];
@@ -89,6 +104,7 @@ export const ERASED_ATTRIBUTES = [
   "issuer_copy_key",
   "document_keys",
   "text_differences",
+  "submitted_keys",
   "decision_note",
 ] as const satisfies readonly (keyof VerificationItem)[];
 
@@ -164,7 +180,8 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     process_type: item.process_type,
     external_reference_id: item.external_reference_id ?? null,
     original_filename: item.original_filename ?? null,
-    file_size_bytes: item.file_size_bytes,
+    file_size_bytes: item.file_size_bytes ?? null,
+    max_document_age_days: item.max_document_age_days ?? null,
     environment: item.environment,
     ...(status === "awaiting_upload" && upload ? { upload } : {}),
     upload_deadline: item.upload_deadline,

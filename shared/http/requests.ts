@@ -5,6 +5,16 @@ import { type NewVerification, newVerificationSchema } from "../domain/new-verif
 import * as z from "../domain/zod.ts";
 import { bodyText, header } from "./responses.ts";
 
+/** What was sent at `path` (undefined where nothing was). */
+function valueAt(sent: object, path: readonly PropertyKey[]): unknown {
+  let value: unknown = sent;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
 function fieldErrors(error: z.core.$ZodError, sent: object): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     const field = issue.path.join(".") || "(body)";
@@ -16,7 +26,7 @@ function fieldErrors(error: z.core.$ZodError, sent: object): FieldError[] {
         });
       case "invalid_type":
         return [
-          !(String(issue.path[0]) in sent) || (sent as Record<string, unknown>)[String(issue.path[0])] === undefined
+          valueAt(sent, issue.path) === undefined
             ? { field, code: "required", message: `${field} is required` }
             : {
                 field,

@@ -1,6 +1,10 @@
-/** Whose secret is sealed: a sealed value opens only for the same app. */
+/**
+ * Whose secret is sealed: a sealed value opens only for the same app, and a value sealed for a
+ * verification (an identity number sent on create) only for that verification.
+ */
 export interface SealContext {
   appId: string;
+  verificationId?: string;
 }
 
 /**

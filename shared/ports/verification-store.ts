@@ -109,13 +109,15 @@ export interface VerificationStore {
    * Records what the issuer lookups of a verification still processing at `sequence` have come
    * to: `state` is written only over the state the caller read (`seen`: none, or the same `rev`),
    * so of two processors only one takes an attempt or records its answer. Not a change of state:
-   * `sequence` stays.
+   * `sequence` stays. With `forgetSubmittedNumber`, the sealed identity number of a verification
+   * by its keys is removed in the same write (the lookup has its final answer).
    */
   recordIssuer(request: {
     id: string;
     sequence: number;
     seen: IssuerState | undefined;
     state: IssuerState;
+    forgetSubmittedNumber?: boolean;
   }): Promise<TransitionOutcome>;
   /**
    * Erases the person from a verification still at `sequence` and not erased: removes

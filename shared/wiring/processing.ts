@@ -5,6 +5,7 @@ import { log } from "./log.ts";
 import { issuerQueue } from "./queues.ts";
 import { documentStore } from "./stores/documents.ts";
 import { verificationStore } from "./stores/verifications.ts";
+import { subjectDigest } from "./subject-digest.ts";
 
 /** Waits, as a sandbox review does before its forced decision. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -16,6 +17,7 @@ export function processing(config: FunctionConfig) {
     documents: documentStore(config),
     reader: libraryDocumentReader,
     issuer: issuerQueue(config),
+    subjects: subjectDigest(config),
     clock,
     log,
     sleep,

@@ -23,6 +23,14 @@ export const sealedWithCurrentKey = (sealed: string): boolean => sealed.startsWi
 /** New material for a retired key: what the local runtime keeps beside its data. */
 export const newKeyMaterial = (): string => SecretBox.generateKey();
 
+/**
+ * A function's sealer of identity numbers sent with a verification by its keys: the KMS key
+ * `IDENTITY_KEY_ID` names, apart from the webhook secrets' key.
+ */
+export function identitySealer(config: FunctionConfig): Sealer {
+  return sealerOn(kmsClient(), config.setting("IDENTITY_KEY_ID"));
+}
+
 const sealers = new Map<string, Sealer>();
 
 /**

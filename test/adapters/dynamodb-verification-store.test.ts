@@ -12,6 +12,7 @@ import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import type { DocumentType } from "#shared/domain/document-types";
 import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
 import { newId } from "#shared/domain/ids";
+import { answered, claimed } from "#shared/domain/issuer";
 import type { ReviewReason } from "#shared/domain/reasons";
 import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
@@ -250,5 +251,30 @@ describe("awaitingPastDeadline", () => {
     expect(visited.sort()).toEqual([...many, older].map((item) => item.verification_id).sort());
     expect(visited).not.toContain(ahead.verification_id);
     expect(most).toBe(EXPIRY_CONCURRENCY);
+  });
+});
+
+describe("recordIssuer", () => {
+  it("removes a submitted identity number in the write that records the final answer, and only then", async () => {
+    const item = await created({
+      status: "processing",
+      sequence: 2,
+      submitted_keys: { barcode: "TESTYOK-0001-AKTIF", identity_number_sealed: "kms1.sealed" },
+    });
+    const held = claimed(undefined, 1, new Date("2026-11-22T12:00:00Z"), 900);
+    const taken = await store.recordIssuer({ id: item.verification_id, sequence: 2, seen: undefined, state: held });
+    expect(taken.item?.submitted_keys).toEqual(item.submitted_keys);
+
+    const recorded = await store.recordIssuer({
+      id: item.verification_id,
+      sequence: 2,
+      seen: held,
+      state: answered(held, "found"),
+      forgetSubmittedNumber: true,
+    });
+
+    expect(recorded).toMatchObject({ applied: true, item: { issuer: { answer: "found" } } });
+    expect(recorded.item?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
+    expect((await storedRecord(item.verification_id))?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
   });
 });

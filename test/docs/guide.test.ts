@@ -107,6 +107,26 @@ describe("the README quickstart", () => {
   }, 60_000);
 });
 
+describe("the README quickstart by barcode alone", () => {
+  it("creates a verification by its keys as written, answered completed verified with no file", async () => {
+    const quickstart = blocks(section(readme, "## Quickstart by barcode alone: no file"), "bash");
+    expect(quickstart).toHaveLength(1);
+    const [code = ""] = quickstart;
+    const port = new URL(baseUrl).port;
+    const output = await bash(code, { cwd: quickstartDir, env: { PORT: port, LOCAL_DATA_DIR: dataDir } });
+    const answer = JSON.parse(output) as Record<string, unknown>;
+    expect(answer).toMatchObject({
+      status: "completed",
+      result: "verified",
+      original_filename: null,
+      file_size_bytes: null,
+      max_document_age_days: 3650,
+    });
+    expect(answer).not.toHaveProperty("upload");
+    expect(output).not.toContain("10000000146");
+  }, 60_000);
+});
+
 describe("docs/integration-guide.md", () => {
   it("runs every bash block, in order, against npm start, with the answers it describes", async () => {
     const output = await runBash(blocks(guide, "bash").join("\n"));
@@ -119,6 +139,8 @@ describe("docs/integration-guide.md", () => {
     expect(output).toContain("confirm: 200");
     expect(output).toMatch(/status after confirm: (processing|completed|failed)/);
     expect(output).toMatch(new RegExp(`fetched: ${id} ${STATUS}`));
+    expect(output).toContain("create by keys: 201");
+    expect(output).toContain("by keys: completed verified");
     expect(output).toMatch(/^HTTP\/1\.1 201 Created\r?$/m);
     expect(output).toMatch(/^idempotent-replayed: true\r?$/im);
     expect(output).toContain('"code":"idempotency_key_reused"');

@@ -587,6 +587,31 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(reached).not.toMatch(/"Arn"\]\}(?!,"\/index)/);
   });
 
+  it("seals identity numbers sent on create with a key of their own: create seals, the issuer queue's reader opens, always for an app and a verification; the HMAC key digests for those that declare it", () => {
+    const keys = template.findResources("AWS::KMS::Key");
+    const keyOf = (start: string) =>
+      Object.values(keys).find((key) => String(key.Properties.Description ?? "").startsWith(start))?.Properties;
+    const roleOf = (name: string) =>
+      JSON.stringify({ "Fn::GetAtt": [logicalId(stack, stack.functions.get(name)?.role as never), "Arn"] });
+    const identity = keyOf("Seals identity numbers sent on create");
+    const policy = identity?.KeyPolicy.Statement as Json[];
+    expect(whoMay(policy, "kms:Encrypt")).toEqual([roleOf("create-verification")]);
+    expect(whoMay(policy, "kms:Decrypt")).toEqual([roleOf("ask-issuer")]);
+    for (const statement of policy.filter(
+      (candidate) => allows(candidate, "kms:Decrypt") || allows(candidate, "kms:Encrypt"),
+    )) {
+      expect(statement.Condition).toEqual({
+        "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id", "verification_id"] },
+        StringLike: { "kms:EncryptionContext:app_id": "app_*", "kms:EncryptionContext:verification_id": "ver_*" },
+      });
+    }
+    const subject = keyOf("Digests expected identity numbers");
+    expect(subject).toMatchObject({ KeySpec: "HMAC_256", KeyUsage: "GENERATE_VERIFY_MAC" });
+    const digesting = entries.filter(([, definition]) => definition.access.subjectDigest).map(([name]) => name);
+    expect(digesting.sort()).toEqual(["ask-issuer", "confirm-upload", "create-verification", "on-verification-change"]);
+    expect(whoMay(subject?.KeyPolicy.Statement as Json[], "kms:GenerateMac")).toEqual(digesting.map(roleOf).sort());
+  });
+
   it("seals webhook secrets with a KMS key whose own policy names who may use it: the delivering roles decrypt, the sealing roles and operators encrypt, always for an app", () => {
     const key = sealingKeyId(template);
     const properties = template.findResources("AWS::KMS::Key")[key]?.Properties;

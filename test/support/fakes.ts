@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 /**
  * In-memory stand-ins for the ports in shared/ports, for unit tests of the use cases: no
  * engine, no network. Each keeps the contract its port's doc comment states, and says where
@@ -43,6 +44,7 @@ import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/ide
 import type { IssuerQueue } from "#shared/ports/issuer-queue";
 import type { Log, ServiceMetric } from "#shared/ports/log";
 import type { SealContext, Sealer } from "#shared/ports/sealer";
+import type { SubjectDigest } from "#shared/ports/subject-digest";
 import type { UsageCounts, UsageStore } from "#shared/ports/usage-store";
 import type {
   ReviewPosition,
@@ -183,14 +185,19 @@ export class InMemoryVerificationStore implements VerificationStore {
     sequence: number;
     seen: IssuerState | undefined;
     state: IssuerState;
+    forgetSubmittedNumber?: boolean;
   }): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     const holds =
       stored?.status === "processing" &&
       stored.sequence === request.sequence &&
-      stored.issuer?.rev === request.seen?.rev;
+      stored.issuer?.rev === request.seen?.rev &&
+      (!request.forgetSubmittedNumber || stored.submitted_keys !== undefined);
     if (!stored || !holds) return { applied: false, item: stored && copy(stored) };
     const next: VerificationItem = { ...stored, issuer: copy(request.state) };
+    if (request.forgetSubmittedNumber && next.submitted_keys) {
+      next.submitted_keys = { barcode: next.submitted_keys.barcode };
+    }
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }
@@ -938,6 +945,9 @@ export function tagSealed(plain: string): string {
   return `${SEALED}${Buffer.from(plain, "utf8").toString("base64")}`;
 }
 
+const contextName = (context: SealContext) =>
+  context.verificationId === undefined ? context.appId : `${context.appId}/${context.verificationId}`;
+
 /**
  * Reversible tagging: `sealed:` + base64, so the sealed form never contains the secret. Opens
  * only what has that form: anything else (sealed elsewhere, with another key) throws.
@@ -945,20 +955,30 @@ export function tagSealed(plain: string): string {
 export class TaggingSealer implements Sealer {
   seals = 0;
   opens = 0;
-  /** The app of every seal and open, in order. */
+  /** The app (and verification, for an identity number) of every seal and open, in order. */
   readonly contexts: string[] = [];
 
   async seal(plain: string, context: SealContext): Promise<string> {
     this.seals += 1;
-    this.contexts.push(context.appId);
+    this.contexts.push(contextName(context));
     return tagSealed(plain);
   }
 
   async open(sealed: string, context: SealContext): Promise<string> {
     this.opens += 1;
-    this.contexts.push(context.appId);
+    this.contexts.push(contextName(context));
     if (!sealed.startsWith(SEALED)) throw new Error("The sealed value does not open");
     return Buffer.from(sealed.slice(SEALED.length), "base64").toString("utf8");
+  }
+}
+
+/** A keyed digest as the KMS HMAC key makes one, with a fixed test key; counts its uses. */
+export class KeyedDigest implements SubjectDigest {
+  digests = 0;
+
+  async digest(identityNumber: string): Promise<string> {
+    this.digests += 1;
+    return `hmac:${createHmac("sha256", "test subject key").update(identityNumber).digest("base64url")}`;
   }
 }
 

@@ -90,6 +90,65 @@ describe("the create body", () => {
     ]);
   });
 
+  it("takes document_keys instead of a file, exactly one of the two, naming both otherwise", () => {
+    const keys = { barcode: "TESTYOK-0001-AKTIF", identity_number: "10000000146" };
+    const byKeys = (overrides: Record<string, unknown> = {}) =>
+      JSON.stringify({ document_type: "YOK_STUDENT", document_keys: keys, ...overrides });
+    expect(parseCreateBody(byKeys({ max_document_age_days: 30 }))).toEqual({
+      document_type: "YOK_STUDENT",
+      process_type: "async",
+      document_keys: keys,
+      max_document_age_days: 30,
+    });
+    expect(fieldCodes(() => parseCreateBody(body({ document_keys: keys })))).toEqual([
+      "document_keys:conflict",
+      "original_filename:conflict",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(JSON.stringify({ document_type: "YOK_STUDENT" })))).toEqual([
+      "document_keys:required",
+      "original_filename:required",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(byKeys({ document_keys: { ...keys, barcode: "short" } })))).toEqual([
+      "document_keys.barcode:invalid_format",
+    ]);
+    expect(
+      fieldCodes(() => parseCreateBody(byKeys({ document_keys: { ...keys, identity_number: "10000000147" } }))),
+    ).toEqual(["document_keys.identity_number:invalid_identity_number"]);
+    expect(fieldCodes(() => parseCreateBody(byKeys({ document_keys: { barcode: keys.barcode } })))).toEqual([
+      "document_keys.identity_number:required",
+    ]);
+  });
+
+  it("never repeats a refused identity number in its message", () => {
+    for (const value of ["10000000147", "1000000014", "01000000146"]) {
+      try {
+        parseCreateBody(body({ expected_subject: { identity_number: value } }));
+        throw new Error("accepted");
+      } catch (error) {
+        expect(error).toBeInstanceOf(ValidationError);
+        const { fields } = error as ValidationError;
+        expect(fields.map((field) => `${field.field}:${field.code}`)).toEqual([
+          "expected_subject.identity_number:invalid_identity_number",
+        ]);
+        expect(JSON.stringify(fields)).not.toContain(value);
+      }
+    }
+  });
+
+  it("takes max_document_age_days from 1 to 3650", () => {
+    expect(fieldCodes(() => parseCreateBody(body({ max_document_age_days: 1 })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ max_document_age_days: 3650 })))).toEqual([]);
+    expect(fieldCodes(() => parseCreateBody(body({ max_document_age_days: 0 })))).toEqual([
+      "max_document_age_days:too_small",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ max_document_age_days: 3651 })))).toEqual([
+      "max_document_age_days:too_large",
+    ]);
+    expect(fieldCodes(() => parseCreateBody(body({ max_document_age_days: 1.5 })))).toEqual([
+      "max_document_age_days:invalid_type",
+    ]);
+  });
+
   it("tells a missing field from one of the wrong type", () => {
     expect(fieldCodes(() => parseCreateBody(body({ original_filename: 5 })))).toEqual([
       "original_filename:invalid_type",

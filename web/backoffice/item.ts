@@ -169,12 +169,20 @@ function summaryOf(verification: StaffVerification): HTMLElement[] {
     ["item.fact.app", verification.app_id],
     [
       "item.fact.file",
-      t("item.fact.file_value", {
-        name: verification.original_filename ?? t("item.fact.erased"),
-        size: verification.file_size_bytes.toLocaleString(text.language()),
-      }),
+      // A verification by its keys had no file: the issuer's copy is all there is.
+      verification.file_size_bytes === null
+        ? t("item.fact.no_file")
+        : t("item.fact.file_value", {
+            name: verification.original_filename ?? t("item.fact.erased"),
+            size: verification.file_size_bytes.toLocaleString(text.language()),
+          }),
     ],
     ["item.fact.reference", verification.external_reference_id ?? "—"],
+    ...(verification.max_document_age_days === null
+      ? []
+      : ([
+          ["item.fact.max_age", t("item.fact.max_age_value", { days: String(verification.max_document_age_days) })],
+        ] as [TextKey, string][])),
   ];
   return [
     h("p", { class: "lead" }, english ? verification.message : text.label("reason", verification.reason_code)),

@@ -212,9 +212,12 @@ export interface components {
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
             external_reference_id: string | null;
-            /** @description As sent on create; null once the verification is erased */
+            /** @description As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased */
             original_filename: string | null;
-            file_size_bytes: number;
+            /** @description As sent on create; null for a verification by `document_keys` (no file) */
+            file_size_bytes: number | null;
+            /** @description As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent */
+            max_document_age_days: number | null;
             /** @enum {string} */
             environment: "sandbox" | "production";
             /** @description How to upload the document. Present only while `status` is `awaiting_upload` */
@@ -1215,6 +1218,7 @@ export interface operations {
                      *       "external_reference_id": "student-4711",
                      *       "original_filename": "ogrenci-belgesi.pdf",
                      *       "file_size_bytes": 183422,
+                     *       "max_document_age_days": null,
                      *       "environment": "production",
                      *       "upload_deadline": "2026-11-23T12:00:00Z",
                      *       "checks": [
@@ -1489,6 +1493,7 @@ export interface operations {
                      *       "external_reference_id": "student-4711",
                      *       "original_filename": "ogrenci-belgesi.pdf",
                      *       "file_size_bytes": 183422,
+                     *       "max_document_age_days": null,
                      *       "environment": "production",
                      *       "upload_deadline": "2026-11-23T12:00:00Z",
                      *       "checks": [

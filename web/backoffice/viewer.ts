@@ -95,8 +95,10 @@ async function compare(upload: Shown | undefined, issuer: Shown | undefined): Pr
 
 /** Draws the viewer of `verification` into `container` and reads its copies. */
 export function showViewer(container: HTMLElement, api: BackofficeApi, verification: StaffVerification): Viewer {
-  const panes = [paneOf("upload", "item.copy.upload"), paneOf("issuer", "item.copy.issuer")];
-  const [upload, issuer] = panes as [Pane, Pane];
+  const upload = paneOf("upload", "item.copy.upload");
+  const issuer = paneOf("issuer", "item.copy.issuer");
+  // A verification by its keys had no upload: the issuer's copy is shown alone.
+  const panes = verification.file_size_bytes === null ? [issuer] : [upload, issuer];
   let zoom = FIT;
   let turned = 0;
   let closed = false;
@@ -162,10 +164,9 @@ export function showViewer(container: HTMLElement, api: BackofficeApi, verificat
     ),
     h(
       "div",
-      { class: "viewer" },
+      { class: panes.length === 1 ? "viewer single" : "viewer" },
       h("aside", { class: "viewer-side", "aria-label": t("viewer.side") }, keysSection(verification), lines),
-      upload.figure,
-      issuer.figure,
+      ...panes.map((pane) => pane.figure),
     ),
   );
   draw();

@@ -745,9 +745,12 @@ export interface components {
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
             external_reference_id: string | null;
-            /** @description As sent on create; null once the verification is erased */
+            /** @description As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased */
             original_filename: string | null;
-            file_size_bytes: number;
+            /** @description As sent on create; null for a verification by `document_keys` (no file) */
+            file_size_bytes: number | null;
+            /** @description As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent */
+            max_document_age_days: number | null;
             /** @enum {string} */
             environment: "sandbox" | "production";
             /**

@@ -213,6 +213,14 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
       h("dd", { lang: "en" }, verification.message),
       h("dt", {}, t("detail.created")),
       h("dd", {}, timeOf(verification.created_at)),
+      h("dt", {}, t("detail.document")),
+      h("dd", {}, verification.file_size_bytes === null ? t("detail.by_keys") : t("detail.uploaded")),
+      ...(verification.max_document_age_days === null
+        ? []
+        : [
+            h("dt", {}, t("detail.max_age")),
+            h("dd", {}, t("detail.max_age_value", { days: String(verification.max_document_age_days) })),
+          ]),
     ),
     verification.checks.length === 0
       ? null

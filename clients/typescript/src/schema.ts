@@ -23,7 +23,10 @@ export interface paths {
         put?: never;
         /**
          * Create a verification
-         * @description Creates a verification for one document and answers with the instructions to upload it.
+         * @description Creates a verification for one document and answers with the instructions to upload it; or, with
+         *     `document_keys` (the barcode and the holder's T.C. identity number) instead of `original_filename` and
+         *     `file_size_bytes`, one that needs no upload: it answers `processing` (with `process_type: sync`, the
+         *     decision when it is reached within 25 s), and the decision rests on e-Devlet's copy alone.
          *     The body is a JSON object of at most 16384 bytes; unknown fields are refused (422).
          *     Document types and the file extensions each allows:
          *     - `YOK_STUDENT`: YÖK student certificate (Öğrenci Belgesi) from e-Devlet (.pdf, .jpg, .jpeg, .png)
@@ -283,10 +286,19 @@ export interface components {
             process_type?: "async" | "sync";
             /** @description Your own reference for this document, returned as sent */
             external_reference_id?: string;
-            /** @description The file's name, with an extension its document type allows */
-            original_filename: string;
-            /** @description The exact size of the file you will upload: the upload URL accepts only this size */
-            file_size_bytes: number;
+            /** @description The file's name, with an extension its document type allows; required unless `document_keys` is given */
+            original_filename?: string;
+            /** @description The exact size of the file you will upload: the upload URL accepts only this size; required with `original_filename` */
+            file_size_bytes?: number;
+            /** @description Instead of a file: the keys e-Devlet's barcode verification asks for. No upload; the verification is decided on the issuer's copy */
+            document_keys?: {
+                /** @description The document's barcode number (`Barkod No`), as printed: 8 to 40 of `A-Z 0-9 -` */
+                barcode: string;
+                /** @description The holder's T.C. identity number (11 digits with its checksum): sealed until e-Devlet answers, then deleted; never echoed */
+                identity_number: string;
+            };
+            /** @description The document's issue date, read from the issuer's copy, must be at most this many days before the decision */
+            max_document_age_days?: number;
             /** @description Your own labels, echoed in the verification and every webhook: at most 20 keys of 1 to 40 characters of `A-Z a-z 0-9 _ . -`, each value a string of at most 500 characters */
             metadata?: {
                 [key: string]: string;
@@ -299,6 +311,8 @@ export interface components {
                  * @description `YYYY-MM-DD`
                  */
                 birth_date?: string;
+                /** @description 11 digits with the T.C. checksum: compared with the number the document's keys carry; kept only as a keyed hash */
+                identity_number?: string;
             };
         };
         /** @description A verification of one document */
@@ -318,9 +332,12 @@ export interface components {
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
             external_reference_id: string | null;
-            /** @description As sent on create; null once the verification is erased */
+            /** @description As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased */
             original_filename: string | null;
-            file_size_bytes: number;
+            /** @description As sent on create; null for a verification by `document_keys` (no file) */
+            file_size_bytes: number | null;
+            /** @description As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent */
+            max_document_age_days: number | null;
             /** @enum {string} */
             environment: "sandbox" | "production";
             upload?: components["schemas"]["Upload"];
@@ -670,9 +687,12 @@ export interface components {
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
             external_reference_id: string | null;
-            /** @description As sent on create; null once the verification is erased */
+            /** @description As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased */
             original_filename: string | null;
-            file_size_bytes: number;
+            /** @description As sent on create; null for a verification by `document_keys` (no file) */
+            file_size_bytes: number | null;
+            /** @description As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent */
+            max_document_age_days: number | null;
             /** @enum {string} */
             environment: "sandbox" | "production";
             /**
@@ -954,9 +974,12 @@ export interface components {
             process_type: "async" | "sync";
             /** @description Your reference, as sent on create; null when none was sent, or once the verification is erased */
             external_reference_id: string | null;
-            /** @description As sent on create; null once the verification is erased */
+            /** @description As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased */
             original_filename: string | null;
-            file_size_bytes: number;
+            /** @description As sent on create; null for a verification by `document_keys` (no file) */
+            file_size_bytes: number | null;
+            /** @description As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent */
+            max_document_age_days: number | null;
             /** @enum {string} */
             environment: "sandbox" | "production";
             /**
@@ -1474,7 +1497,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created. Upload the file as `upload` says, then confirm it. */
+            /** @description Created. Upload the file as `upload` says, then confirm it; a verification by `document_keys` is already processing. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

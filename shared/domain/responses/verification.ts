@@ -65,8 +65,21 @@ export const verificationResourceSchema = z
       ),
     original_filename: z
       .nullable(z.string())
-      .check(z.describe("As sent on create; null once the verification is erased")),
-    file_size_bytes: z.int().check(z.positive()),
+      .check(
+        z.describe(
+          "As sent on create; null for a verification by `document_keys` (no file), and once the verification is erased",
+        ),
+      ),
+    file_size_bytes: z
+      .nullable(z.int().check(z.positive()))
+      .check(z.describe("As sent on create; null for a verification by `document_keys` (no file)")),
+    max_document_age_days: z
+      .nullable(z.int().check(z.positive()))
+      .check(
+        z.describe(
+          "As sent on create: the oldest the document may be, in days from its issue date to the decision; null when not sent",
+        ),
+      ),
     environment: z.enum(ENVIRONMENTS),
     upload: z.optional(uploadSchema),
     upload_deadline: timestamp.check(z.describe("Upload and confirm before this time, or the verification expires")),

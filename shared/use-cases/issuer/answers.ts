@@ -24,6 +24,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { IssuerQueue } from "../../ports/issuer-queue.ts";
 import type { Log } from "../../ports/log.ts";
+import type { Sealer } from "../../ports/sealer.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 
 /**
@@ -35,9 +36,15 @@ export interface Pending {
   item: VerificationItem | undefined;
 }
 
+/**
+ * The keys a lookup asks with: read from the document, or, for a verification by its keys, the
+ * barcode sent, the identity number left sealed on the verification until the asker opens it.
+ */
+export type LookupKeys = Required<DocumentKeys> | { barcode: string; identityNumber?: undefined };
+
 /** The issuer's answer for a verification's keys, or `Pending` while it is not known yet. */
 export interface IssuerGate {
-  answerFor(item: VerificationItem, keys: Required<DocumentKeys>): Promise<IssuerAnswer | Pending>;
+  answerFor(item: VerificationItem, keys: LookupKeys): Promise<IssuerAnswer | Pending>;
 }
 
 interface GateDeps {
@@ -98,6 +105,8 @@ export interface AskDeps extends GateDeps {
   verifications: Pick<VerificationStore, "recordIssuer">;
   documents: Pick<DocumentStore, "read" | "write">;
   authority: Authority;
+  /** Opens the identity number a verification by its keys was created with. */
+  sealer: Pick<Sealer, "open">;
   log: Log;
   /** Seconds after the first attempt during which an unavailable issuer is asked again. */
   retryWindowSeconds: number;
@@ -126,15 +135,32 @@ export interface AskingGate extends IssuerGate {
 export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
   let stillHeld: string | undefined;
 
+  /** The identity number to ask with: read from the document, or opened from the verification's submitted keys. */
+  async function identityNumberOf(item: VerificationItem, keys: LookupKeys): Promise<string> {
+    if (keys.identityNumber !== undefined) return keys.identityNumber;
+    const sealed = item.submitted_keys?.identity_number_sealed;
+    if (sealed === undefined) throw new Error("A verification by its keys holds no identity number to ask with");
+    return deps.sealer.open(sealed, { appId: item.app_id, verificationId: item.verification_id });
+  }
+
   /** Asks, within the attempt `held`, and records what came of it; the answer to decide on, if any. */
-  async function ask(item: VerificationItem, keys: Required<DocumentKeys>, held: IssuerState) {
-    const record = (state: IssuerState) =>
-      deps.verifications.recordIssuer({ id: item.verification_id, sequence: item.sequence, seen: held, state });
+  async function ask(item: VerificationItem, keys: LookupKeys, held: IssuerState) {
+    // A final answer also removes the submitted identity number, in the same write: it is needed no more.
+    const submitted = item.submitted_keys !== undefined;
+    const record = (state: IssuerState, final: boolean) =>
+      deps.verifications.recordIssuer({
+        id: item.verification_id,
+        sequence: item.sequence,
+        seen: held,
+        state,
+        ...(final && submitted ? { forgetSubmittedNumber: true } : {}),
+      });
+    const identityNumber = await identityNumberOf(item, keys);
     const started = deps.stopwatch();
     const answer = await deps.authority.lookup({
       documentType: item.document_type,
       barcode: keys.barcode,
-      identityNumber: keys.identityNumber,
+      identityNumber,
     });
     const now = deps.clock.now();
     deps.log.lookup(item.environment, outcomeOf(answer), deps.stopwatch() - started, item.verification_id);
@@ -144,11 +170,11 @@ export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
       if (answer.kind === "found") {
         await deps.documents.write(issuerCopyKey(item.verification_id), answer.document, "application/pdf");
       }
-      const recorded = await record(answered(held, answer.kind));
+      const recorded = await record(answered(held, answer.kind), true);
       return recorded.applied ? answer : ({ kind: "pending", item: recorded.item } as const);
     }
     const next = afterUnavailable(held, answer.cause, now, deps.random);
-    const recorded = await record(next);
+    const recorded = await record(next, next.answer === "unavailable");
     if (!recorded.applied) return { kind: "pending", item: recorded.item } as const;
     if (next.answer === "unavailable") return answer;
     const delaySeconds = Math.max(0, Math.ceil((Date.parse(next.next_at ?? "") - now.getTime()) / 1000));

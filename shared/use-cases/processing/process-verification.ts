@@ -23,8 +23,9 @@ import type { DocumentContent, DocumentReader } from "../../ports/document-reade
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { IssuerQueue } from "../../ports/issuer-queue.ts";
 import type { Log } from "../../ports/log.ts";
+import type { SubjectDigest } from "../../ports/subject-digest.ts";
 import type { VerificationChange, VerificationStore } from "../../ports/verification-store.ts";
-import { type IssuerGate, type Pending, scheduledAnswer } from "../issuer/answers.ts";
+import { type IssuerGate, type LookupKeys, type Pending, scheduledAnswer } from "../issuer/answers.ts";
 import { inspectDocument } from "./inspect-document.ts";
 import { pinnedDocument } from "./pinned-document.ts";
 
@@ -34,6 +35,8 @@ export interface ProcessDeps {
   reader: DocumentReader;
   /** Where the environment's issuer is asked through; none when no issuer is configured, and a person decides. */
   issuer: IssuerQueue | undefined;
+  /** The keyed digest an expected identity number is compared by. */
+  subjects: SubjectDigest;
   clock: Clock;
   log: Log;
 }
@@ -105,10 +108,10 @@ const UNAVAILABLE_DETAIL = {
 
 /**
  * What the customer sent, as the checks see it: a PDF with a text layer, compared with the
- * issuer's copy; or an image (a photo, or a scan: a PDF without text), which carries the keys
- * but cannot be compared.
+ * issuer's copy; an image (a photo, or a scan: a PDF without text), which carries the keys but
+ * cannot be compared; or the keys alone (`document_keys` on create), with nothing to compare.
  */
-type Sent = { kind: "pdf"; bytes: Uint8Array; content: DocumentContent } | { kind: "image" };
+type Sent = { kind: "pdf"; bytes: Uint8Array; content: DocumentContent } | { kind: "image" } | { kind: "keys" };
 
 /** The issuer's copy, read: the evidence every field, rule and subject is taken from. */
 interface IssuerCopy {
@@ -123,6 +126,10 @@ interface IssuerCopy {
  * are kept for the reviewer. An image cannot be compared (`upload_not_compared`).
  */
 function compared(sent: Sent, issuerBytes: Uint8Array, copy: DocumentContent, steps: Checklist): Decision | IssuerCopy {
+  if (sent.kind === "keys") {
+    steps.pass("authority_match", "The issuer holds the document for the keys sent; there was no upload to compare");
+    return { content: copy, fraudSignals: [] };
+  }
   if (sent.kind === "image") {
     steps.pass(
       "authority_match",
@@ -158,14 +165,14 @@ function compared(sent: Sent, issuerBytes: Uint8Array, copy: DocumentContent, st
 async function authenticity(
   item: VerificationItem,
   sent: Sent,
-  keys: Required<DocumentKeys>,
+  keys: LookupKeys,
   steps: Checklist,
   deps: { reader: DocumentReader; issuer: IssuerGate | undefined },
 ): Promise<Decision | Pending | IssuerCopy> {
   const unavailable = (detail: string): Decision => {
     steps.skip("authority_match", detail);
     // An image only the issuer's answer could have decided (a subject to match) waits for it; any other, for its PDF.
-    const decidable = sent.kind === "pdf" || item.expected_subject !== undefined;
+    const decidable = sent.kind !== "image" || item.expected_subject !== undefined;
     return {
       to: "in_review",
       checks: steps.rest(),
@@ -216,7 +223,7 @@ function confirmedDecision(
   copy: IssuerCopy,
   barcode: string,
   steps: Checklist,
-  now: Date,
+  facts: { now: Date; keyedNumber: string | undefined },
 ): Decision {
   const layout = layoutOf(item.document_type);
   const { fields, incomplete } = layout.read(copy.content.lines, barcode);
@@ -262,7 +269,7 @@ function confirmedDecision(
       steps.fail("document_fresh", "The issuer's copy prints no issue date to judge its age by");
       return review("fields_incomplete");
     }
-    const age = ageInDays(issued, now);
+    const age = ageInDays(issued, facts.now);
     if (age > item.max_document_age_days) {
       steps.fail("document_fresh", `Issued ${age} days ago, more than the ${item.max_document_age_days} allowed`);
       return decided("rejected", "document_too_old");
@@ -274,7 +281,7 @@ function confirmedDecision(
   }
 
   if (item.expected_subject) {
-    if (!sameSubject(item.expected_subject, layout.subject(fields))) {
+    if (!sameSubject(item.expected_subject, layout.subject(fields), facts.keyedNumber)) {
       steps.fail("subject_match", "The document is about someone other than the expected subject");
       return decided("rejected", "subject_mismatch");
     }
@@ -283,17 +290,20 @@ function confirmedDecision(
   return decided("verified", "verified");
 }
 
+/** What deciding needs beside the verification: the reader, the issuer, the time, the expected number's digest. */
+interface DecideDeps {
+  reader: DocumentReader;
+  issuer: IssuerGate | undefined;
+  now: Date;
+  /** The digest of an identity number, when the customer expects one to compare it with. */
+  keyedNumber(identityNumber: string | undefined): Promise<string | undefined>;
+}
+
 /**
- * From the document's keys on: no keys, the issuer's copy, then what the issuer's copy says;
- * `Pending` while the issuer's answer is awaited.
+ * The keys to ask the issuer with, as the upload carries them; or the decision without them (no
+ * barcode; a barcode without its identity number).
  */
-async function decideByKeys(
-  item: VerificationItem,
-  sent: Sent,
-  keys: DocumentKeys,
-  steps: Checklist,
-  deps: { reader: DocumentReader; issuer: IssuerGate | undefined; now: Date },
-): Promise<Decision | Pending> {
+function keysToAsk(sent: Sent, keys: DocumentKeys, steps: Checklist): Decision | Required<DocumentKeys> {
   const image = sent.kind === "image";
   if (!keys.barcode) {
     steps.fail(
@@ -313,15 +323,58 @@ async function decideByKeys(
     return { to: "in_review", checks: steps.rest(), reason: image ? "original_pdf_not_provided" : "fields_incomplete" };
   }
   steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
-  const copy = await authenticity(
-    item,
-    sent,
-    { barcode: keys.barcode, identityNumber: keys.identityNumber },
-    steps,
-    deps,
-  );
+  return { barcode: keys.barcode, identityNumber: keys.identityNumber };
+}
+
+/**
+ * From the keys on: none to ask with, the issuer's copy, then what the issuer's copy says;
+ * `Pending` while the issuer's answer is awaited. For the keys alone, the identity number stays
+ * sealed on the verification until the issuer's asker opens it.
+ */
+async function decideByKeys(
+  item: VerificationItem,
+  sent: Sent,
+  keys: DocumentKeys,
+  steps: Checklist,
+  deps: DecideDeps,
+): Promise<Decision | Pending> {
+  let lookup: LookupKeys;
+  if (sent.kind === "keys" && keys.barcode) {
+    steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were sent with the request`);
+    lookup = { barcode: keys.barcode };
+  } else {
+    const read = keysToAsk(sent, keys, steps);
+    if ("checks" in read) return read;
+    lookup = read;
+  }
+  const copy = await authenticity(item, sent, lookup, steps, deps);
   if (!("content" in copy)) return copy;
-  return confirmedDecision(item, sent, copy, keys.barcode, steps, deps.now);
+  // The issuer answered for the number sent, so for the keys alone its copy prints that number.
+  const identityNumber = keys.identityNumber ?? documentKeys(copy.content).identityNumber;
+  const decision = confirmedDecision(item, sent, copy, lookup.barcode, steps, {
+    now: deps.now,
+    keyedNumber: await deps.keyedNumber(identityNumber),
+  });
+  return { ...decision, keys: { barcode: lookup.barcode, identityNumber } };
+}
+
+/** The digest of the identity number the document's keys carry, when the customer expects one. */
+async function keyedNumberOf(deps: ProcessDeps, item: VerificationItem, identityNumber: string | undefined) {
+  if (item.expected_subject?.identity_number_digest === undefined || identityNumber === undefined) return undefined;
+  return deps.subjects.digest(identityNumber);
+}
+
+/** The checks after the upload's own, in order, as far as this verification asks for them. */
+function stepsAfterUpload(item: VerificationItem): string[] {
+  const rule = ruleOf(item.document_type);
+  return [
+    "barcode_found",
+    "authority_match",
+    "fields_extracted",
+    ...(rule ? [rule.check] : []),
+    ...(item.max_document_age_days !== undefined ? ["document_fresh"] : []),
+    ...(item.expected_subject ? ["subject_match"] : []),
+  ];
 }
 
 /** The decision table, in order; `Pending` while the issuer's answer is awaited. */
@@ -331,19 +384,25 @@ async function decide(
   deps: ProcessDeps,
   issuer: IssuerGate | undefined,
 ): Promise<Decision | Pending> {
+  const decideDeps: DecideDeps = {
+    reader: deps.reader,
+    issuer,
+    now: deps.clock.now(),
+    keyedNumber: (identityNumber) => keyedNumberOf(deps, item, identityNumber),
+  };
+  // A verification by its keys: no upload and no inspection; the issuer's copy is all the evidence.
+  if (item.submitted_keys) {
+    const steps = checklist([], stepsAfterUpload(item));
+    const keys = { barcode: item.submitted_keys.barcode };
+    const decision =
+      forcedDecision(item, steps) ?? (await decideByKeys(item, { kind: "keys" }, keys, steps, decideDeps));
+    return "kind" in decision || decision.keys || decision.sandboxPrefix ? decision : { ...decision, keys };
+  }
   const inspection = await inspectDocument(deps.reader, item, upload);
   if (inspection.failureCode !== undefined || !upload) {
     return { to: "failed", checks: inspection.checks, failureCode: inspection.failureCode ?? "document_missing" };
   }
-  const rule = ruleOf(item.document_type);
-  const steps = checklist(inspection.checks, [
-    "barcode_found",
-    "authority_match",
-    "fields_extracted",
-    ...(rule ? [rule.check] : []),
-    ...(item.max_document_age_days !== undefined ? ["document_fresh"] : []),
-    ...(item.expected_subject ? ["subject_match"] : []),
-  ]);
+  const steps = checklist(inspection.checks, stepsAfterUpload(item));
   const forced = forcedDecision(item, steps);
   if (forced) return forced;
 
@@ -354,9 +413,22 @@ async function decide(
       ? { kind: "pdf", bytes: upload, content }
       : { kind: "image" };
   const keys = documentKeys(content);
-  const decision = await decideByKeys(item, sent, keys, steps, { reader: deps.reader, issuer, now: deps.clock.now() });
+  const decision = await decideByKeys(item, sent, keys, steps, decideDeps);
   // The decision that read the keys records them, for the reviewer.
-  return "kind" in decision ? decision : { ...decision, keys };
+  return "kind" in decision || decision.keys ? decision : { ...decision, keys };
+}
+
+/**
+ * What a decision removes with its change of state: the expected identity number's digest, and
+ * a submitted identity number still sealed (the issuer was never asked: none is configured).
+ */
+function forgotten(item: VerificationItem): VerificationChange {
+  const { expected_subject: expected, submitted_keys: submitted } = item;
+  const { identity_number_digest: digest, ...subject } = expected ?? {};
+  return {
+    ...(digest === undefined ? {} : { expected_subject: subject }),
+    ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
+  };
 }
 
 /** The fields a decision writes with its change of state. */
@@ -371,6 +443,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
     ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
     ...(decision.differences ? { text_differences: decision.differences } : {}),
+    ...forgotten(item),
     ...forced,
   };
   switch (decision.to) {

@@ -1,8 +1,10 @@
 import { IdempotencyRecordError, VerificationNotFoundError } from "../../domain/errors.ts";
+import type { NewVerification } from "../../domain/new-verification.ts";
 import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { toResource } from "../../domain/verification.ts";
 import type { Idempotency, Invocation } from "../../ports/idempotency.ts";
+import type { SubjectDigest } from "../../ports/subject-digest.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import {
   type CreateVerificationDeps,
@@ -58,6 +60,22 @@ function withoutPersonalFields(resource: VerificationResource): VerificationReso
 }
 
 /**
+ * What a reuse of the key must repeat, as the idempotency record fingerprints it: the body, its
+ * identity numbers replaced by their keyed digests, so not even an unkeyed hash of a number is
+ * stored (11 digits are too few for a hash to hide them).
+ */
+async function fingerprinted(subjects: SubjectDigest, request: NewVerification): Promise<unknown> {
+  const { document_keys: keys, expected_subject: expected } = request;
+  return {
+    ...request,
+    ...(keys ? { document_keys: { ...keys, identity_number: await subjects.digest(keys.identity_number) } } : {}),
+    ...(expected?.identity_number !== undefined
+      ? { expected_subject: { ...expected, identity_number: await subjects.digest(expected.identity_number) } }
+      : {}),
+  };
+}
+
+/**
  * The create use case behind an Idempotency-Key: scoped to (app, key), the body compared on
  * reuse. Only a successful result is kept: a thrown error frees the key, so a failed request
  * may be retried with the same key.
@@ -85,8 +103,13 @@ export async function idempotentCreateVerification(
   // Set once the use case runs, which means this call holds the in-progress record.
   let run: { verificationId?: string; resource?: VerificationResource } | undefined;
   let answer: { resource: VerificationResource; replayed: boolean };
+  const key = {
+    appId: input.appId,
+    idempotencyKey: input.idempotencyKey,
+    request: await fingerprinted(deps.subjects, input.request),
+  };
   try {
-    answer = await deps.idempotency.run(input, hold, async () => {
+    answer = await deps.idempotency.run(key, hold, async () => {
       run = {};
       const resource = await createVerification(deps, input);
       run.verificationId = resource.verification_id;
@@ -118,6 +141,6 @@ export async function idempotentCreateVerification(
     // make a second one at once. If it cannot be removed for the whole hold, the hold lapses as
     // the request answers all the same, and the one left waits for its upload until its deadline.
     if (verificationId && !(await persistently(() => deps.verifications.discardNew(verificationId), hold))) return;
-    await persistently(() => deps.idempotency.release(input), hold);
+    await persistently(() => deps.idempotency.release(key), hold);
   }
 }

@@ -8,6 +8,8 @@ import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import { documentKey, toResource, type VerificationItem } from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
+import type { Sealer } from "../../ports/sealer.ts";
+import type { SubjectDigest } from "../../ports/subject-digest.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 
 export interface CreateVerificationInput {
@@ -17,38 +19,55 @@ export interface CreateVerificationInput {
 }
 
 export interface CreateVerificationDeps {
-  verifications: Pick<VerificationStore, "create">;
+  verifications: Pick<VerificationStore, "create" | "transition">;
   documents: Pick<DocumentStore, "presignPut">;
+  /** Seals the identity number of a verification by `document_keys`, the verification as context. */
+  sealer: Pick<Sealer, "seal">;
+  /** The keyed digest the expected identity number is kept as. */
+  subjects: SubjectDigest;
   clock: Clock;
   /** How long the record is kept after its creation. */
   retentionDays: number;
 }
 
-/** Stores a new verification awaiting its upload and returns it with a presigned upload URL. */
+/** What the item keeps of `expected_subject`: the identity number only as its digest. */
+async function expectedSubject(
+  subjects: SubjectDigest,
+  expected: NewVerification["expected_subject"],
+): Promise<VerificationItem["expected_subject"]> {
+  if (!expected) return undefined;
+  const { identity_number, ...rest } = expected;
+  return identity_number === undefined
+    ? rest
+    : { ...rest, identity_number_digest: await subjects.digest(identity_number) };
+}
+
+/**
+ * Stores a new verification. With a file: awaiting its upload, returned with a presigned upload
+ * URL. With `document_keys`: no upload, the identity number sealed, and moved on at once to
+ * `processing` by the same change of state a confirmed upload makes (its event, webhook and
+ * issuer lookup follow from it as from a confirm).
+ */
 export async function createVerification(
   deps: CreateVerificationDeps,
   input: CreateVerificationInput,
 ): Promise<VerificationResource> {
+  const { request } = input;
   const now = deps.clock.now();
   const created = isoSeconds(now);
   const deadline = isoSeconds(addSeconds(now, UPLOAD_DEADLINE_SECONDS));
   const id = newId("verification");
-  // The body schema has already refused names without an allowed extension.
-  const fileType = fileTypeOfName(input.request.original_filename);
-  if (!fileType) throw new Error("original_filename passed validation without a known extension");
-  const item: VerificationItem = {
+  const base = {
     verification_id: id,
     app_id: input.appId,
     environment: input.environment,
     status: "awaiting_upload",
-    document_type: input.request.document_type,
-    process_type: input.request.process_type,
-    external_reference_id: input.request.external_reference_id,
-    metadata: input.request.metadata,
-    expected_subject: input.request.expected_subject,
-    original_filename: input.request.original_filename,
-    file_size_bytes: input.request.file_size_bytes,
-    media_type: FILE_TYPES[fileType].mediaType,
+    document_type: request.document_type,
+    process_type: request.process_type,
+    external_reference_id: request.external_reference_id,
+    metadata: request.metadata,
+    expected_subject: await expectedSubject(deps.subjects, request.expected_subject),
+    max_document_age_days: request.max_document_age_days,
     object_key: documentKey(id),
     upload_deadline: deadline,
     checks: [],
@@ -56,12 +75,42 @@ export async function createVerification(
     sequence: 1,
     created_at: created,
     updated_at: created,
+  } satisfies VerificationItem;
+
+  if (request.document_keys) {
+    const { barcode, identity_number } = request.document_keys;
+    const sealed = await deps.sealer.seal(identity_number, { appId: input.appId, verificationId: id });
+    const item: VerificationItem = { ...base, submitted_keys: { barcode, identity_number_sealed: sealed } };
+    await deps.verifications.create(item, deps.retentionDays);
+    const outcome = await deps.verifications.transition({
+      id,
+      from: "awaiting_upload",
+      to: "processing",
+      now: created,
+      expect: { sequence: 1 },
+    });
+    if (!outcome.applied) throw new Error("A verification by its keys did not start processing as it was created");
+    return toResource(outcome.item, created);
+  }
+
+  // The body schema has required the file's name and size, and refused names without an allowed extension.
+  const { original_filename, file_size_bytes } = request;
+  if (original_filename === undefined || file_size_bytes === undefined) {
+    throw new Error("A create passed validation with neither document_keys nor a file");
+  }
+  const fileType = fileTypeOfName(original_filename);
+  if (!fileType) throw new Error("original_filename passed validation without a known extension");
+  const item: VerificationItem = {
+    ...base,
+    original_filename,
+    file_size_bytes,
+    media_type: FILE_TYPES[fileType].mediaType,
   };
   await deps.verifications.create(item, deps.retentionDays);
   const upload = await deps.documents.presignPut(
     item.object_key,
-    item.media_type,
-    item.file_size_bytes,
+    FILE_TYPES[fileType].mediaType,
+    file_size_bytes,
     now,
     UPLOAD_URL_SECONDS,
   );

@@ -30,12 +30,18 @@ export async function getVerification(
   const item = await appVerification(deps.verifications, input);
   const now = deps.clock.now();
   const nowIso = isoSeconds(now);
-  if (visibleStatus(item.status, item.upload_deadline, nowIso) !== "awaiting_upload") {
+  // A verification by its keys awaits no upload (it is awaiting one only while it is being created).
+  const { media_type, file_size_bytes } = item;
+  if (
+    visibleStatus(item.status, item.upload_deadline, nowIso) !== "awaiting_upload" ||
+    media_type === undefined ||
+    file_size_bytes === undefined
+  ) {
     return toResource(item, nowIso);
   }
   // A URL never outlives the upload deadline.
   const untilDeadline = (Date.parse(item.upload_deadline) - now.getTime()) / 1000;
   const lifetime = Math.min(UPLOAD_URL_SECONDS, untilDeadline);
-  const upload = await deps.documents.presignPut(item.object_key, item.media_type, item.file_size_bytes, now, lifetime);
+  const upload = await deps.documents.presignPut(item.object_key, media_type, file_size_bytes, now, lifetime);
   return toResource(item, nowIso, upload);
 }

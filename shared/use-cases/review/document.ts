@@ -46,6 +46,6 @@ export async function viewDocument(
     copy: input.copy,
     url: await deps.documents.presignGet(key, now, DOCUMENT_LINK_SECONDS),
     expires_at: isoSeconds(addSeconds(now, DOCUMENT_LINK_SECONDS)),
-    media_type: input.copy === "upload" ? item.media_type : "application/pdf",
+    media_type: input.copy === "upload" ? (item.media_type ?? "application/octet-stream") : "application/pdf",
   };
 }

@@ -9,11 +9,13 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  KeyedDigest,
   pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
+  TaggingSealer,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
@@ -34,9 +36,19 @@ function setup(item?: VerificationItem, upload?: Uint8Array) {
   // A sync confirm sends the lookup to the issuer queue and waits; the queue's reader answers it here.
   const issuer = new RecordingIssuerQueue();
   const sleep = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
-  const deps = { verifications, documents, reader, issuer, clock, log, sleep };
+  const deps = { verifications, documents, reader, issuer, subjects: new KeyedDigest(), clock, log, sleep };
   issuer.onSend = (message) =>
-    void askIssuer({ ...deps, authority, retryWindowSeconds: 0, random: Math.random, stopwatch: () => 0 }, message);
+    void askIssuer(
+      {
+        ...deps,
+        authority,
+        sealer: new TaggingSealer(),
+        retryWindowSeconds: 0,
+        random: Math.random,
+        stopwatch: () => 0,
+      },
+      message,
+    );
   return { verifications, documents, reader, authority, clock, log, deps };
 }
 

@@ -3,7 +3,14 @@ import { IdempotencyInProgressError, IdempotencyKeyReusedError, IdempotencyRecor
 import type { NewVerification } from "#shared/domain/new-verification";
 import { type IdempotentCreateInput, idempotentCreateVerification } from "#shared/use-cases/public/create-idempotently";
 import { eraseVerification } from "#shared/use-cases/public/erase-verification";
-import { appId, InMemoryDocumentStore, InMemoryIdempotency, InMemoryVerificationStore } from "../../support/fakes.ts";
+import {
+  appId,
+  InMemoryDocumentStore,
+  InMemoryIdempotency,
+  InMemoryVerificationStore,
+  KeyedDigest,
+  TaggingSealer,
+} from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 const REQUEST: NewVerification = {
@@ -29,7 +36,15 @@ function setup() {
     documents,
     idempotency,
     clock,
-    deps: { verifications, documents, idempotency, clock, retentionDays: 365 },
+    deps: {
+      verifications,
+      documents,
+      idempotency,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
+      clock,
+      retentionDays: 365,
+    },
   };
 }
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
 import { createVerification } from "#shared/use-cases/public/create-verification";
-import { appId, InMemoryDocumentStore, InMemoryVerificationStore } from "../../support/fakes.ts";
+import {
+  appId,
+  InMemoryDocumentStore,
+  InMemoryVerificationStore,
+  KeyedDigest,
+  TaggingSealer,
+} from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
 const REQUEST: NewVerification = {
@@ -17,7 +23,19 @@ function setup() {
   const verifications = new InMemoryVerificationStore();
   const documents = new InMemoryDocumentStore();
   const clock = new FixedClock(T0);
-  return { verifications, documents, clock, deps: { verifications, documents, clock, retentionDays: 365 } };
+  return {
+    verifications,
+    documents,
+    clock,
+    deps: {
+      verifications,
+      documents,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
+      clock,
+      retentionDays: 365,
+    },
+  };
 }
 
 describe("createVerification", () => {
@@ -122,5 +140,61 @@ describe("createVerification", () => {
     ).rejects.toThrow("original_filename passed validation without a known extension");
     expect(verifications.items.size).toBe(0);
     expect(documents.presigned).toEqual([]);
+  });
+});
+
+describe("createVerification by document_keys", () => {
+  const NUMBER = "10000000146";
+  const BY_KEYS: NewVerification = {
+    document_type: "YOK_STUDENT",
+    process_type: "async",
+    document_keys: { barcode: "TESTYOK-0001-AKTIF", identity_number: NUMBER },
+    max_document_age_days: 30,
+    expected_subject: { full_name: "Ayşe Deneme", identity_number: NUMBER },
+  };
+
+  it("stores it processing at once, its number sealed for the verification, with no upload and no file", async () => {
+    const { verifications, documents, deps } = setup();
+
+    const resource = await createVerification(deps, { appId: appId(1), environment: "sandbox", request: BY_KEYS });
+
+    const id = resource.verification_id;
+    expect(resource).toMatchObject({
+      status: "processing",
+      sequence: 2,
+      original_filename: null,
+      file_size_bytes: null,
+      max_document_age_days: 30,
+    });
+    expect(resource.upload).toBeUndefined();
+    expect(documents.presigned).toEqual([]);
+    expect(deps.sealer.contexts).toEqual([`${appId(1)}/${id}`]);
+    const stored = verifications.stored(id);
+    expect(stored).toMatchObject({
+      status: "processing",
+      submitted_keys: { barcode: "TESTYOK-0001-AKTIF", identity_number_sealed: expect.stringMatching(/^sealed:/) },
+      max_document_age_days: 30,
+      expected_subject: { full_name: "Ayşe Deneme", identity_number_digest: await new KeyedDigest().digest(NUMBER) },
+    });
+    expect(stored?.file_size_bytes).toBeUndefined();
+    expect(stored?.media_type).toBeUndefined();
+    expect(JSON.stringify(stored)).not.toContain(NUMBER);
+    expect(JSON.stringify(resource)).not.toContain(NUMBER);
+    // The one change of state a confirmed upload makes: its event, webhook and lookup follow from it.
+    expect(verifications.transitions).toMatchObject([{ id, from: "awaiting_upload", to: "processing" }]);
+  });
+
+  it("keeps an expected identity number only as its digest, for a file as well", async () => {
+    const { verifications, deps } = setup();
+
+    const resource = await createVerification(deps, {
+      appId: appId(1),
+      environment: "sandbox",
+      request: { ...REQUEST, expected_subject: { identity_number: NUMBER } },
+    });
+
+    expect(verifications.stored(resource.verification_id)?.expected_subject).toEqual({
+      identity_number_digest: await new KeyedDigest().digest(NUMBER),
+    });
   });
 });

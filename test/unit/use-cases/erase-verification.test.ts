@@ -23,6 +23,8 @@ function completed() {
     reasons: [{ code: "subject_mismatch", message: "The document is about someone else" }],
     issuer_copy_key: `documents/${verificationId(1)}.issuer-copy`,
     decision_note: "Called AYŞE",
+    // The barcode a verification by its keys was created with (its sealed number went with the answer).
+    submitted_keys: { barcode: "TESTYOK-0001-AKTIF" },
     completed_at: "2026-11-22T11:00:00Z",
   });
 }

@@ -14,11 +14,13 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  KeyedDigest,
   pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
+  TaggingSealer,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
@@ -50,6 +52,8 @@ function setup(answer: IssuerAnswer = { kind: "found", document: UPLOAD }) {
     reader,
     issuer: queue,
     authority,
+    sealer: new TaggingSealer(),
+    subjects: new KeyedDigest(),
     clock,
     log,
     retryWindowSeconds: WINDOW,
@@ -172,6 +176,8 @@ describe("the issuer queue's reader", () => {
       reader: new ScriptedReader(),
       issuer: new RecordingIssuerQueue(),
       authority,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
       clock,
       log,
     };
@@ -269,7 +275,17 @@ describe("with no issuer configured", () => {
       CERTIFICATE_LINES.filter((line) => !/^(Barkod|T\.C\.)/.test(line)),
       [`barkodlubelgedogrulama://barkod: YOK-7Q4M-2K9D;tckn:${IDENTITY_NUMBER}`],
     );
-    const deps = { verifications, documents, reader, issuer: undefined, authority: undefined, clock, log };
+    const deps = {
+      verifications,
+      documents,
+      reader,
+      issuer: undefined,
+      authority: undefined,
+      sealer: new TaggingSealer(),
+      subjects: new KeyedDigest(),
+      clock,
+      log,
+    };
 
     const final = await askIssuer(
       { ...deps, retryWindowSeconds: WINDOW, random: () => 0.5, stopwatch: () => 0 },

@@ -11,11 +11,14 @@ import {
   documentBytes,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
+  KeyedDigest,
   pageContent,
   RecordingIssuerQueue,
   RecordingLog,
   ScriptedAuthority,
   ScriptedReader,
+  TaggingSealer,
+  tagSealed,
   verificationId,
 } from "../../support/fakes.ts";
 import { FixedClock } from "../../support/fixed-clock.ts";
@@ -57,7 +60,17 @@ function setup(
   const clock = new FixedClock(NOW);
   const queue = new RecordingIssuerQueue();
   const log = new RecordingLog();
-  const deps = { verifications, documents, reader, issuer: authority && queue, authority, clock, log };
+  const deps = {
+    verifications,
+    documents,
+    reader,
+    issuer: authority && queue,
+    authority,
+    sealer: new TaggingSealer(),
+    subjects: new KeyedDigest(),
+    clock,
+    log,
+  };
   return { verifications, documents, reader, scripted, queue, log, deps };
 }
 
@@ -758,5 +771,96 @@ describe("processVerification: safe to run twice", () => {
       completed_at: "2026-11-22T12:09:59Z",
     });
     expect(verifications.stored(ID)).toEqual(final);
+  });
+});
+
+describe("processVerification: a verification by its keys (no upload)", () => {
+  const BARCODE = "YOK-7Q4M-2K9D";
+  const NUMBER = "10000000146";
+  /** Created by `document_keys`: straight in processing, the number sealed for this verification. */
+  const byKeys = (fields: Partial<VerificationItem> = {}) =>
+    aVerification({
+      status: "processing",
+      sequence: 2,
+      original_filename: undefined,
+      file_size_bytes: undefined,
+      media_type: undefined,
+      submitted_keys: { barcode: BARCODE, identity_number_sealed: tagSealed(NUMBER) },
+      ...fields,
+    });
+
+  it("asks with the keys sent, decides on the issuer's copy alone, and forgets the sealed number", async () => {
+    const { verifications, scripted, deps } = setup({ upload: null, item: byKeys() });
+
+    const final = await asked(deps);
+
+    expect(scripted.asked).toEqual([{ documentType: "YOK_STUDENT", barcode: BARCODE, identityNumber: NUMBER }]);
+    expect(deps.sealer.contexts).toEqual([`${final?.app_id}/${ID}`]);
+    expect(final).toMatchObject({ status: "completed", result: "verified", issuer_copy_key: `${KEY}.issuer-copy` });
+    expect(outcomes(final)).toEqual(passed(PIPELINE));
+    expect(final?.extracted).toMatchObject({ source: "issuer_copy", fields: { barcode: BARCODE } });
+    expect(final?.submitted_keys).toEqual({ barcode: BARCODE });
+    expect(final?.document_keys).toEqual({ barcode: BARCODE, identity_number_masked: "10*******46" });
+    expect(JSON.stringify(verifications.stored(ID))).not.toContain(NUMBER);
+  });
+
+  it("rejects keys the issuer has no document for, the number forgotten with the answer", async () => {
+    const { deps } = setup({ upload: null, item: byKeys(), authority: { kind: "not_found" } });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ status: "completed", result: "rejected" });
+    expect(final?.reasons.map((reason) => reason.code)).toEqual(["document_not_found_at_issuer"]);
+    expect(final?.submitted_keys).toEqual({ barcode: BARCODE });
+    expect(final?.extracted).toBeUndefined();
+  });
+
+  it("with no issuer configured, waits for a person and removes the sealed number with the decision", async () => {
+    const { deps } = setup({ upload: null, item: byKeys(), authority: "none" });
+
+    const final = await processVerification(deps, ID);
+
+    expect(final).toMatchObject({ status: "in_review", review_reason: "issuer_unavailable" });
+    expect(final?.submitted_keys).toEqual({ barcode: BARCODE });
+    expect(deps.sealer.opens).toBe(0);
+  });
+
+  it("a processor that may not ask only sends the lookup to the queue, and never opens the number", async () => {
+    const { queue, deps } = setup({ upload: null, item: byKeys() });
+
+    const pending = await processVerification(deps, ID);
+
+    expect(pending).toMatchObject({ status: "processing" });
+    expect(queue.messages).toHaveLength(1);
+    expect(deps.sealer.opens).toBe(0);
+  });
+});
+
+describe("processVerification: the expected identity number", () => {
+  const expecting = async (number: string) =>
+    aVerification({
+      status: "processing",
+      sequence: 2,
+      expected_subject: { identity_number_digest: await new KeyedDigest().digest(number) },
+    });
+
+  it("passes subject_match when the number the document's keys carry is the expected one, and drops the digest", async () => {
+    const { deps } = setup({ item: await expecting("10000000146") });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ status: "completed", result: "verified" });
+    expect(outcomes(final)?.at(-1)).toEqual(["subject_match", "passed"]);
+    expect(final?.expected_subject).toEqual({});
+  });
+
+  it("rejects another number: subject_mismatch", async () => {
+    const { deps } = setup({ item: await expecting("10000000214") });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ status: "completed", result: "rejected" });
+    expect(final?.reasons.map((reason) => reason.code)).toEqual(["subject_mismatch"]);
+    expect(final?.expected_subject).toEqual({});
   });
 });
