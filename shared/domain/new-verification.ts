@@ -168,28 +168,7 @@ export const newVerificationSchema = z
           message: "expected_subject names full_name, birth_date, identity_number or several of them",
         });
       }
-      const file = body.original_filename !== undefined || body.file_size_bytes !== undefined;
-      if (file === (body.document_keys !== undefined)) {
-        const message = file
-          ? "Send either document_keys or original_filename with file_size_bytes, not both"
-          : "Send either document_keys or original_filename with file_size_bytes";
-        for (const field of ["document_keys", "original_filename"]) {
-          ctx.addIssue({ code: "custom", path: [field], params: { code: file ? "conflict" : "required" }, message });
-        }
-        return;
-      }
-      if (!file) return;
-      for (const field of ["original_filename", "file_size_bytes"] as const) {
-        if (body[field] === undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: [field],
-            params: { code: "required" },
-            message: `${field} is required with ${field === "original_filename" ? "file_size_bytes" : "original_filename"}`,
-          });
-        }
-      }
-      // Zod runs this also when some fields already failed: check only what is still in question.
+      // Zod may run this also when some fields already failed: check only what is still in question.
       const definition = DOCUMENT_TYPES[body.document_type] as (typeof DOCUMENT_TYPES)[DocumentType] | undefined;
       if (!definition || body.original_filename === undefined || body.file_size_bytes === undefined) return;
       const fileType = fileTypeOfName(body.original_filename);
@@ -210,6 +189,36 @@ export const newVerificationSchema = z
         });
       }
     }),
+    // A file or the keys, exactly one: said even when other fields failed, as a missing field is.
+    z.superRefine(
+      (body, ctx) => {
+        const sent = body as Record<string, unknown>;
+        const file = sent.original_filename !== undefined || sent.file_size_bytes !== undefined;
+        if (file === (sent.document_keys !== undefined)) {
+          const message = file
+            ? "Send either document_keys or original_filename with file_size_bytes, not both"
+            : "Send either document_keys or original_filename with file_size_bytes";
+          for (const field of ["document_keys", "original_filename"]) {
+            ctx.addIssue({ code: "custom", path: [field], params: { code: file ? "conflict" : "required" }, message });
+          }
+          return;
+        }
+        for (const [field, other] of [
+          ["original_filename", "file_size_bytes"],
+          ["file_size_bytes", "original_filename"],
+        ] as const) {
+          if (file && sent[field] === undefined) {
+            ctx.addIssue({
+              code: "custom",
+              path: [field],
+              params: { code: "required" },
+              message: `${field} is required with ${other}`,
+            });
+          }
+        }
+      },
+      { when: () => true },
+    ),
   );
 
 export type NewVerification = z.infer<typeof newVerificationSchema>;

@@ -49,11 +49,27 @@ async function decided(id: string, seconds = 40): Promise<VerificationResource> 
   }
 }
 
-/** Everything DynamoDB Local keeps on disk. */
+/**
+ * What a sync create came to: its answer when it is the decision, else (a machine too busy for
+ * the 25 s the create waits, when it answers `processing` as the contract allows) the decision read later.
+ */
+async function outcomeOf(reply: Awaited<ReturnType<Customer["create"]>>): Promise<VerificationResource> {
+  expect(reply.status, reply.text).toBe(201);
+  const answered = expectVerification(reply);
+  return answered.status === "processing" ? decided(answered.verification_id) : answered;
+}
+
+/** Everything DynamoDB Local keeps on disk (a journal it removes while this reads it is passed over). */
 function storedData(): string {
   const tables = path.join(dataDir, "dynamodb");
   return readdirSync(tables)
-    .map((file) => readFileSync(path.join(tables, file)).toString("latin1"))
+    .map((file) => {
+      try {
+        return readFileSync(path.join(tables, file)).toString("latin1");
+      } catch {
+        return "";
+      }
+    })
     .join("");
 }
 
@@ -73,8 +89,7 @@ describe("POST /v1/verifications with document_keys", () => {
       max_document_age_days: 3650,
       expected_subject: { identity_number: IDENTITY_NUMBER },
     });
-    expect(reply.status, reply.text).toBe(201);
-    const verification = expectVerification(reply);
+    const verification = await outcomeOf(reply);
     expect(verification).toMatchObject({
       status: "completed",
       result: "verified",
@@ -109,7 +124,7 @@ describe("POST /v1/verifications with document_keys", () => {
       document_keys: KEYS,
       expected_subject: { identity_number: OTHER_NUMBER },
     });
-    expect(expectVerification(reply)).toMatchObject({
+    expect(await outcomeOf(reply)).toMatchObject({
       status: "completed",
       result: "rejected",
       reason_code: "subject_mismatch",
@@ -123,7 +138,7 @@ describe("POST /v1/verifications with document_keys", () => {
       process_type: "sync",
       document_keys: { barcode: BARCODE, identity_number: OTHER_NUMBER },
     });
-    expect(expectVerification(reply)).toMatchObject({
+    expect(await outcomeOf(reply)).toMatchObject({
       result: "rejected",
       reason_code: "document_not_found_at_issuer",
     });
