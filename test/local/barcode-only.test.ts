@@ -105,6 +105,7 @@ describe("POST /v1/verifications with document_keys", () => {
       ["authority_match", "passed"],
       ["fields_extracted", "passed"],
       ["student_active", "passed"],
+      ["document_fresh", "passed"],
       ["subject_match", "passed"],
     ]);
     expect(reply.text).not.toContain(IDENTITY_NUMBER);
