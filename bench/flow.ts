@@ -7,13 +7,16 @@
  * (its checks queued for a free reader, and the lookup itself) is measured per verification,
  * and so what the flow adds beyond it.
  * The gateway holds the stage and the app to the production rates. Every event is counted: one
- * of each per verification, none missing, none twice.
+ * of each per verification, none missing, none twice. By barcode alone (`sent: "keys"`), each
+ * verification is created with the certificate's keys instead, nothing uploaded, and its events
+ * are timed from the create's answer.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
 import type { EdevletProtocol } from "#shared/domain/issuer";
 import type { Pipeline } from "../local/pipeline.ts";
+import { CATALOGUE } from "../scripts/test-documents/catalogue.ts";
 import { BenchCustomer, createBody, overHttp, type Reply, upload } from "./customer.ts";
 import type { BenchApi } from "./local-api.ts";
 import { type Percentiles, percentiles } from "./stats.ts";
@@ -28,9 +31,25 @@ type Step = (typeof STEPS)[number];
 /** The events one verification's flow sends, each exactly once. */
 const EXPECTED_EVENTS = ["verification.processing", "verification.completed"];
 
+/** What each verification sends: the certificate's file, or its barcode and identity number alone. */
+export type FlowSent = "upload" | "keys";
+
+/** The create of a verification by the certificate's keys alone. */
+function keysBody(reference: string): string {
+  const entry = CATALOGUE.find((candidate) => candidate.file === "yok-active.pdf" && candidate.upload.kind === "pdf");
+  if (!entry?.upload.spec.barcode) throw new Error("The catalogue has no yok-active.pdf with a barcode");
+  const { barcode, identityNumber } = entry.upload.spec;
+  return JSON.stringify({
+    document_type: "YOK_STUDENT",
+    external_reference_id: reference,
+    document_keys: { barcode, identity_number: identityNumber },
+  });
+}
+
 export interface FlowResult {
   /** e-Devlet's way in the checks asked by. */
   protocol: EdevletProtocol;
+  sent: FlowSent;
   durationSeconds: number;
   ratePerSecond: number;
   throttle: { stage: { rateLimit: number; burstLimit: number }; app: { rateLimit: number; burstLimit: number } };
@@ -70,6 +89,7 @@ export async function runFlow(
   pipeline: Pipeline,
   options: {
     protocol: EdevletProtocol;
+    sent: FlowSent;
     durationSeconds: number;
     ratePerSecond: number;
     eventTimeoutMs: number;
@@ -77,7 +97,7 @@ export async function runFlow(
   },
 ): Promise<FlowResult> {
   const certificate = new Uint8Array(await readFile(CERTIFICATE));
-  const body = createBody("flow", certificate.length);
+  const body = options.sent === "keys" ? keysBody("flow") : createBody("flow", certificate.length);
   const throttle = { stage: STAGE_THROTTLING.production, app: APP_THROTTLING.production };
   const baseUrl = await api.throttledGateway(throttle);
   const endpoint = await webhookEndpoint();
@@ -115,12 +135,15 @@ export async function runFlow(
       if (created.status !== 201) return;
       const resource = created.json as Parameters<typeof upload>[0];
       ids.push(resource.verification_id);
-      const put = await timed("upload", () => upload(resource, certificate));
-      tally("upload", put, put === 200);
-      if (put !== 200) return;
-      const confirmed = await timed("confirm", () => customer.confirm(resource.verification_id));
-      tally("confirm", confirmed.status, confirmed.status === 200);
-      if (confirmed.status !== 200) return;
+      if (options.sent === "upload") {
+        const put = await timed("upload", () => upload(resource, certificate));
+        tally("upload", put, put === 200);
+        if (put !== 200) return;
+        const confirmed = await timed("confirm", () => customer.confirm(resource.verification_id));
+        tally("confirm", confirmed.status, confirmed.status === 200);
+        if (confirmed.status !== 200) return;
+      }
+      // The events from the answer that started the checks: the confirm's, or the create's when nothing is uploaded.
       const answeredAt = performance.now();
       const [processing, decision] = await Promise.all(
         EXPECTED_EVENTS.map((type) => eventAt(resource.verification_id, type, answeredAt)),
@@ -177,6 +200,7 @@ export async function runFlow(
       values.length > 0 ? percentiles(values) : { n: 0, p50: 0, p95: 0, p99: 0 };
     return {
       protocol: options.protocol,
+      sent: options.sent,
       durationSeconds: options.durationSeconds,
       ratePerSecond: options.ratePerSecond,
       throttle,

@@ -158,7 +158,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     const flowStatuses = Object.entries(flow.statuses)
       .map(([step, counts]) => `${step} ${JSON.stringify(counts)}`)
       .join("; ");
-    const by = `(e-Devlet's ${flow.protocol})`;
+    const by = `(e-Devlet's ${flow.protocol}${flow.sent === "keys" ? ", by barcode alone" : ""})`;
     checks.push(
       {
         name: `Whole flow ${by}: events lost`,
@@ -213,18 +213,19 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 function renderFlow(flow: FlowResult, cpus: number): string {
   const way =
     flow.protocol === "form" ? "web form (five steps, each answered in" : "mobile endpoint (one GET, answered in";
-  return `### Asking e-Devlet by its ${flow.protocol === "form" ? "web form" : "mobile endpoint"}
+  const keys = flow.sent === "keys";
+  return `### Asking e-Devlet by its ${flow.protocol === "form" ? "web form" : "mobile endpoint"}${keys ? ", by barcode alone" : ""}
 
 For ${flow.durationSeconds} s, a new verification started every ${Math.round(1000 / flow.ratePerSecond)} ms (${flow.ratePerSecond} a second), whether
 or not the earlier ones had finished, through a gateway holding the stage to ${flow.throttle.stage.rateLimit} requests a
 second (burst ${flow.throttle.stage.burstLimit}) and the app to ${flow.throttle.app.rateLimit} (burst ${flow.throttle.app.burstLimit}), production's rates. Each
-one: create; \`PUT\` of \`docs/test-documents/yok-active.pdf\` to its upload URL; confirm; the change
+one: ${keys ? "create with `docs/test-documents/yok-active.pdf`'s barcode and identity number (`document_keys`), nothing uploaded; the change" : "create; `PUT` of `docs/test-documents/yok-active.pdf` to its upload URL; confirm; the change"}
 stream sends its checks to the issuer queue, whose reader (at most ${ISSUER_QUEUE.maxConcurrency} at once) reads it and asks the
 e-Devlet simulator (\`local/edevlet.ts\`, the published test certificates) by its ${way}
 ${flow.issuer.latencyMs} ms, as e-Devlet takes its time); the app's endpoint receives \`verification.processing\` and
 \`verification.completed\` (each signature verified with the app's secret); then a fetch, which must read
 \`completed\`/\`verified\`. A fresh runtime, in a process of its own.
-Each event is timed from the confirm's answer to its arrival. ${flow.started} verifications started
+Each event is timed from the ${keys ? "create's" : "confirm's"} answer to its arrival. ${flow.started} verifications started
 and ${flow.finished} ran to their fetch; ${flow.lost} events were lost, ${flow.duplicates} arrived twice, ${flow.unsigned} failed their
 signature, and ${flow.unexpected} responses were not what their step expects. The load generator,
 the functions, the pipeline and the S3 engine share this machine's ${cpus} CPUs.

@@ -9,7 +9,7 @@ import path from "node:path";
 import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/issuer";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
-import type { FlowResult } from "./flow.ts";
+import type { FlowResult, FlowSent } from "./flow.ts";
 import { measureIsolation } from "./isolation.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
@@ -41,11 +41,12 @@ const SETTINGS: BenchSettings = {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The whole flow asking e-Devlet by `protocol`, in a process of its own (bench/flow-run.ts). */
-function flowOf(protocol: EdevletProtocol): FlowResult {
+function flowOf(protocol: EdevletProtocol, sent: FlowSent): FlowResult {
   const folder = mkdtempSync(path.join(os.tmpdir(), "verification-bench-flow-"));
   const resultFile = path.join(folder, "flow.json");
   const options = {
     protocol,
+    sent,
     durationSeconds: SETTINGS.flowSeconds,
     ratePerSecond: SETTINGS.flowRatePerSecond,
     eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
@@ -124,11 +125,15 @@ async function main(): Promise<void> {
     process.off("SIGTERM", interrupted);
   }
 
-  const flows = EDEVLET_PROTOCOLS.map((protocol) => {
+  const runs = [
+    ...EDEVLET_PROTOCOLS.map((protocol) => ({ protocol, sent: "upload" as const })),
+    { protocol: "form" as const, sent: "keys" as const },
+  ];
+  const flows = runs.map(({ protocol, sent }) => {
     log(
-      `3/6 the whole flow, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
+      `3/6 the whole flow${sent === "keys" ? " by barcode alone" : ""}, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
     );
-    return flowOf(protocol);
+    return flowOf(protocol, sent);
   });
 
   log(`6/6 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
