@@ -87,15 +87,15 @@ export function sealingKeyPolicy(account: IPrincipal): PolicyDocument {
 }
 
 /**
- * A statement of the sealing key's policy letting `principal` take `actions` (`SEALING_ACTIONS`,
- * or the operators' declared ones) only with an app id as the one encryption context key, so
- * the key serves no other purpose. `sid` names the statement, so statements of different roles
- * stay apart.
+ * A key policy statement letting `principal` take `actions` only with exactly `context`'s keys as
+ * the encryption context, each value like its pattern, so the key serves no other purpose. `sid`
+ * names the statement, so statements of different roles stay apart.
  */
-export function sealingKeyUse(
+function contextBoundUse(
   actions: readonly `kms:${string}`[],
   principal: IPrincipal,
   sid: string,
+  context: Record<string, string>,
 ): PolicyStatement {
   return new PolicyStatement({
     sid,
@@ -103,10 +103,24 @@ export function sealingKeyUse(
     actions: [...actions],
     resources: ["*"],
     conditions: {
-      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id"] },
-      StringLike: { "kms:EncryptionContext:app_id": "app_*" },
+      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": Object.keys(context) },
+      StringLike: Object.fromEntries(
+        Object.entries(context).map(([key, pattern]) => [`kms:EncryptionContext:${key}`, pattern]),
+      ),
     },
   });
+}
+
+/**
+ * A statement of the sealing key's policy letting `principal` take `actions` (`SEALING_ACTIONS`,
+ * or the operators' declared ones) only with an app id as the one encryption context key.
+ */
+export function sealingKeyUse(
+  actions: readonly `kms:${string}`[],
+  principal: IPrincipal,
+  sid: string,
+): PolicyStatement {
+  return contextBoundUse(actions, principal, sid, { app_id: "app_*" });
 }
 
 /**
@@ -124,16 +138,7 @@ export function identitySealingUse(
   principal: IPrincipal,
   sid: string,
 ): PolicyStatement {
-  return new PolicyStatement({
-    sid,
-    principals: [principal],
-    actions: [...actions],
-    resources: ["*"],
-    conditions: {
-      "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["app_id", "verification_id"] },
-      StringLike: { "kms:EncryptionContext:app_id": "app_*", "kms:EncryptionContext:verification_id": "ver_*" },
-    },
-  });
+  return contextBoundUse(actions, principal, sid, { app_id: "app_*", verification_id: "ver_*" });
 }
 
 /** A statement of the subject key's policy letting `principal` digest identity numbers with it, and nothing else. */

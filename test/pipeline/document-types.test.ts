@@ -15,7 +15,6 @@ import { CATALOGUE } from "../../scripts/test-documents/catalogue.ts";
 import { type CertificateSpec, certificatePdf } from "../../scripts/test-documents/certificate.ts";
 import { expectVerification, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
-import { until } from "../support/until.ts";
 
 /** The published certificate of `type` that every step verifies. */
 function verifiedSpec(type: DocumentType): CertificateSpec {
@@ -52,13 +51,6 @@ function printedDaysAgo(days: number): string {
   return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`;
 }
 
-const decided = (id: string) =>
-  until(
-    async () => expectVerification(await fx.customer.get(id)),
-    (verification) => !["awaiting_upload", "processing"].includes(verification.status),
-    25_000,
-  );
-
 /** A verification by `spec`'s barcode and identity number alone, to its decision. */
 async function verifyByKeys(
   type: DocumentType,
@@ -71,7 +63,7 @@ async function verifyByKeys(
     ...fields,
   });
   expect(reply.status, reply.text).toBe(201);
-  return decided(expectVerification(reply).verification_id);
+  return fx.customer.decided(expectVerification(reply).verification_id);
 }
 
 async function verify(type: DocumentType, bytes: Uint8Array): Promise<VerificationResource> {
@@ -82,7 +74,7 @@ async function verify(type: DocumentType, bytes: Uint8Array): Promise<Verificati
   });
   expect((await upload(created, bytes)).status).toBe(200);
   expect((await fx.customer.confirm(created.verification_id)).status).toBe(200);
-  return decided(created.verification_id);
+  return fx.customer.decided(created.verification_id);
 }
 
 describe.each(DOCUMENT_TYPE_CODES)("a %s certificate through HTTP in production", (type) => {

@@ -8,6 +8,7 @@ import { problemSchema } from "#shared/http/problem-schema";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";
 import { buildPortalDocument } from "../../openapi/portal.ts";
 import { Conformance } from "../openapi/conformance.ts";
+import { until } from "./until.ts";
 
 export interface Reply {
   status: number;
@@ -119,6 +120,15 @@ export class Customer {
 
   erase(id: string) {
     return call(this.baseUrl, "DELETE", `/v1/verifications/${id}`, { headers: { "X-API-Key": this.apiKey } });
+  }
+
+  /** The verification once decided (neither awaiting its upload nor processing), within 25 s. */
+  decided(id: string): Promise<VerificationResource> {
+    return until(
+      async () => expectVerification(await this.get(id)),
+      (verification) => !["awaiting_upload", "processing"].includes(verification.status),
+      25_000,
+    );
   }
 
   /** Creates a verification and asserts it worked. */

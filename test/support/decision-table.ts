@@ -21,9 +21,8 @@ import {
   certificatePhoto,
   syntheticIdentityNumber,
 } from "../../scripts/test-documents/certificate.ts";
-import { expectVerification, upload } from "./client.ts";
+import { upload } from "./client.ts";
 import { useApiFixture } from "./fixture.ts";
-import { until } from "./until.ts";
 
 const DOCUMENTS = path.resolve(__dirname, "../../docs/test-documents");
 /** Short, so the busy row ends in review within the test; the retries themselves are tested elsewhere. */
@@ -49,13 +48,6 @@ export function describeDecisionTable(options: { environment: Environment; proto
     },
   });
 
-  const decided = async (id: string) =>
-    until(
-      async () => expectVerification(await fx.customer.get(id)),
-      (verification) => !["awaiting_upload", "processing"].includes(verification.status),
-      25_000,
-    );
-
   /** Creates, uploads and confirms `bytes` as `file`; the decision. */
   async function verify(
     bytes: Uint8Array,
@@ -64,7 +56,7 @@ export function describeDecisionTable(options: { environment: Environment; proto
     const created = await fx.customer.created({ ...fields, file_size_bytes: bytes.length });
     expect((await upload(created, bytes)).status).toBe(200);
     expect((await fx.customer.confirm(created.verification_id)).status).toBe(200);
-    return decided(created.verification_id);
+    return fx.customer.decided(created.verification_id);
   }
 
   const hold = (barcode: string, bytes: Uint8Array) => {
