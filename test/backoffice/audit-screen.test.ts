@@ -6,8 +6,10 @@
  * offered no audit link and is told, at `#/audit`, that only admins read it. Every screen passes
  * axe-core at desktop width and a phone's, in both languages.
  */
+
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
 import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
 import { REVIEW_REASONS } from "#shared/domain/reasons";
 import type { VerificationResource } from "#shared/domain/responses/verification";
@@ -139,11 +141,12 @@ describe("the queue and the audit trail in chromium", () => {
     }
     // Every cell names its column, so a phone shows each row as a card.
     expect(await page.locator("table.queue tbody td[data-label]").count()).toBe(3 * 7);
+    // Every type of the registry, by its Turkish name, in the registry's order.
     expect(await page.locator("#queue-type option").allInnerTexts()).toEqual([
       "Tüm türler",
-      "YÖK öğrenci belgesi",
-      "GSB KYK yurt belgesi",
+      ...DOCUMENT_REGISTRY.map((entry) => entry.labels.tr),
     ]);
+    expect(await page.locator("#queue-type option").allInnerTexts()).toContain("Adli sicil kaydı belgesi");
     expect(await page.locator("#queue-reason option").allInnerTexts()).toEqual([
       "Tüm nedenler",
       "Kuruma ulaşılamadı",

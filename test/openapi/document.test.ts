@@ -121,6 +121,7 @@ describe("the conformance check the HTTP tests run", () => {
     fraud_signals: [],
     review: null,
     redacted_at: null,
+    max_document_age_days: null,
   };
   const reply = (overrides: Partial<ObservedReply> & { body?: unknown; headerValues?: Record<string, string> }) => ({
     method: "GET",
