@@ -100,9 +100,10 @@ describe.each(["form", "mobile"] as const)("the e-Devlet %s adapter against the 
     expect(answer.kind === "found" && Buffer.from(answer.document).equals(readFileSync(ACTIVE_FILE))).toBe(true);
   });
 
-  it("reads an unknown barcode and another person's number as not found", async () => {
-    expect(await ask(way, { barcode: "SIMYOK-9999-NOBODY" })).toEqual({ kind: "not_found" });
-    expect(await ask(way, { identityNumber: SOMEONE_ELSE })).toEqual({ kind: "not_found" });
+  it("reads an unknown barcode and another person's number as not found on the form, as unrecognised on the mobile endpoint (it documents no negative)", async () => {
+    const negative = way === "form" ? { kind: "not_found" } : { kind: "unavailable", cause: "unrecognised" };
+    expect(await ask(way, { barcode: "SIMYOK-9999-NOBODY" })).toEqual(negative);
+    expect(await ask(way, { identityNumber: SOMEONE_ELSE })).toEqual(negative);
   });
 
   it("reads a busy e-Devlet as unavailable: a 429 on the form, the queue on the mobile endpoint", async () => {
@@ -152,7 +153,7 @@ describe.each(["form", "mobile"] as const)("the e-Devlet %s adapter against the 
 
   it("serves a certificate added while the simulator runs at the next lookup", async () => {
     const barcode = `SIMYOK-0100-${way.toUpperCase()}`;
-    expect(await ask(way, { barcode })).toEqual({ kind: "not_found" });
+    expect((await ask(way, { barcode })).kind).not.toBe("found");
     const bytes = await certificate(barcode);
     const answer = await ask(way, { barcode });
     expect(answer.kind === "found" && Buffer.from(answer.document).equals(Buffer.from(bytes))).toBe(true);
@@ -201,8 +202,8 @@ describe("the adapters' own limits, against a server scripted to break them", ()
     expect(followed).toBeLessThanOrEqual(10);
   });
 
-  it("reads a page over 1 MiB no further, and a form without its token as unrecognised", async () => {
-    script = () => ({ status: 200, headers: { "content-type": "text/html" }, body: `<p>${"x".repeat(1_100_000)}</p>` });
+  it("reads a page over 256 KiB no further, and a form without its token as unrecognised", async () => {
+    script = () => ({ status: 200, headers: { "content-type": "text/html" }, body: `<p>${"x".repeat(270_000)}</p>` });
     expect(await lookup(edevletFormAuthority({ url }))).toEqual(unrecognised);
     script = () => ({ status: 200, body: `<form><input name="${EDEVLET_FORM.fields.barcode}"></form>` });
     expect(await lookup(edevletFormAuthority({ url }))).toEqual(unrecognised);
