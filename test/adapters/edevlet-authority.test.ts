@@ -16,6 +16,7 @@ import { edevletMobileAuthority } from "#shared/adapters/edevlet/mobile";
 import type { SettingName } from "#shared/declarations/settings";
 import { EDEVLET_FORM, mobileQr } from "#shared/domain/edevlet";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
+import type { SimulatedBehaviour } from "#shared/ports/issuer-catalogue";
 import { issuerAuthority } from "#shared/wiring/authority";
 import type { FunctionConfig } from "#shared/wiring/config";
 import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
@@ -69,6 +70,10 @@ beforeAll(async () => {
   marker("SIMERROR-0001.error");
   marker("SIMSLOW-0001.slow");
   marker("SIMODD-0001.unrecognised");
+  for (const [barcode, behaviour] of Object.entries(DISAGREEING)) {
+    await certificate(barcode);
+    marker(`${barcode}.${behaviour.name}`);
+  }
   Object.assign(process.env, {
     SIMULATOR_DOCUMENTS: [PUBLISHED, folder].join(path.delimiter),
     SIMULATOR_KEY: "edevlet-authority-test-key-of-32-chars-or-more",
@@ -80,6 +85,25 @@ afterAll(async () => {
   await simulator?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
+
+/**
+ * The behaviours where e-Devlet might disagree with the adapter's reading of it, under a barcode
+ * each (its certificate held), and what each way in must answer for the holder.
+ */
+const DISAGREEING: Record<
+  string,
+  { name: SimulatedBehaviour; form: IssuerAnswer["kind"] | "unrecognised"; mobile: IssuerAnswer["kind"] }
+> = {
+  "SIMNEW-0001-BUTTON": { name: "button", form: "found", mobile: "found" },
+  "SIMNEW-0002-WIN1254": { name: "windows-1254", form: "found", mobile: "found" },
+  "SIMNEW-0003-NEGDOC": { name: "negative-at-document", form: "unrecognised", mobile: "found" },
+  "SIMNEW-0004-HIDDEN": { name: "hidden-negative", form: "found", mobile: "found" },
+  "SIMNEW-0005-NEARMISS": { name: "near-miss", form: "unrecognised", mobile: "found" },
+  "SIMNEW-0006-MOVED": { name: "redirect-307", form: "found", mobile: "found" },
+  "SIMNEW-0007-CHURN": { name: "cookie-churn", form: "found", mobile: "found" },
+  "SIMNEW-0008-BROWSER": { name: "browser-only", form: "found", mobile: "found" },
+  "SIMNEW-0009-RENDER": { name: "rerendered", form: "found", mobile: "found" },
+};
 
 const ADAPTERS = {
   form: (budgetMs?: number) => edevletFormAuthority({ url: simulator.url, ...(budgetMs && { budgetMs }) }),
@@ -138,6 +162,27 @@ describe.each(["form", "mobile"] as const)("the e-Devlet %s adapter against the 
         way === "form" ? "unrecognised" : "found",
       );
     }
+  });
+
+  it.each(Object.entries(DISAGREEING))("reads %s as a browser would", async (barcode, behaviour) => {
+    const answer = await ask(way, { barcode });
+    expect(answer.kind === "unavailable" ? answer.cause : answer.kind).toBe(behaviour[way]);
+  });
+
+  it("reads the other holder's number on a windows-1254 session as not found on the form", async () => {
+    const answer = await ask(way, { barcode: "SIMNEW-0002-WIN1254", identityNumber: SOMEONE_ELSE });
+    expect(answer.kind === "unavailable" ? answer.cause : answer.kind).toBe(
+      way === "form" ? "not_found" : "unrecognised",
+    );
+  });
+
+  it("takes a copy re-rendered with other bytes at every lookup as found each time: other bytes, a PDF both", async () => {
+    const [first, second] = [
+      await ask(way, { barcode: "SIMNEW-0009-RENDER" }),
+      await ask(way, { barcode: "SIMNEW-0009-RENDER" }),
+    ];
+    if (first?.kind !== "found" || second?.kind !== "found") throw new Error("not found");
+    expect(Buffer.from(first.document).equals(Buffer.from(second.document))).toBe(false);
   });
 
   it("reads no connection as unreachable", async () => {
