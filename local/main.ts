@@ -305,6 +305,10 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
     s3_endpoint: process.env.S3_ENDPOINT,
     uploads_bucket: UPLOADS_BUCKET,
     tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
+    edevlet: {
+      url: simulatorUrl ?? process.env.EDEVLET_URL ?? EDEVLET_DEFAULT_URL,
+      mobile_url: simulatorUrl ?? process.env.EDEVLET_MOBILE_URL ?? EDEVLET_DEFAULT_MOBILE_URL,
+    },
     identity: {
       endpoint: identityEndpoint,
       staff_user_pool_id: LOCAL_STAFF_POOL.id,

@@ -56,6 +56,13 @@ export function isBrowserUserAgent(userAgent: string | undefined): boolean {
   return /^Mozilla\/5\.0 \(/.test(userAgent ?? "");
 }
 
+/**
+ * A lookup that must answer e-Devlet's documented negative: a barcode e-Devlet cannot know
+ * (its letters spell "canary") and a number whose check digits hold. What `ops issuer probe`
+ * asks by default.
+ */
+export const CANARY_LOOKUP = { barcode: "KANARYA-0000-YOKTUR", identityNumber: "10000000146" } as const;
+
 /** The mobile endpoint: `GET /api.php?p=belge-dogrulama&qr=<mobileQr(...)>`, JSON, no login. */
 export const EDEVLET_MOBILE = { path: "/api.php", page: "belge-dogrulama" } as const;
 

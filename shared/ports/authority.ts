@@ -18,6 +18,16 @@ export type IssuerAnswer =
   | { kind: "unavailable"; cause: UnavailableCause };
 
 /**
+ * What a probe of the issuer reports of one lookup, step by step (`ops issuer probe`): each
+ * request's method, path (the identity number masked), status, content type and size; and for
+ * each page read, the token and the link to the document found on it and the messages it shows.
+ * Never the identity number, never the document.
+ */
+export type ProbeStep =
+  | { kind: "request"; method: string; path: string; status: number; contentType: string; bytes: number }
+  | { kind: "page"; token?: string; link?: string; messages: string[] };
+
+/**
  * The issuing authority: the issuer's own copy of a document, by barcode and identity number.
  * A lookup never throws: whatever goes wrong is `unavailable`, with its cause.
  */

@@ -9,7 +9,7 @@
 
 import { EDEVLET_BROWSER } from "../../domain/edevlet.ts";
 import type { UnavailableCause } from "../../domain/issuer.ts";
-import type { IssuerAnswer } from "../../ports/authority.ts";
+import type { IssuerAnswer, ProbeStep } from "../../ports/authority.ts";
 
 /** An HTML page is never larger than this (e-Devlet's are a few tens of KiB). */
 export const PAGE_LIMIT_BYTES = 256 * 1024;
@@ -172,7 +172,15 @@ function resolved(location: string | null, base: URL): URL | undefined {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export function openExchange(budgetMs: number, now: () => number = Date.now): Exchange {
+/** A request's path and query as a probe may show it: the mobile endpoint's identity number masked. */
+export function maskedPath(url: URL): string {
+  return `${url.pathname}${url.search}`.replace(/(tckn(?::|%3A))[^;&%]*/gi, "$1***");
+}
+
+/** Tells a probe what each request met; nothing by default. */
+export type Observe = (step: ProbeStep) => void;
+
+export function openExchange(budgetMs: number, now: () => number = Date.now, observe?: Observe): Exchange {
   const signal = AbortSignal.timeout(budgetMs);
   const jar = cookieJar(now);
   /** The page the conversation is on: the next request's `Referer`. */
@@ -243,6 +251,16 @@ export function openExchange(budgetMs: number, now: () => number = Date.now): Ex
       let next = request;
       for (let redirects = 0; ; redirects += 1) {
         const response = await fetchOnce(target, next, accept);
+        const seen = (bytes: number) =>
+          observe?.({
+            kind: "request",
+            method: next.method,
+            path: maskedPath(target),
+            status: response.status,
+            contentType: response.headers.get("content-type") ?? "",
+            bytes,
+          });
+        if (response.status !== 200) seen(0);
         if (REDIRECTS.has(response.status)) {
           await discard(response);
           const location = resolved(response.headers.get("location"), target);
@@ -263,6 +281,7 @@ export function openExchange(budgetMs: number, now: () => number = Date.now): Ex
           throw new Unavailable("unrecognised");
         }
         const body = await readBody(response, limit);
+        seen(body.byteLength);
         referer = target;
         return { url: target, contentType: response.headers.get("content-type") ?? "", body };
       }

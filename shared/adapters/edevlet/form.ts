@@ -11,19 +11,22 @@ import {
   DOCUMENT_LIMIT_BYTES,
   type Exchange,
   isPdf,
+  type Observe,
   openExchange,
   PAGE_LIMIT_BYTES,
   pageText,
   Unavailable,
   unavailableAnswer,
 } from "./exchange.ts";
-import { hasField, type Page, pageToken, readPage } from "./page.ts";
+import { documentLink, hasField, type Page, pageToken, readPage } from "./page.ts";
 
 export interface EdevletFormOptions {
   /** e-Devlet's base URL (`EDEVLET_URL`), without a path. */
   url: string;
   /** The whole lookup's budget, every step and redirect included; `EDEVLET_BUDGET_MS` by default. */
   budgetMs?: number;
+  /** Told each request and each page read (`ops issuer probe`). */
+  observe?: Observe;
 }
 
 const { fields } = EDEVLET_FORM;
@@ -39,7 +42,7 @@ function tokenOfForm(page: Page, field: string): string {
 const shows = (page: Page, negative: NegativeAnswer) =>
   page.messages.some((message) => says(message, NEGATIVE_ANSWERS[negative]));
 
-async function flow(exchange: Exchange, base: URL, request: IssuerLookup): Promise<IssuerAnswer> {
+async function flow(exchange: Exchange, base: URL, request: IssuerLookup, observe?: Observe): Promise<IssuerAnswer> {
   const at = (target: string) => new URL(target, base);
   const page = async (target: string, form?: Record<string, string>): Promise<Page> => {
     const answer = await exchange.send(
@@ -50,6 +53,9 @@ async function flow(exchange: Exchange, base: URL, request: IssuerLookup): Promi
     const read = readPage(pageText(answer));
     // Reading takes time too: the budget is the whole lookup's.
     exchange.checkBudget();
+    const token = pageToken(read);
+    const link = documentLink(read);
+    observe?.({ kind: "page", ...(token && { token }), ...(link && { link }), messages: read.messages });
     return read;
   };
   const post = (target: string, token: string, values: Record<string, string>) =>
@@ -80,7 +86,8 @@ export function edevletFormAuthority(options: EdevletFormOptions): Authority {
   return {
     async lookup(request) {
       try {
-        return await flow(openExchange(options.budgetMs ?? EDEVLET_BUDGET_MS), base, request);
+        const exchange = openExchange(options.budgetMs ?? EDEVLET_BUDGET_MS, Date.now, options.observe);
+        return await flow(exchange, base, request, options.observe);
       } catch (error) {
         return unavailableAnswer(error);
       }

@@ -11,6 +11,7 @@ import type { Authority, IssuerAnswer } from "../../ports/authority.ts";
 import {
   DOCUMENT_LIMIT_BYTES,
   isPdf,
+  type Observe,
   openExchange,
   PAGE_LIMIT_BYTES,
   Unavailable,
@@ -22,6 +23,8 @@ export interface EdevletMobileOptions {
   url: string;
   /** The whole lookup's budget; `EDEVLET_BUDGET_MS` by default. */
   budgetMs?: number;
+  /** Told each request (`ops issuer probe`). */
+  observe?: Observe;
 }
 
 /** The answer around the largest PDF, in base64, with room for the rest of the JSON. */
@@ -71,7 +74,7 @@ export function edevletMobileAuthority(options: EdevletMobileOptions): Authority
       const url = new URL(EDEVLET_MOBILE.path, base);
       url.search = `p=${EDEVLET_MOBILE.page}&qr=${qrParameter(request.barcode, request.identityNumber)}`;
       try {
-        const exchange = openExchange(options.budgetMs ?? EDEVLET_BUDGET_MS);
+        const exchange = openExchange(options.budgetMs ?? EDEVLET_BUDGET_MS, Date.now, options.observe);
         const answer = await exchange.send(url, { method: "GET" }, ANSWER_LIMIT_BYTES, EDEVLET_BROWSER.acceptJson);
         return answerOf(answer.body);
       } catch (error) {

@@ -324,6 +324,13 @@ export function pageToken(page: Page): string | undefined {
     .find((token) => token !== undefined && token !== "");
 }
 
+/** Where the page links to the document (`?belge=goster`), for a probe to show; the flow asks for it regardless. */
+export function documentLink(page: Page): string | undefined {
+  return page.tags
+    .map(({ name, attributes }) => (name === "a" ? attributes.get("href") : undefined))
+    .find((href) => href?.includes("belge=goster"));
+}
+
 /** Whether the page's form asks for the field `name`. */
 export function hasField(page: Page, name: string): boolean {
   return page.tags.some(
