@@ -53,6 +53,16 @@ export function issuerAuthority(config: FunctionConfig): Authority | undefined {
 }
 
 /**
+ * What the canary asks: e-Devlet's web form at `EDEVLET_URL` (the only way in with a documented
+ * negative answer), whichever way the lookups take; none when the issuer is not e-Devlet.
+ */
+export function canaryAuthority(config: FunctionConfig): Authority | undefined {
+  if (config.setting("ISSUER") !== "edevlet") return undefined;
+  const url = config.optional("EDEVLET_URL") ?? EDEVLET_DEFAULT_URL;
+  return edevletFormAuthority({ url: issuerUrl("EDEVLET_URL", url) });
+}
+
+/**
  * e-Devlet (or its simulator) at `url` by `protocol`, telling `observe` each request and page:
  * what `ops issuer probe` runs from an operator's machine.
  */

@@ -1,5 +1,5 @@
 /**
- * `ops issuer probe` against the e-Devlet simulator, as an operator runs it against `npm start`'s:
+ * The e-Devlet canary and `ops issuer probe` against the simulator, as they run against `npm start`'s:
  * the canary's barcode meets the documented negative, a held certificate is found, a changed
  * page fails the probe, every step is shown, and the identity number and the document never are.
  */
@@ -8,11 +8,14 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { edevletFormAuthority } from "#shared/adapters/edevlet/form";
 import { CANARY_LOOKUP, EDEVLET_FORM } from "#shared/domain/edevlet";
-import type { ProbeStep } from "#shared/ports/authority";
+import type { Authority, ProbeStep } from "#shared/ports/authority";
+import { runCanary } from "#shared/use-cases/issuer/canary";
 import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { syntheticIdentityNumber } from "../../scripts/test-documents/certificate.ts";
+import { RecordingLog } from "../support/fakes.ts";
 import { opsInProcess } from "./support.ts";
 
 const PUBLISHED = path.resolve(__dirname, "../../docs/test-documents/issuer");
@@ -53,6 +56,17 @@ interface Probed {
   classification: string;
   canary: boolean;
 }
+
+describe("the e-Devlet canary against the simulator", () => {
+  it("passes against the simulator's form, and fails (counted) against a barcode it answers with a changed page", async () => {
+    const log = new RecordingLog();
+    const authority = edevletFormAuthority({ url: simulator.url });
+    expect(await runCanary({ authority, log, environment: "sandbox" })).toBe("passed");
+    const changed: Authority = { lookup: (request) => authority.lookup({ ...request, barcode: "SIMODD-0001" }) };
+    expect(await runCanary({ authority: changed, log, environment: "sandbox" })).toBe("failed");
+    expect(log.counts.map(({ metric }) => metric)).toEqual(["EdevletCanaryFailed"]);
+  });
+});
 
 describe("ops issuer probe", () => {
   it("asks the canary's barcode by default of the runtime's e-Devlet, and reads the documented negative", async () => {
