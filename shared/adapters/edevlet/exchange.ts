@@ -7,6 +7,7 @@
  * port's answer, so a lookup never throws.
  */
 
+import { createHash } from "node:crypto";
 import { EDEVLET_BROWSER } from "../../domain/edevlet.ts";
 import type { UnavailableCause } from "../../domain/issuer.ts";
 import type { IssuerAnswer, ProbeStep } from "../../ports/authority.ts";
@@ -251,16 +252,34 @@ export function openExchange(budgetMs: number, now: () => number = Date.now, obs
       let next = request;
       for (let redirects = 0; ; redirects += 1) {
         const response = await fetchOnce(target, next, accept);
-        const seen = (bytes: number) =>
-          observe?.({
+        const sent = next;
+        const seen = (body: Uint8Array) => {
+          if (!observe) return;
+          const headers: Record<string, string[]> = {};
+          for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = [value];
+          const cookies = response.headers.getSetCookie();
+          if (cookies.length > 0) headers["set-cookie"] = cookies;
+          const path = `${target.pathname}${target.search}`;
+          observe({
             kind: "request",
-            method: next.method,
+            method: sent.method,
             path: maskedPath(target),
             status: response.status,
             contentType: response.headers.get("content-type") ?? "",
-            bytes,
+            bytes: body.byteLength,
+            exchange: {
+              method: sent.method,
+              path,
+              ...(sent.method === "POST" && { form: Object.fromEntries(sent.form) }),
+              status: response.status,
+              headers,
+              body: isPdf(body)
+                ? { pdf: { sha256: createHash("sha256").update(body).digest("hex"), size: body.byteLength } }
+                : { base64: Buffer.from(body).toString("base64") },
+            },
           });
-        if (response.status !== 200) seen(0);
+        };
+        if (response.status !== 200) seen(new Uint8Array());
         if (REDIRECTS.has(response.status)) {
           await discard(response);
           const location = resolved(response.headers.get("location"), target);
@@ -281,7 +300,7 @@ export function openExchange(budgetMs: number, now: () => number = Date.now, obs
           throw new Unavailable("unrecognised");
         }
         const body = await readBody(response, limit);
-        seen(body.byteLength);
+        seen(body);
         referer = target;
         return { url: target, contentType: response.headers.get("content-type") ?? "", body };
       }
