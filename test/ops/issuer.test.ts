@@ -3,7 +3,7 @@
  * the canary's barcode meets the documented negative, a held certificate is found, a changed
  * page fails the probe, every step is shown, and the identity number and the document never are.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { edevletFormAuthority } from "#shared/adapters/edevlet/form";
 import { CANARY_LOOKUP, EDEVLET_FORM } from "#shared/domain/edevlet";
 import type { Authority, ProbeStep } from "#shared/ports/authority";
 import { runCanary } from "#shared/use-cases/issuer/canary";
+import { type Cassette, REDACTED_NUMBER } from "#shared/use-cases/issuer/cassette";
 import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { syntheticIdentityNumber } from "../../scripts/test-documents/certificate.ts";
@@ -116,5 +117,28 @@ describe("ops issuer probe", () => {
   it("refuses a barcode without its number, and an identity number that is not one", async () => {
     expect((await probe(["--barcode", ACTIVE.barcode])).exit).toBe(EXIT.usage);
     expect((await probe(["--barcode", ACTIVE.barcode, "--identity-number", "12345678901"])).exit).toBe(EXIT.usage);
+  });
+});
+
+describe("ops issuer record", () => {
+  it("saves one lookup as a cassette: the number and cookies' values redacted, the PDF as its hash and size", async () => {
+    const out = path.join(folder, "cassette-found");
+    const run = await opsInProcess(
+      ["issuer", "record", "--barcode", ACTIVE.barcode, "--identity-number", ACTIVE.identityNumber, "--out", out],
+      folder,
+    );
+    expect([run.exit, run.stderr]).toEqual([EXIT.ok, ""]);
+    const text = readFileSync(path.join(out, "cassette.json"), "utf8");
+    expect(text).not.toContain(ACTIVE.identityNumber);
+    expect(text).not.toContain("%PDF");
+    const cassette = JSON.parse(text) as Cassette;
+    expect(cassette).toMatchObject({ protocol: "form", barcode: ACTIVE.barcode, classification: "found" });
+    const cookies = cassette.exchanges.flatMap((exchange) => exchange.headers["set-cookie"] ?? []);
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) expect(cookie).toMatch(/^[^=]+=redacted;/);
+    expect(cassette.exchanges.at(-1)?.body).toEqual({
+      pdf: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: expect.any(Number) },
+    });
+    expect(cassette.exchanges.find((exchange) => exchange.form?.ikinciAlan)?.form?.ikinciAlan).toBe(REDACTED_NUMBER);
   });
 });
