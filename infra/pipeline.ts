@@ -1,7 +1,7 @@
 import { Duration, Validations } from "aws-cdk-lib";
 import { ComparisonOperator, MathExpression, Metric } from "aws-cdk-lib/aws-cloudwatch";
 import type { Table } from "aws-cdk-lib/aws-dynamodb";
-import { Rule, Schedule } from "aws-cdk-lib/aws-events";
+import { Rule, RuleTargetInput, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq, SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -9,6 +9,7 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import {
+  EDEVLET_CANARY_FAILED_METRIC,
   ISSUER_LOOKUPS_METRIC,
   ISSUER_UNAVAILABLE_REVIEWS_METRIC,
   LOOKUP_OUTCOME_DIMENSION,
@@ -131,6 +132,28 @@ export class Pipeline extends Construct {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(props.tick, { retryAttempts: 2 })],
     });
+    new Rule(this, "EdevletCanary", {
+      description: "One lookup of a barcode e-Devlet cannot know, which must read its documented negative",
+      schedule: Schedule.rate(Duration.minutes(15)),
+      targets: [
+        new LambdaFunction(props.tick, { retryAttempts: 0, event: RuleTargetInput.fromObject({ canary: true }) }),
+      ],
+    });
+    props.alarms.add(
+      "EdevletCanaryFailed",
+      "the e-Devlet canary did not read the documented negative: e-Devlet may have changed its pages",
+      {
+        metric: new Metric({
+          namespace: metricsNamespace(props.environment.environment),
+          metricName: EDEVLET_CANARY_FAILED_METRIC,
+          period: Duration.minutes(15),
+          statistic: "Sum",
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
 
     props.alarms.add("ParkedEvents", "a webhook event was parked after its last delivery attempt", {
       metric: new Metric({

@@ -306,9 +306,12 @@ export class VerificationApiStack extends Stack {
     const asking = entries.filter(([, definition]) => definition.access.issuer === "ask").map(([name]) => name);
     if (choice.kind === "simulator") {
       const url = this.simulatorUrl(config);
-      for (const name of asking) {
-        this.functionNamed(name).addEnvironment("EDEVLET_URL", url);
-        this.functionNamed(name).addEnvironment("EDEVLET_MOBILE_URL", url);
+      // Every function that reads e-Devlet's address: the askers, and the tick, whose canary asks the form.
+      for (const [name, definition] of entries) {
+        const settings: readonly string[] = definition.settings;
+        for (const setting of ["EDEVLET_URL", "EDEVLET_MOBILE_URL"]) {
+          if (settings.includes(setting)) this.functionNamed(name).addEnvironment(setting, url);
+        }
       }
     }
     if (choice.kind === "lookup") {

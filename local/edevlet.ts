@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { EDEVLET_FORM, EDEVLET_MOBILE, isNegativeAnswer } from "#shared/domain/edevlet";
+import { EDEVLET_FORM, EDEVLET_MOBILE, NEGATIVE_ANSWERS } from "#shared/domain/edevlet";
 import { serveOnLoopback } from "./engines.ts";
 import { readBody } from "./gateway/events.ts";
 
@@ -56,7 +56,8 @@ function endsTheFlow(result: APIGatewayProxyStructuredResultV2, body: Buffer): b
   if (status === 429 || status >= 500) return true;
   const type = String(result.headers?.["content-type"] ?? "");
   if (type.startsWith("application/pdf")) return true;
-  return type.startsWith("text/html") && isNegativeAnswer(body.toString("utf8").replace(/<[^>]*>/g, " "));
+  const page = body.toString("utf8");
+  return type.startsWith("text/html") && Object.values(NEGATIVE_ANSWERS).some((negative) => page.includes(negative));
 }
 
 function lookupCounter() {

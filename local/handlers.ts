@@ -18,7 +18,7 @@ export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
   "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   "deliver-webhooks": (event: SQSEvent) => Promise<void>;
   "ask-issuer": (event: SQSEvent) => Promise<void>;
-  tick: () => Promise<unknown>;
+  tick: (event?: { canary?: boolean }) => Promise<unknown>;
   /** Behind a function URL: e-Devlet's barcode verification, as the sandbox's issuer. */
   "edevlet-simulator": (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 };

@@ -277,7 +277,8 @@ async function startProcessing(handlers: Handlers, queues: Services["queues"]): 
     consumer: handlers["on-verification-change"],
     deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
     lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
-    tick: handlers.tick,
+    tick: () => handlers.tick(),
+    canary: () => handlers.tick({ canary: true }),
     checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
     tickMs: settings.LOCAL_TICK_SECONDS * 1000,
     onError: (error) => process.stderr.write(`pipeline: ${error instanceof Error ? error.message : String(error)}\n`),
@@ -305,6 +306,10 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
     s3_endpoint: process.env.S3_ENDPOINT,
     uploads_bucket: UPLOADS_BUCKET,
     tables: Object.fromEntries(TABLES.map((table) => [table.setting, process.env[table.setting]])),
+    edevlet: {
+      url: simulatorUrl ?? process.env.EDEVLET_URL ?? EDEVLET_DEFAULT_URL,
+      mobile_url: simulatorUrl ?? process.env.EDEVLET_MOBILE_URL ?? EDEVLET_DEFAULT_MOBILE_URL,
+    },
     identity: {
       endpoint: identityEndpoint,
       staff_user_pool_id: LOCAL_STAFF_POOL.id,

@@ -10,6 +10,7 @@ import { ENVIRONMENTS } from "#shared/domain/environments";
 import { addAppsCommands } from "./commands/apps.ts";
 import { addAuditCommands } from "./commands/audit.ts";
 import { addEraseCommand } from "./commands/erase.ts";
+import { addIssuerCommands } from "./commands/issuer.ts";
 import { addKeysCommands } from "./commands/keys.ts";
 import { addOrgsCommands } from "./commands/orgs.ts";
 import { addStaffCommands } from "./commands/staff.ts";
@@ -26,6 +27,11 @@ export interface OpsIo {
 
 /** Runs a command's `work` against the target the global options name, and keeps its answer. */
 export type Run = (command: Command, work: (target: Target) => Promise<Output>) => Promise<void>;
+/** Runs a command's `work` that reaches no table or stack (it is given the global options and the environment), and keeps its answer. */
+export type RunAlone = (
+  command: Command,
+  work: (options: TargetOptions, env: NodeJS.ProcessEnv) => Promise<Output>,
+) => Promise<void>;
 
 const TARGET_FLAGS = [
   "--env",
@@ -117,6 +123,11 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   addOrgsCommands(program, run);
   addEraseCommand(program, run);
   addAuditCommands(program, run);
+  const runAlone: RunAlone = async (command, work) => {
+    json = Boolean(program.opts<{ json?: boolean }>().json || command.opts<{ json?: boolean }>().json);
+    output = await work(program.opts<TargetOptions>(), io.env);
+  };
+  addIssuerCommands(program, runAlone);
   // Positional options keep the program's --json before the command; each command takes it after too.
   for (const command of leaves(program)) command.addOption(jsonOption());
 

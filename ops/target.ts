@@ -159,6 +159,8 @@ const runtimeFile = z.object({
     VERIFICATIONS_TABLE: z.string().min(1).optional(),
     AUDIT_TABLE: z.string().min(1).optional(),
   }),
+  /** The e-Devlet the runtime's functions ask (its simulator, or another with LOCAL_EDEVLET=off); absent from a runtime that predates it. */
+  edevlet: z.object({ url: z.url(), mobile_url: z.url() }).optional(),
   /** The local identity endpoint and its pools; absent from a runtime that predates them. */
   identity: z
     .object({
@@ -384,6 +386,20 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
       for (const cognito of cognitoClients) cognito.destroy();
     },
   };
+}
+
+/** The e-Devlet addresses the local runtime's functions ask, from the `runtime.json` that `npm start` writes. */
+export function localEdevlet(options: TargetOptions, env: NodeJS.ProcessEnv): { url: string; mobile_url: string } {
+  const dataDir = path.resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? ".local");
+  const file = path.join(dataDir, "runtime.json");
+  if (!existsSync(file)) {
+    throw new TargetUnavailableError(
+      `The local runtime is not running (no ${file}): start it with npm start, or name e-Devlet with --url`,
+    );
+  }
+  const edevlet = runtimeFile.safeParse(JSON.parse(readFileSync(file, "utf8"))).data?.edevlet;
+  if (!edevlet) throw new TargetUnavailableError(`${file} names no e-Devlet: restart npm start, or name it with --url`);
+  return edevlet;
 }
 
 export async function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Promise<Target> {

@@ -77,7 +77,8 @@ export const FUNCTION_SETTINGS = {
     "KMS_ENDPOINT",
   ],
   "deliver-webhooks": DELIVERING_SETTINGS,
-  tick: ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET", ...DELIVERING_SETTINGS],
+  // The canary asks e-Devlet's web form (ISSUER, EDEVLET_URL) every 15 minutes.
+  tick: ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "ISSUER", "EDEVLET_URL", ...DELIVERING_SETTINGS],
   "get-verification": ["ENVIRONMENT", "VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "USAGE_TABLE"],
   "erase-verification": ["VERIFICATIONS_TABLE", "UPLOADS_BUCKET", "USAGE_TABLE"],
   "list-verifications": ["VERIFICATIONS_TABLE", "USAGE_TABLE"],

@@ -9,6 +9,9 @@ export const ISSUER_UNAVAILABLE_REVIEWS_METRIC = "IssuerUnavailableReviews" sati
 /** The embedded metric each document removed because it was uploaded after its verification was erased emits. */
 export const UPLOADS_AFTER_ERASURE_METRIC = "UploadsAfterErasure" satisfies ServiceMetric;
 
+/** The embedded metric the e-Devlet canary emits when its lookup did not read the documented negative. */
+export const EDEVLET_CANARY_FAILED_METRIC = "EdevletCanaryFailed" satisfies ServiceMetric;
+
 /** Every lookup of the issuer: a count (by `Outcome` and in all) and its latency, one line per lookup. */
 export const ISSUER_LOOKUPS_METRIC = "IssuerLookups";
 export const ISSUER_LOOKUP_LATENCY_METRIC = "IssuerLookupLatency";

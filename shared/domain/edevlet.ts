@@ -39,6 +39,30 @@ export const EDEVLET_FORM = {
   sessionCookie: "TURKIYESESSIONID",
 } as const;
 
+/**
+ * How a lookup introduces itself: as a current desktop browser does, for e-Devlet may refuse a
+ * request that does not look like one.
+ */
+export const EDEVLET_BROWSER = {
+  userAgent:
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36",
+  acceptPage: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+  acceptJson: "application/json, text/plain, */*",
+  acceptLanguage: "tr-TR,tr;q=0.9,en;q=0.8",
+} as const;
+
+/** Whether a `User-Agent` is a browser's (`Mozilla/5.0 (…)`), not a library's default (`node`, `undici`, `curl/8`). */
+export function isBrowserUserAgent(userAgent: string | undefined): boolean {
+  return /^Mozilla\/5\.0 \(/.test(userAgent ?? "");
+}
+
+/**
+ * A lookup that must answer e-Devlet's documented negative: a barcode e-Devlet cannot know
+ * (its letters spell "canary") and a number whose check digits hold. What `ops issuer probe`
+ * asks by default.
+ */
+export const CANARY_LOOKUP = { barcode: "KANARYA-0000-YOKTUR", identityNumber: "10000000146" } as const;
+
 /** The mobile endpoint: `GET /api.php?p=belge-dogrulama&qr=<mobileQr(...)>`, JSON, no login. */
 export const EDEVLET_MOBILE = { path: "/api.php", page: "belge-dogrulama" } as const;
 
@@ -47,22 +71,38 @@ export function mobileQr(barcode: string, identityNumber: string): string {
   return `barkod:${barcode};tckn:${identityNumber};`;
 }
 
-/** The only answers that mean the issuer has no such document for this person. */
+/**
+ * The only answers that mean the issuer has no such document for this person, each on the web
+ * form's step edevlet.md names. The mobile endpoint documents neither (its one documented
+ * refusal, `MOBILE_REFUSAL`, is about the number, not the document).
+ */
 export const NEGATIVE_ANSWERS = {
-  /** Step 2 of the form, or the mobile endpoint: the barcode is not e-Devlet's. */
+  /** Step 2 of the form: the barcode is not e-Devlet's. */
   unknownBarcode: "Girilen barkod numarası e-Devlet Kapısında tanımlı değildir.",
-  /** Step 4 of the form, or the mobile endpoint: the number is not the document's holder. */
+  /** Step 4 of the form: the number is not the document's holder. */
   notHolder: "Kayıt bulunmadı.",
 } as const;
-
-const FOLDED_NEGATIVES = Object.values(NEGATIVE_ANSWERS).map((text) => foldTurkish(text).replace(/\.$/, ""));
+export type NegativeAnswer = keyof typeof NEGATIVE_ANSWERS;
 
 /**
- * Whether `text` (a page's visible text, or a message) carries one of `NEGATIVE_ANSWERS`,
- * matched without case, with or without Turkish letters, whatever the spacing. Anything else,
- * however negative it sounds, is not: an answer never seen before must not reject anything.
+ * The one refusal of the mobile endpoint the public clients document, seen for a number e-Devlet
+ * does not accept. It says nothing of the document, so it is no `not_found` (edevlet.md).
  */
-export function isNegativeAnswer(text: string): boolean {
-  const folded = foldTurkish(text);
-  return FOLDED_NEGATIVES.some((negative) => folded.includes(negative));
+export const MOBILE_REFUSAL = "Lütfen geçerli bir kimlik numarası giriniz.";
+
+/** A text folded for comparing: case, Turkish letters and spacing set aside, no full stop at its end. */
+const sentenceKey = (text: string) => foldTurkish(text).replace(/\.$/, "");
+
+/** The sentences of a message: each ends at a full stop, question or exclamation mark followed by a space. */
+const sentences = (message: string) => message.split(/(?<=[.!?])\s+/);
+
+/**
+ * Whether `message` (the text of a message the page shows, or one of the mobile endpoint's)
+ * says `text`: one of its sentences is the whole of it, matched without case, with or without
+ * Turkish letters, whatever the spacing. A fragment ("Kayıt bulunmadığı için…") is not; an answer
+ * never seen before must not reject anything.
+ */
+export function says(message: string, text: string): boolean {
+  const wanted = sentenceKey(text);
+  return sentences(message).some((sentence) => sentenceKey(sentence) === wanted);
 }

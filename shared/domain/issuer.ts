@@ -1,9 +1,12 @@
 /**
  * Asking the issuer (verification-engine.md, "The authority"): which issuer an environment
  * asks, why an answer may be unavailable, what a verification records of its lookups, and the
- * rules around them. An unavailable issuer is asked again with backoff (about 2 s, doubling, at
- * most 5 min apart) until the retry window has passed since the first attempt; only then does
- * the verification go to review. An answer, once recorded, is never asked for again.
+ * rules around them. An issuer that is busy, slow, failing or unreachable is asked again with
+ * backoff (about 2 s, doubling, at most 5 min apart) until the retry window has passed since the
+ * first attempt; only then does the verification go to review. An answer never seen before
+ * (`unrecognised`) is asked again once, after a pause, and then goes to review at once: a changed
+ * page is when the issuer is understood least, and asking it again and again then is the worst
+ * manners. An answer, once recorded, is never asked for again.
  */
 import { isoSeconds } from "./time.ts";
 
@@ -27,6 +30,10 @@ const FIRST_RETRY_SECONDS = 2;
 const MAX_RETRY_GAP_SECONDS = 300;
 /** How long one asker holds a lookup: the whole flow's budget (15 s) and storing the copy, with room. */
 export const LOOKUP_LEASE_SECONDS = 45;
+/** How often an unrecognised answer is asked about again: once, so a changed page costs two lookups. */
+export const UNRECOGNISED_RETRIES = 1;
+/** The pause before asking again after an unrecognised answer: a page that changed in the middle of a release may be whole again. */
+export const UNRECOGNISED_PAUSE_SECONDS = 30;
 /** A retry message that arrives at most this early is taken as due (a delay queue's timers are not exact). */
 const EARLY_SLACK_MS = 1_000;
 
@@ -48,6 +55,8 @@ export interface IssuerState {
   /** After an unavailable answer, while retrying: when the next attempt is due, and why the last failed. */
   next_at?: string;
   last_cause?: UnavailableCause;
+  /** How many answers were unrecognised: past `UNRECOGNISED_RETRIES`, the lookup gives up. */
+  unrecognised?: number;
   /** The answer a decision rests on; `unavailable` once the window passed without one. */
   answer?: "found" | "not_found" | "unavailable";
   /** The write that stored this state, set by the store: a write sent again knows itself by it. */
@@ -141,6 +150,7 @@ export function claimed(
     asking_until: plusSeconds(now, LOOKUP_LEASE_SECONDS),
     // Why the last attempt failed, while the next one asks: the verification is still being retried.
     ...(state?.last_cause ? { last_cause: state.last_cause } : {}),
+    ...(state?.unrecognised ? { unrecognised: state.unrecognised } : {}),
   };
 }
 
@@ -160,8 +170,10 @@ export function retryDelaySeconds(failed: number, random: () => number): number 
 }
 
 /**
- * The state once the issuer's answer was unavailable at `now`: the next attempt after the
- * backoff, never later than the window's end; past the window's end, the lookup gives up.
+ * The state once the issuer's answer was unavailable at `now`, by its cause: an unrecognised
+ * answer is asked about again once, after `UNRECOGNISED_PAUSE_SECONDS`, and a second gives up at
+ * once; any other cause waits the backoff. The next attempt is never later than the window's end;
+ * past the window's end, the lookup gives up.
  */
 export function afterUnavailable(
   state: IssuerState,
@@ -169,17 +181,15 @@ export function afterUnavailable(
   now: Date,
   random: () => number,
 ): IssuerState {
-  const { asking_until: _held, next_at: _next, ...rest } = state;
-  if (now.getTime() >= Date.parse(state.retry_until)) {
-    return { ...rest, rev: state.rev + 1, last_cause: cause, answer: "unavailable" };
+  const { asking_until: _held, next_at: _next, unrecognised: _counted, ...rest } = state;
+  const unrecognised = (state.unrecognised ?? 0) + (cause === "unrecognised" ? 1 : 0);
+  const kept = { ...rest, rev: state.rev + 1, last_cause: cause, ...(unrecognised > 0 ? { unrecognised } : {}) };
+  if (now.getTime() >= Date.parse(state.retry_until) || unrecognised > UNRECOGNISED_RETRIES) {
+    return { ...kept, answer: "unavailable" };
   }
-  const next = plusSeconds(now, retryDelaySeconds(state.attempts, random));
-  return {
-    ...rest,
-    rev: state.rev + 1,
-    last_cause: cause,
-    next_at: next < state.retry_until ? next : state.retry_until,
-  };
+  const delay = cause === "unrecognised" ? UNRECOGNISED_PAUSE_SECONDS : retryDelaySeconds(state.attempts, random);
+  const next = plusSeconds(now, delay);
+  return { ...kept, next_at: next < state.retry_until ? next : state.retry_until };
 }
 
 /** Whether the issuer did not answer and is being asked again (waiting for the next attempt, or in it). */

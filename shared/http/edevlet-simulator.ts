@@ -11,8 +11,8 @@
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { BARCODE_PATTERN, isIdentityNumber } from "../domain/certificates/keys.ts";
-import { EDEVLET_FORM, EDEVLET_MOBILE, NEGATIVE_ANSWERS } from "../domain/edevlet.ts";
-import type { HoldingLookup } from "../ports/issuer-catalogue.ts";
+import { EDEVLET_FORM, EDEVLET_MOBILE, isBrowserUserAgent, NEGATIVE_ANSWERS } from "../domain/edevlet.ts";
+import type { HoldingLookup, SimulatedBehaviour } from "../ports/issuer-catalogue.ts";
 import type { Log } from "../ports/log.ts";
 import { escapeHtml } from "./web-assets.ts";
 
@@ -91,11 +91,15 @@ export const SIMULATOR_TEXTS = {
   challenge: "İşleminize devam edebilmek için aşağıdaki resimde gördüğünüz karakterleri giriniz.",
   /** The `not-pdf` behaviour's page at step 5. */
   documentUnavailable: "Belge şu anda görüntülenemiyor. Lütfen daha sonra tekrar deneyiniz.",
+  /** The `near-miss` behaviour's message: a negative text's first words, not the text. */
+  nearMiss: "Kayıt bulunmadığı için işleminize devam edilemiyor.",
+  /** The `browser-only` behaviour's refusal. */
+  browserOnly: "Bu hizmete yalnızca bir internet tarayıcısı ile erişilebilir.",
   /** The `unrecognised` behaviour's mobile message. */
   mobileUnrecognised: "Belge doğrulama hizmeti şu anda verilememektedir.",
 } as const;
 
-type Notice = "unknownBarcode" | "notHolder" | "restarted" | "invalidNumber" | "consentMissing";
+type Notice = "unknownBarcode" | "notHolder" | "restarted" | "invalidNumber" | "consentMissing" | "nearMiss";
 
 const NOTICES: Record<Notice, string> = {
   unknownBarcode: NEGATIVE_ANSWERS.unknownBarcode,
@@ -103,14 +107,56 @@ const NOTICES: Record<Notice, string> = {
   restarted: SIMULATOR_TEXTS.restarted,
   invalidNumber: SIMULATOR_TEXTS.invalidNumber,
   consentMissing: SIMULATOR_TEXTS.consentMissing,
+  nearMiss: SIMULATOR_TEXTS.nearMiss,
 };
 
+/** The cookie `cookie-churn` sets at step 2 and deletes at step 3. */
+export const CHURN_COOKIE = "TS01a2b3c4";
+/** Where `redirect-307` sends step 2's POST again. */
+export const MOVED_BARCODE_STEP = `${EDEVLET_FORM.barcode}&yonlendirme=1`;
+
+/** The windows-1254 bytes of the Turkish letters outside ASCII; `ş` and `Ş` are written as references instead. */
+const WINDOWS_1254: Record<string, number> = {
+  ç: 0xe7,
+  ğ: 0xf0,
+  ı: 0xfd,
+  ö: 0xf6,
+  ü: 0xfc,
+  Ç: 0xc7,
+  Ğ: 0xd0,
+  İ: 0xdd,
+  Ö: 0xd6,
+  Ü: 0xdc,
+};
+
+/** `text` (an HTML page) in windows-1254, `ş` as `&scedil;`, `Ş` as `&#350;`, anything else outside it as a numeric reference. */
+function inWindows1254(text: string): Uint8Array {
+  const bytes: number[] = [];
+  const ascii = (written: string) => {
+    for (const character of written) bytes.push(character.charCodeAt(0));
+  };
+  for (const character of text.replace('<meta charset="utf-8">', '<meta charset="windows-1254">')) {
+    const code = character.codePointAt(0) ?? 0;
+    const byte = WINDOWS_1254[character];
+    if (code < 0x80) bytes.push(code);
+    else if (byte !== undefined) bytes.push(byte);
+    else if (character === "ş") ascii("&scedil;");
+    else if (character === "Ş") ascii("&#350;");
+    else ascii(`&#${code};`);
+  }
+  return new Uint8Array(bytes);
+}
+
 /** Where a session stands: the step whose page it is on, and what the earlier steps established. */
+/** Where a session stands; past step 2, with the barcode's behaviour, so no later page needs to look it up. */
 type Stage =
   | { step: "barcode" }
-  | { step: "identity"; barcode: string }
-  | { step: "consent"; barcode: string; matched: boolean }
-  | { step: "document"; barcode: string };
+  | { step: "identity"; barcode: string; behaviour?: SimulatedBehaviour }
+  | { step: "consent"; barcode: string; matched: boolean; behaviour?: SimulatedBehaviour }
+  | { step: "document"; barcode: string; behaviour?: SimulatedBehaviour };
+
+/** A stage's `behaviour`, when there is one. */
+const withBehaviour = (behaviour: SimulatedBehaviour | undefined) => (behaviour ? { behaviour } : {});
 
 type SessionState = Stage & {
   /** The token of the page last shown; none between a POST and the page it redirects to. */
@@ -260,12 +306,18 @@ function consentPage(token: string, notice?: string): string {
   );
 }
 
-function resultPage(): string {
-  return page(
-    SIMULATOR_TEXTS.title,
-    `${paragraph(SIMULATOR_TEXTS.result)}
-<p><a href="${escapeHtml(FORM_PAGES.document)}" class="documentLink" target="_blank">${escapeHtml(SIMULATOR_TEXTS.documentLink)}</a></p>`,
-  );
+/** The page after the consent: the link to the document, or (`button`) a button, or (`hidden-negative`) negative texts nobody sees beside it. */
+function resultPage(behaviour: SimulatedBehaviour | undefined): string {
+  const link =
+    behaviour === "button"
+      ? `<button type="button" class="documentLink" onclick="window.open('${escapeHtml(FORM_PAGES.document)}')">${escapeHtml(SIMULATOR_TEXTS.documentLink)}</button>`
+      : `<a href="${escapeHtml(FORM_PAGES.document)}" class="documentLink" target="_blank">${escapeHtml(SIMULATOR_TEXTS.documentLink)}</a>`;
+  const hidden =
+    behaviour === "hidden-negative"
+      ? `\n<div class="fieldsetErrors warningContainer" role="alert" style="display: none"><p>${escapeHtml(NEGATIVE_ANSWERS.notHolder)}</p></div>
+<!-- <div class="warningContainer">${escapeHtml(NEGATIVE_ANSWERS.unknownBarcode)}</div> -->`
+      : "";
+  return page(SIMULATOR_TEXTS.title, `${paragraph(SIMULATOR_TEXTS.result)}${hidden}\n<p>${link}</p>`);
 }
 
 function challengePage(token: string): string {
@@ -282,12 +334,27 @@ ${form(
   );
 }
 
-const html = (status: number, body: string, cookies: string[] = [], headers: Record<string, string> = {}) => ({
+const html = (
+  status: number,
+  body: string,
+  cookies: string[] = [],
+  headers: Record<string, string> = {},
+): SimulatorResponse => ({
   status,
   headers: { "content-type": HTML, "cache-control": "no-store", ...headers },
   cookies,
   body,
 });
+
+/** A page as `windows-1254` serves it. */
+function encoded1254(response: SimulatorResponse): SimulatorResponse {
+  if (typeof response.body !== "string") return response;
+  return {
+    ...response,
+    headers: { ...response.headers, "content-type": "text/html; charset=windows-1254" },
+    body: inWindows1254(response.body),
+  };
+}
 
 const json = (body: unknown): SimulatorResponse => ({
   status: 200,
@@ -301,6 +368,7 @@ const busyPage = () =>
     "retry-after": String(BUSY_RETRY_AFTER_SECONDS),
   });
 const errorPage = () => html(500, page(SIMULATOR_TEXTS.title, paragraph(SIMULATOR_TEXTS.error)));
+const forbiddenPage = () => html(403, page(SIMULATOR_TEXTS.title, paragraph(SIMULATOR_TEXTS.browserOnly)));
 const notFoundPage = () => html(404, page("Sayfa Bulunamadı", paragraph(SIMULATOR_TEXTS.notFound)));
 
 /** The barcode and number of the mobile endpoint's `qr`: `barkod:<BARCODE>;tckn:<TCKN>;`, the app's scheme perhaps before it. */
@@ -344,6 +412,12 @@ const mobileDocument = (bytes: Uint8Array) =>
     },
   });
 
+/** The copy handed over: the held bytes, or (`rerendered`) the same document with other bytes each time. */
+function copyOf(bytes: Uint8Array, behaviour: SimulatedBehaviour | undefined): Uint8Array {
+  if (behaviour !== "rerendered") return bytes;
+  return new Uint8Array(Buffer.concat([bytes, Buffer.from(`\n% rendered ${randomUUID()}\n`)]));
+}
+
 /** What `not-pdf` serves where the document should be. */
 const NOT_A_PDF = new TextEncoder().encode(page(SIMULATOR_TEXTS.title, paragraph(SIMULATOR_TEXTS.documentUnavailable)));
 
@@ -368,10 +442,16 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
     ];
   };
 
-  const redirect = async (location: string, id: string, stage: Stage, notice?: Notice): Promise<SimulatorResponse> => ({
+  const redirect = async (
+    location: string,
+    id: string,
+    stage: Stage,
+    notice?: Notice,
+    extraCookies: string[] = [],
+  ): Promise<SimulatorResponse> => ({
     status: 302,
     headers: { location, "cache-control": "no-store" },
-    cookies: await sessionCookies(id, stage, notice ? { notice } : {}),
+    cookies: [...(await sessionCookies(id, stage, notice ? { notice } : {})), ...extraCookies],
     body: "",
   });
 
@@ -397,9 +477,20 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
     }
     if (!session) return restart();
     const { id, state } = session;
+    const behaviour = state.step === "barcode" ? undefined : state.behaviour;
+    const answer = await flowStepPage(islem, id, state, behaviour);
+    return behaviour === "windows-1254" ? encoded1254(answer) : answer;
+  }
+
+  async function flowStepPage(
+    islem: string,
+    id: string,
+    state: SessionState,
+    behaviour: SimulatedBehaviour | undefined,
+  ): Promise<SimulatorResponse> {
     if (islem === "dogrulama" && state.step === "identity") {
       const barcode = state.barcode;
-      return flowPage(id, state.notice, { step: "identity", barcode }, (token, notice) =>
+      return flowPage(id, state.notice, { step: "identity", barcode, ...withBehaviour(behaviour) }, (token, notice) =>
         identityPage(token, barcode, notice),
       );
     }
@@ -407,12 +498,14 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
       return flowPage(
         id,
         state.notice,
-        { step: "consent", barcode: state.barcode, matched: state.matched },
+        { step: "consent", barcode: state.barcode, matched: state.matched, ...withBehaviour(behaviour) },
         consentPage,
       );
     }
     if (islem === "sonuc" && state.step === "document") {
-      return flowPage(id, undefined, { step: "document", barcode: state.barcode }, resultPage);
+      return flowPage(id, undefined, { step: "document", barcode: state.barcode, ...withBehaviour(behaviour) }, () =>
+        resultPage(behaviour),
+      );
     }
     return restart();
   }
@@ -423,27 +516,57 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
     const document = holding?.document;
     // The file went away since step 3: nothing to hand over, and no refusal either.
     if (!document) return restart();
-    const cookies = await sessionCookies(session.id, { step: "document", barcode: session.state.barcode });
+    const cookies = await sessionCookies(session.id, {
+      step: "document",
+      barcode: session.state.barcode,
+      ...withBehaviour(session.state.behaviour),
+    });
     if (holding.behaviour === "not-pdf") {
       return html(200, page(SIMULATOR_TEXTS.title, paragraph(SIMULATOR_TEXTS.documentUnavailable)), cookies);
+    }
+    if (holding.behaviour === "negative-at-document") {
+      return html(200, page(SIMULATOR_TEXTS.title, "", NEGATIVE_ANSWERS.notHolder), cookies);
     }
     return {
       status: 200,
       headers: { "content-type": "application/pdf", "content-disposition": "inline", "cache-control": "no-store" },
       cookies,
-      body: document.bytes,
+      body: copyOf(document.bytes, holding.behaviour),
     };
   }
 
   async function barcodeStep(
     session: Session,
     fields: URLSearchParams,
-    signal: AbortSignal | undefined,
+    query: URLSearchParams,
+    request: SimulatorRequest,
   ): Promise<SimulatorResponse> {
     const barcode = (fields.get(EDEVLET_FORM.fields.barcode) ?? "").trim().toUpperCase();
     const holding = BARCODE_PATTERN.test(barcode) ? await deps.holding(barcode) : undefined;
     if (!holding) return redirect(EDEVLET_FORM.start, session.id, { step: "barcode" }, "unknownBarcode");
     switch (holding.behaviour) {
+      case "browser-only":
+        if (!isBrowserUserAgent(request.headers["user-agent"])) return forbiddenPage();
+        break;
+      case "redirect-307":
+        // Sent again, body and all, to where the step moved; the session and its token stay.
+        if (!query.has("yonlendirme")) {
+          return {
+            status: 307,
+            headers: { location: MOVED_BARCODE_STEP, "cache-control": "no-store" },
+            cookies: [],
+            body: "",
+          };
+        }
+        break;
+      case "cookie-churn":
+        return redirect(
+          FORM_PAGES.identity,
+          session.id,
+          { step: "identity", barcode, behaviour: "cookie-churn" },
+          undefined,
+          [`${CHURN_COOKIE}=1; Path=/`],
+        );
       case "busy":
         return busyPage();
       case "error":
@@ -453,30 +576,58 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
         return html(200, challengePage(token), await sessionCookies(session.id, { step: "barcode" }, { token }));
       }
       case "slow":
-        await pause(SLOW_HOLD_MS, signal);
+        await pause(SLOW_HOLD_MS, request.signal);
         break;
     }
-    return redirect(FORM_PAGES.identity, session.id, { step: "identity", barcode });
+    return redirect(FORM_PAGES.identity, session.id, {
+      step: "identity",
+      barcode,
+      ...withBehaviour(holding.behaviour),
+    });
   }
 
-  async function identityStep(session: Session, barcode: string, fields: URLSearchParams) {
+  async function identityStep(session: Session, stage: Extract<Stage, { step: "identity" }>, fields: URLSearchParams) {
+    const { barcode } = stage;
     const number = (fields.get(EDEVLET_FORM.fields.identityNumber) ?? "").trim();
-    if (!isIdentityNumber(number)) {
-      return redirect(FORM_PAGES.identity, session.id, { step: "identity", barcode }, "invalidNumber");
-    }
+    if (!isIdentityNumber(number)) return redirect(FORM_PAGES.identity, session.id, stage, "invalidNumber");
     const holding = await deps.holding(barcode);
     // `session-lost`: e-Devlet forgot the session after step 2; `token-stale`: it refuses step 3's token.
     if (holding?.behaviour === "session-lost" || holding?.behaviour === "token-stale") return restart();
     const matched = holding?.document?.holder === number;
-    return redirect(FORM_PAGES.consent, session.id, { step: "consent", barcode, matched });
+    // `cookie-churn`: the cookie step 2 set is deleted here.
+    const deleted = holding?.behaviour === "cookie-churn" ? [`${CHURN_COOKIE}=; Max-Age=0; Path=/`] : [];
+    return redirect(
+      FORM_PAGES.consent,
+      session.id,
+      { step: "consent", barcode, matched, ...withBehaviour(stage.behaviour) },
+      undefined,
+      deleted,
+    );
   }
 
-  function consentStep(session: Session, stage: Extract<Stage, { step: "consent" }>, fields: URLSearchParams) {
+  async function consentStep(
+    session: Session,
+    stage: Extract<Stage, { step: "consent" }>,
+    fields: URLSearchParams,
+    request: SimulatorRequest,
+  ) {
     if (!fields.has(EDEVLET_FORM.fields.consent)) {
       return redirect(FORM_PAGES.consent, session.id, stage, "consentMissing");
     }
+    const behaviour = stage.behaviour;
+    // A client that still sends a deleted cookie is not keeping cookies as a browser does.
+    if (behaviour === "cookie-churn" && cookieValues(request.cookies).has(CHURN_COOKIE)) return restart();
+    if (behaviour === "near-miss") return redirect(EDEVLET_FORM.start, session.id, { step: "barcode" }, "nearMiss");
+    // `windows-1254` refuses another holder on the consent page itself, in that charset.
+    if (!stage.matched && behaviour === "windows-1254") {
+      return redirect(FORM_PAGES.consent, session.id, stage, "notHolder");
+    }
     if (!stage.matched) return redirect(EDEVLET_FORM.start, session.id, { step: "barcode" }, "notHolder");
-    return redirect(FORM_PAGES.result, session.id, { step: "document", barcode: stage.barcode });
+    return redirect(FORM_PAGES.result, session.id, {
+      step: "document",
+      barcode: stage.barcode,
+      ...withBehaviour(behaviour),
+    });
   }
 
   async function formPost(
@@ -492,15 +643,24 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
     if (!session || !query.has("submit") || !session.state.token || token !== session.state.token) return restart();
     const islem = query.get("islem");
     const { state } = session;
-    if (islem === null && state.step === "barcode") return barcodeStep(session, fields, request.signal);
-    if (islem === "dogrulama" && state.step === "identity") return identityStep(session, state.barcode, fields);
+    if (islem === null && state.step === "barcode") return barcodeStep(session, fields, query, request);
+    if (islem === "dogrulama" && state.step === "identity") {
+      const stage = { step: "identity", barcode: state.barcode, ...withBehaviour(state.behaviour) } as const;
+      return identityStep(session, stage, fields);
+    }
     if (islem === "onay" && state.step === "consent") {
-      return consentStep(session, { step: "consent", barcode: state.barcode, matched: state.matched }, fields);
+      const stage = {
+        step: "consent",
+        barcode: state.barcode,
+        matched: state.matched,
+        ...withBehaviour(state.behaviour),
+      } as const;
+      return consentStep(session, stage, fields, request);
     }
     return restart();
   }
 
-  async function mobile(query: URLSearchParams, signal: AbortSignal | undefined): Promise<SimulatorResponse> {
+  async function mobile(query: URLSearchParams, request: SimulatorRequest): Promise<SimulatorResponse> {
     if (query.get("p") !== EDEVLET_MOBILE.page) return notFoundPage();
     const { barcode = "", identityNumber = "" } = qrKeys(query.get("qr") ?? "");
     if (!isIdentityNumber(identityNumber)) return refused(SIMULATOR_TEXTS.invalidNumber);
@@ -513,19 +673,22 @@ export function edevletSimulator(deps: SimulatorDeps): (request: SimulatorReques
         return errorPage();
       case "unrecognised":
         return refused(SIMULATOR_TEXTS.mobileUnrecognised);
+      case "browser-only":
+        if (!isBrowserUserAgent(request.headers["user-agent"])) return forbiddenPage();
+        break;
       case "slow":
-        await pause(SLOW_HOLD_MS, signal);
+        await pause(SLOW_HOLD_MS, request.signal);
         break;
     }
     const document = holding.document;
     if (!document || document.holder !== identityNumber) return refused(NEGATIVE_ANSWERS.notHolder);
-    return mobileDocument(holding.behaviour === "not-pdf" ? NOT_A_PDF : document.bytes);
+    return mobileDocument(holding.behaviour === "not-pdf" ? NOT_A_PDF : copyOf(document.bytes, holding.behaviour));
   }
 
   async function answer(request: SimulatorRequest): Promise<SimulatorResponse> {
     const url = new URL(request.target, "http://simulator.invalid");
     const method = request.method.toUpperCase();
-    if (url.pathname === EDEVLET_MOBILE.path && method === "GET") return mobile(url.searchParams, request.signal);
+    if (url.pathname === EDEVLET_MOBILE.path && method === "GET") return mobile(url.searchParams, request);
     if (url.pathname !== EDEVLET_FORM.start) return notFoundPage();
     const session = await sessionOf(request);
     if (method === "GET") return formGet(url.searchParams, session);

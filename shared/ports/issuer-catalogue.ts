@@ -12,6 +12,18 @@
  * - `not-pdf`: step 5 answers an HTML page; the mobile endpoint the base64 of something that is no PDF.
  * - `session-lost`: the session is forgotten after step 2, so step 3 lands on the start page.
  * - `token-stale`: step 3's token is refused as stale.
+ *
+ * And where e-Devlet might disagree with the adapter's reading of it:
+ * - `button`: the result page draws a button to the document, not a link.
+ * - `windows-1254`: the pages after step 2 are in windows-1254, `ş` and `Ş` as references; another
+ *   holder's number is refused on the consent page itself, in that charset.
+ * - `negative-at-document`: step 5 answers a page whose message is a negative text, not the PDF.
+ * - `hidden-negative`: the result page carries both negative texts in hidden markup; the PDF follows.
+ * - `near-miss`: the consent step answers a message that is almost a negative text, and no document.
+ * - `redirect-307`: step 2's POST answers `307` to another address, where it is to be sent again.
+ * - `cookie-churn`: step 2 sets a cookie step 3 deletes (`Max-Age=0`); a client that still sends it starts over.
+ * - `browser-only`: a request without a browser's `User-Agent` is refused (`403`) at step 2 and on the mobile endpoint.
+ * - `rerendered`: the copy is re-rendered on every lookup: other bytes (a comment after its end), the same text.
  */
 export const SIMULATED_BEHAVIOURS = [
   "busy",
@@ -21,6 +33,15 @@ export const SIMULATED_BEHAVIOURS = [
   "not-pdf",
   "session-lost",
   "token-stale",
+  "button",
+  "windows-1254",
+  "negative-at-document",
+  "hidden-negative",
+  "near-miss",
+  "redirect-307",
+  "cookie-churn",
+  "browser-only",
+  "rerendered",
 ] as const;
 export type SimulatedBehaviour = (typeof SIMULATED_BEHAVIOURS)[number];
 

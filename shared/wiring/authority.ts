@@ -8,7 +8,8 @@ import { httpAuthority } from "../adapters/http-authority.ts";
 import type { SettingName } from "../declarations/settings.ts";
 import { isLoopbackAddress } from "../domain/addresses.ts";
 import { EDEVLET_DEFAULT_MOBILE_URL, EDEVLET_DEFAULT_URL } from "../domain/edevlet.ts";
-import type { Authority } from "../ports/authority.ts";
+import type { EdevletProtocol } from "../domain/issuer.ts";
+import type { Authority, ProbeStep } from "../ports/authority.ts";
 import type { FunctionConfig } from "./config.ts";
 import { log } from "./log.ts";
 import { settingOrSecret } from "./secrets.ts";
@@ -49,6 +50,26 @@ export function issuerAuthority(config: FunctionConfig): Authority | undefined {
   }
   const url = config.optional("EDEVLET_URL") ?? EDEVLET_DEFAULT_URL;
   return edevletFormAuthority({ url: issuerUrl("EDEVLET_URL", url) });
+}
+
+/**
+ * What the canary asks: e-Devlet's web form at `EDEVLET_URL` (the only way in with a documented
+ * negative answer), whichever way the lookups take; none when the issuer is not e-Devlet.
+ */
+export function canaryAuthority(config: FunctionConfig): Authority | undefined {
+  if (config.setting("ISSUER") !== "edevlet") return undefined;
+  const url = config.optional("EDEVLET_URL") ?? EDEVLET_DEFAULT_URL;
+  return edevletFormAuthority({ url: issuerUrl("EDEVLET_URL", url) });
+}
+
+/**
+ * e-Devlet (or its simulator) at `url` by `protocol`, telling `observe` each request and page:
+ * what `ops issuer probe` runs from an operator's machine.
+ */
+export function edevletProbe(protocol: EdevletProtocol, url: string, observe: (step: ProbeStep) => void): Authority {
+  return protocol === "mobile"
+    ? edevletMobileAuthority({ url: issuerUrl("EDEVLET_MOBILE_URL", url), observe })
+    : edevletFormAuthority({ url: issuerUrl("EDEVLET_URL", url), observe });
 }
 
 /**

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import {
+  EDEVLET_CANARY_FAILED_METRIC,
   ISSUER_LOOKUPS_METRIC,
   ISSUER_UNAVAILABLE_REVIEWS_METRIC,
   LOOKUP_OUTCOME_DIMENSION,
@@ -381,8 +382,11 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         LoggingConfig: { LogFormat: "JSON" },
       });
       const variables = fn.Environment.Variables as Json;
+      // The simulator's address, for every function that reads e-Devlet's (the askers, and the tick's canary).
+      const readsAddress = (setting: string) =>
+        asksSimulator && (definition.settings as readonly string[]).includes(setting);
       const chosen: string[] = [
-        ...(definition.access.issuer === "ask" && asksSimulator ? ["EDEVLET_URL", "EDEVLET_MOBILE_URL"] : []),
+        ...["EDEVLET_URL", "EDEVLET_MOBILE_URL"].filter(readsAddress),
         ...(definition.access.simulator ? ["SIMULATOR_KEY_ARN"] : []),
       ];
       expect(Object.keys(variables).sort()).toEqual(
@@ -398,7 +402,9 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       );
       if (chosen.includes("EDEVLET_URL")) {
         const simulatorUrl = { "Fn::GetAtt": [expect.stringMatching(/^EdevletSimulatorFunction.*Url/), "FunctionUrl"] };
-        expect(variables).toMatchObject({ EDEVLET_URL: simulatorUrl, EDEVLET_MOBILE_URL: simulatorUrl });
+        expect(variables).toMatchObject({ EDEVLET_URL: simulatorUrl });
+        if (chosen.includes("EDEVLET_MOBILE_URL"))
+          expect(variables).toMatchObject({ EDEVLET_MOBILE_URL: simulatorUrl });
       }
       if (chosen.includes("SIMULATOR_KEY_ARN")) {
         expect(variables.SIMULATOR_KEY_ARN).toEqual({ Ref: secretIdStartingWith(template, "SimulatorKey") });
@@ -1748,7 +1754,29 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
     const invokers = Object.values(template.findResources("AWS::Lambda::Permission"))
       .map((permission) => permission.Properties)
       .filter((permission) => permission.Principal === "events.amazonaws.com");
-    expect(invokers.map((permission) => permission.FunctionName["Fn::GetAtt"][0])).toEqual([functionId(stack, "tick")]);
+    // Once for the tick's schedule, once for the canary's.
+    expect(invokers.map((permission) => permission.FunctionName["Fn::GetAtt"][0])).toEqual([
+      functionId(stack, "tick"),
+      functionId(stack, "tick"),
+    ]);
+  });
+
+  it("runs the e-Devlet canary every 15 minutes through the tick, and alarms when it fails", () => {
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(15 minutes)",
+      Targets: [
+        Match.objectLike({
+          Arn: { "Fn::GetAtt": [functionId(stack, "tick"), "Arn"] },
+          Input: JSON.stringify({ canary: true }),
+        }),
+      ],
+    });
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: metricsNamespace(environment),
+      MetricName: EDEVLET_CANARY_FAILED_METRIC,
+      Threshold: 1,
+      Period: 900,
+    });
   });
 
   it("alarms on parked webhook events and on changes that failed every retry", () => {

@@ -8,10 +8,12 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { EDEVLET_FORM, isNegativeAnswer, NEGATIVE_ANSWERS } from "#shared/domain/edevlet";
+import { EDEVLET_BROWSER, EDEVLET_FORM, NEGATIVE_ANSWERS, says } from "#shared/domain/edevlet";
 import {
+  CHURN_COOKIE,
   edevletSimulator,
   FORM_PAGES,
+  MOVED_BARCODE_STEP,
   SESSION_LIFETIME_MS,
   SIMULATOR_TEXTS,
   type SimulatorRequest,
@@ -23,13 +25,29 @@ import {
   type SimulatorHandler,
   startEdevletSimulator,
 } from "../../local/edevlet.ts";
-import { syntheticIdentityNumber } from "../../scripts/test-documents/certificate.ts";
+import { CATALOGUE } from "../../scripts/test-documents/catalogue.ts";
+import { certificatePdf, syntheticIdentityNumber } from "../../scripts/test-documents/certificate.ts";
 
 const PUBLISHED = path.resolve(__dirname, "../../docs/test-documents/issuer");
 const BARCODE = "TESTGSB-0001-KALIYOR";
 const FILE = path.join(PUBLISHED, "GSB_KYK_DORM", `${BARCODE}.pdf`);
 const HOLDER = syntheticIdentityNumber(2);
 const SOMEONE_ELSE = syntheticIdentityNumber(1);
+
+/** A barcode per behaviour where e-Devlet might disagree with the adapter; the active student's certificate under each. */
+const DISAGREEING = {
+  button: "SIMNEW-0001-BUTTON",
+  "windows-1254": "SIMNEW-0002-WIN1254",
+  "negative-at-document": "SIMNEW-0003-NEGDOC",
+  "hidden-negative": "SIMNEW-0004-HIDDEN",
+  "near-miss": "SIMNEW-0005-NEARMISS",
+  "redirect-307": "SIMNEW-0006-MOVED",
+  "cookie-churn": "SIMNEW-0007-CHURN",
+  "browser-only": "SIMNEW-0008-BROWSER",
+  rerendered: "SIMNEW-0009-RENDER",
+} as const;
+/** The active student's number, printed in each of those certificates. */
+const STUDENT = syntheticIdentityNumber(1);
 
 let folder = "";
 let handler: SimulatorHandler;
@@ -41,6 +59,15 @@ beforeAll(async () => {
   copyFileSync(FILE, path.join(folder, "a/b", "TESTGSB-0001-KALIYOR.pdf"));
   for (const marker of ["SIMBUSY-0001.busy", "SIMERROR-0001.error", "SIMSLOW-0001.slow", "SIMODD-0001.unrecognised"]) {
     writeFileSync(path.join(folder, "a", marker), "");
+  }
+  // The active student under a barcode per behaviour where e-Devlet might disagree with the adapter.
+  const entry = CATALOGUE.find((candidate) => candidate.file === "yok-active.pdf");
+  if (entry?.upload.kind !== "pdf" || entry.upload.spec.documentType !== "YOK_STUDENT")
+    throw new Error("no yok-active.pdf");
+  const spec = entry.upload.spec;
+  for (const [behaviour, barcode] of Object.entries(DISAGREEING)) {
+    writeFileSync(path.join(folder, "a", `${barcode}.pdf`), await certificatePdf({ ...spec, barcode }));
+    writeFileSync(path.join(folder, "a", `${barcode}.${behaviour}`), "");
   }
   Object.assign(process.env, {
     SIMULATOR_DOCUMENTS: folder,
@@ -117,6 +144,9 @@ async function walk(barcode: string, number: string) {
   }
   return { browser, pages };
 }
+
+/** Whether `text` says one of the negative answers as a sentence of its own, anywhere. */
+const saysNegative = (text: string) => Object.values(NEGATIVE_ANSWERS).some((negative) => says(text, negative));
 
 describe("the simulator's web form", () => {
   it("starts a session: an e-Devlet-like page, the two cookies, and a token in the input and as data-token", async () => {
@@ -230,8 +260,8 @@ describe("the simulator's web form", () => {
     expect(browser.jar.get(EDEVLET_FORM.sessionCookie)).not.toBe(id);
     const landing = await browser.send(EDEVLET_FORM.start);
     expect(visible(landing.text)).toContain(SIMULATOR_TEXTS.restarted);
-    expect(isNegativeAnswer(visible(landing.text))).toBe(false);
-    for (const text of Object.values(SIMULATOR_TEXTS)) expect(isNegativeAnswer(text)).toBe(false);
+    expect(saysNegative(visible(landing.text))).toBe(false);
+    for (const text of Object.values(SIMULATOR_TEXTS)) expect(saysNegative(text)).toBe(false);
   });
 
   it("refuses a state cookie altered by the client, though its signature is kept", async () => {
@@ -251,7 +281,101 @@ describe("the simulator's web form", () => {
     expect(odd?.status).toBe(200);
     expect(tokenOf(odd?.text ?? "")).not.toBe("");
     expect(odd?.text).not.toContain(`name="${EDEVLET_FORM.fields.identityNumber}"`);
-    expect(isNegativeAnswer(visible(odd?.text ?? ""))).toBe(false);
+    expect(saysNegative(visible(odd?.text ?? ""))).toBe(false);
+  });
+});
+
+describe("the simulator where e-Devlet might disagree with the adapter, over HTTP", () => {
+  const isPdfBody = (reply: Reply) => reply.body.subarray(0, 5).toString("latin1") === "%PDF-";
+  const lastPage = (pages: Reply[]) => pages.at(-1)?.text ?? "";
+
+  it("button: the result page draws a button and no link; the document is served all the same", async () => {
+    const { browser, pages } = await walk(DISAGREEING.button, STUDENT);
+    expect(lastPage(pages)).toContain("<button");
+    expect(lastPage(pages)).not.toContain('<a href="/belge-dogrulama?belge=goster');
+    expect(isPdfBody(await browser.send(EDEVLET_FORM.document))).toBe(true);
+  });
+
+  it("windows-1254: the pages after step 2 in that charset, ş as a reference; another holder refused on the consent page", async () => {
+    const { pages } = await walk(DISAGREEING["windows-1254"], STUDENT);
+    const consent = pages[4];
+    expect(consent?.type).toBe("text/html; charset=windows-1254");
+    expect(consent?.text).toContain('<meta charset="windows-1254">');
+    expect(consent?.text).toContain("ki&scedil;i");
+    expect(new TextDecoder("windows-1254").decode(pages[2]?.body)).toContain("Kimlik Numarasını");
+    const refused = await walk(DISAGREEING["windows-1254"], syntheticIdentityNumber(90));
+    const page = new TextDecoder("windows-1254").decode(refused.pages.at(-1)?.body);
+    expect(refused.pages.at(-2)?.location).toBe(FORM_PAGES.consent);
+    expect(page).toContain("Kayıt bulunmadı.");
+  });
+
+  it("negative-at-document: step 5 answers a page whose message is a negative text", async () => {
+    const { browser } = await walk(DISAGREEING["negative-at-document"], STUDENT);
+    const document = await browser.send(EDEVLET_FORM.document);
+    expect([document.status, document.type, isPdfBody(document)]).toEqual([200, "text/html; charset=utf-8", false]);
+    expect(document.text).toContain(`role="alert"><p>${NEGATIVE_ANSWERS.notHolder}</p>`);
+  });
+
+  it("hidden-negative: the result page hides both negative texts; the document follows", async () => {
+    const { browser, pages } = await walk(DISAGREEING["hidden-negative"], STUDENT);
+    expect(lastPage(pages)).toContain(`style="display: none"><p>${NEGATIVE_ANSWERS.notHolder}</p>`);
+    expect(lastPage(pages)).toContain(
+      `<!-- <div class="warningContainer">${NEGATIVE_ANSWERS.unknownBarcode}</div> -->`,
+    );
+    expect(isPdfBody(await browser.send(EDEVLET_FORM.document))).toBe(true);
+  });
+
+  it("near-miss: the consent lands on the start page with a message that is no negative text, and no document", async () => {
+    const { browser, pages } = await walk(DISAGREEING["near-miss"], STUDENT);
+    expect(visible(lastPage(pages))).toContain(SIMULATOR_TEXTS.nearMiss);
+    expect(saysNegative(visible(lastPage(pages)))).toBe(false);
+    expect(isPdfBody(await browser.send(EDEVLET_FORM.document))).toBe(false);
+  });
+
+  it("redirect-307: step 2's POST answers 307, and the same POST sent where it points goes on", async () => {
+    const browser = client();
+    const token = tokenOf((await browser.send(EDEVLET_FORM.start)).text);
+    const fields = { token, sorgulananBarkod: DISAGREEING["redirect-307"] };
+    const moved = await browser.post(EDEVLET_FORM.barcode, fields);
+    expect([moved.status, moved.location]).toEqual([307, MOVED_BARCODE_STEP]);
+    const again = await browser.post(MOVED_BARCODE_STEP, fields);
+    expect([again.status, again.location]).toEqual([302, FORM_PAGES.identity]);
+  });
+
+  it("cookie-churn: step 2 sets a cookie step 3 deletes; a client that still sends it starts over at step 4", async () => {
+    const { pages } = await walk(DISAGREEING["cookie-churn"], STUDENT);
+    expect(pages[1]?.setCookies).toContain(`${CHURN_COOKIE}=1; Path=/`);
+    expect(pages[3]?.setCookies).toContain(`${CHURN_COOKIE}=; Max-Age=0; Path=/`);
+    // This client keeps the deleted cookie (with an empty value) and sends it.
+    expect([pages[5]?.status, pages[5]?.location]).toEqual([302, EDEVLET_FORM.start]);
+  });
+
+  it("browser-only: without a browser's User-Agent, 403 at step 2 and on the mobile endpoint; with one, on", async () => {
+    const barcode = DISAGREEING["browser-only"];
+    const { pages } = await walk(barcode, STUDENT);
+    expect(pages[1]?.status).toBe(403);
+    const mobile = `${simulator.url}/api.php?p=belge-dogrulama&qr=barkod:${barcode};tckn:${STUDENT};`;
+    expect((await fetch(mobile)).status).toBe(403);
+    expect((await fetch(mobile, { headers: { "user-agent": EDEVLET_BROWSER.userAgent } })).status).toBe(200);
+    const browser = client();
+    const token = tokenOf((await browser.send(EDEVLET_FORM.start)).text);
+    const posted = await browser.send(EDEVLET_FORM.barcode, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": EDEVLET_BROWSER.userAgent },
+      body: new URLSearchParams({ token, sorgulananBarkod: barcode, btn: "Devam Et" }).toString(),
+    });
+    expect([posted.status, posted.location]).toEqual([302, FORM_PAGES.identity]);
+  });
+
+  it("rerendered: every lookup's copy has other bytes, a PDF each time", async () => {
+    const copies: Buffer[] = [];
+    for (let lookup = 0; lookup < 2; lookup += 1) {
+      const { browser } = await walk(DISAGREEING.rerendered, STUDENT);
+      const document = await browser.send(EDEVLET_FORM.document);
+      expect(isPdfBody(document)).toBe(true);
+      copies.push(document.body);
+    }
+    expect(copies[0]?.equals(copies[1] ?? Buffer.alloc(0))).toBe(false);
   });
 });
 

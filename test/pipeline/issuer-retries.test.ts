@@ -127,3 +127,22 @@ describe("the concurrency cap", () => {
     expect(simulator.stats().maxInFlight).toBe(ISSUER_QUEUE.maxConcurrency);
   });
 });
+
+// After the concurrency cap: an unrecognised form session counts as in flight until it has been idle.
+describe("an e-Devlet page never seen", () => {
+  it("is asked about once more, then the verification waits in review: two lookups, not one per backoff step", async () => {
+    const simulator = fx.api.simulator;
+    if (!simulator) throw new Error("The file runs with the simulator");
+    const barcode = "CHANGEDPAGE-0001";
+    const pdf = await heldCertificate(barcode);
+    writeFileSync(path.join(held, "YOK_STUDENT", `${barcode}.unrecognised`), "");
+    const before = simulator.stats().lookups;
+    const { id } = await confirmed(pdf);
+
+    const final = await decided(id);
+
+    expect(final).toMatchObject({ status: "in_review", reason_code: "issuer_unavailable", result: null });
+    expect(await issuerOf(id)).toMatchObject({ attempts: 2 });
+    expect(simulator.stats().lookups - before).toBe(2);
+  });
+});

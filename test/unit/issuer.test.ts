@@ -14,6 +14,8 @@ import {
   LOOKUP_LEASE_SECONDS,
   processorStep,
   retryDelaySeconds,
+  UNRECOGNISED_PAUSE_SECONDS,
+  type UnavailableCause,
 } from "#shared/domain/issuer";
 
 const T0 = new Date("2026-11-22T12:00:00Z");
@@ -36,14 +38,17 @@ describe("the backoff", () => {
 
 describe("the retry window", () => {
   /** Every attempt of a lookup that is never answered, as the reader would make them. */
-  function unanswered(windowSeconds: number): { starts: number[]; final: IssuerState } {
+  function unanswered(
+    windowSeconds: number,
+    causes: (attempt: number) => UnavailableCause = () => "busy",
+  ): { starts: number[]; final: IssuerState } {
     let state: IssuerState | undefined;
     let now = 0;
     const starts: number[] = [];
     for (let attempt = 1; attempt < 100; attempt += 1) {
       state = claimed(state, attempt, at(now), windowSeconds);
       starts.push(now);
-      state = afterUnavailable(state, "busy", at(now), middle);
+      state = afterUnavailable(state, causes(attempt), at(now), middle);
       if (state.answer) return { starts, final: state };
       now = (Date.parse(state.next_at ?? "") - T0.getTime()) / 1000;
     }
@@ -55,6 +60,30 @@ describe("the retry window", () => {
     expect(starts).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 810, 900]);
     expect(final).toMatchObject({ answer: "unavailable", last_cause: "busy", attempts: 11 });
     expect(final.retry_until).toBe(at(900).toISOString().replace(".000Z", "Z"));
+  });
+
+  it("asks about an unrecognised answer once more after a pause, then gives up at once: two lookups", () => {
+    const { starts, final } = unanswered(DEFAULT_RETRY_WINDOW_SECONDS, () => "unrecognised");
+    expect(starts).toEqual([0, UNRECOGNISED_PAUSE_SECONDS]);
+    expect(final).toMatchObject({ answer: "unavailable", last_cause: "unrecognised", attempts: 2, unrecognised: 2 });
+  });
+
+  it("counts unrecognised answers across other causes: the second gives up whatever came between", () => {
+    const causes: UnavailableCause[] = ["unrecognised", "busy", "timeout", "unrecognised", "busy"];
+    const { starts, final } = unanswered(DEFAULT_RETRY_WINDOW_SECONDS, (attempt) => causes[attempt - 1] ?? "busy");
+    expect(starts).toEqual([
+      0,
+      UNRECOGNISED_PAUSE_SECONDS,
+      UNRECOGNISED_PAUSE_SECONDS + 4,
+      UNRECOGNISED_PAUSE_SECONDS + 12,
+    ]);
+    expect(final).toMatchObject({ answer: "unavailable", last_cause: "unrecognised", attempts: 4 });
+  });
+
+  it("pauses no later than the window's end after an unrecognised answer", () => {
+    const { starts, final } = unanswered(10, () => "unrecognised");
+    expect(starts).toEqual([0, 10]);
+    expect(final).toMatchObject({ answer: "unavailable", attempts: 2 });
   });
 
   it("a window of none gives up at the first unavailable answer", () => {

@@ -1,14 +1,19 @@
 /**
- * What both ways into e-Devlet share: one budget for the whole lookup, every cookie any answer
- * sets sent with the next request, `302`/`303` followed by hand within the origin, and bodies
- * read only up to a limit. Whatever goes wrong is thrown as `Unavailable` with its cause, and
- * `unavailableAnswer` turns it into the port's answer, so a lookup never throws.
+ * What both ways into e-Devlet share: one budget for the whole lookup, requests dressed as a
+ * browser's (its `User-Agent`, `Accept`, `Accept-Language`, the previous page as `Referer`),
+ * cookies kept as a browser keeps them, every redirect status followed by hand within the
+ * origin, bodies read only up to a limit, and pages decoded in the charset they name. Whatever
+ * goes wrong is thrown as `Unavailable` with its cause, and `unavailableAnswer` turns it into the
+ * port's answer, so a lookup never throws.
  */
-import type { UnavailableCause } from "../../domain/issuer.ts";
-import type { IssuerAnswer } from "../../ports/authority.ts";
 
-/** An HTML page is never larger than this. */
-export const PAGE_LIMIT_BYTES = 1024 * 1024;
+import { createHash } from "node:crypto";
+import { EDEVLET_BROWSER } from "../../domain/edevlet.ts";
+import type { UnavailableCause } from "../../domain/issuer.ts";
+import type { IssuerAnswer, ProbeStep } from "../../ports/authority.ts";
+
+/** An HTML page is never larger than this (e-Devlet's are a few tens of KiB). */
+export const PAGE_LIMIT_BYTES = 256 * 1024;
 /** Nor the issuer's PDF. */
 export const DOCUMENT_LIMIT_BYTES = 15 * 1024 * 1024;
 /** Redirects followed for one request before the answer counts as unrecognised. */
@@ -36,14 +41,125 @@ export function unavailableAnswer(error: unknown): IssuerAnswer {
 
 export type Request = { method: "GET" } | { method: "POST"; form: URLSearchParams };
 
-/** One lookup's conversation with e-Devlet: its cookies and its budget. */
-export interface Exchange {
-  /** Sends `request` to `url`, follows its redirects, and reads the body of the `200` it ends on, up to `limit` bytes. */
-  send(url: URL, request: Request, limit: number): Promise<Uint8Array>;
+/** The `200` a request ended on: where, its content type, its body. */
+export interface Answer {
+  url: URL;
+  contentType: string;
+  body: Uint8Array;
 }
 
-/** A cookie's name and value as RFC 6265 allows them; anything else is not kept. */
-const COOKIE_PAIR = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=("?)([\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*)\2$/;
+/** One lookup's conversation with e-Devlet: its cookies, the page it is on, and its budget. */
+export interface Exchange {
+  /** Sends `request` to `url`, follows its redirects, and reads the body of the `200` it ends on, up to `limit` bytes. */
+  send(url: URL, request: Request, limit: number, accept?: string): Promise<Answer>;
+  /** Throws `timeout` once the budget has run out: checked between steps, as reading takes time too. */
+  checkBudget(): void;
+}
+
+/** The charsets e-Devlet's pages are known in, as `TextDecoder` names them (ISO-8859-9 is read as windows-1254, its superset). */
+const CHARSETS = new Set(["utf-8", "windows-1254"]);
+/** How far into a page a `<meta>` naming its charset is looked for, as a browser's prescan does. */
+const META_PRESCAN_BYTES = 1024;
+
+/** The decoder for a charset label; a charset e-Devlet is not known to use makes the page unrecognised. */
+function decoderFor(label: string): (bytes: Uint8Array) => string {
+  try {
+    const decoder = new TextDecoder(label.trim());
+    if (CHARSETS.has(decoder.encoding)) return (bytes) => decoder.decode(bytes);
+  } catch {
+    // An unknown label: below.
+  }
+  throw new Unavailable("unrecognised");
+}
+
+/** The charset a `Content-Type` names, if any. */
+const charsetOf = (contentType: string) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+
+/**
+ * A page's text: decoded in the charset its `Content-Type` names, or else the one a `<meta>` in
+ * its first KiB names, or else UTF-8.
+ */
+export function pageText(answer: Answer): string {
+  let label = charsetOf(answer.contentType);
+  if (label === undefined) {
+    const head = Buffer.from(answer.body.subarray(0, META_PRESCAN_BYTES)).toString("latin1");
+    label = /<meta\s[^>]{0,512}?charset\s*=\s*["']?([A-Za-z0-9_:.-]+)/i.exec(head)?.[1];
+  }
+  return decoderFor(label ?? "utf-8")(answer.body);
+}
+
+/** A cookie as a browser keeps it. */
+interface Cookie {
+  name: string;
+  value: string;
+  path: string;
+  /** Milliseconds since the epoch; none for a session cookie. */
+  expires?: number;
+  secure: boolean;
+}
+
+/** The path a cookie without `Path` gets: the request path's directory (RFC 6265 5.1.4). */
+function defaultPath(url: URL): string {
+  const last = url.pathname.lastIndexOf("/");
+  return last <= 0 ? "/" : url.pathname.slice(0, last);
+}
+
+/** Whether a request for `path` carries a cookie set for `cookiePath` (RFC 6265 5.1.4). */
+function pathMatches(path: string, cookiePath: string): boolean {
+  if (path === cookiePath) return true;
+  if (!path.startsWith(cookiePath)) return false;
+  return cookiePath.endsWith("/") || path[cookiePath.length] === "/";
+}
+
+/** Whether a host is this machine: a browser counts it as secure as https. */
+const isLoopback = (url: URL) => ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+
+/**
+ * A browser's cookie jar for one origin (RFC 6265 section 5): a cookie is kept by name and path,
+ * replaced by a later one of the same name and path, and deleted by `Max-Age` of zero or less or
+ * an `Expires` in the past; a `Domain` that is not the host's refuses the cookie.
+ */
+function cookieJar(now: () => number) {
+  const cookies = new Map<string, Cookie>();
+  return {
+    keep(header: string, url: URL) {
+      const [pair = "", ...attributes] = header.split(";");
+      const equals = pair.indexOf("=");
+      if (equals < 0) return;
+      const name = pair.slice(0, equals).trim();
+      if (name === "") return;
+      const cookie: Cookie = { name, value: pair.slice(equals + 1).trim(), path: defaultPath(url), secure: false };
+      let maxAge: number | undefined;
+      for (const attribute of attributes) {
+        const at = attribute.indexOf("=");
+        const key = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
+        const value = at < 0 ? "" : attribute.slice(at + 1).trim();
+        if (key === "path" && value.startsWith("/")) cookie.path = value;
+        if (key === "secure") cookie.secure = true;
+        if (key === "max-age" && /^-?\d+$/.test(value)) maxAge = Number(value);
+        if (key === "expires" && !Number.isNaN(Date.parse(value))) cookie.expires ??= Date.parse(value);
+        if (key === "domain" && value !== "") {
+          const domain = value.replace(/^\./, "").toLowerCase();
+          if (url.hostname !== domain && !url.hostname.endsWith(`.${domain}`)) return;
+        }
+      }
+      // Max-Age outranks Expires.
+      if (maxAge !== undefined) cookie.expires = maxAge <= 0 ? 0 : now() + maxAge * 1000;
+      const key = `${cookie.name};${cookie.path}`;
+      if (cookie.expires !== undefined && cookie.expires <= now()) cookies.delete(key);
+      else cookies.set(key, cookie);
+    },
+    /** The `Cookie` header for `url`: longer paths first, as browsers order them; undefined when none. */
+    header(url: URL): string | undefined {
+      const sent = [...cookies.values()]
+        .filter((cookie) => cookie.expires === undefined || cookie.expires > now())
+        .filter((cookie) => !cookie.secure || url.protocol === "https:" || isLoopback(url))
+        .filter((cookie) => pathMatches(url.pathname, cookie.path))
+        .sort((a, b) => b.path.length - a.path.length);
+      return sent.length > 0 ? sent.map(({ name, value }) => `${name}=${value}`).join("; ") : undefined;
+    },
+  };
+}
 
 /** Where a redirect points, relative to the URL that answered it; undefined when it points nowhere. */
 function resolved(location: string | null, base: URL): URL | undefined {
@@ -55,23 +171,37 @@ function resolved(location: string | null, base: URL): URL | undefined {
   }
 }
 
-export function openExchange(budgetMs: number): Exchange {
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A request's path and query as a probe may show it: the mobile endpoint's identity number masked. */
+export function maskedPath(url: URL): string {
+  return `${url.pathname}${url.search}`.replace(/(tckn(?::|%3A))[^;&%]*/gi, "$1***");
+}
+
+/** Tells a probe what each request met; nothing by default. */
+export type Observe = (step: ProbeStep) => void;
+
+export function openExchange(budgetMs: number, now: () => number = Date.now, observe?: Observe): Exchange {
   const signal = AbortSignal.timeout(budgetMs);
-  const cookies = new Map<string, string>();
+  const jar = cookieJar(now);
+  /** The page the conversation is on: the next request's `Referer`. */
+  let referer: URL | undefined;
   /** A failure of the wire: the budget ran out, or the connection did. */
   const wireFailure = () => new Unavailable(signal.aborted ? "timeout" : "unreachable");
 
-  const keepCookies = (response: Response) => {
-    for (const header of response.headers.getSetCookie()) {
-      const pair = COOKIE_PAIR.exec((header.split(";")[0] ?? "").trim());
-      if (pair?.[1] !== undefined) cookies.set(pair[1], pair[3] ?? "");
+  const fetchOnce = async (url: URL, request: Request, accept: string): Promise<Response> => {
+    const headers: Record<string, string> = {
+      "user-agent": EDEVLET_BROWSER.userAgent,
+      accept,
+      "accept-language": EDEVLET_BROWSER.acceptLanguage,
+    };
+    if (referer) headers.referer = referer.href;
+    const cookie = jar.header(url);
+    if (cookie) headers.cookie = cookie;
+    if (request.method === "POST") {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      headers.origin = url.origin;
     }
-  };
-
-  const fetchOnce = async (url: URL, request: Request): Promise<Response> => {
-    const headers: Record<string, string> = { "accept-language": "tr-TR,tr;q=0.9" };
-    if (cookies.size > 0) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    if (request.method === "POST") headers["content-type"] = "application/x-www-form-urlencoded";
     try {
       const response = await fetch(url, {
         method: request.method,
@@ -80,7 +210,7 @@ export function openExchange(budgetMs: number): Exchange {
         redirect: "manual",
         signal,
       });
-      keepCookies(response);
+      for (const header of response.headers.getSetCookie()) jar.keep(header, url);
       return response;
     } catch {
       throw wireFailure();
@@ -117,19 +247,48 @@ export function openExchange(budgetMs: number): Exchange {
   };
 
   return {
-    async send(url, request, limit) {
+    async send(url, request, limit, accept = EDEVLET_BROWSER.acceptPage) {
       let target = url;
       let next = request;
       for (let redirects = 0; ; redirects += 1) {
-        const response = await fetchOnce(target, next);
-        if (response.status === 302 || response.status === 303) {
+        const response = await fetchOnce(target, next, accept);
+        const sent = next;
+        const seen = (body: Uint8Array) => {
+          if (!observe) return;
+          const headers: Record<string, string[]> = {};
+          for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = [value];
+          const cookies = response.headers.getSetCookie();
+          if (cookies.length > 0) headers["set-cookie"] = cookies;
+          const path = `${target.pathname}${target.search}`;
+          observe({
+            kind: "request",
+            method: sent.method,
+            path: maskedPath(target),
+            status: response.status,
+            contentType: response.headers.get("content-type") ?? "",
+            bytes: body.byteLength,
+            exchange: {
+              method: sent.method,
+              path,
+              ...(sent.method === "POST" && { form: Object.fromEntries(sent.form) }),
+              status: response.status,
+              headers,
+              body: isPdf(body)
+                ? { pdf: { sha256: createHash("sha256").update(body).digest("hex"), size: body.byteLength } }
+                : { base64: Buffer.from(body).toString("base64") },
+            },
+          });
+        };
+        if (response.status !== 200) seen(new Uint8Array());
+        if (REDIRECTS.has(response.status)) {
           await discard(response);
           const location = resolved(response.headers.get("location"), target);
           if (!location || location.origin !== url.origin || redirects === MAX_REDIRECTS) {
             throw new Unavailable("unrecognised");
           }
           target = location;
-          next = { method: "GET" };
+          // 307 and 308 repeat the request as it was; the others, as browsers do, ask with a GET.
+          if (response.status !== 307 && response.status !== 308) next = { method: "GET" };
           continue;
         }
         if (response.status >= 500 || response.status === 429) {
@@ -140,8 +299,14 @@ export function openExchange(budgetMs: number): Exchange {
           await discard(response);
           throw new Unavailable("unrecognised");
         }
-        return readBody(response, limit);
+        const body = await readBody(response, limit);
+        seen(body);
+        referer = target;
+        return { url: target, contentType: response.headers.get("content-type") ?? "", body };
       }
+    },
+    checkBudget() {
+      if (signal.aborted) throw new Unavailable("timeout");
     },
   };
 }
