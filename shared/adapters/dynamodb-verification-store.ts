@@ -185,7 +185,12 @@ export class DynamoDbVerificationStore implements VerificationStore {
       awaiting_upload: indexes.awaitingByDeadline.partitionKey.name,
       in_review: indexes.inReviewByDeadline.partitionKey.name,
     }[request.from as string];
-    const remove = sparseKey ? ` REMOVE ${sparseKey}` : "";
+    const removed: string[] = sparseKey ? [sparseKey] : [];
+    for (const [index, name] of (request.remove ?? []).entries()) {
+      names[`#r${index}`] = name;
+      removed.push(`#r${index}`);
+    }
+    const remove = removed.length > 0 ? ` REMOVE ${removed.join(", ")}` : "";
     const condition = ["#status = :from", ...guardCondition(request.expect ?? {}, names, values)].join(" AND ");
     return this.conditionalUpdate(
       {

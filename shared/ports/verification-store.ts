@@ -23,6 +23,8 @@ export interface TransitionRequest {
   now: string;
   /** Further fields the change sets. */
   set?: VerificationChange;
+  /** Fields the change removes, whole. */
+  remove?: readonly (keyof VerificationChange)[];
   /** What must still hold of the stored verification at `now` (`guards.ts`). */
   expect?: TransitionGuard;
   /** The record of a person's change, written with it or not at all. */

@@ -175,6 +175,7 @@ export class InMemoryVerificationStore implements VerificationStore {
       sequence: stored.sequence + 1,
       updated_at: request.now,
     };
+    for (const name of request.remove ?? []) delete next[name];
     await this.trail.keep(request.audit);
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };

@@ -419,15 +419,20 @@ async function decide(
 }
 
 /**
- * What a decision removes with its change of state: the expected identity number's digest, and
- * a submitted identity number still sealed (the issuer was never asked: none is configured).
+ * What a decision removes with its change of state: the expected identity number's digest (the
+ * whole expected subject when that was all of it: no empty map is stored), and a submitted
+ * identity number still sealed (the issuer was never asked: none is configured).
  */
-function forgotten(item: VerificationItem): VerificationChange {
+function forgotten(item: VerificationItem): { set: VerificationChange; remove: (keyof VerificationChange)[] } {
   const { expected_subject: expected, submitted_keys: submitted } = item;
   const { identity_number_digest: digest, ...subject } = expected ?? {};
+  const kept = Object.keys(subject).length > 0;
   return {
-    ...(digest === undefined ? {} : { expected_subject: subject }),
-    ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
+    set: {
+      ...(digest !== undefined && kept ? { expected_subject: subject } : {}),
+      ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
+    },
+    remove: digest !== undefined && !kept ? ["expected_subject"] : [],
   };
 }
 
@@ -443,7 +448,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
     ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
     ...(decision.differences ? { text_differences: decision.differences } : {}),
-    ...forgotten(item),
+    ...forgotten(item).set,
     ...forced,
   };
   switch (decision.to) {
@@ -495,6 +500,7 @@ export async function processVerification(
     to: decision.to,
     now: isoSeconds(now),
     set: written(item, decision, now),
+    remove: forgotten(item).remove,
     expect: { sequence: item.sequence },
   });
   if (outcome.applied && decision.to === "in_review" && decision.reason === "issuer_unavailable") {

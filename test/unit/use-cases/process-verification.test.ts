@@ -851,7 +851,8 @@ describe("processVerification: the expected identity number", () => {
 
     expect(final).toMatchObject({ status: "completed", result: "verified" });
     expect(outcomes(final)?.at(-1)).toEqual(["subject_match", "passed"]);
-    expect(final?.expected_subject).toEqual({});
+    // The digest was all of it: nothing is left, not even an empty map (the change stream cannot read one back).
+    expect(final).not.toHaveProperty("expected_subject");
   });
 
   it("rejects another number: subject_mismatch", async () => {
@@ -861,6 +862,18 @@ describe("processVerification: the expected identity number", () => {
 
     expect(final).toMatchObject({ status: "completed", result: "rejected" });
     expect(final?.reasons.map((reason) => reason.code)).toEqual(["subject_mismatch"]);
-    expect(final?.expected_subject).toEqual({});
+    expect(final).not.toHaveProperty("expected_subject");
+  });
+
+  it("keeps the rest of the expected subject, without the digest", async () => {
+    const item = await expecting("10000000146");
+    const { deps } = setup({
+      item: { ...item, expected_subject: { ...item.expected_subject, full_name: "AYŞE DENEME" } },
+    });
+
+    const final = await asked(deps);
+
+    expect(final).toMatchObject({ result: "verified", expected_subject: { full_name: "AYŞE DENEME" } });
+    expect(final?.expected_subject).not.toHaveProperty("identity_number_digest");
   });
 });
