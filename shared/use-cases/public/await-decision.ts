@@ -3,10 +3,7 @@ import { isoSeconds } from "../../domain/time.ts";
 import { toResource } from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
-import { SYNC_WAIT_SECONDS } from "./confirm-upload.ts";
-
-/** How often a sync create by keys reads the verification again while its lookup is under way. */
-const POLL_MS = 200;
+import { SYNC_POLL_MS, SYNC_WAIT_SECONDS } from "./confirm-upload.ts";
 
 export interface AwaitDecisionDeps {
   verifications: Pick<VerificationStore, "get">;
@@ -27,7 +24,7 @@ export async function awaitDecision(
   if (created.process_type !== "sync" || created.status !== "processing") return created;
   const until = deps.clock.now().getTime() + SYNC_WAIT_SECONDS * 1000;
   while (deps.clock.now().getTime() < until) {
-    await deps.sleep(POLL_MS);
+    await deps.sleep(SYNC_POLL_MS);
     const item = await deps.verifications.get(created.verification_id);
     if (item && item.status !== "processing") return toResource(item, isoSeconds(deps.clock.now()));
   }

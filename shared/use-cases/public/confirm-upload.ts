@@ -63,8 +63,8 @@ async function judge(
 
 /** A sync confirm waits this long for the decision (a terminal state, or review) before it answers `processing`. */
 export const SYNC_WAIT_SECONDS = 25;
-/** How often a sync confirm reads the verification again while its issuer lookup is under way. */
-const SYNC_POLL_MS = 200;
+/** How often a sync request reads the verification again while its issuer lookup is under way. */
+export const SYNC_POLL_MS = 200;
 
 /**
  * The verification once it is decided within the wait (a terminal state, or `in_review`, which
