@@ -90,12 +90,17 @@ async function main(): Promise<void> {
   process.stdout.write(`example backend on ${self}, calling ${baseUrl}\n`);
   // What gives the dev app back its destination, once this has borrowed it.
   let restore: () => void = () => undefined;
-  // Ctrl+C (or a stop) while it waits: the destination goes back before the process ends.
+  // Ctrl+C (or a stop) while it waits: the destination goes back before the process ends. The
+  // handler stays installed: a terminal signals npm too, which passes the signal on, so a second
+  // one can arrive while the first is still restoring; without a handler it would end the process
+  // there, before the destination is back. (Run in-process with `node --import tsx`: the tsx
+  // command's own parent would kill this process outright when its event loop, blocked by the
+  // restore, does not acknowledge a relayed signal within 30 ms.)
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
       restore();
       process.exit(code);
     });

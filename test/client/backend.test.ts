@@ -135,7 +135,9 @@ describe("the example backend", () => {
       example.stdout.on("data", (chunk: Buffer) => {
         output += chunk.toString();
       });
-      const exited = new Promise((resolve) => example.once("exit", resolve));
+      // Closed, not exited: npm may end on the signal before the backend has restored and said so;
+      // its output pipe closes only once every process holding it, the backend too, has ended.
+      const exited = new Promise((resolve) => example.once("close", resolve));
       await until(
         () => output,
         (text) => text.includes("POST /students/student-4711/certificate -> 202"),
