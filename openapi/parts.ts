@@ -248,10 +248,15 @@ export function problemResponse(
  * file passes `biome ci` and a fresh build compares equal byte for byte.
  */
 export function renderJson(document: Json, fileName: string): string {
+  return formatted(JSON.stringify(document, null, 2), fileName);
+}
+
+/** `source` as the project's formatter writes a file called `fileName` (JSON or TypeScript). */
+export function formatted(source: string, fileName: string): string {
   const root = path.resolve(__dirname, "..");
   return execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", `--stdin-file-path=${fileName}`], {
     cwd: root,
-    input: JSON.stringify(document, null, 2),
+    input: source,
     encoding: "utf8",
   });
 }

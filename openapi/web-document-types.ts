@@ -4,27 +4,17 @@
  * `npm run openapi` writes it to `web/common/document-types.ts`; a test fails when the committed
  * file differs from a fresh rendering.
  */
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { pageWords, type Registry, rulesOf, typeCodes } from "#shared/domain/document-registry";
+import { pageWords, type Registry } from "#shared/domain/document-registry";
+import { rulesOf, typeCodes } from "#shared/domain/document-types";
+import { formatted } from "./parts.ts";
 
 export const WEB_DOCUMENT_TYPES = "web/common/document-types.ts";
-
-const ROOT = path.resolve(__dirname, "..");
 
 const literal = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** The module's source for `registry`, formatted by the project's formatter. */
 export function renderWebDocumentTypes(registry: Registry): string {
-  return execFileSync(
-    path.join(ROOT, "node_modules/.bin/biome"),
-    ["format", `--stdin-file-path=${WEB_DOCUMENT_TYPES}`],
-    {
-      cwd: ROOT,
-      input: unformatted(registry),
-      encoding: "utf8",
-    },
-  );
+  return formatted(unformatted(registry), WEB_DOCUMENT_TYPES);
 }
 
 function unformatted(registry: Registry): string {

@@ -1,6 +1,7 @@
 /**
  * `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project
- * root, then the console's and the portal's wire types from theirs.
+ * root, what the pages and the functions that read no document need of the document-type
+ * registry, then the console's and the portal's wire types from theirs.
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { renderBackofficeDocument } from "../openapi/backoffice.ts";
 import { renderDocument } from "../openapi/document.ts";
 import { generatePageTypes, PAGE_TYPES } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
+import { renderTypeFacts, TYPE_FACTS_MODULE } from "../openapi/type-facts.ts";
 import { renderWebDocumentTypes, WEB_DOCUMENT_TYPES } from "../openapi/web-document-types.ts";
 
 const root = path.resolve(__dirname, "..");
@@ -18,6 +20,7 @@ for (const [file, text] of [
   ["openapi-backoffice.json", renderBackofficeDocument()],
   ["openapi-portal.json", renderPortalDocument()],
   [WEB_DOCUMENT_TYPES, renderWebDocumentTypes(DOCUMENT_REGISTRY)],
+  [TYPE_FACTS_MODULE, renderTypeFacts(DOCUMENT_REGISTRY)],
 ] as const) {
   const target = path.join(root, file);
   writeFileSync(target, text);

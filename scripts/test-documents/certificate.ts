@@ -17,7 +17,8 @@ import fontkit from "@pdf-lib/fontkit";
 import jpeg from "jpeg-js";
 import { PageSizes, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import { prepareZXingModule, writeBarcode } from "zxing-wasm/writer";
-import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
+import { registryEntry } from "#shared/domain/document-registry";
+import { DOCUMENT_TYPE_CODES, type DocumentType } from "#shared/domain/document-types";
 import { seededRandom } from "../seeded-random.ts";
 import { encodePng } from "./png.ts";
 import { type Line, type TemplateFields, templateOf } from "./templates.ts";
@@ -213,7 +214,7 @@ function templateLines(spec: CertificateSpec, messiness: Messiness): Line[] {
 export function printedIssueDate(spec: CertificateSpec): PrintedLine | undefined {
   if (spec.issuedAt === null) return undefined;
   const messiness = spec.messiness ?? {};
-  const label = DOCUMENT_TYPES[spec.documentType].issueDateLabels[0];
+  const label = registryEntry(spec.documentType).issueDateLabels[0];
   return { label: printedLabel(label, messiness), value: spec.issuedAt ?? templateOf(spec.documentType).issuedAt };
 }
 

@@ -5,8 +5,7 @@
 import { issueDate } from "./certificates/issue-date.ts";
 import { readLabelled } from "./certificates/labels.ts";
 import type { CertificateLayout } from "./certificates/layout.ts";
-import { DOCUMENT_REGISTRY, type DocumentType, type Registry } from "./document-registry.ts";
-import { DOCUMENT_TYPES } from "./document-types.ts";
+import { DOCUMENT_REGISTRY, type DocumentType, type Registry, registryEntry } from "./document-registry.ts";
 import * as z from "./zod.ts";
 
 /** A layout as the pipeline sees any of them. */
@@ -53,7 +52,7 @@ export function layoutOf(documentType: DocumentType): AnyLayout {
 
 /** The type rule of `documentType`, seen as any rule; null when the type has none. */
 export function ruleOf(documentType: DocumentType) {
-  return DOCUMENT_TYPES[documentType].rule as Registry[number]["rule"];
+  return registryEntry(documentType).rule as Registry[number]["rule"];
 }
 
 /**
@@ -62,6 +61,6 @@ export function ruleOf(documentType: DocumentType) {
  * `YYYY-MM-DD`; null when it is not printed or malformed.
  */
 export function issueDateOf(documentType: DocumentType, lines: readonly string[]): string | null {
-  const printed = readLabelled(lines, { issued_at: DOCUMENT_TYPES[documentType].issueDateLabels }).issued_at;
+  const printed = readLabelled(lines, { issued_at: registryEntry(documentType).issueDateLabels }).issued_at;
   return printed === undefined ? null : (issueDate(printed) ?? null);
 }

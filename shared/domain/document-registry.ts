@@ -1,8 +1,9 @@
 /**
  * The document-type registry: one entry per type, and everything that lists types, schemas,
- * rule checks, rule reasons, rejection codes, OpenAPI enums and the pages' labels derives from
- * it. Adding a type is one entry here, its layout file (`certificates/`), its test-document
- * template and its page under docs/document-types/.
+ * rule checks, rule reasons, rejection codes, OpenAPI enums, the pages' labels and the guides'
+ * tables derives from it. Adding a type is one entry here, its layout file (`certificates/`),
+ * its test-document template and its page under docs/document-types/; `npm run openapi` then
+ * writes what derives from it (`type-facts.ts`, the functions' layout-free view of it, among).
  */
 import { criminalRecordLayout } from "./certificates/criminal-record.ts";
 import { EDEVLET_ISSUE_DATE_LABELS, edevletDocumentLayout } from "./certificates/edevlet-document.ts";
@@ -12,9 +13,7 @@ import { nviResidenceLayout } from "./certificates/nvi-residence.ts";
 import { sgkServiceRecordLayout } from "./certificates/sgk-service-record.ts";
 import { yokGraduateLayout } from "./certificates/yok-graduate.ts";
 import { yokStudentLayout } from "./certificates/yok-student.ts";
-import type { FileType } from "./document-types.ts";
-
-export const MiB = 1024 * 1024;
+import { type FileType, MiB, rulesOf } from "./document-types.ts";
 
 export type { Words } from "./certificates/layout.ts";
 
@@ -203,7 +202,10 @@ export const DOCUMENT_REGISTRY = [
   }),
 ] as const;
 
-/** Any registry: the derivations below take one, so that a registry made in a test derives the same way. */
+/**
+ * Any registry: the derivations (here, in `document-types.ts` and `review.ts`) take one, so that a
+ * registry made in a test derives the same way.
+ */
 export type Registry = readonly DocumentTypeEntry[];
 
 type Entry = (typeof DOCUMENT_REGISTRY)[number];
@@ -213,32 +215,9 @@ export type RuleCheck = NonNullable<Entry["rule"]>["check"];
 export type RuleReason = NonNullable<Entry["rule"]>["reasonCode"];
 export type ExtractedSchemaName = Entry["layout"]["schema"];
 
-/** The type codes, in the registry's order. */
-export function typeCodes<R extends Registry>(registry: R): R[number]["code"][] {
-  return registry.map((entry) => entry.code);
-}
-
-type RuleOf<R extends Registry> = NonNullable<R[number]["rule"]>;
-
-/** The rules of the types that have one, in the registry's order. */
-export function rulesOf<R extends Registry>(registry: R): RuleOf<R>[] {
-  return registry.flatMap((entry) => (entry.rule === null ? [] : [entry.rule as RuleOf<R>]));
-}
-
-/** Each rule reason's sentence on the resource. */
-export function ruleReasonMessages<R extends Registry>(registry: R): Record<RuleOf<R>["reasonCode"], string> {
-  return Object.fromEntries(rulesOf(registry).map((rule) => [rule.reasonCode, rule.message])) as Record<
-    RuleOf<R>["reasonCode"],
-    string
-  >;
-}
-
-/** Each rule reason's reviewer finding. */
-export function ruleFindings<R extends Registry>(registry: R): Record<RuleOf<R>["reasonCode"], string> {
-  return Object.fromEntries(rulesOf(registry).map((rule) => [rule.reasonCode, rule.finding])) as Record<
-    RuleOf<R>["reasonCode"],
-    string
-  >;
+/** The registry entry of `documentType`. */
+export function registryEntry<C extends DocumentType>(documentType: C): Extract<Entry, { code: C }> {
+  return DOCUMENT_REGISTRY.find((entry) => entry.code === documentType) as Extract<Entry, { code: C }>;
 }
 
 /**

@@ -1,12 +1,16 @@
 /**
- * What takes an upload needs of the document types: their codes, the file types each accepts
- * and its size cap, from the registry (`document-registry.ts`).
+ * What the functions that never read a document need of the document types: their codes, the
+ * file types each accepts and its size cap, their rules' reasons and sentences. They come from
+ * `type-facts.ts`, which `npm run openapi` writes from the registry (`document-registry.ts`)
+ * without the layouts, so that these functions do not carry every type's reader.
  */
 import { createHash } from "node:crypto";
-import { DOCUMENT_REGISTRY, type DocumentType, typeCodes } from "./document-registry.ts";
+import type { DocumentType } from "./document-registry.ts";
+import { TYPE_FACTS } from "./type-facts.ts";
 
 export type { DocumentType } from "./document-registry.ts";
-export { MiB } from "./document-registry.ts";
+
+export const MiB = 1024 * 1024;
 
 /** File types the service can recognise by their first bytes. */
 export const FILE_TYPES = {
@@ -24,14 +28,51 @@ export type FileType = keyof typeof FILE_TYPES;
 /** How many leading bytes `sniffFileType` needs to see. */
 export const SNIFF_BYTES = Math.max(...Object.values(FILE_TYPES).flatMap((t) => t.magic.map((m) => m.length)));
 
-type Entry = (typeof DOCUMENT_REGISTRY)[number];
+/**
+ * What the derivations below read of a list of types: the registry, its facts (`TYPE_FACTS`), or
+ * a registry made in a test.
+ */
+export type TypeList = readonly {
+  code: string;
+  rule: { check: string; reasonCode: string; message: string; finding: string } | null;
+}[];
 
-/** Each type's registry entry, by its code. */
-export const DOCUMENT_TYPES = Object.fromEntries(DOCUMENT_REGISTRY.map((entry) => [entry.code, entry])) as {
-  [E in Entry as E["code"]]: E;
+/** The type codes, in the list's order. */
+export function typeCodes<L extends TypeList>(types: L): L[number]["code"][] {
+  return types.map((entry) => entry.code);
+}
+
+type RuleOf<L extends TypeList> = NonNullable<L[number]["rule"]>;
+
+/** The rules of the types that have one, in the list's order. */
+export function rulesOf<L extends TypeList>(types: L): RuleOf<L>[] {
+  return types.flatMap((entry) => (entry.rule === null ? [] : [entry.rule as RuleOf<L>]));
+}
+
+/** Each rule reason's sentence on the resource. */
+export function ruleReasonMessages<L extends TypeList>(types: L): Record<RuleOf<L>["reasonCode"], string> {
+  return Object.fromEntries(rulesOf(types).map((rule) => [rule.reasonCode, rule.message])) as Record<
+    RuleOf<L>["reasonCode"],
+    string
+  >;
+}
+
+/** Each rule reason's reviewer finding. */
+export function ruleFindings<L extends TypeList>(types: L): Record<RuleOf<L>["reasonCode"], string> {
+  return Object.fromEntries(rulesOf(types).map((rule) => [rule.reasonCode, rule.finding])) as Record<
+    RuleOf<L>["reasonCode"],
+    string
+  >;
+}
+
+type Facts = (typeof TYPE_FACTS)[number];
+
+/** Each type's facts, by its code. */
+export const DOCUMENT_TYPES = Object.fromEntries(TYPE_FACTS.map((facts) => [facts.code, facts])) as {
+  [F in Facts as F["code"]]: F;
 };
 
-export const DOCUMENT_TYPE_CODES = typeCodes(DOCUMENT_REGISTRY) as [DocumentType, ...DocumentType[]];
+export const DOCUMENT_TYPE_CODES = typeCodes(TYPE_FACTS) as [DocumentType, ...DocumentType[]];
 
 /** The largest file any document type accepts. */
 export const MAX_FILE_SIZE_BYTES = Math.max(...Object.values(DOCUMENT_TYPES).map((d) => d.maxFileSizeBytes));

@@ -2,9 +2,10 @@
  * Every `reason_code` a verification can carry, with the sentence the resource shows beside it.
  * A client branches on the code; the message is for people and may be reworded.
  */
-import { DOCUMENT_REGISTRY, ruleFindings, ruleReasonMessages } from "./document-registry.ts";
+import { ruleFindings, ruleReasonMessages } from "./document-types.ts";
+import { TYPE_FACTS } from "./type-facts.ts";
 
-/** The reasons every type shares; each type rule's reason comes from the registry. */
+/** The reasons every type shares; each type rule's reason comes from the registry, through its facts. */
 const SHARED_REASON_MESSAGES = {
   // While nothing is decided yet.
   awaiting_upload: "Upload the document, then confirm the upload",
@@ -35,7 +36,7 @@ const SHARED_REASON_MESSAGES = {
 
 export const REASON_MESSAGES = {
   ...SHARED_REASON_MESSAGES,
-  ...ruleReasonMessages(DOCUMENT_REGISTRY),
+  ...ruleReasonMessages(TYPE_FACTS),
 };
 
 export type ReasonCode = keyof typeof REASON_MESSAGES;
@@ -79,7 +80,7 @@ const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
   not_genuine: "found the document not genuine",
   subject_mismatch: "found the document about someone other than the expected subject",
   document_too_old: "found the document issued too long ago",
-  ...ruleFindings(DOCUMENT_REGISTRY),
+  ...ruleFindings(TYPE_FACTS),
   document_unreadable: "could not read the document",
   other: "rejected the document",
 };

@@ -2,13 +2,13 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
-import { DOCUMENT_REGISTRY, type Registry, rulesOf } from "./document-registry.ts";
-import { DOCUMENT_TYPE_CODES, type DocumentType } from "./document-types.ts";
+import { DOCUMENT_TYPE_CODES, type DocumentType, rulesOf, type TypeList } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import { REVIEW_REASONS, type ReviewReason } from "./reasons.ts";
 import type { Claim } from "./responses/review.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
+import { TYPE_FACTS } from "./type-facts.ts";
 import type { VerificationItem } from "./verification.ts";
 import * as z from "./zod.ts";
 
@@ -16,17 +16,17 @@ import * as z from "./zod.ts";
 export const CLAIM_SECONDS = 15 * 60;
 
 /** Why a reviewer rejects a document. */
-export const REJECTION_CODES = rejectionCodes(DOCUMENT_REGISTRY);
+export const REJECTION_CODES = rejectionCodes(TYPE_FACTS);
 
-/** Why a reviewer may reject a document of `registry`'s types: the shared reasons and each type rule's reason. */
-export function rejectionCodes<R extends Registry>(
-  registry: R,
+/** Why a reviewer may reject a document of `types`: the shared reasons and each type rule's reason. */
+export function rejectionCodes<L extends TypeList>(
+  types: L,
 ): [
   "document_altered",
   "not_genuine",
   "subject_mismatch",
   "document_too_old",
-  ...NonNullable<R[number]["rule"]>["reasonCode"][],
+  ...NonNullable<L[number]["rule"]>["reasonCode"][],
   "document_unreadable",
   "other",
 ] {
@@ -35,7 +35,7 @@ export function rejectionCodes<R extends Registry>(
     "not_genuine",
     "subject_mismatch",
     "document_too_old",
-    ...rulesOf(registry).map((rule) => rule.reasonCode),
+    ...rulesOf(types).map((rule) => rule.reasonCode),
     "document_unreadable",
     "other",
   ];

@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DOCUMENT_REGISTRY, rulesOf } from "#shared/domain/document-registry";
+import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
+import { rulesOf } from "#shared/domain/document-types";
 import { REJECTION_CODES } from "#shared/domain/review";
 
 const ROOT = path.resolve(__dirname, "../..");

@@ -46,11 +46,18 @@ describe("each function's bundle", () => {
   // 33 since the verifications store writes a reviewer's change and its audit record in one
   // transaction (shared/adapters/dynamodb-writes.ts); the audit trail itself stays out. 36 since
   // every public route keeps its refused requests in the request log the portal looks request ids
-  // up in (its rule, shared/domain/requests.ts; its adapter; its wiring). 50 since a document
-  // type is one registry entry (shared/domain/document-registry.ts) holding its layout beside its
-  // rule's messages: the resource's reason messages come from the registry, so the route carries
-  // every type's layout (seven files) and the reader they share (six), though it reads none.
-  it("get-verification, the route every integration polls, holds at most 50 project files", () => {
-    expect(projectFiles.get("get-verification")?.length).toBeLessThanOrEqual(50);
+  // up in (its rule, shared/domain/requests.ts; its adapter; its wiring). 38 since a document
+  // type is one registry entry: the resource's reason messages come from the registry's facts
+  // (shared/domain/type-facts.ts, written from it without the layouts) and the type lists that
+  // derive them (shared/domain/document-types.ts); no layout and no reader.
+  it("get-verification, the route every integration polls, holds at most 38 project files, none of them a layout", () => {
+    const files = projectFiles.get("get-verification") ?? [];
+    expect(files.length).toBeLessThanOrEqual(38);
+    expect(files.filter((file) => file.includes("certificates/") || file.endsWith("document-registry.ts"))).toEqual([]);
+  });
+
+  it("carries the document-type registry and its layouts only where a document is read", () => {
+    const readers = NAMES.filter((name) => projectFiles.get(name)?.includes("shared/domain/document-registry.ts"));
+    expect(readers.sort()).toEqual(["ask-issuer", "confirm-upload", "on-verification-change"]);
   });
 });

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { DOCUMENT_REGISTRY, rulesOf } from "#shared/domain/document-registry";
+import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
+import { rulesOf } from "#shared/domain/document-types";
 
 const ROOT = path.resolve(__dirname, "../..");
 

@@ -17,16 +17,19 @@ import {
   type DocumentTypeEntry,
   pageWords,
   type Registry,
+  type Words,
+} from "#shared/domain/document-registry";
+import {
+  DOCUMENT_TYPE_CODES,
   ruleFindings,
   ruleReasonMessages,
   rulesOf,
   typeCodes,
-  type Words,
-} from "#shared/domain/document-registry";
-import { DOCUMENT_TYPE_CODES } from "#shared/domain/document-types";
+} from "#shared/domain/document-types";
 import { REASON_MESSAGES } from "#shared/domain/reasons";
 import { REJECTION_CODES, rejectionCodes } from "#shared/domain/review";
 import * as mini from "#shared/domain/zod";
+import { renderTypeFacts } from "../../openapi/type-facts.ts";
 import { renderWebDocumentTypes } from "../../openapi/web-document-types.ts";
 import { CERTIFICATE_TYPES } from "../../scripts/test-documents/certificate.ts";
 import * as web from "../../web/common/document-types.ts";
@@ -174,6 +177,31 @@ describe("the derivations of a registry with a type added", () => {
       { numRuns: 5 },
     );
   });
+
+  it("write the functions' facts with the type, its files, its size cap and its rule's sentences", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const source = renderTypeFacts(withType(entry));
+        // The module's one value, read back as the literal it is.
+        const literal = /export const TYPE_FACTS = ([\s\S]*) as const;\s*$/.exec(source)?.[1] ?? "null";
+        const facts = new Function(`return ${literal}`)() as { code: string }[];
+        expect(facts.find((type) => type.code === entry.code)).toEqual({
+          code: entry.code,
+          description: entry.description,
+          fileTypes: entry.fileTypes,
+          maxFileSizeBytes: entry.maxFileSizeBytes,
+          schema: entry.layout.schema,
+          rule: entry.rule && {
+            check: entry.rule.check,
+            reasonCode: entry.rule.reasonCode,
+            message: entry.rule.message,
+            finding: entry.rule.finding,
+          },
+        });
+      }),
+      { numRuns: 5 },
+    );
+  });
 });
 
 describe("a field two types share", () => {
@@ -204,10 +232,11 @@ describe("the registry's own derivations", () => {
     expect(CERTIFICATE_TYPES).toEqual(typeCodes(DOCUMENT_REGISTRY));
   });
 
-  it("are written to web/common/document-types.ts as a fresh rendering makes them", () => {
-    const committed = readFileSync(path.join(ROOT, "web/common/document-types.ts"), "utf8");
-    expect(committed, "web/common/document-types.ts is stale: npm run openapi").toBe(
-      renderWebDocumentTypes(DOCUMENT_REGISTRY),
-    );
+  it.each([
+    ["web/common/document-types.ts", renderWebDocumentTypes],
+    ["shared/domain/type-facts.ts", renderTypeFacts],
+  ])("are written to %s as a fresh rendering makes them", (file, render) => {
+    const committed = readFileSync(path.join(ROOT, file), "utf8");
+    expect(committed, `${file} is stale: npm run openapi`).toBe(render(DOCUMENT_REGISTRY));
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { gsbKykDormLayout } from "#shared/domain/certificates/gsb-kyk-dorm";
-import { DOCUMENT_TYPES } from "#shared/domain/document-types";
+import { registryEntry } from "#shared/domain/document-registry";
 
-const rule = DOCUMENT_TYPES.GSB_KYK_DORM.rule;
+const rule = registryEntry("GSB_KYK_DORM").rule;
 if (rule === null) throw new Error("GSB_KYK_DORM has a rule");
 
 const BARCODE = "GSB-KYK-98765";
@@ -137,7 +137,7 @@ describe("the KYK dormitory layout", () => {
 
   it("describes the rule", () => {
     expect(gsbKykDormLayout.schema).toBe("gsb_kyk_dorm.v1");
-    expect(DOCUMENT_TYPES.GSB_KYK_DORM.rule).toMatchObject({
+    expect(registryEntry("GSB_KYK_DORM").rule).toMatchObject({
       check: "student_accommodated",
       reasonCode: "student_not_accommodated",
     });

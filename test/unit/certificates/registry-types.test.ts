@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { issueDateOf, layoutOf, ruleOf } from "#shared/domain/document-layouts";
-import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
+import { registryEntry } from "#shared/domain/document-registry";
+import { DOCUMENT_TYPE_CODES, type DocumentType } from "#shared/domain/document-types";
 
 const BARCODE = "TESTBELGE-0001-ORNEK";
 
@@ -271,7 +272,7 @@ describe("EDEVLET_DOCUMENT", () => {
 describe("issueDateOf", () => {
   it("reads each type's issue date after any of its labels, with or without a time", () => {
     for (const type of DOCUMENT_TYPE_CODES) {
-      for (const label of DOCUMENT_TYPES[type].issueDateLabels) {
+      for (const label of registryEntry(type).issueDateLabels) {
         for (const printed of [
           "05.01.2026",
           "5.1.2026",
@@ -292,7 +293,7 @@ describe("issueDateOf", () => {
   it("is null when no date is printed, or the date is malformed", () => {
     for (const type of DOCUMENT_TYPE_CODES) {
       expect(issueDateOf(type, ["Adı Soyadı : AYŞE DENEME", "Doğum Tarihi : 14.03.2004"])).toBeNull();
-      const label = DOCUMENT_TYPES[type].issueDateLabels[0];
+      const label = registryEntry(type).issueDateLabels[0];
       for (const printed of ["31.02.2026", "2026-01-05", "05.01.26", "yarın", "05.01.2026 25"]) {
         expect(issueDateOf(type, [`${label} : ${printed}`]), `${type} ${printed}`).toBeNull();
       }

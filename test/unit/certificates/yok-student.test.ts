@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { splitUnitPath, yokStudentLayout } from "#shared/domain/certificates/yok-student";
-import { DOCUMENT_TYPES } from "#shared/domain/document-types";
+import { registryEntry } from "#shared/domain/document-registry";
 
-const rule = DOCUMENT_TYPES.YOK_STUDENT.rule;
+const rule = registryEntry("YOK_STUDENT").rule;
 if (rule === null) throw new Error("YOK_STUDENT has a rule");
 
 const BARCODE = "YOK-ABCD-1234";
@@ -197,7 +197,7 @@ describe("the YÖK student layout", () => {
 
   it("describes the rule", () => {
     expect(yokStudentLayout.schema).toBe("yok_student.v1");
-    expect(DOCUMENT_TYPES.YOK_STUDENT.rule).toMatchObject({
+    expect(registryEntry("YOK_STUDENT").rule).toMatchObject({
       check: "student_active",
       reasonCode: "student_not_active",
     });
