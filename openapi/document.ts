@@ -5,6 +5,7 @@
  */
 import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import { registryEntry } from "#shared/domain/document-registry";
 import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
 import { ID_PATTERNS } from "#shared/domain/ids";
 import { newVerificationSchema } from "#shared/domain/new-verification";
@@ -184,7 +185,7 @@ interface OperationDefinition extends OperationDefinitionBase {
 
 function documentTypeList(): string {
   return (Object.keys(DOCUMENT_TYPES) as DocumentType[])
-    .map((code) => `- \`${code}\`: ${DOCUMENT_TYPES[code].description} (${allowedExtensions(code).join(", ")})`)
+    .map((code) => `- \`${code}\`: ${registryEntry(code).description.en} (${allowedExtensions(code).join(", ")})`)
     .join("\n");
 }
 

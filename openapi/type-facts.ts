@@ -1,6 +1,6 @@
 /**
  * What the functions that never read a document need of the document-type registry: each type's
- * code, description, accepted files, size cap and extracted schema, and its rule's check, reason
+ * code, accepted files, size cap and extracted schema, and its rule's check, reason
  * and sentences. The registry's entries also hold each type's layout, and with it the reader
  * every layout shares; a route that answers with a reason's message or checks a file's
  * extension would carry them all. `npm run openapi` writes it to `shared/domain/type-facts.ts`;
@@ -15,7 +15,6 @@ export const TYPE_FACTS_MODULE = "shared/domain/type-facts.ts";
 export function renderTypeFacts(registry: Registry): string {
   const facts = registry.map((entry) => ({
     code: entry.code,
-    description: entry.description,
     fileTypes: entry.fileTypes,
     maxFileSizeBytes: entry.maxFileSizeBytes,
     schema: entry.layout.schema,
@@ -31,7 +30,7 @@ export function renderTypeFacts(registry: Registry): string {
   }));
   const source = [
     "/**",
-    " * Each document type's code, description, accepted files, size cap, extracted schema and rule",
+    " * Each document type's code, accepted files, size cap, extracted schema and rule",
     " * (its check, reason and sentences), without the layout that reads it: generated from",
     " * shared/domain/document-registry.ts by `npm run openapi`. Do not edit.",
     " */",

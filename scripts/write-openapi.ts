@@ -1,12 +1,14 @@
 /**
  * `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project
  * root, what the pages and the functions that read no document need of the document-type
- * registry, then the console's and the portal's wire types from theirs.
+ * registry, the guides' lists of types (`openapi/docs-sections.ts`), then the console's and the
+ * portal's wire types from theirs.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
 import { renderBackofficeDocument } from "../openapi/backoffice.ts";
+import { DOCS_SECTIONS, withSection } from "../openapi/docs-sections.ts";
 import { renderDocument } from "../openapi/document.ts";
 import { generatePageTypes, PAGE_TYPES } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
@@ -25,6 +27,12 @@ for (const [file, text] of [
   const target = path.join(root, file);
   writeFileSync(target, text);
   process.stdout.write(`Wrote ${path.relative(process.cwd(), target)} (${Buffer.byteLength(text)} bytes)\n`);
+}
+
+for (const section of DOCS_SECTIONS) {
+  const target = path.join(root, section.file);
+  writeFileSync(target, withSection(readFileSync(target, "utf8"), section, DOCUMENT_REGISTRY));
+  process.stdout.write(`Wrote ${section.name} in ${path.relative(process.cwd(), target)}\n`);
 }
 
 for (const { document, types } of PAGE_TYPES) {

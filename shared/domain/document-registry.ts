@@ -43,7 +43,8 @@ export interface DocumentTypeEntry<
   code: Code;
   /** Who holds the issuer's copy: e-Devlet's barcoded document verification for every type so far. */
   issuer: "edevlet";
-  description: string;
+  /** What the document is, in a phrase, for the guides' tables and the OpenAPI document. */
+  description: Words;
   /** The type's name on the pages. */
   labels: Words;
   /** The original is a PDF; a photo (JPG/PNG) is accepted and goes to review. */
@@ -78,7 +79,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "YOK_STUDENT",
     issuer: "edevlet",
-    description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
+    description: {
+      en: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
+      tr: "e-Devlet'ten YÖK Öğrenci Belgesi",
+    },
     labels: { en: "YÖK student certificate", tr: "YÖK öğrenci belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -101,7 +105,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "GSB_KYK_DORM",
     issuer: "edevlet",
-    description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
+    description: {
+      en: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
+      tr: "e-Devlet'ten KYK yurt belgesi (GSB Yurt Belgesi)",
+    },
     labels: { en: "GSB KYK dormitory certificate", tr: "GSB KYK yurt belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -124,7 +131,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "YOK_GRADUATE",
     issuer: "edevlet",
-    description: "YÖK graduate certificate (Mezun Belgesi) from e-Devlet",
+    description: {
+      en: "YÖK graduate certificate (Mezun Belgesi) from e-Devlet",
+      tr: "e-Devlet'ten YÖK Mezun Belgesi",
+    },
     labels: { en: "YÖK graduate certificate", tr: "YÖK mezun belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -147,7 +157,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "NVI_RESIDENCE",
     issuer: "edevlet",
-    description: "Residence certificate (Yerleşim Yeri ve Diğer Adres Belgesi, NVİ) from e-Devlet",
+    description: {
+      en: "Residence certificate (Yerleşim Yeri ve Diğer Adres Belgesi, NVİ) from e-Devlet",
+      tr: "e-Devlet'ten Yerleşim Yeri ve Diğer Adres Belgesi (NVİ)",
+    },
     labels: { en: "NVİ residence certificate", tr: "NVİ yerleşim yeri belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -158,7 +171,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "CRIMINAL_RECORD",
     issuer: "edevlet",
-    description: "Criminal record certificate (Adli Sicil Kaydı, Adalet Bakanlığı) from e-Devlet",
+    description: {
+      en: "Criminal record certificate (Adli Sicil Kaydı, Adalet Bakanlığı) from e-Devlet",
+      tr: "e-Devlet'ten Adli Sicil Kaydı (Adalet Bakanlığı)",
+    },
     labels: { en: "Criminal record certificate", tr: "Adli sicil kaydı belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -181,7 +197,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "SGK_SERVICE_RECORD",
     issuer: "edevlet",
-    description: "SGK service record (Tescil ve Hizmet Dökümü) from e-Devlet",
+    description: {
+      en: "SGK service record (Tescil ve Hizmet Dökümü) from e-Devlet",
+      tr: "e-Devlet'ten SGK Tescil ve Hizmet Dökümü",
+    },
     labels: { en: "SGK service record", tr: "SGK hizmet dökümü" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,
@@ -192,7 +211,10 @@ export const DOCUMENT_REGISTRY = [
   documentType({
     code: "EDEVLET_DOCUMENT",
     issuer: "edevlet",
-    description: "Any e-Devlet barcoded document, checked for authenticity only",
+    description: {
+      en: "Any e-Devlet barcoded document, checked for authenticity only",
+      tr: "e-Devlet'in barkodlu herhangi bir belgesi, yalnızca özgünlüğü denetlenir",
+    },
     labels: { en: "e-Devlet document", tr: "e-Devlet belgesi" },
     fileTypes: ANY_FILE,
     maxFileSizeBytes: 10 * MiB,

@@ -1,5 +1,5 @@
 /**
- * Each document type's code, description, accepted files, size cap, extracted schema and rule
+ * Each document type's code, accepted files, size cap, extracted schema and rule
  * (its check, reason and sentences), without the layout that reads it: generated from
  * shared/domain/document-registry.ts by `npm run openapi`. Do not edit.
  */
@@ -7,7 +7,6 @@
 export const TYPE_FACTS = [
   {
     code: "YOK_STUDENT",
-    description: "YÖK student certificate (Öğrenci Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "yok_student.v1",
@@ -20,7 +19,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "GSB_KYK_DORM",
-    description: "KYK dormitory certificate (GSB Yurt Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "gsb_kyk_dorm.v1",
@@ -33,7 +31,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "YOK_GRADUATE",
-    description: "YÖK graduate certificate (Mezun Belgesi) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "yok_graduate.v1",
@@ -46,7 +43,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "NVI_RESIDENCE",
-    description: "Residence certificate (Yerleşim Yeri ve Diğer Adres Belgesi, NVİ) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "nvi_residence.v1",
@@ -54,7 +50,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "CRIMINAL_RECORD",
-    description: "Criminal record certificate (Adli Sicil Kaydı, Adalet Bakanlığı) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "criminal_record.v1",
@@ -67,7 +62,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "SGK_SERVICE_RECORD",
-    description: "SGK service record (Tescil ve Hizmet Dökümü) from e-Devlet",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "sgk_service_record.v1",
@@ -75,7 +69,6 @@ export const TYPE_FACTS = [
   },
   {
     code: "EDEVLET_DOCUMENT",
-    description: "Any e-Devlet barcoded document, checked for authenticity only",
     fileTypes: ["pdf", "jpeg", "png"],
     maxFileSizeBytes: 10485760,
     schema: "edevlet_document.v1",

@@ -29,6 +29,7 @@ import {
 import { REASON_MESSAGES } from "#shared/domain/reasons";
 import { REJECTION_CODES, rejectionCodes } from "#shared/domain/review";
 import * as mini from "#shared/domain/zod";
+import { DOCS_SECTIONS } from "../../openapi/docs-sections.ts";
 import { renderTypeFacts } from "../../openapi/type-facts.ts";
 import { renderWebDocumentTypes } from "../../openapi/web-document-types.ts";
 import { CERTIFICATE_TYPES } from "../../scripts/test-documents/certificate.ts";
@@ -88,7 +89,7 @@ const newType = fc
     (drawn): DocumentTypeEntry => ({
       code: drawn.code,
       issuer: "edevlet",
-      description: drawn.labels.en,
+      description: drawn.labels,
       labels: drawn.labels,
       fileTypes: ["pdf"],
       maxFileSizeBytes: 1024,
@@ -178,6 +179,23 @@ describe("the derivations of a registry with a type added", () => {
     );
   });
 
+  it("write the guides' table rows with the type linked to its page, and the backoffice's list with its rule's reason", () => {
+    fc.assert(
+      fc.property(newType, (entry) => {
+        const registry = withType(entry);
+        for (const section of DOCS_SECTIONS) {
+          const written = section.render(registry);
+          if (section.name === "types-table") {
+            expect(written).toContain(`[\`${entry.code}\`](`);
+            expect(written).toContain(`${entry.code}.md)`);
+            expect(written).toContain(`\`${entry.layout.schema}\``);
+          }
+          if (entry.rule) expect(written).toContain(`\`${entry.rule.reasonCode}\``);
+        }
+      }),
+    );
+  });
+
   it("write the functions' facts with the type, its files, its size cap and its rule's sentences", () => {
     fc.assert(
       fc.property(newType, (entry) => {
@@ -187,7 +205,6 @@ describe("the derivations of a registry with a type added", () => {
         const facts = new Function(`return ${literal}`)() as { code: string }[];
         expect(facts.find((type) => type.code === entry.code)).toEqual({
           code: entry.code,
-          description: entry.description,
           fileTypes: entry.fileTypes,
           maxFileSizeBytes: entry.maxFileSizeBytes,
           schema: entry.layout.schema,
