@@ -1,20 +1,24 @@
 /**
  * The published test documents: one per row of the decision table that a document can
  * exercise (verification-engine.md, "The decision table"), each with what to send on create,
- * what the sandbox's e-Devlet holds for its barcode, and the outcome the sandbox answers.
+ * what the sandbox's e-Devlet holds for its barcode, and the outcome the sandbox answers; then
+ * each type's own examples, declared with its template (`templates.ts`).
  * Every person, number and place here is invented.
  */
+
+import { registryEntry } from "#shared/domain/document-registry";
 import type { FraudSignal, ReasonCode } from "#shared/domain/reasons";
 import type { Result, Status } from "#shared/domain/state";
 import {
+  CERTIFICATE_TYPES,
   type CertificateSpec,
   type CertificateType,
   type GsbKykDormSpec,
   type PhotoFormat,
-  type SpecOf,
   syntheticIdentityNumber,
   type YokStudentSpec,
 } from "./certificate.ts";
+import { templateOf } from "./templates.ts";
 
 /** What the customer uploads. */
 export type Upload =
@@ -295,144 +299,6 @@ const RESAVED_ALTERED: YokStudentSpec = {
   fields: { ...ACTIVE_STUDENT.fields, classYear: "4. Sınıf" },
 };
 
-const GRADUATE_OF_YOK: SpecOf<"YOK_GRADUATE"> = {
-  documentType: "YOK_GRADUATE",
-  identityNumber: syntheticIdentityNumber(11),
-  barcode: "TESTYOKM-0001-MEZUN",
-  fields: {
-    firstName: "KEREM",
-    lastName: "MEZUNOĞLU",
-    fatherName: "SADIK",
-    motherName: "FİGEN",
-    birthDate: "04.04.1998",
-    university: "DENEME ÜNİVERSİTESİ",
-    faculty: "EĞİTİM FAKÜLTESİ",
-    program: "İLKÖĞRETİM MATEMATİK ÖĞRETMENLİĞİ",
-    graduatedAt: "28.06.2021",
-    diplomaGrade: "3,12",
-    diplomaNumber: "2021-0042",
-    graduationStatus: "Mezun",
-  },
-};
-
-const NOT_YET_GRADUATE: SpecOf<"YOK_GRADUATE"> = {
-  documentType: "YOK_GRADUATE",
-  identityNumber: syntheticIdentityNumber(12),
-  barcode: "TESTYOKM-0002-MEZUN-DEGIL",
-  fields: {
-    firstName: "ELİF",
-    lastName: "BEKLEYEN",
-    fatherName: "TURGUT",
-    motherName: "GÖNÜL",
-    birthDate: "17.07.2000",
-    university: "ÖRNEK TEKNİK ÜNİVERSİTESİ",
-    faculty: "MÜHENDİSLİK FAKÜLTESİ",
-    program: "İNŞAAT MÜHENDİSLİĞİ",
-    graduationStatus: "Mezuniyet Aşamasında",
-  },
-  messiness: { labelCase: "upper" },
-};
-
-const RESIDENT: SpecOf<"NVI_RESIDENCE"> = {
-  documentType: "NVI_RESIDENCE",
-  identityNumber: syntheticIdentityNumber(13),
-  barcode: "TESTNVI-0001-ADRES",
-  fields: {
-    firstName: "HAKAN",
-    lastName: "ADRESLİ",
-    fatherName: "NURİ",
-    motherName: "SEHER",
-    birthPlace: "ÇORUM",
-    birthDate: "12.12.1995",
-    address: "ÖRNEK MAH. DENEME SK. NO: 7 İÇ KAPI NO: 3 ÇANKAYA / ANKARA",
-    addressNumber: "3000000017",
-    movedInAt: "01.08.2023",
-    declaredAt: "03.08.2023",
-  },
-};
-
-const CLEAN_RECORD: SpecOf<"CRIMINAL_RECORD"> = {
-  documentType: "CRIMINAL_RECORD",
-  identityNumber: syntheticIdentityNumber(14),
-  barcode: "TESTADS-0001-YOKTUR",
-  fields: {
-    firstName: "GÜL",
-    lastName: "TEMİZKAYA",
-    fatherName: "YAŞAR",
-    motherName: "ÜMMÜHAN",
-    birthPlace: "SAMSUN",
-    birthDate: "23.03.1997",
-    purpose: "ÖZEL KURUM",
-    record: "Adli sicil kaydı yoktur",
-  },
-};
-
-const RECORD_PRESENT: SpecOf<"CRIMINAL_RECORD"> = {
-  documentType: "CRIMINAL_RECORD",
-  identityNumber: syntheticIdentityNumber(15),
-  barcode: "TESTADS-0002-VARDIR",
-  fields: {
-    firstName: "ONUR",
-    lastName: "KAYITLI",
-    fatherName: "CEMİL",
-    motherName: "SABAHAT",
-    birthPlace: "BURSA",
-    birthDate: "09.10.1993",
-    purpose: "ÖZEL KURUM",
-    record: "Adli sicil kaydı vardır",
-  },
-  messiness: { colon: "attached", valueRuns: "words" },
-};
-
-const INSURED: SpecOf<"SGK_SERVICE_RECORD"> = {
-  documentType: "SGK_SERVICE_RECORD",
-  identityNumber: syntheticIdentityNumber(16),
-  barcode: "TESTSGK-0001-HIZMET",
-  fields: {
-    firstName: "SEDA",
-    lastName: "ÇALIŞKANÖRNEK",
-    fatherName: "İLHAN",
-    birthDate: "15.05.1992",
-    insuranceType: "4/a",
-    firstRegisteredAt: "02.07.2014",
-    totalInsuredDays: "2.340",
-    latestEmployer: "DENEME YAZILIM TİCARET LİMİTED ŞİRKETİ",
-    latestEmploymentStartedAt: "14.02.2022",
-  },
-};
-
-const SCHOOL_CERTIFICATE: SpecOf<"EDEVLET_DOCUMENT"> = {
-  documentType: "EDEVLET_DOCUMENT",
-  identityNumber: syntheticIdentityNumber(17),
-  barcode: "TESTEDV-0001-BELGE",
-  fields: {
-    authority: ["T.C.", "MİLLİ EĞİTİM BAKANLIĞI"],
-    title: "ÖĞRENİM BELGESİ",
-    fullName: "MERT LİSELİ",
-    lines: [
-      ["Okul Adı", "DENEME ANADOLU LİSESİ"],
-      ["Mezuniyet Tarihi", "19.06.2020"],
-    ],
-  },
-};
-
-/** A document that prints no issue date, which only a freshness requirement would miss. */
-const UNDATED_DOCUMENT: SpecOf<"EDEVLET_DOCUMENT"> = {
-  documentType: "EDEVLET_DOCUMENT",
-  identityNumber: syntheticIdentityNumber(18),
-  barcode: "TESTEDV-0002-TARIHSIZ",
-  issuedAt: null,
-  fields: {
-    authority: ["T.C. GENÇLİK VE SPOR BAKANLIĞI"],
-    title: "GENÇLİK MERKEZİ ÜYELİK BELGESİ",
-    fullName: "DUYGU TARİHSİZ",
-    lines: [
-      ["Merkez Adı", "ÖRNEK GENÇLİK MERKEZİ"],
-      ["Üyelik Durumu", "Üye"],
-    ],
-  },
-};
-
 /** The expected subject of the mismatch row: not the person on the certificate. */
 export const OTHER_SUBJECT: ExpectedSubject = { full_name: "ZEYNEP BAŞKA", birth_date: "2004-03-14" };
 
@@ -608,79 +474,32 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     expected: { status: "completed", result: "rejected", reason_code: "document_altered" },
     fraudSignals: ["document_altered"],
   },
-  {
-    file: "yok-graduate.pdf",
-    documentType: "YOK_GRADUATE",
-    exercises: "Every step passes: a graduate (`Mezun`)",
-    create: {},
-    upload: { kind: "pdf", spec: GRADUATE_OF_YOK },
-    issuer: { kind: "document", spec: GRADUATE_OF_YOK, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
-  {
-    file: "yok-graduate-not-graduated.pdf",
-    documentType: "YOK_GRADUATE",
-    exercises: "Type rule fails: not graduated yet (`Mezuniyet Aşamasında`)",
-    create: {},
-    upload: { kind: "pdf", spec: NOT_YET_GRADUATE },
-    issuer: { kind: "document", spec: NOT_YET_GRADUATE, description: SAME_PDF },
-    expected: { status: "completed", result: "rejected", reason_code: "not_graduated" },
-  },
-  {
-    file: "nvi-residence.pdf",
-    documentType: "NVI_RESIDENCE",
-    exercises: "Every step passes: a residence address (no type rule)",
-    create: {},
-    upload: { kind: "pdf", spec: RESIDENT },
-    issuer: { kind: "document", spec: RESIDENT, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
-  {
-    file: "criminal-record-clean.pdf",
-    documentType: "CRIMINAL_RECORD",
-    exercises: "Every step passes: no criminal record (`Adli sicil kaydı yoktur`)",
-    create: {},
-    upload: { kind: "pdf", spec: CLEAN_RECORD },
-    issuer: { kind: "document", spec: CLEAN_RECORD, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
-  {
-    file: "criminal-record-present.pdf",
-    documentType: "CRIMINAL_RECORD",
-    exercises: "Type rule fails: a criminal record (`Adli sicil kaydı vardır`)",
-    create: {},
-    upload: { kind: "pdf", spec: RECORD_PRESENT },
-    issuer: { kind: "document", spec: RECORD_PRESENT, description: SAME_PDF },
-    expected: { status: "completed", result: "rejected", reason_code: "criminal_record_present" },
-  },
-  {
-    file: "sgk-service-record.pdf",
-    documentType: "SGK_SERVICE_RECORD",
-    exercises: "Every step passes: 2,340 days insured, the latest employer printed (no type rule)",
-    create: {},
-    upload: { kind: "pdf", spec: INSURED },
-    issuer: { kind: "document", spec: INSURED, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
-  {
-    file: "edevlet-document.pdf",
-    documentType: "EDEVLET_DOCUMENT",
-    exercises: "Every step passes: any barcoded document, checked for authenticity only",
-    create: {},
-    upload: { kind: "pdf", spec: SCHOOL_CERTIFICATE },
-    issuer: { kind: "document", spec: SCHOOL_CERTIFICATE, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
-  {
-    file: "edevlet-document-undated.pdf",
-    documentType: "EDEVLET_DOCUMENT",
-    exercises: "Every step passes: a barcoded document that prints no issue date (`issued_at` null)",
-    create: {},
-    upload: { kind: "pdf", spec: UNDATED_DOCUMENT },
-    issuer: { kind: "document", spec: UNDATED_DOCUMENT, description: SAME_PDF },
-    expected: { status: "completed", result: "verified", reason_code: "verified" },
-  },
+  ...typeExamples(),
 ];
+
+/** Every type's own examples (its template's), after the decision table's rows. */
+function typeExamples(): CatalogueEntry[] {
+  return CERTIFICATE_TYPES.flatMap((type) =>
+    templateOf(type).examples.map((example): CatalogueEntry => {
+      const { file, exercises, outcome, identitySerial, ...printed } = example;
+      const spec = { ...printed, documentType: type, identityNumber: syntheticIdentityNumber(identitySerial) };
+      const rule = registryEntry(type).rule;
+      if (outcome === "rule_fails" && !rule) throw new Error(`${file}: ${type} has no rule to fail`);
+      return {
+        file,
+        documentType: type,
+        exercises,
+        create: {},
+        upload: { kind: "pdf", spec: spec as CertificateSpec },
+        issuer: { kind: "document", spec: spec as CertificateSpec, description: SAME_PDF },
+        expected:
+          outcome === "verified" || !rule
+            ? { status: "completed", result: "verified", reason_code: "verified" }
+            : { status: "completed", result: "rejected", reason_code: rule.reasonCode },
+      };
+    }),
+  );
+}
 
 /** The barcode an entry's upload carries, if any. */
 export function uploadBarcode(entry: CatalogueEntry): string | undefined {

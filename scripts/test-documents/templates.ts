@@ -4,6 +4,7 @@
  * the registry.
  */
 import type { DocumentType } from "#shared/domain/document-types";
+import type { Messiness } from "./certificate.ts";
 
 /** Every field is the text as printed ("14.03.2004", "3. Sınıf", "4 Yıl"); an absent one is not printed. */
 export interface PersonFields {
@@ -108,6 +109,28 @@ export interface Template<Fields> {
   /** Whom the document names, and the value its rule (or its purpose) turns on, for the README. */
   holder(fields: Fields): string | undefined;
   state(fields: Fields): string | undefined;
+  /**
+   * The type's published test documents beyond the decision table's rows: each is held by the
+   * sandbox's e-Devlet as the same PDF, and is verified, or rejected by the type's rule.
+   */
+  examples: readonly Example<Fields>[];
+}
+
+/** A published test document of a type: an invented holder, and what the sandbox decides. */
+export interface Example<Fields> {
+  /** The file under docs/test-documents/; also the `original_filename` to send. */
+  file: string;
+  /** The row of the decision table it shows, in a few words. */
+  exercises: string;
+  /** `verified`: every step passes; `rule_fails`: the type's rule rejects it. */
+  outcome: "verified" | "rule_fails";
+  /** The serial of its invented identity number (`syntheticIdentityNumber`). */
+  identitySerial: number;
+  barcode: string;
+  fields: Fields;
+  messiness?: Messiness;
+  /** The issue date printed, as a spec's `issuedAt`: the template's when absent, none when null. */
+  issuedAt?: string | null;
 }
 
 export const LABELS = {
@@ -169,6 +192,8 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
         ["Öğrencilik Durumu", f.studentStatus],
       ];
     },
+    // The decision table's rows show this type: the catalogue publishes its documents.
+    examples: [],
   },
   GSB_KYK_DORM: {
     heading: fixedHeading(
@@ -191,6 +216,8 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
       ["Yurda Giriş Tarihi", f.enteredAt],
       ["Yurtta Kalma Durumu", f.accommodation],
     ],
+    // The decision table's rows show this type: the catalogue publishes its documents.
+    examples: [],
   },
   YOK_GRADUATE: {
     heading: fixedHeading(["T.C.", "YÜKSEKÖĞRETİM KURULU BAŞKANLIĞI"], "MEZUN BELGESİ"),
@@ -210,6 +237,48 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
       ["Diploma Notu", f.diplomaGrade],
       ["Diploma No", f.diplomaNumber],
       ["Mezuniyet Durumu", f.graduationStatus],
+    ],
+    examples: [
+      {
+        file: "yok-graduate.pdf",
+        exercises: "Every step passes: a graduate (`Mezun`)",
+        outcome: "verified",
+        identitySerial: 11,
+        barcode: "TESTYOKM-0001-MEZUN",
+        fields: {
+          firstName: "KEREM",
+          lastName: "MEZUNOĞLU",
+          fatherName: "SADIK",
+          motherName: "FİGEN",
+          birthDate: "04.04.1998",
+          university: "DENEME ÜNİVERSİTESİ",
+          faculty: "EĞİTİM FAKÜLTESİ",
+          program: "İLKÖĞRETİM MATEMATİK ÖĞRETMENLİĞİ",
+          graduatedAt: "28.06.2021",
+          diplomaGrade: "3,12",
+          diplomaNumber: "2021-0042",
+          graduationStatus: "Mezun",
+        },
+      },
+      {
+        file: "yok-graduate-not-graduated.pdf",
+        exercises: "Type rule fails: not graduated yet (`Mezuniyet Aşamasında`)",
+        outcome: "rule_fails",
+        identitySerial: 12,
+        barcode: "TESTYOKM-0002-MEZUN-DEGIL",
+        fields: {
+          firstName: "ELİF",
+          lastName: "BEKLEYEN",
+          fatherName: "TURGUT",
+          motherName: "GÖNÜL",
+          birthDate: "17.07.2000",
+          university: "ÖRNEK TEKNİK ÜNİVERSİTESİ",
+          faculty: "MÜHENDİSLİK FAKÜLTESİ",
+          program: "İNŞAAT MÜHENDİSLİĞİ",
+          graduationStatus: "Mezuniyet Aşamasında",
+        },
+        messiness: { labelCase: "upper" },
+      },
     ],
   },
   NVI_RESIDENCE: {
@@ -232,6 +301,27 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
       ["Taşınma Tarihi", f.movedInAt],
       ["Beyan Tarihi", f.declaredAt],
     ],
+    examples: [
+      {
+        file: "nvi-residence.pdf",
+        exercises: "Every step passes: a residence address (no type rule)",
+        outcome: "verified",
+        identitySerial: 13,
+        barcode: "TESTNVI-0001-ADRES",
+        fields: {
+          firstName: "HAKAN",
+          lastName: "ADRESLİ",
+          fatherName: "NURİ",
+          motherName: "SEHER",
+          birthPlace: "ÇORUM",
+          birthDate: "12.12.1995",
+          address: "ÖRNEK MAH. DENEME SK. NO: 7 İÇ KAPI NO: 3 ÇANKAYA / ANKARA",
+          addressNumber: "3000000017",
+          movedInAt: "01.08.2023",
+          declaredAt: "03.08.2023",
+        },
+      },
+    ],
   },
   CRIMINAL_RECORD: {
     heading: fixedHeading(["T.C. ADALET BAKANLIĞI", "ADLİ SİCİL VE İSTATİSTİK GENEL MÜDÜRLÜĞÜ"], "ADLİ SİCİL BELGESİ"),
@@ -247,6 +337,43 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
       [LABELS.birthDate, f.birthDate],
       ["Belgenin Verileceği Yer", f.purpose],
       ["Adli Sicil Kaydı", f.record],
+    ],
+    examples: [
+      {
+        file: "criminal-record-clean.pdf",
+        exercises: "Every step passes: no criminal record (`Adli sicil kaydı yoktur`)",
+        outcome: "verified",
+        identitySerial: 14,
+        barcode: "TESTADS-0001-YOKTUR",
+        fields: {
+          firstName: "GÜL",
+          lastName: "TEMİZKAYA",
+          fatherName: "YAŞAR",
+          motherName: "ÜMMÜHAN",
+          birthPlace: "SAMSUN",
+          birthDate: "23.03.1997",
+          purpose: "ÖZEL KURUM",
+          record: "Adli sicil kaydı yoktur",
+        },
+      },
+      {
+        file: "criminal-record-present.pdf",
+        exercises: "Type rule fails: a criminal record (`Adli sicil kaydı vardır`)",
+        outcome: "rule_fails",
+        identitySerial: 15,
+        barcode: "TESTADS-0002-VARDIR",
+        fields: {
+          firstName: "ONUR",
+          lastName: "KAYITLI",
+          fatherName: "CEMİL",
+          motherName: "SABAHAT",
+          birthPlace: "BURSA",
+          birthDate: "09.10.1993",
+          purpose: "ÖZEL KURUM",
+          record: "Adli sicil kaydı vardır",
+        },
+        messiness: { colon: "attached", valueRuns: "words" },
+      },
     ],
   },
   SGK_SERVICE_RECORD: {
@@ -265,6 +392,26 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
       ["Son İşyeri Unvanı", f.latestEmployer],
       ["Son İşe Giriş Tarihi", f.latestEmploymentStartedAt],
     ],
+    examples: [
+      {
+        file: "sgk-service-record.pdf",
+        exercises: "Every step passes: 2,340 days insured, the latest employer printed (no type rule)",
+        outcome: "verified",
+        identitySerial: 16,
+        barcode: "TESTSGK-0001-HIZMET",
+        fields: {
+          firstName: "SEDA",
+          lastName: "ÇALIŞKANÖRNEK",
+          fatherName: "İLHAN",
+          birthDate: "15.05.1992",
+          insuranceType: "4/a",
+          firstRegisteredAt: "02.07.2014",
+          totalInsuredDays: "2.340",
+          latestEmployer: "DENEME YAZILIM TİCARET LİMİTED ŞİRKETİ",
+          latestEmploymentStartedAt: "14.02.2022",
+        },
+      },
+    ],
   },
   EDEVLET_DOCUMENT: {
     heading: (f) => ({ authority: f.authority, title: f.title }),
@@ -273,6 +420,42 @@ export const TEMPLATES: { [Type in DocumentType]: Template<TemplateFields[Type]>
     documentTitle: "e-Devlet Belgesi",
     issuedAt: "13.01.2026",
     lines: (f) => [[LABELS.fullName, f.fullName], ...f.lines.map(([label, value]): Line => [label, value])],
+    examples: [
+      {
+        file: "edevlet-document.pdf",
+        exercises: "Every step passes: any barcoded document, checked for authenticity only",
+        outcome: "verified",
+        identitySerial: 17,
+        barcode: "TESTEDV-0001-BELGE",
+        fields: {
+          authority: ["T.C.", "MİLLİ EĞİTİM BAKANLIĞI"],
+          title: "ÖĞRENİM BELGESİ",
+          fullName: "MERT LİSELİ",
+          lines: [
+            ["Okul Adı", "DENEME ANADOLU LİSESİ"],
+            ["Mezuniyet Tarihi", "19.06.2020"],
+          ],
+        },
+      },
+      /** A document that prints no issue date, which only a freshness requirement would miss. */
+      {
+        file: "edevlet-document-undated.pdf",
+        exercises: "Every step passes: a barcoded document that prints no issue date (`issued_at` null)",
+        outcome: "verified",
+        identitySerial: 18,
+        barcode: "TESTEDV-0002-TARIHSIZ",
+        issuedAt: null,
+        fields: {
+          authority: ["T.C. GENÇLİK VE SPOR BAKANLIĞI"],
+          title: "GENÇLİK MERKEZİ ÜYELİK BELGESİ",
+          fullName: "DUYGU TARİHSİZ",
+          lines: [
+            ["Merkez Adı", "ÖRNEK GENÇLİK MERKEZİ"],
+            ["Üyelik Durumu", "Üye"],
+          ],
+        },
+      },
+    ],
   },
 };
 

@@ -9,6 +9,7 @@ import { documentKey, evidenceKey, toResource, type VerificationItem } from "../
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { Log } from "../../ports/log.ts";
 import { type ProcessDeps, processVerification } from "../processing/process-verification.ts";
+import { decidedWithin } from "./await-decision.ts";
 
 /** What a confirm needs: the upload's first bytes, and for `sync` what processing needs. */
 export type ConfirmDeps = ProcessDeps & {
@@ -61,48 +62,21 @@ async function judge(
   return { kind: "acceptable", upload };
 }
 
-/** A sync confirm waits this long for the decision (a terminal state, or review) before it answers `processing`. */
-export const SYNC_WAIT_SECONDS = 25;
-/** How often a sync request reads the verification again while its issuer lookup is under way. */
-export const SYNC_POLL_MS = 200;
-
 /**
- * The verification once it is decided within the wait (a terminal state, or `in_review`, which
- * waits for a person rather than for processing); else undefined (the pipeline finishes it).
- * The checks run here; what waits for the issuer is decided by the issuer queue's reader, so
- * the verification is read again until then.
+ * The verification once it is decided within the sync wait; else undefined (the pipeline
+ * finishes it). The checks run here; what waits for the issuer is decided by the issuer queue's
+ * reader, so the verification is read again until then.
  */
-async function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  let waited = false;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      waited = true;
-      resolve(undefined);
-    }, SYNC_WAIT_SECONDS * 1000);
-  });
-  const decided = (candidate: VerificationItem | undefined) =>
-    candidate && candidate.status !== "processing" ? candidate : undefined;
-  try {
-    // The upload is confirmed either way: if the checks fail to run here, the pipeline runs them.
-    const processing = processVerification(deps, item.verification_id).catch((error: unknown) => {
-      deps.log.error("sync processing failed; the pipeline will finish it", {
-        error: error as Error,
-        verification_id: item.verification_id,
-      });
-      return undefined;
+function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<VerificationItem | undefined> {
+  // The upload is confirmed either way: if the checks fail to run here, the pipeline runs them.
+  const processing = processVerification(deps, item.verification_id).catch((error: unknown) => {
+    deps.log.error("sync processing failed; the pipeline will finish it", {
+      error: error as Error,
+      verification_id: item.verification_id,
     });
-    const processed = await Promise.race([processing, timeout]);
-    if (processed?.status !== "processing") return decided(processed);
-    while (!waited) {
-      await Promise.race([deps.sleep(SYNC_POLL_MS), timeout]);
-      const current = decided(await deps.verifications.get(item.verification_id));
-      if (current) return current;
-    }
     return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  });
+  return decidedWithin(deps, item.verification_id, processing);
 }
 
 /**
