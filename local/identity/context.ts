@@ -62,9 +62,12 @@ export function poolOfClient(context: IdentityContext, clientId: string): PoolAc
   throw new CognitoError("ResourceNotFoundException", `User pool client ${clientId} does not exist.`);
 }
 
-/** For admin calls only: the calls a user makes answer NotAuthorizedException instead, to hide who exists. */
+/**
+ * For admin calls only: the calls a user makes answer NotAuthorizedException instead, to hide who
+ * exists. As Cognito's admin API does, `username` may also be the user's `sub`.
+ */
 export function existingUser(pool: PoolAccess, username: string): StoredUser {
-  const user = userNamed(pool.data, username);
+  const user = userNamed(pool.data, username) ?? Object.values(pool.data.users).find((held) => held.sub === username);
   if (!user) throw new CognitoError("UserNotFoundException", "User does not exist.");
   return user;
 }

@@ -1,7 +1,7 @@
 /**
  * The customer pool through Cognito's admin API: an organisation's people, invited by the pool's
  * own invitation mail (the temporary password goes to the invitee only), disabled or deleted
- * with every session of theirs ended.
+ * with every session of theirs ended, each by their sub.
  */
 import {
   AdminCreateUserCommand,
@@ -13,8 +13,8 @@ import {
   UsernameExistsException,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { NotFoundError, RefusedError } from "../domain/errors.ts";
-import type { PortalDirectory } from "../ports/identity.ts";
-import { disableUser, memberOf, onUser } from "./cognito-staff-directory.ts";
+import type { PoolPerson, PortalDirectory } from "../ports/identity.ts";
+import { disableUser, memberOf } from "./cognito-staff-directory.ts";
 
 export function cognitoPortalDirectory(cognito: CognitoIdentityProviderClient, userPoolId: string): PortalDirectory {
   const notFound = (username: string) =>
@@ -46,10 +46,13 @@ export function cognitoPortalDirectory(cognito: CognitoIdentityProviderClient, u
       return memberOf(User ?? { Username: input.username }, []);
     },
 
-    async hasSignedIn(username: string) {
+    // Each call names the user by their sub, which Cognito's admin API takes in place of the
+    // username: it reaches the person the membership names, or nobody, never a later holder of
+    // the same username.
+    async hasSignedIn(person: PoolPerson) {
       try {
         const { UserStatus } = await cognito.send(
-          new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }),
+          new AdminGetUserCommand({ UserPoolId: userPoolId, Username: person.sub }),
         );
         return UserStatus !== "FORCE_CHANGE_PASSWORD";
       } catch (error) {
@@ -59,15 +62,18 @@ export function cognitoPortalDirectory(cognito: CognitoIdentityProviderClient, u
       }
     },
 
-    async disable(username: string) {
-      await disableUser(cognito, userPoolId, username, notFound(username));
+    async disable(person: PoolPerson) {
+      await disableUser(cognito, userPoolId, person.sub, notFound(person.username));
     },
 
-    async remove(username: string) {
-      await onUser(notFound(username), async () => {
-        await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
-        await cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: username }));
-      });
+    async remove(person: PoolPerson) {
+      try {
+        await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: person.sub }));
+        await cognito.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: person.sub }));
+      } catch (error) {
+        // Gone from the pool already: there is nobody left to sign out or delete.
+        if (!(error instanceof UserNotFoundException)) throw error;
+      }
     },
   };
 }

@@ -46,17 +46,31 @@ export interface StaffDirectory {
   list(): Promise<StaffMember[]>;
 }
 
-/** The customer pool, as the portal and the ops command manage an organisation's people. */
+/**
+ * A person of the customer pool as a membership names them: by their `sub`, which is who they
+ * are, and their username, which is how they are called and may name someone else later (a user
+ * deleted from the pool frees it).
+ */
+export interface PoolPerson {
+  sub: string;
+  username: string;
+}
+
+/**
+ * The customer pool, as the portal and the ops command manage an organisation's people. Every
+ * call about a person acts on the pool user whose `sub` is theirs, never on whoever holds their
+ * username now.
+ */
 export interface PortalDirectory {
   /**
    * Creates the user and has the pool send them its invitation, with a temporary password, at
    * `email`: nobody else sees it. Refuses a username the pool has already, without saying whose.
    */
   invite(input: { username: string; email: string }): Promise<StaffMember>;
-  /** Whether the user has signed in and set their own password since their invitation. */
-  hasSignedIn(username: string): Promise<boolean>;
-  /** Disables the user and signs them out everywhere: their refresh tokens stop working. */
-  disable(username: string): Promise<void>;
-  /** Signs the user out everywhere and deletes them: the username is free again. */
-  remove(username: string): Promise<void>;
+  /** Whether the person has signed in and set their own password since their invitation; true once they are gone from the pool. */
+  hasSignedIn(person: PoolPerson): Promise<boolean>;
+  /** Disables the person and signs them out everywhere: their refresh tokens stop working. */
+  disable(person: PoolPerson): Promise<void>;
+  /** Signs the person out everywhere and deletes them, freeing the username; nothing when they are gone already. */
+  remove(person: PoolPerson): Promise<void>;
 }

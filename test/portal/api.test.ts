@@ -6,11 +6,13 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { AdminDeleteUserCommand, AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { testEventSchema } from "#shared/domain/responses/events";
+import { LOCAL_PORTAL_POOL } from "../../local/resources.ts";
 import type { PortalUser } from "../support/api.ts";
 import { Customer, call, expectProblem, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
@@ -530,6 +532,36 @@ describe("people", () => {
     );
     expectProblem(await portal(developer, "GET", "/portal/v1/users"), 403, "forbidden");
     expect(await auditActions(owner.organizationId)).toContain("user.invited");
+  });
+
+  it("removes a person by who they are: a membership left behind by a deleted user does not reach whoever holds the name now", async () => {
+    const { cognito } = fx.api.identity;
+    const pool = { UserPoolId: LOCAL_PORTAL_POOL.id };
+    const username = `reused-${crypto.randomUUID().slice(0, 8)}`;
+    const invite = (by: PortalUser) =>
+      portal(by, "POST", "/portal/v1/users", { body: { username, email: `${username}@example.com`, role: "viewer" } });
+    expect((await invite(owner)).status).toBe(201);
+    // The person is deleted from the pool (as an operator may), and another organisation's owner
+    // then invites someone else under the freed name.
+    await cognito.send(new AdminDeleteUserCommand({ ...pool, Username: username }));
+    const again = await invite(stranger);
+    expect(again.status, again.text).toBe(201);
+    const subOf = async () =>
+      (await cognito.send(new AdminGetUserCommand({ ...pool, Username: username }))).UserAttributes?.find(
+        (attribute) => attribute.Name === "sub",
+      )?.Value;
+    const newcomer = await subOf();
+
+    // The first organisation removes its stale membership; the newcomer stays, in the pool and
+    // in their organisation.
+    const removed = await portal(owner, "DELETE", `/portal/v1/users/${username}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(await subOf()).toBe(newcomer);
+    expect((await portal(stranger, "GET", `/portal/v1/users/${username}`)).json).toMatchObject({
+      username,
+      role: "viewer",
+    });
+    expectProblem(await portal(owner, "GET", `/portal/v1/users/${username}`), 404, "member_not_found");
   });
 
   it("lets an owner change a role and remove a person, never the last owner; the removed token is refused after the authorizer's cache", async () => {

@@ -106,7 +106,7 @@ async function pendingInvitations(
 ): Promise<number> {
   let pending = 0;
   for (const member of await deps.organizations.pendingMembers(organizationId)) {
-    if (await deps.users.hasSignedIn(member.username)) await deps.organizations.markJoined(member);
+    if (await deps.users.hasSignedIn(member)) await deps.organizations.markJoined(member);
     else pending += 1;
   }
   return pending;
@@ -158,7 +158,7 @@ export async function inviteMember(
     );
   } catch (error) {
     // The last place went to another invite meanwhile: the user made for this one goes too.
-    if (error instanceof LimitReachedError) await deps.users.remove(member.username);
+    if (error instanceof LimitReachedError) await deps.users.remove(member);
     throw error;
   }
   return {
@@ -315,8 +315,9 @@ export async function changeMemberRole(
 
 /**
  * Takes `username` out of the organisation: the membership goes first (the portal authorizer
- * refuses them from its next decision on), then the user is signed out everywhere and deleted
- * from the customer pool, which frees the username.
+ * refuses them from its next decision on), then the person it names (by their sub: the username
+ * may name someone else by now, if the pool user was deleted and the name taken again) is signed
+ * out everywhere and deleted from the customer pool, which frees the username.
  */
 export async function removeMember(
   deps: {
@@ -329,7 +330,7 @@ export async function removeMember(
   by?: AuditContext,
 ): Promise<MemberView> {
   const member = await changeMembership(deps, { ...input, change: { remove: true } }, by);
-  await deps.users.remove(member.username);
+  await deps.users.remove(member);
   return { username: member.username, role: member.role, created_at: member.created_at };
 }
 
@@ -349,7 +350,7 @@ export async function disableMember(
   by: AuditContext,
 ): Promise<MemberView> {
   const member = await requireMember(deps.organizations, input.organizationId, input.username);
-  await deps.users.disable(member.username);
+  await deps.users.disable(member);
   await deps.audit.append(
     auditRecord(by, deps.clock.now(), {
       action: "member.disabled",

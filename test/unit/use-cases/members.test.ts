@@ -9,7 +9,7 @@ import { newId } from "#shared/domain/ids";
 import { type MemberItem, memberPk, type OrganizationItem, type PortalRole } from "#shared/domain/organizations";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import { MEMBERS_PER_ORGANIZATION, PENDING_INVITES_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
-import type { PortalDirectory, StaffMember } from "#shared/ports/identity";
+import type { PoolPerson, PortalDirectory, StaffMember } from "#shared/ports/identity";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import { changeMemberRole, inviteMember, removeMember } from "#shared/use-cases/accounts/organizations";
 import { InMemoryAuditTrail } from "../../support/fakes.ts";
@@ -115,7 +115,7 @@ class Memberships
   }
 }
 
-/** The customer pool: who was invited, who has signed in, who was removed. */
+/** The customer pool: who was invited (by username), who has signed in and who was removed (by sub). */
 class Pool implements Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove"> {
   readonly invited: string[] = [];
   readonly removed: string[] = [];
@@ -133,12 +133,12 @@ class Pool implements Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove">
     };
   }
 
-  async hasSignedIn(username: string): Promise<boolean> {
-    return this.signedIn.has(username);
+  async hasSignedIn(person: PoolPerson): Promise<boolean> {
+    return this.signedIn.has(person.sub);
   }
 
-  async remove(username: string): Promise<void> {
-    this.removed.push(username);
+  async remove(person: PoolPerson): Promise<void> {
+    this.removed.push(person.sub);
   }
 }
 
@@ -169,7 +169,7 @@ describe("roles and removals", () => {
     await changeMemberRole(deps, { organizationId: ORGANIZATION, username: "second", role: "owner" }, by);
     const removed = await removeMember(deps, { organizationId: ORGANIZATION, username: "first" }, by);
     expect(removed).toEqual({ username: "first", role: "owner", created_at: T0 });
-    expect(users.removed).toEqual(["first"]);
+    expect(users.removed).toEqual(["sub-first"]);
     expect(organizations.trail.records.map((record) => [record.action, record.detail])).toEqual([
       ["member.role_changed", { username: "second", from: "developer", to: "owner" }],
       ["member.removed", { username: "first", role: "owner" }],
@@ -202,7 +202,7 @@ describe("invitations", () => {
     });
     expect(users.invited).not.toContain("one-more");
 
-    users.signedIn.add("p0");
+    users.signedIn.add("sub-p0");
     await invite(deps, "one-more");
     expect(organizations.members.get("sub-p0")?.pending).toBeUndefined();
     expect(organizations.members.get("sub-one-more")?.pending).toBe(true);
@@ -221,7 +221,7 @@ describe("invitations", () => {
       code: "limit_reached",
       limit: { name: "members_per_organization", max: MEMBERS_PER_ORGANIZATION },
     });
-    expect(users.removed).toEqual(["late"]);
+    expect(users.removed).toEqual(["sub-late"]);
     await expect(invite(deps, "later")).rejects.toMatchObject({ code: "limit_reached" });
     expect(users.invited).toEqual(["late"]);
   });
