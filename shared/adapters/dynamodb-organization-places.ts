@@ -1,12 +1,14 @@
 /**
- * An organisation's places: the organisation item counts the apps it owns (`app_count`) and its
- * members (`member_count`), and a write that gives it an app or a member takes a place in the
- * same transaction, on condition that one is free, so concurrent writes cannot pass the limit.
+ * An organisation's places: the organisation item counts the apps it owns (`app_count`), its
+ * members (`member_count`) and their invitations not yet accepted (`pending_count`), and a write
+ * that gives it an app or a member takes a place in the same transaction, on condition that one
+ * is free, so concurrent writes cannot pass the limit; an invitation takes its two places before
+ * its invitee's user is made (`reservePlaces`).
  * An organisation stored before they were counted has them counted from the index once, by the
  * first write that takes a place.
  */
-import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type OrganizationItem, orgPk } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
@@ -21,8 +23,19 @@ const pause = (attempt: number) =>
 
 /** What an organisation counts: the attribute that holds the count, and the index that lists them. */
 const COUNTED = {
-  apps: { attribute: "app_count", index: APPS_TABLE.indexes.appsByOrganization, key: "organization_id" },
-  members: { attribute: "member_count", index: APPS_TABLE.indexes.membersByOrganization, key: "member_org_id" },
+  apps: { attribute: "app_count", index: APPS_TABLE.indexes.appsByOrganization, key: "organization_id", only: "" },
+  members: {
+    attribute: "member_count",
+    index: APPS_TABLE.indexes.membersByOrganization,
+    key: "member_org_id",
+    only: "",
+  },
+  pending: {
+    attribute: "pending_count",
+    index: APPS_TABLE.indexes.membersByOrganization,
+    key: "member_org_id",
+    only: "attribute_exists(pending)",
+  },
 } as const;
 export type Counted = keyof typeof COUNTED;
 
@@ -33,7 +46,7 @@ async function countedFromIndex(
   organizationId: string,
   counted: Counted,
 ): Promise<number> {
-  const { index, key } = COUNTED[counted];
+  const { index, key, only } = COUNTED[counted];
   let count = 0;
   const pages = paginateQuery(
     { client: db },
@@ -41,6 +54,7 @@ async function countedFromIndex(
       TableName: table,
       IndexName: index.indexName,
       KeyConditionExpression: `${key} = :organization`,
+      ...(only ? { FilterExpression: only } : {}),
       ExpressionAttributeValues: { ":organization": organizationId },
       Select: "COUNT",
     },
@@ -154,23 +168,90 @@ export async function writeTakingPlace(
 }
 
 /**
- * The change that gives back a member's place as their membership ends, when the organisation
- * counts its members; none while it does not (its first count will not include them).
+ * The change that gives back one of the organisation's places of each kind in `counted` (a
+ * member's, as their membership ends; an invitation's, as it is accepted or withdrawn), for the
+ * kinds the organisation counts already; none when it counts none of them yet (a first count
+ * will not include them). One update: a transaction may change the organisation item once.
  */
 export async function placeGivenBack(
   db: DynamoDBDocumentClient,
   table: string,
   organizationId: string,
+  counted: readonly Counted[] = ["members"],
 ): Promise<WriteItem | undefined> {
-  const read = await readCount(db, table, organizationId, "members");
-  if (!read?.stored) return undefined;
+  const kept: string[] = [];
+  for (const kind of counted) {
+    if ((await readCount(db, table, organizationId, kind))?.stored) kept.push(COUNTED[kind].attribute);
+  }
+  if (kept.length === 0) return undefined;
   return {
     Update: {
       TableName: table,
       Key: { pk: orgPk(organizationId) },
-      UpdateExpression: "SET member_count = member_count - :one",
-      ConditionExpression: "member_count > :none",
+      UpdateExpression: `SET ${kept.map((attribute) => `${attribute} = ${attribute} - :one`).join(", ")}`,
+      ConditionExpression: kept.map((attribute) => `${attribute} > :none`).join(" AND "),
       ExpressionAttributeValues: { ":one": 1, ":none": 0 },
     },
   };
+}
+
+/**
+ * Takes one place of each kind in `limits` at once, each within its most, before what needs them
+ * is made (an invitation's member and pending places, before its invitee's user): `taken`, or the
+ * kind that is full, taking nothing. Counts not stored yet are counted from the index and stored.
+ */
+export async function reservePlaces(
+  db: DynamoDBDocumentClient,
+  table: string,
+  organizationId: string,
+  limits: readonly { counted: Counted; most: number }[],
+): Promise<"taken" | Counted> {
+  for (let attempt = 1; ; attempt += 1) {
+    const sets: string[] = [];
+    const conditions: string[] = ["attribute_exists(pk)"];
+    const values: Record<string, number> = {};
+    for (const [n, { counted, most }] of limits.entries()) {
+      const read = await readCount(db, table, organizationId, counted);
+      if (!read) throw new Error(`Organisation ${organizationId} is not stored`);
+      if (read.count >= most) return counted;
+      const { attribute } = COUNTED[counted];
+      if (read.stored) {
+        sets.push(`${attribute} = ${attribute} + :one`);
+        conditions.push(`${attribute} < :most${n}`);
+        values[":one"] = 1;
+        values[`:most${n}`] = most;
+      } else {
+        sets.push(`${attribute} = :first${n}`);
+        conditions.push(`attribute_not_exists(${attribute})`);
+        values[`:first${n}`] = read.count + 1;
+      }
+    }
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: orgPk(organizationId) },
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ConditionExpression: conditions.join(" AND "),
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return "taken";
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || attempt === ATTEMPTS) throw error;
+      // Another write took a place first: read the counts again and decide again.
+      await pause(attempt);
+    }
+  }
+}
+
+/** Gives back one place of each of `counted`, taken by `reservePlaces` for what was not made after all. */
+export async function releasePlaces(
+  db: DynamoDBDocumentClient,
+  table: string,
+  organizationId: string,
+  counted: readonly Counted[],
+): Promise<void> {
+  const givenBack = await placeGivenBack(db, table, organizationId, counted);
+  if (givenBack) await writeTogether(db, [givenBack], undefined);
 }

@@ -4,14 +4,19 @@ import {
   paginateQuery,
   paginateScan,
   QueryCommand,
-  UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
 import { type AppItem, appPk } from "../domain/apps.ts";
 import { type MemberItem, memberPk, type OrganizationItem, orgPk, type PortalRole } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
-import { placeGivenBack, placesTaken, writeTakingPlace } from "./dynamodb-organization-places.ts";
+import {
+  placeGivenBack,
+  placesTaken,
+  releasePlaces,
+  reservePlaces,
+  writeTakingPlace,
+} from "./dynamodb-organization-places.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import { type AuditLinker, linked, refused, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
@@ -74,19 +79,55 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
   }
 
   async markJoined(member: MemberItem): Promise<void> {
+    const joined: WriteItem = {
+      Update: {
+        TableName: this.table,
+        Key: { pk: member.pk },
+        UpdateExpression: "REMOVE pending",
+        ConditionExpression: "attribute_exists(pending)",
+      },
+    };
+    const givenBack = await placeGivenBack(this.db, this.table, member.member_org_id, ["pending"]);
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: member.pk },
-          UpdateExpression: "REMOVE pending",
-          ConditionExpression: "attribute_exists(pk)",
-        }),
-      );
+      await this.write(givenBack ? [joined, givenBack] : [joined], undefined);
     } catch (error) {
-      // Removed meanwhile: nothing is pending of them any more.
+      // Joined or removed meanwhile: nothing is pending of them any more.
+      if (refusedChange(error).found) return;
+      // No invitation's place counted to give back (counted before theirs was): joined alone.
+      if (givenBack && refusedChange(error, 1).found) return this.markJoinedAlone(joined);
+      throw error;
+    }
+  }
+
+  private async markJoinedAlone(joined: WriteItem): Promise<void> {
+    try {
+      await this.write([joined], undefined);
+    } catch (error) {
       if (!refusedChange(error).found) throw error;
     }
+  }
+
+  async reserveInvitation(
+    organizationId: string,
+    limits: { members: number; pending: number },
+  ): Promise<"reserved" | "members" | "pending"> {
+    const taken = await reservePlaces(this.db, this.table, organizationId, [
+      { counted: "members", most: limits.members },
+      { counted: "pending", most: limits.pending },
+    ]);
+    if (taken === "taken") return "reserved";
+    return taken === "members" ? "members" : "pending";
+  }
+
+  async releaseInvitation(organizationId: string): Promise<void> {
+    await releasePlaces(this.db, this.table, organizationId, ["members", "pending"]);
+  }
+
+  async addInvitedMember(member: MemberItem, audit?: AuditRecord): Promise<void> {
+    await this.write(
+      [{ Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } }],
+      audit,
+    );
   }
 
   /** Every organisation (the table is small: a few items per app, organisation and user). */
@@ -167,7 +208,14 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
           },
     ];
     if ("remove" in change) {
-      const givenBack = await placeGivenBack(this.db, this.table, member.member_org_id);
+      // A member still invited holds an invitation's place too; the delete holds only while
+      // they still are, so the count given back is the one they hold.
+      const [memberChange] = changes;
+      if (memberChange?.Delete) {
+        memberChange.Delete.ConditionExpression = `${holds.ConditionExpression} AND ${member.pending ? "attribute_exists(pending)" : "attribute_not_exists(pending)"}`;
+      }
+      const counted = member.pending ? (["members", "pending"] as const) : (["members"] as const);
+      const givenBack = await placeGivenBack(this.db, this.table, member.member_org_id, counted);
       if (givenBack) changes.push(givenBack);
     }
     if (ownerStays) {

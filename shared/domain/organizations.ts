@@ -35,6 +35,11 @@ export interface OrganizationItem {
   app_count?: number;
   /** How many members it has, counted the same way as its apps. */
   member_count?: number;
+  /**
+   * How many of its members are invited and not yet known to have signed in, counted the same
+   * way: a place taken before the invitee's user is made, given back when they join or go.
+   */
+  pending_count?: number;
 }
 
 /**

@@ -22,9 +22,24 @@ export interface OrganizationStore {
    * already belongs to an organisation.
    */
   addMember(member: MemberItem, membersPerOrganization: number, audit?: AuditRecord): Promise<boolean>;
+  /**
+   * Takes a member's place and a pending invitation's place at once, before the invitee's user is
+   * made: `reserved`, or which of the two the organisation has `limits` of already, taking nothing.
+   */
+  reserveInvitation(
+    organizationId: string,
+    limits: { members: number; pending: number },
+  ): Promise<"reserved" | "members" | "pending">;
+  /** Gives back the places `reserveInvitation` took, for an invitee whose user was not made after all. */
+  releaseInvitation(organizationId: string): Promise<void>;
+  /** Stores an invited member's membership (pending) in the places `reserveInvitation` took. */
+  addInvitedMember(member: MemberItem, audit?: AuditRecord): Promise<void>;
   /** The organisation's members invited and not yet known to have signed in. */
   pendingMembers(organizationId: string): Promise<MemberItem[]>;
-  /** Records that an invited member has signed in: their invitation no longer counts as pending. */
+  /**
+   * Records that an invited member has signed in: their invitation no longer counts as pending,
+   * and its place is given back in the same write.
+   */
   markJoined(member: MemberItem): Promise<void>;
   /** The membership of the customer pool user `sub`: one read. */
   getMember(sub: string): Promise<MemberItem | undefined>;

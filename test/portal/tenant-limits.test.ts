@@ -138,7 +138,28 @@ describe("people per organisation", () => {
     // One invitee signs in: their invitation is accepted, and another may be sent.
     await fx.api.identity.firstPortalSignIn(invited[0] as string);
     expect((await invite(owner, unique("pending"))).status).toBe(201);
+    expectProblem(await invite(owner, unique("pending")), 409, "limit_reached");
+    // One invitation withdrawn (its invitee removed before signing in) frees its place too.
+    expect((await portal(owner, "DELETE", `/portal/v1/users/${invited[1]}`)).status).toBe(200);
+    expect((await invite(owner, unique("pending"))).status).toBe(201);
   });
+
+  it(`holds ${PENDING_INVITES_PER_ORGANIZATION} invitations also when 16 are sent at once, mailing only those it holds`, async () => {
+    const owner = await fx.api.portalUser("owner");
+    const names = Array.from({ length: 16 }, () => unique("burst"));
+    const replies = await Promise.all(names.map((username) => invite(owner, username)));
+    const admitted = names.filter((_, n) => replies[n]?.status === 201);
+    expect(admitted).toHaveLength(PENDING_INVITES_PER_ORGANIZATION);
+    for (const reply of replies.filter((candidate) => candidate.status !== 201)) {
+      expect(expectProblem(reply, 409, "limit_reached").limit).toEqual({
+        name: "pending_invites_per_organization",
+        max: PENDING_INVITES_PER_ORGANIZATION,
+      });
+    }
+    // The place is taken before the invitee's user is made: a refused invite mailed nobody.
+    const mailed = names.filter((name) => fx.api.identity.invitationOf(name) !== undefined);
+    expect(mailed.sort()).toEqual([...admitted].sort());
+  }, 60_000);
 
   it(`holds ${MEMBERS_PER_ORGANIZATION} members, also for invites sent at once, and removes the user of a refused one`, async () => {
     const owner = await fx.api.portalUser("owner");

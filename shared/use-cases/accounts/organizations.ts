@@ -94,36 +94,39 @@ function tooManyMembers(): LimitReachedError {
 }
 
 /**
- * How many of the organisation's invitations are still pending: those whose invitee has signed
- * in since are recorded as joined on the way, so they no longer count.
+ * Records as joined the organisation's invitees who have signed in since their invitation, which
+ * gives their invitations' places back.
  */
-async function pendingInvitations(
+async function settleJoined(
   deps: {
     organizations: Pick<OrganizationStore, "pendingMembers" | "markJoined">;
     users: Pick<PortalDirectory, "hasSignedIn">;
   },
   organizationId: string,
-): Promise<number> {
-  let pending = 0;
+): Promise<void> {
   for (const member of await deps.organizations.pendingMembers(organizationId)) {
     if (await deps.users.hasSignedIn(member)) await deps.organizations.markJoined(member);
-    else pending += 1;
   }
-  return pending;
 }
 
 /**
  * A new portal user of the organisation with `role`: created in the customer pool, which mails
  * them a temporary password at `email` (nobody else sees it; the first sign-in sets their own),
  * then made a member, pending until they sign in. Within the organisation's limits: at most
- * `MEMBERS_PER_ORGANIZATION` members (a place taken with the membership, so concurrent invites
- * cannot pass it) and `PENDING_INVITES_PER_ORGANIZATION` invitations not yet accepted.
+ * `MEMBERS_PER_ORGANIZATION` members and `PENDING_INVITES_PER_ORGANIZATION` invitations not yet
+ * accepted, both places taken on the organisation before the user is made (so concurrent invites
+ * cannot pass either, and a refused one makes and mails nobody) and given back if it is not.
  */
 export async function inviteMember(
   deps: {
     organizations: Pick<
       OrganizationStore,
-      "getOrganization" | "memberCount" | "pendingMembers" | "markJoined" | "addMember"
+      | "getOrganization"
+      | "pendingMembers"
+      | "markJoined"
+      | "reserveInvitation"
+      | "releaseInvitation"
+      | "addInvitedMember"
     >;
     users: Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove">;
     clock: Clock;
@@ -133,46 +136,56 @@ export async function inviteMember(
   by?: AuditContext,
 ): Promise<{ organization_id: string; username: string; role: PortalRole; status: string }> {
   const organization = await requireOrganization(deps.organizations, input.organizationId);
-  // Asked before the user is made, so a refused invite leaves nothing in the pool.
-  if ((await deps.organizations.memberCount(organization.organization_id)) >= MEMBERS_PER_ORGANIZATION) {
-    throw tooManyMembers();
-  }
-  if ((await pendingInvitations(deps, organization.organization_id)) >= PENDING_INVITES_PER_ORGANIZATION) {
+  const organizationId = organization.organization_id;
+  await settleJoined(deps, organizationId);
+  const reserved = await deps.organizations.reserveInvitation(organizationId, {
+    members: MEMBERS_PER_ORGANIZATION,
+    pending: PENDING_INVITES_PER_ORGANIZATION,
+  });
+  if (reserved === "members") throw tooManyMembers();
+  if (reserved === "pending") {
     throw new LimitReachedError(
       { name: "pending_invites_per_organization", max: PENDING_INVITES_PER_ORGANIZATION },
       `The organisation has ${PENDING_INVITES_PER_ORGANIZATION} invitations nobody has accepted yet, the most it may have; wait for them to sign in, or remove one`,
     );
   }
-  const member = await deps.users.invite({ username: input.username, email: input.email });
+  const member = await deps.users.invite({ username: input.username, email: input.email }).catch(async (error) => {
+    await deps.organizations.releaseInvitation(organizationId);
+    throw error;
+  });
+  const now = deps.clock.now();
   try {
-    await addMembership(
-      deps,
+    await deps.organizations.addInvitedMember(
       {
-        organizationId: organization.organization_id,
+        pk: memberPk(member.sub),
+        kind: "member",
         sub: member.sub,
         username: member.username,
+        member_org_id: organizationId,
         role: input.role,
+        created_at: isoSeconds(now),
         pending: true,
       },
-      by,
+      by &&
+        auditRecord(by, now, {
+          action: "user.invited",
+          organization_id: organizationId,
+          detail: { username: member.username, role: input.role },
+        }),
     );
   } catch (error) {
-    // The last place went to another invite meanwhile: the user made for this one goes too.
-    if (error instanceof LimitReachedError) await deps.users.remove(member);
+    // Not stored after all: neither the user made for it nor its places stay.
+    await deps.users.remove(member);
+    await deps.organizations.releaseInvitation(organizationId);
     throw error;
   }
-  return {
-    organization_id: organization.organization_id,
-    username: member.username,
-    role: input.role,
-    status: member.status,
-  };
+  return { organization_id: organizationId, username: member.username, role: input.role, status: member.status };
 }
 
 /** Makes the customer pool user `sub` a member of the organisation with `role`, within its member limit. */
 export async function addMembership(
   deps: { organizations: Pick<OrganizationStore, "addMember">; clock: Clock },
-  input: { organizationId: string; sub: string; username: string; role: PortalRole; pending?: true },
+  input: { organizationId: string; sub: string; username: string; role: PortalRole },
   /** Who adds them: the membership is written with the record of it. */
   by?: AuditContext,
 ): Promise<void> {
@@ -186,7 +199,6 @@ export async function addMembership(
       member_org_id: input.organizationId,
       role: input.role,
       created_at: isoSeconds(now),
-      ...(input.pending ? { pending: true } : {}),
     },
     MEMBERS_PER_ORGANIZATION,
     by &&

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AuditContext } from "#shared/domain/audit";
+import { RefusedError } from "#shared/domain/errors";
 import { newId } from "#shared/domain/ids";
 import { type MemberItem, memberPk, type OrganizationItem, type PortalRole } from "#shared/domain/organizations";
 import type { AuditRecord } from "#shared/domain/responses/audit";
@@ -32,14 +33,17 @@ class Memberships
       | "memberNamed"
       | "membersOf"
       | "changeMember"
-      | "memberCount"
       | "pendingMembers"
       | "markJoined"
-      | "addMember"
+      | "reserveInvitation"
+      | "releaseInvitation"
+      | "addInvitedMember"
     >
 {
   readonly members = new Map<string, MemberItem>();
   readonly trail = new InMemoryAuditTrail();
+  /** Invitations whose places are taken and whose membership is not stored yet. */
+  reserved = 0;
 
   put(username: string, role: PortalRole, pending?: true): MemberItem {
     const sub = `sub-${username}`;
@@ -94,10 +98,6 @@ class Memberships
     return true;
   }
 
-  async memberCount(organizationId: string): Promise<number> {
-    return (await this.membersOf(organizationId)).members.length;
-  }
-
   async pendingMembers(organizationId: string): Promise<MemberItem[]> {
     return (await this.membersOf(organizationId)).members.filter((m) => m.pending);
   }
@@ -107,11 +107,25 @@ class Memberships
     this.members.set(member.sub, joined);
   }
 
-  async addMember(member: MemberItem, most: number, audit?: AuditRecord): Promise<boolean> {
-    if ((await this.memberCount(member.member_org_id)) >= most) return false;
+  async reserveInvitation(
+    organizationId: string,
+    limits: { members: number; pending: number },
+  ): Promise<"reserved" | "members" | "pending"> {
+    const { members } = await this.membersOf(organizationId);
+    if (members.length + this.reserved >= limits.members) return "members";
+    if (members.filter((m) => m.pending).length + this.reserved >= limits.pending) return "pending";
+    this.reserved += 1;
+    return "reserved";
+  }
+
+  async releaseInvitation(): Promise<void> {
+    this.reserved -= 1;
+  }
+
+  async addInvitedMember(member: MemberItem, audit?: AuditRecord): Promise<void> {
     await this.trail.keep(audit);
     this.members.set(member.sub, member);
-    return true;
+    this.reserved -= 1;
   }
 }
 
@@ -208,21 +222,33 @@ describe("invitations", () => {
     expect(organizations.members.get("sub-one-more")?.pending).toBe(true);
   });
 
-  it(`holds ${MEMBERS_PER_ORGANIZATION} members, and takes back the user of an invite that lost the last place`, async () => {
+  it(`holds ${MEMBERS_PER_ORGANIZATION} members: an invite beyond them makes and mails nobody`, async () => {
     const { organizations, users, deps } = setup();
     for (let n = 0; n < MEMBERS_PER_ORGANIZATION - 1; n++) organizations.put(`m${n}`, n === 0 ? "owner" : "viewer");
-    // Another invite takes the last place while this one makes its user.
-    const addMember = organizations.addMember.bind(organizations);
-    organizations.addMember = async (member, most, audit) => {
-      organizations.put("meanwhile", "viewer");
-      return addMember(member, most, audit);
-    };
-    await expect(invite(deps, "late")).rejects.toMatchObject({
+    await invite(deps, "last");
+    await expect(invite(deps, "beyond")).rejects.toMatchObject({
       code: "limit_reached",
       limit: { name: "members_per_organization", max: MEMBERS_PER_ORGANIZATION },
     });
-    expect(users.removed).toEqual(["sub-late"]);
-    await expect(invite(deps, "later")).rejects.toMatchObject({ code: "limit_reached" });
-    expect(users.invited).toEqual(["late"]);
+    expect(users.invited).toEqual(["last"]);
+    expect(organizations.reserved).toBe(0);
+  });
+
+  it("gives an invitation's places back when its user cannot be made, or its membership not stored", async () => {
+    const { organizations, users, deps } = setup();
+    organizations.put("owner", "owner");
+    users.invite = async () => {
+      throw new RefusedError("user_exists", "The username is taken; choose another");
+    };
+    await expect(invite(deps, "taken")).rejects.toMatchObject({ code: "user_exists" });
+    expect(organizations.reserved).toBe(0);
+
+    const made = new Pool();
+    organizations.addInvitedMember = async () => {
+      throw new Error("the table refused the write");
+    };
+    await expect(invite({ ...deps, users: made }, "unstored")).rejects.toThrow(/refused the write/);
+    expect(made.removed).toEqual(["sub-unstored"]);
+    expect(organizations.reserved).toBe(0);
   });
 });
