@@ -1,16 +1,18 @@
 /**
  * POST /portal/v1/apps/{app_id}/webhook/test: primary adapter -> use case `sendTestEvent` ->
- * secondary adapters (the events table, the app's destination over HTTPS, the audit trail).
+ * secondary adapters (the events table with the audit trail in one write, the app's destination over HTTPS).
  */
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { sendTestEvent } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditTrail } from "#shared/wiring/stores/audit";
+import { eventStore } from "#shared/wiring/stores/events";
 import { webhooks } from "#shared/wiring/webhooks";
 
 const config = functionConfig("test-webhook");
-const deps = { ...webhooks(config), audit: auditTrail(config) };
+// The test event and the record of who sent it are one write: the events store links the record.
+const deps = { ...webhooks(config), events: eventStore(config, auditTrail(config)) };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 200,

@@ -14,7 +14,7 @@ import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS, nextAttemptNumber } from "../domain/webhook-events.ts";
 import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
-import { type AuditLinker, linked, writeTogether } from "./dynamodb-writes.ts";
+import { type AuditLinker, linked, refusedChange, writeTogether } from "./dynamodb-writes.ts";
 
 const { indexes, ttlAttribute } = EVENTS_TABLE;
 const DUE_SHARD = indexes.dueDeliveries.partitionKey.name;
@@ -50,23 +50,23 @@ export class DynamoDbEventStore implements EventStore {
   ) {}
 
   /** Writes the event unless it exists: false when it was already recorded. */
-  async create(event: EventItem): Promise<boolean> {
+  async create(event: EventItem, audit?: AuditRecord): Promise<boolean> {
+    const put = {
+      TableName: this.table,
+      Item: {
+        ...event,
+        ...eventKey(event.event_id),
+        ...(event.status === "pending" ? { [DUE_SHARD]: dueShard(event) } : {}),
+        [ttlAttribute]: expiresAt(event),
+      },
+      ConditionExpression: "attribute_not_exists(pk)",
+    };
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            ...event,
-            ...eventKey(event.event_id),
-            ...(event.status === "pending" ? { [DUE_SHARD]: dueShard(event) } : {}),
-            [ttlAttribute]: expiresAt(event),
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
+      if (audit) await writeTogether(this.db, [{ Put: put }], linked(this.audit, audit));
+      else await this.db.send(new PutCommand(put));
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (refusedChange(error).found) return false;
       throw error;
     }
   }

@@ -16,8 +16,11 @@ export type AfterAttempt = { status: "delivered" | "parked" } | { status: "pendi
 
 /** Where webhook events, their delivery schedule and their attempts are kept. */
 export interface EventStore {
-  /** Writes the event, kept `KEEP_EVENTS_DAYS`, unless it exists: false when it was already recorded. */
-  create(event: EventItem): Promise<boolean>;
+  /**
+   * Writes the event, kept `KEEP_EVENTS_DAYS`, unless it exists: false when it was already
+   * recorded. With `audit`, the record of the person who made it is written in the same write.
+   */
+  create(event: EventItem, audit?: AuditRecord): Promise<boolean>;
   /** Read consistently. */
   get(eventId: string): Promise<EventItem | undefined>;
   /** Pending events whose next attempt is due at `now`, oldest first. */

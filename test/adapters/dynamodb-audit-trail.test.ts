@@ -1,18 +1,21 @@
 /**
  * The audit trail on DynamoDB Local: each month's records form one chain whatever the number of
- * writers, a record put over another is named by the check, and a change is written with its
- * record or not at all.
+ * writers, a record put over another is named by the check, and a change (an app's, a test
+ * event) is written with its record or not at all.
  */
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
-import { APPS_TABLE, AUDIT_TABLE } from "#shared/declarations/tables";
+import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
+import { APPS_TABLE, AUDIT_TABLE, EVENTS_TABLE } from "#shared/declarations/tables";
 import { type KeyItem, keyPk } from "#shared/domain/apps";
 import { type AuditContext, auditMonth, auditRecord, brokenLink } from "#shared/domain/audit";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import { StaleAppError } from "#shared/domain/errors";
+import { newId } from "#shared/domain/ids";
 import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
+import { type EventItem, TEST_EVENT_TYPE } from "#shared/domain/webhook-events";
 import { anApp, appId } from "../support/fakes.ts";
 import { ownTables } from "../support/own-tables.ts";
 
@@ -111,6 +114,33 @@ describe("a change and its record", () => {
       apps.setWebhookUrl(app.app_id, "https://example.com/hook", "2026-11-26T12:00:00Z", change),
     ).rejects.toThrow();
     expect((await apps.getApp(app.app_id))?.webhook_url).toBe(app.webhook_url);
+  });
+
+  it("keeps a test event with the record of who sent it, or neither", async () => {
+    const events = new DynamoDbEventStore(tables.doc(), tables.name(EVENTS_TABLE), trail);
+    const event = (n: number): EventItem => ({
+      event_id: newId("event"),
+      app_id: appId(10),
+      environment: "sandbox",
+      type: TEST_EVENT_TYPE,
+      body: JSON.stringify({ n }),
+      created_at: "2026-11-26T12:00:00Z",
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: "2026-11-26T12:00:30Z",
+    });
+    const tested = (eventId: string) =>
+      auditRecord(context("owner"), new Date(), { action: "webhook.tested", detail: { event_id: eventId } });
+    const sent = event(1);
+    const record = tested(sent.event_id);
+    expect(await events.create(sent, record)).toBe(true);
+    expect(await events.get(sent.event_id)).toBeDefined();
+    expect((await trail.page({}, 100)).records.map((kept) => kept.audit_id)).toContain(record.audit_id);
+
+    // A record whose id another record holds: the transaction fails, and no event is kept.
+    const lost = event(2);
+    await expect(events.create(lost, { ...tested(lost.event_id), audit_id: record.audit_id })).rejects.toThrow();
+    expect(await events.get(lost.event_id)).toBeUndefined();
   });
 
   it("answers a lost race as a stale app, writing no record", async () => {

@@ -679,7 +679,7 @@ export class InMemoryAppStore implements AppStore {
  * `next_attempt_at`, the order of the due index.
  */
 export class InMemoryEventStore implements EventStore {
-  /** `trail` keeps the record of each replay made with one. */
+  /** `trail` keeps the record of each event made, or replayed, with one. */
   constructor(readonly trail = new InMemoryAuditTrail()) {}
 
   readonly events = new Map<string, EventItem>();
@@ -699,8 +699,9 @@ export class InMemoryEventStore implements EventStore {
     return copy(event);
   }
 
-  async create(event: EventItem): Promise<boolean> {
+  async create(event: EventItem, audit?: AuditRecord): Promise<boolean> {
     if (this.events.has(event.event_id)) return false;
+    await this.trail.keep(audit);
     this.events.set(event.event_id, copy(event));
     return true;
   }

@@ -1,4 +1,5 @@
 /** An organisation's webhook deliveries: a test event on request, the attempts made, a replay. */
+import { auditRecord } from "../../domain/audit.ts";
 import { NotFoundError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
@@ -8,12 +9,11 @@ import type { TestEvent } from "../../domain/responses/events.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import { API_VERSION, type AttemptItem, type EventItem, TEST_EVENT_TYPE } from "../../domain/webhook-events.ts";
 import type { AppStore } from "../../ports/app-store.ts";
-import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
 import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
-import { memberApp, recordAction } from "./member.ts";
+import { memberApp } from "./member.ts";
 
 /**
  * Sends a signed `webhook.test` event to the app's destination now, while the caller waits,
@@ -21,7 +21,7 @@ import { memberApp, recordAction } from "./member.ts";
  * never retried on its own.
  */
 export async function sendTestEvent(
-  deps: WebhookDeps & { events: Pick<EventStore, "create">; audit: Pick<AuditTrail, "append"> },
+  deps: WebhookDeps & { events: Pick<EventStore, "create"> },
   caller: PortalCaller,
   appId: string,
 ): Promise<{ event_id: string; delivery: DeliveryView }> {
@@ -48,8 +48,11 @@ export async function sendTestEvent(
     attempts: 0,
     next_attempt_at: isoSeconds(addSeconds(now, FIRST_ATTEMPT_LEASE_SECONDS)),
   };
-  await deps.events.create(event);
-  await recordAction(deps, caller, { action: "webhook.tested", app_id: app.app_id, detail: { event_id: eventId } });
+  // The event and the record of who sent it, in one write.
+  await deps.events.create(
+    event,
+    auditRecord(caller.audit, now, { action: "webhook.tested", app_id: app.app_id, detail: { event_id: eventId } }),
+  );
   const attempt = await attemptDelivery(deps, event, now);
   if (!attempt) throw new RefusedError("webhook_not_set", "The app's webhook URL was removed meanwhile");
   return { event_id: eventId, delivery: deliveryView(eventId, 1, attempt) };
