@@ -5,12 +5,18 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
-import { eventStore } from "#shared/wiring/stores/events";
+import { eventStore, sendingBudget } from "#shared/wiring/stores/events";
 
 const config = functionConfig("replay-event");
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
-const deps = { apps: appStore(config, audit), events: eventStore(config, audit), audit, clock };
+const deps = {
+  apps: appStore(config, audit),
+  events: eventStore(config, audit),
+  sending: sendingBudget(config),
+  audit,
+  clock,
+};
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 202,

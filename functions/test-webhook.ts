@@ -7,12 +7,12 @@ import { sendTestEvent } from "#shared/use-cases/portal/webhooks";
 import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditTrail } from "#shared/wiring/stores/audit";
-import { eventStore } from "#shared/wiring/stores/events";
+import { eventStore, sendingBudget } from "#shared/wiring/stores/events";
 import { webhooks } from "#shared/wiring/webhooks";
 
 const config = functionConfig("test-webhook");
 // The test event and the record of who sent it are one write: the events store links the record.
-const deps = { ...webhooks(config), events: eventStore(config, auditTrail(config)) };
+const deps = { ...webhooks(config), events: eventStore(config, auditTrail(config)), sending: sendingBudget(config) };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 200,

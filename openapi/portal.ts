@@ -48,6 +48,7 @@ import {
   LIVE_KEYS_PER_APP,
   MEMBERS_PER_ORGANIZATION,
   PENDING_INVITES_PER_ORGANIZATION,
+  SENDING_LIMITS,
 } from "#shared/domain/tenant-limits";
 import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
@@ -217,7 +218,13 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
         organization_id: "org_01JDQ8X1A2B3C4D5E6F7G8H9J0",
         organization_name: "Acme Üniversite",
         environment: "sandbox",
-        limits: { apps: { used: 3, limit: APPS_PER_ORGANIZATION } },
+        limits: {
+          apps: { used: 3, limit: APPS_PER_ORGANIZATION },
+          sending: {
+            test: { most: SENDING_LIMITS.test.most, per_seconds: SENDING_LIMITS.test.perSeconds },
+            manual: { most: SENDING_LIMITS.manual.most, per_seconds: SENDING_LIMITS.manual.perSeconds },
+          },
+        },
       },
     },
     problems: ["internal_error"],
@@ -313,8 +320,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "test-webhook": {
     operationId: "testWebhook",
     summary: "Send a test event",
-    description:
-      "Sends a signed `webhook.test` event to the destination now and answers how the delivery went: the status, the latency and the first 1 KiB of the answer. A failed test event is not retried on its own; replay it.",
+    description: `Sends a signed \`webhook.test\` event to the destination now and answers how the delivery went: the status, the latency and the first 1 KiB of the answer. A failed test event is not retried on its own; replay it. An app may send ${SENDING_LIMITS.test.most} test event every ${SENDING_LIMITS.test.perSeconds} s: another within that time is \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
     tag: "Webhooks",
     success: {
       status: 200,
@@ -322,7 +328,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
       schema: "TestDelivery",
       example: { event_id: EXAMPLE_DELIVERY.event_id, delivery: EXAMPLE_DELIVERY },
     },
-    problems: ["app_not_found", "webhook_not_set", "internal_error"],
+    problems: ["app_not_found", "webhook_not_set", "rate_limited", "internal_error"],
   },
   "list-deliveries": {
     operationId: "listDeliveries",
@@ -357,8 +363,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "send-event": {
     operationId: "sendEvent",
     summary: "Send an event now",
-    description:
-      "Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it.",
+    description: `Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
     tag: "Webhooks",
     success: {
       status: 202,
@@ -366,13 +371,12 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
       schema: "Replay",
       example: { event_id: EXAMPLE_DELIVERY.event_id, status: "pending", next_attempt_at: "2026-11-22T12:06:00Z" },
     },
-    problems: ["event_not_found", "internal_error"],
+    problems: ["event_not_found", "event_pending", "rate_limited", "internal_error"],
   },
   "replay-event": {
     operationId: "replayEvent",
     summary: "Replay an event",
-    description:
-      "Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule.",
+    description: `Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
     tag: "Webhooks",
     success: {
       status: 202,
@@ -380,7 +384,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
       schema: "Replay",
       example: { event_id: EXAMPLE_DELIVERY.event_id, status: "pending", next_attempt_at: "2026-11-22T12:06:00Z" },
     },
-    problems: ["event_not_found", "internal_error"],
+    problems: ["event_not_found", "event_pending", "rate_limited", "internal_error"],
   },
   "lookup-verifications": {
     operationId: "lookupVerifications",

@@ -459,7 +459,8 @@ export const FUNCTIONS = {
     access: {
       tables: {
         APPS_TABLE: ["dynamodb:GetItem"],
-        EVENTS_TABLE: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+        // The event, its attempt, and the app's sends by hand (`SENDING_LIMITS`).
+        EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
         AUDIT_TABLE: AUDITED,
       },
       uploads: [],

@@ -88,6 +88,7 @@ export type RefusalCode =
   | "ambiguous_key_prefix"
   | "concurrent_change"
   | "webhook_not_set"
+  | "event_pending"
   // Organisations
   | "app_owned_elsewhere"
   | "last_owner"
@@ -114,6 +115,13 @@ export class LimitReachedError extends ServiceError<"limit_reached"> {
     message: string,
   ) {
     super("limit_reached", message);
+  }
+}
+
+/** The caller made as many requests of a kind as it may for now: the same may succeed after Retry-After. */
+export class RateLimitedError extends ServiceError<"rate_limited"> {
+  constructor(message: string, retryAfterSeconds: number) {
+    super("rate_limited", message, { retryAfterSeconds });
   }
 }
 

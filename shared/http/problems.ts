@@ -35,6 +35,7 @@ export const PROBLEMS = {
   too_many_live_keys: { status: 409, title: "The app already has two live keys" },
   limit_reached: { status: 409, title: "The organisation has reached one of its limits" },
   webhook_not_set: { status: 409, title: "The app has no webhook destination" },
+  event_pending: { status: 409, title: "The event is still being delivered" },
   concurrent_change: { status: 409, title: "The app changed at the same time; retry" },
   user_exists: { status: 409, title: "A user of this name exists already" },
   last_owner: { status: 409, title: "The organisation would be left without an owner" },

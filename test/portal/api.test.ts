@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { testEventSchema } from "#shared/domain/responses/events";
+import { SENDING_LIMITS } from "#shared/domain/tenant-limits";
 import { LOCAL_PORTAL_POOL } from "../../local/resources.ts";
 import type { PortalUser } from "../support/api.ts";
 import { Customer, call, expectProblem, type Reply, upload } from "../support/client.ts";
@@ -237,10 +238,31 @@ describe("webhooks", () => {
 
     const replayed = await portal(developer, "POST", `/portal/v1/events/${event_id}/replay`);
     expect(replayed.status, replayed.text).toBe(202);
+    // Pending again until the tick delivers it: another replay or send would restart its schedule.
+    for (const route of ["replay", "send"]) {
+      expectProblem(await portal(developer, "POST", `/portal/v1/events/${event_id}/${route}`), 409, "event_pending");
+    }
     await fx.api.handlers.tick();
     await fx.receiver.waitFor(before + 2);
     const again = await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/deliveries?status=delivered`);
     expect((again.json as { data: unknown[] }).data).toHaveLength(2);
+  });
+
+  it(`sends ${SENDING_LIMITS.test.most} test event every ${SENDING_LIMITS.test.perSeconds} s per app: another is 429 with the seconds to wait`, async () => {
+    const app = await newApp(developer);
+    await portal(developer, "PUT", `/portal/v1/apps/${app.app_id}/webhook`, { body: { url: fx.receiver.url } });
+    expect((await portal(developer, "POST", `/portal/v1/apps/${app.app_id}/webhook/test`)).status).toBe(200);
+    const before = fx.receiver.deliveries.length;
+    const refused = await portal(developer, "POST", `/portal/v1/apps/${app.app_id}/webhook/test`);
+    expectProblem(refused, 429, "rate_limited");
+    const wait = Number(refused.headers.get("retry-after"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(SENDING_LIMITS.test.perSeconds);
+    // Nothing was sent, and another app of the organisation has its own window.
+    expect(fx.receiver.deliveries.length).toBe(before);
+    const other = await newApp(developer);
+    await portal(developer, "PUT", `/portal/v1/apps/${other.app_id}/webhook`, { body: { url: fx.receiver.url } });
+    expect((await portal(developer, "POST", `/portal/v1/apps/${other.app_id}/webhook/test`)).status).toBe(200);
   });
 
   it("keeps the first 1 KiB of a failing answer with its status, and lists failed attempts apart", async () => {
@@ -468,6 +490,7 @@ describe("search, events and usage", () => {
     await portal(developer, "PUT", `/portal/v1/apps/${app.app_id}/webhook`, { body: { url: fx.receiver.url } });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
+      await fx.api.newSendingWindow(app.app_id, "test");
       ids.push(
         ((await portal(developer, "POST", `/portal/v1/apps/${app.app_id}/webhook/test`)).json as { event_id: string })
           .event_id,

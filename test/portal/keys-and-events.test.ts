@@ -369,6 +369,7 @@ describe("an app's events", () => {
     const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
     const ids: string[] = [];
     for (let n = 0; n < 3; n++) {
+      await fx.api.newSendingWindow(app.app_id, "test");
       const tested = await portal(developer, "POST", `/portal/v1/apps/${app.app_id}/webhook/test`);
       expect(tested.status, tested.text).toBe(200);
       ids.push((tested.json as { event_id: string }).event_id);

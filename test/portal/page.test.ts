@@ -27,7 +27,7 @@ import type {
 } from "#shared/domain/responses/portal";
 import type { listedVerificationSchema } from "#shared/domain/responses/verification";
 import { STATUSES } from "#shared/domain/state";
-import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
+import { APPS_PER_ORGANIZATION, SENDING_LIMITS } from "#shared/domain/tenant-limits";
 import { problemSchema } from "#shared/http/problem-schema";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { components } from "../../web/portal/schema.ts";
@@ -257,6 +257,10 @@ describe("the portal in chromium", () => {
     await page.getByLabel("Destination URL").fill(fx.receiver.url);
     await page.getByRole("button", { name: "Save destination" }).click();
     await expect.poll(() => status(page).innerText()).toContain(`now go to ${fx.receiver.url}`);
+    // The sends by hand an app may make, from the one declaration.
+    expect(await page.locator("#sending-limits").innerText()).toBe(
+      `An app may send ${SENDING_LIMITS.test.most} test event every ${SENDING_LIMITS.test.perSeconds} seconds, and send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour.`,
+    );
     const before = fx.receiver.deliveries.length;
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect

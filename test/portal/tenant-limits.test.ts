@@ -30,8 +30,10 @@ beforeAll(() => {
 const portal = (user: PortalUser, method: string, route: string, body?: unknown): Promise<Reply> =>
   callAs(fx.api.portalUrl, user.accessToken, method, route, body);
 
-const limitsOf = async (user: PortalUser) =>
-  ((await portal(user, "GET", "/portal/v1/me")).json as { limits: unknown }).limits;
+/** What `/me` says of the organisation's apps against their limit. */
+const limitsOf = async (user: PortalUser) => ({
+  apps: ((await portal(user, "GET", "/portal/v1/me")).json as { limits: { apps: unknown } }).limits.apps,
+});
 
 const create = (user: PortalUser, n: number) => portal(user, "POST", "/portal/v1/apps", { name: `App ${n}` });
 

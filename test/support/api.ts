@@ -21,11 +21,12 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
-import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
 import { documentClientOf } from "#shared/adapters/aws-clients";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
+import { sendingKey } from "#shared/adapters/dynamodb-sending-budget";
 import { SecretBox } from "#shared/adapters/secret-box";
 import { systemClock } from "#shared/adapters/system-clock";
 import type { Throttle } from "#shared/declarations/routes";
@@ -41,6 +42,7 @@ import type { Environment } from "#shared/domain/environments";
 import { destinationsFor } from "#shared/domain/environments";
 import type { PortalRole } from "#shared/domain/organizations";
 import { type StaffGroup, staffPassword } from "#shared/domain/staff";
+import type { SendingKind } from "#shared/domain/tenant-limits";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
 import type { Clock } from "#shared/ports/clock";
@@ -116,6 +118,11 @@ export interface TestApi {
   bucket: string;
   /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
   db: DynamoDBDocumentClient;
+  /**
+   * Starts the app's window of sends by hand of `kind` afresh, as if the last one had ended
+   * (`SENDING_LIMITS`): for a test that sends several test events of one app in a row.
+   */
+  newSendingWindow(appId: string, kind: SendingKind): Promise<void>;
   s3: S3Client;
   apps: AppStore;
   newApp(environment?: Environment, webhookUrl?: string): Promise<NewApp>;
@@ -343,6 +350,9 @@ export async function startApi(
     tables,
     bucket: LOCAL_BUCKET,
     db,
+    async newSendingWindow(appId, kind) {
+      await db.send(new DeleteCommand({ TableName: tables.events, Key: sendingKey(appId, kind) }));
+    },
     s3,
     apps,
     handlers,

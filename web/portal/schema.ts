@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a signed `webhook.test` event to the destination now and answers how the delivery went: the status, the latency and the first 1 KiB of the answer. A failed test event is not retried on its own; replay it.
+         * @description Sends a signed `webhook.test` event to the destination now and answers how the delivery went: the status, the latency and the first 1 KiB of the answer. A failed test event is not retried on its own; replay it. An app may send 1 test event every 10 s: another within that time is `429 rate_limited`, with the seconds to wait in `Retry-After`.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an event
-         * @description Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule.
+         * @description Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event now
-         * @description Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it.
+         * @description Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -509,6 +509,23 @@ export interface components {
                     used: number;
                     /** @description The most it may own: a create beyond it is `409 limit_reached` */
                     limit: number;
+                };
+                /** @description What each app may make the service send to its destination by hand: beyond, `429 rate_limited` with Retry-After */
+                sending: {
+                    /** @description Test events (`POST .../webhook/test`) */
+                    test: {
+                        /** @description The most in one window */
+                        most: number;
+                        /** @description How long a window lasts, from its first send */
+                        per_seconds: number;
+                    };
+                    /** @description Events sent now or replayed (`POST /portal/v1/events/{event_id}/send` and `.../replay`) */
+                    manual: {
+                        /** @description The most in one window */
+                        most: number;
+                        /** @description How long a window lasts, from its first send */
+                        per_seconds: number;
+                    };
                 };
             };
         };
@@ -1068,7 +1085,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "app_not_found" | "key_not_found" | "member_not_found" | "event_not_found" | "route_not_found" | "method_not_allowed" | "too_many_live_keys" | "limit_reached" | "webhook_not_set" | "concurrent_change" | "user_exists" | "last_owner" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "app_not_found" | "key_not_found" | "member_not_found" | "event_not_found" | "route_not_found" | "method_not_allowed" | "too_many_live_keys" | "limit_reached" | "webhook_not_set" | "event_pending" | "concurrent_change" | "user_exists" | "last_owner" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description The `Request-Id` header of this response: quote it to support */
             request_id: string;
             /** @description Every invalid field, for `validation_failed` */
@@ -1256,6 +1273,16 @@ export interface operations {
                      *         "apps": {
                      *           "used": 3,
                      *           "limit": 20
+                     *         },
+                     *         "sending": {
+                     *           "test": {
+                     *             "most": 1,
+                     *             "per_seconds": 10
+                     *           },
+                     *           "manual": {
+                     *             "most": 60,
+                     *             "per_seconds": 3600
+                     *           }
                      *         }
                      *       }
                      *     }
@@ -3466,6 +3493,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `event_pending`: The event is still being delivered */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "event_pending";
+                    };
+                };
+            };
             /** @description `payload_too_large`: Request body is too large */
             413: {
                 headers: {
@@ -3636,6 +3678,21 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "event_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `event_pending`: The event is still being delivered */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "event_pending";
                     };
                 };
             };

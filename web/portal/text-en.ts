@@ -114,6 +114,8 @@ export const en = {
   "destination.saved": "Events of {app} now go to {url}.",
   "destination.save_failed": "The destination could not be saved.",
   "test.send": "Send test event",
+  "sending.limits":
+    "An app may send {test_most} test event every {test_seconds} seconds, and send or replay {manual_most} events by hand every {manual_hours} hour.",
   "test.delivered": "Test event {id} was delivered: {answer} in {ms} ms.",
   "test.failed": "Test event {id} was not delivered: {answer} after {ms} ms.",
   "secret.rotate": "Rotate signing secret",
@@ -346,6 +348,7 @@ export const en = {
   "problem.too_many_live_keys": "The app already has two live keys: revoke one first",
   "problem.limit_reached": "Your organisation has reached a limit",
   "problem.webhook_not_set": "The app has no webhook destination",
+  "problem.event_pending": "The event is still being delivered",
   "problem.concurrent_change": "Someone changed this at the same moment: try again",
   "problem.user_exists": "That username is taken",
   "problem.last_owner": "The organisation must keep an owner",

@@ -121,6 +121,8 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "destination.saved": "{app} olayları artık {url} adresine gönderiliyor.",
   "destination.save_failed": "Hedef adres kaydedilemedi.",
   "test.send": "Test olayı gönder",
+  "sending.limits":
+    "Bir uygulama {test_seconds} saniyede {test_most} test olayı gönderebilir; elle gönderme ve yeniden gönderme {manual_hours} saatte en çok {manual_most} olaydır.",
   "test.delivered": "{id} test olayı teslim edildi: {ms} ms içinde {answer}.",
   "test.failed": "{id} test olayı teslim edilemedi: {ms} ms sonunda {answer}.",
   "secret.rotate": "İmzalama anahtarını yenile",
@@ -352,6 +354,7 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "problem.too_many_live_keys": "Uygulamanın zaten iki geçerli anahtarı var: önce birini iptal edin",
   "problem.limit_reached": "Kuruluşunuz bir sınıra ulaştı",
   "problem.webhook_not_set": "Uygulamanın webhook hedef adresi yok",
+  "problem.event_pending": "Olay hâlâ gönderiliyor",
   "problem.concurrent_change": "Bu kayıt aynı anda başka biri tarafından değiştirildi: yeniden deneyin",
   "problem.user_exists": "Bu kullanıcı adı alınmış",
   "problem.last_owner": "Kuruluşun en az bir sahibi kalmalı",

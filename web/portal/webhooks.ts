@@ -141,7 +141,20 @@ function settingsSection(context: PortalContext, app: App, afterTest: () => void
         t("secret.rotated_note"),
       );
     });
-    children.push(h("div", { class: "actions" }, save, test, rotate));
+    const { test: tests, manual } = context.me.limits.sending;
+    children.push(
+      h("div", { class: "actions" }, save, test, rotate),
+      h(
+        "p",
+        { class: "hint", id: "sending-limits" },
+        t("sending.limits", {
+          test_most: tests.most,
+          test_seconds: tests.per_seconds,
+          manual_most: manual.most,
+          manual_hours: manual.per_seconds / 3600,
+        }),
+      ),
+    );
   }
   const form = h(
     "form",

@@ -213,6 +213,11 @@ export const usageRowSchema = z
   .check(z.describe("Verifications of one app that reached their final state on one UTC day, by outcome"));
 export type UsageRow = z.infer<typeof usageRowSchema>;
 
+const sendingLimitSchema = z.strictObject({
+  most: z.int().check(z.gte(1), z.describe("The most in one window")),
+  per_seconds: z.int().check(z.gte(1), z.describe("How long a window lasts, from its first send")),
+});
+
 export const meSchema = z
   .strictObject({
     username: z.string(),
@@ -232,6 +237,18 @@ export const meSchema = z
               .check(z.gte(1), z.describe("The most it may own: a create beyond it is `409 limit_reached`")),
           })
           .check(z.describe("The organisation's apps against its limit")),
+        sending: z
+          .strictObject({
+            test: sendingLimitSchema.check(z.describe("Test events (`POST .../webhook/test`)")),
+            manual: sendingLimitSchema.check(
+              z.describe("Events sent now or replayed (`POST /portal/v1/events/{event_id}/send` and `.../replay`)"),
+            ),
+          })
+          .check(
+            z.describe(
+              "What each app may make the service send to its destination by hand: beyond, `429 rate_limited` with Retry-After",
+            ),
+          ),
       })
       .check(z.describe("What the organisation uses of its limits")),
   })

@@ -1,6 +1,6 @@
 import type { Environment } from "../../domain/environments.ts";
 import type { Member, PortalRole } from "../../domain/organizations.ts";
-import { APPS_PER_ORGANIZATION } from "../../domain/tenant-limits.ts";
+import { APPS_PER_ORGANIZATION, SENDING_LIMITS, type SendingKind } from "../../domain/tenant-limits.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 
 /**
@@ -16,7 +16,10 @@ export async function whoAmI(
   organization_id: string;
   organization_name: string;
   environment: Environment;
-  limits: { apps: { used: number; limit: number } };
+  limits: {
+    apps: { used: number; limit: number };
+    sending: Record<SendingKind, { most: number; per_seconds: number }>;
+  };
 }> {
   const [organization, apps] = await Promise.all([
     deps.organizations.getOrganization(member.organizationId),
@@ -29,6 +32,12 @@ export async function whoAmI(
     organization_id: organization.organization_id,
     organization_name: organization.name,
     environment: organization.environment,
-    limits: { apps: { used: apps, limit: APPS_PER_ORGANIZATION } },
+    limits: {
+      apps: { used: apps, limit: APPS_PER_ORGANIZATION },
+      sending: {
+        test: { most: SENDING_LIMITS.test.most, per_seconds: SENDING_LIMITS.test.perSeconds },
+        manual: { most: SENDING_LIMITS.manual.most, per_seconds: SENDING_LIMITS.manual.perSeconds },
+      },
+    },
   };
 }

@@ -1,19 +1,39 @@
 /** An organisation's webhook deliveries: a test event on request, the attempts made, a replay. */
 import { auditRecord } from "../../domain/audit.ts";
-import { NotFoundError, RefusedError } from "../../domain/errors.ts";
+import { NotFoundError, RateLimitedError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
 import { deliveryPositionSchema } from "../../domain/portal.ts";
 import type { TestEvent } from "../../domain/responses/events.ts";
+import { SENDING_LIMITS, type SendingKind } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import { API_VERSION, type AttemptItem, type EventItem, TEST_EVENT_TYPE } from "../../domain/webhook-events.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
+import type { SendingBudget } from "../../ports/sending-budget.ts";
 import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
 import { memberApp } from "./member.ts";
+
+/** What each kind of send by hand is called in a refusal. */
+const SENDS: Record<SendingKind, string> = { test: "test event", manual: "event sent or replayed by hand" };
+
+/** Takes one send of `kind` for the app, or refuses it with the seconds to wait (`SENDING_LIMITS`). */
+async function takeSend(
+  deps: { sending: SendingBudget; clock: Clock },
+  appId: string,
+  kind: SendingKind,
+): Promise<void> {
+  const budget = await deps.sending.take(appId, kind, deps.clock.now());
+  if (budget.taken) return;
+  const { most, perSeconds } = SENDING_LIMITS[kind];
+  throw new RateLimitedError(
+    `An app may have ${most} ${SENDS[kind]}${most === 1 ? "" : "s"} every ${perSeconds} s; retry after the time in Retry-After`,
+    budget.retryAfterSeconds,
+  );
+}
 
 /**
  * Sends a signed `webhook.test` event to the app's destination now, while the caller waits,
@@ -21,12 +41,13 @@ import { memberApp } from "./member.ts";
  * never retried on its own.
  */
 export async function sendTestEvent(
-  deps: WebhookDeps & { events: Pick<EventStore, "create"> },
+  deps: WebhookDeps & { events: Pick<EventStore, "create">; sending: SendingBudget },
   caller: PortalCaller,
   appId: string,
 ): Promise<{ event_id: string; delivery: DeliveryView }> {
   const app = await memberApp(deps.apps, caller.member, appId);
   if (!app.webhook_url) throw new RefusedError("webhook_not_set", "Set a webhook URL for this app first");
+  await takeSend(deps, app.app_id, "test");
   const now = deps.clock.now();
   const eventId = newId("event");
   const body: TestEvent = {
@@ -74,11 +95,15 @@ export async function memberDeliveries(
   };
 }
 
-/** Delivers one of the organisation's events again, as a new round of attempts due now. */
+/**
+ * Delivers one of the organisation's events again, as a new round of attempts due now; not one
+ * still being delivered (its schedule would start over), and within the app's sends by hand.
+ */
 export async function replayMemberEvent(
   deps: {
     apps: Pick<AppStore, "getApp">;
     events: Pick<EventStore, "get" | "requeue">;
+    sending: SendingBudget;
     clock: Clock;
   },
   caller: PortalCaller,
@@ -90,6 +115,13 @@ export async function replayMemberEvent(
   await memberApp(deps.apps, caller.member, event.app_id).catch(() => {
     throw notFound;
   });
+  if (event.status === "pending") {
+    throw new RefusedError(
+      "event_pending",
+      "The event is still being delivered on its schedule; send it again once it is delivered or parked",
+    );
+  }
+  await takeSend(deps, event.app_id, "manual");
   const queued = await replayEvent(deps, eventId, caller.audit);
   return {
     event_id: eventId,

@@ -8,7 +8,7 @@ import type { AppItem } from "#shared/domain/apps";
 import { newId } from "#shared/domain/ids";
 import type { OrganizationItem, PortalCaller } from "#shared/domain/organizations";
 import type { AuditRecord } from "#shared/domain/responses/audit";
-import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
+import { APPS_PER_ORGANIZATION, SENDING_LIMITS } from "#shared/domain/tenant-limits";
 import { PROBLEMS } from "#shared/http/problems";
 import type { OrganizationStore } from "#shared/ports/organization-store";
 import { attachApp } from "#shared/use-cases/accounts/organizations";
@@ -112,7 +112,14 @@ describe("apps per organisation", () => {
     const { deps, caller } = setup();
     for (let n = 1; n <= 3; n++) await createMemberApp(deps, caller, { name: `App ${n}` });
 
-    expect((await whoAmI(deps, caller.member)).limits).toEqual({ apps: { used: 3, limit: APPS_PER_ORGANIZATION } });
+    expect((await whoAmI(deps, caller.member)).limits).toEqual({
+      apps: { used: 3, limit: APPS_PER_ORGANIZATION },
+      // The sends by hand each app may make, as declared.
+      sending: {
+        test: { most: SENDING_LIMITS.test.most, per_seconds: SENDING_LIMITS.test.perSeconds },
+        manual: { most: SENDING_LIMITS.manual.most, per_seconds: SENDING_LIMITS.manual.perSeconds },
+      },
+    });
   });
 
   it("refuses ops attaching a 21st app, and attaching one it owns again takes no place", async () => {
