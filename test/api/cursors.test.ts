@@ -48,6 +48,8 @@ beforeAll(async () => {
     const created = await customer.created({ file_size_bytes: certificate.length, process_type: "sync" });
     expect((await upload(created, certificate)).status).toBe(200);
     expect(expectVerification(await customer.confirm(created.verification_id)).status).toBe("in_review");
+    // Two test events of one app in a row: the second in a window of its own (`SENDING_LIMITS`).
+    await api.newSendingWindow(orgApp.app_id, "test");
     const tested = await portal("POST", `/portal/v1/apps/${orgApp.app_id}/webhook/test`);
     expect(tested.status, tested.text).toBe(200);
   }

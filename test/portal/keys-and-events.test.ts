@@ -65,12 +65,20 @@ async function keysOf(appId: string): Promise<KeyView[]> {
   return app.keys;
 }
 
-async function auditActions(organizationId: string): Promise<string[]> {
+/** The organisation's audit records, oldest first. */
+async function auditRecords(organizationId: string): Promise<Record<string, unknown>[]> {
   const records = await fx.api.scan(fx.api.tables.audit);
   return records
     .filter((record) => record.organization_id === organizationId)
-    .sort((a, b) => String(a.audit_id).localeCompare(String(b.audit_id)))
-    .map((record) => String(record.action));
+    .sort((a, b) => String(a.audit_id).localeCompare(String(b.audit_id)));
+}
+
+async function auditActions(organizationId: string): Promise<string[]> {
+  return (await auditRecords(organizationId)).map((record) => String(record.action));
+}
+
+async function auditRecordsOf(organizationId: string, action: string): Promise<Record<string, unknown>[]> {
+  return (await auditRecords(organizationId)).filter((record) => record.action === action);
 }
 
 describe("keys", () => {
@@ -464,6 +472,20 @@ describe("lookup", () => {
     ]);
     const actions = await auditActions(organizationOwner.organizationId);
     expect(actions.filter((action) => action === "verifications.searched")).toHaveLength(3);
+    // Each lookup's record names the verifications it showed and how they were found, not the query.
+    const searched = await auditRecordsOf(organizationOwner.organizationId, "verifications.searched");
+    expect(searched.map((record) => record.detail)).toEqual(
+      expect.arrayContaining([
+        {
+          lookup: "external_reference_id",
+          results: "2",
+          verification_ids: `${second.verification_id} ${first.verification_id}`,
+        },
+        { lookup: "verification_id", results: "1", verification_ids: other.verification_id },
+        { lookup: "recent", results: "2", verification_ids: `${other.verification_id} ${second.verification_id}` },
+      ]),
+    );
+    expect(JSON.stringify(searched)).not.toContain(reference);
   });
 
   it("finds a request by its request_id: what it was about, or the refusal alone; a successful read is not kept", async () => {

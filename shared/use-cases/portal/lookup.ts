@@ -101,9 +101,16 @@ export async function lookupVerifications(
       request: requestView(request),
     };
   });
+  // The record names what was shown, and how it was found, never what was asked for.
   await recordAction(deps, caller, {
     action: "verifications.searched",
-    detail: { lookup: q ? "q" : "recent", results: String(data.length) },
+    detail: {
+      lookup: [...new Set(data.map((match) => match.matched_by))].join(" ") || (q ? "nothing_found" : "recent"),
+      results: String(data.length),
+      verification_ids: data
+        .flatMap((match) => (match.verification ? [match.verification.verification_id] : []))
+        .join(" "),
+    },
   });
   return { data, next_cursor: null };
 }

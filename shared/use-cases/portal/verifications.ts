@@ -25,10 +25,18 @@ export async function searchMemberVerifications(
 ): Promise<{ data: ListedVerification[]; next_cursor: string | null }> {
   await memberApp(deps.apps, caller.member, query.app_id);
   const page = await listVerifications(deps, query.app_id, query);
+  // The record names what was shown, and which filters found it, never their values.
+  const filters = (["external_reference_id", "status", "created_after", "created_before"] as const).filter(
+    (filter) => query[filter] !== undefined,
+  );
   await recordAction(deps, caller, {
     action: "verifications.searched",
     app_id: query.app_id,
-    detail: { results: String(page.data.length) },
+    detail: {
+      filters: filters.join(" ") || "none",
+      results: String(page.data.length),
+      verification_ids: page.data.map((verification) => verification.verification_id).join(" "),
+    },
   });
   return page;
 }
