@@ -5,22 +5,11 @@
  */
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { replayMemberEvent } from "#shared/use-cases/portal/webhooks";
-import { clock, functionConfig } from "#shared/wiring/config";
+import { functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore } from "#shared/wiring/stores/apps";
-import { auditTrail } from "#shared/wiring/stores/audit";
-import { eventStore, sendingBudget } from "#shared/wiring/stores/events";
+import { replaying } from "#shared/wiring/replaying";
 
-const config = functionConfig("send-event");
-// Every change its stores make is written with its audit record.
-const audit = auditTrail(config);
-const deps = {
-  apps: appStore(config, audit),
-  events: eventStore(config, audit),
-  sending: sendingBudget(config),
-  audit,
-  clock,
-};
+const deps = replaying(functionConfig("send-event"));
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({
   status: 202,

@@ -95,6 +95,9 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
       if (refusedChange(error).found) return;
       // No invitation's place counted to give back (counted before theirs was): joined alone.
       if (givenBack && refusedChange(error, 1).found) return this.markJoinedAlone(joined);
+      // Another write changed the organisation at that moment: still pending, so the next
+      // invitation settles it again.
+      if (refused(error, 2)) return;
       throw error;
     }
   }

@@ -38,7 +38,8 @@ export interface OrganizationStore {
   pendingMembers(organizationId: string): Promise<MemberItem[]>;
   /**
    * Records that an invited member has signed in: their invitation no longer counts as pending,
-   * and its place is given back in the same write.
+   * and its place is given back in the same write. A write of the organisation at the same
+   * moment may leave them pending, for the next call to record.
    */
   markJoined(member: MemberItem): Promise<void>;
   /** The membership of the customer pool user `sub`: one read. */

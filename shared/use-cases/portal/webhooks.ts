@@ -17,8 +17,11 @@ import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
 import { memberApp } from "./member.ts";
 
-/** What each kind of send by hand is called in a refusal. */
-const SENDS: Record<SendingKind, string> = { test: "test event", manual: "event sent or replayed by hand" };
+/** What each kind of send by hand is called in a refusal: one, and several. */
+const SENDS: Record<SendingKind, readonly [string, string]> = {
+  test: ["test event", "test events"],
+  manual: ["event sent or replayed by hand", "events sent or replayed by hand"],
+};
 
 /** Takes one send of `kind` for the app, or refuses it with the seconds to wait (`SENDING_LIMITS`). */
 async function takeSend(
@@ -30,7 +33,7 @@ async function takeSend(
   if (budget.taken) return;
   const { most, perSeconds } = SENDING_LIMITS[kind];
   throw new RateLimitedError(
-    `An app may have ${most} ${SENDS[kind]}${most === 1 ? "" : "s"} every ${perSeconds} s; retry after the time in Retry-After`,
+    `An app may have ${most} ${SENDS[kind][most === 1 ? 0 : 1]} every ${perSeconds} s; retry after the time in Retry-After`,
     budget.retryAfterSeconds,
   );
 }
