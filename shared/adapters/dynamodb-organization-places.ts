@@ -70,14 +70,28 @@ async function readCount(
   organizationId: string,
   counted: Counted,
 ): Promise<{ count: number; stored: boolean } | undefined> {
+  return (await readCounts(db, table, organizationId, [counted]))?.[0];
+}
+
+/** How many of each of `kinds` the stored organisation has, from one read of it, in their order. */
+async function readCounts(
+  db: DynamoDBDocumentClient,
+  table: string,
+  organizationId: string,
+  kinds: readonly Counted[],
+): Promise<{ count: number; stored: boolean }[] | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: table, Key: { pk: orgPk(organizationId) }, ConsistentRead: true }),
   );
   const organization = Item as OrganizationItem | undefined;
   if (!organization) return undefined;
-  const stored = organization[COUNTED[counted].attribute];
-  if (stored !== undefined) return { count: stored, stored: true };
-  return { count: await countedFromIndex(db, table, organizationId, counted), stored: false };
+  return Promise.all(
+    kinds.map(async (counted) => {
+      const stored = organization[COUNTED[counted].attribute];
+      if (stored !== undefined) return { count: stored, stored: true };
+      return { count: await countedFromIndex(db, table, organizationId, counted), stored: false };
+    }),
+  );
 }
 
 /** How many apps or members the organisation has; none when it is not stored. */
@@ -179,10 +193,8 @@ export async function placeGivenBack(
   organizationId: string,
   counted: readonly Counted[] = ["members"],
 ): Promise<WriteItem | undefined> {
-  const kept: string[] = [];
-  for (const kind of counted) {
-    if ((await readCount(db, table, organizationId, kind))?.stored) kept.push(COUNTED[kind].attribute);
-  }
+  const reads = (await readCounts(db, table, organizationId, counted)) ?? [];
+  const kept = counted.filter((_, n) => reads[n]?.stored).map((kind) => COUNTED[kind].attribute);
   if (kept.length === 0) return undefined;
   return {
     Update: {
@@ -210,9 +222,15 @@ export async function reservePlaces(
     const sets: string[] = [];
     const conditions: string[] = ["attribute_exists(pk)"];
     const values: Record<string, number> = {};
+    const reads = await readCounts(
+      db,
+      table,
+      organizationId,
+      limits.map((limit) => limit.counted),
+    );
+    if (!reads) throw new Error(`Organisation ${organizationId} is not stored`);
     for (const [n, { counted, most }] of limits.entries()) {
-      const read = await readCount(db, table, organizationId, counted);
-      if (!read) throw new Error(`Organisation ${organizationId} is not stored`);
+      const read = reads[n] as { count: number; stored: boolean };
       if (read.count >= most) return counted;
       const { attribute } = COUNTED[counted];
       if (read.stored) {
