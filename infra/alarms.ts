@@ -1,6 +1,13 @@
 import { Duration, Stack } from "aws-cdk-lib";
 import type { Stage } from "aws-cdk-lib/aws-apigateway";
-import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Key } from "aws-cdk-lib/aws-kms";
@@ -9,9 +16,31 @@ import { FilterPattern, type ILogGroup, MetricFilter } from "aws-cdk-lib/aws-log
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { metricsNamespace } from "#shared/declarations/metrics";
-import { constructId, type EnvironmentConfig } from "./config.ts";
+import type { EnvironmentConfig } from "./config.ts";
 
 const PERIOD = Duration.minutes(5);
+
+/** The most metrics one metric-math alarm reads. */
+const ALARM_METRICS = 10;
+
+/** `items` in order, packed into groups whose metrics together stay within `budget`. */
+function metricGroups<T extends { metrics: Record<string, unknown> }>(items: readonly T[], budget: number): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let used = 0;
+  for (const item of items) {
+    const size = Object.keys(item.metrics).length;
+    if (used + size > budget && current.length > 0) {
+      groups.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(item);
+    used += size;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
 
 /** A REST API the alarms watch, and how its alarms are named. */
 export interface WatchedApi {
@@ -77,26 +106,31 @@ export class ApiAlarms extends Construct {
 
     for (const api of props.apis) this.watchApi(api, environment);
 
-    // One alarm per function, not one per metric: the stack stays within CloudFormation's 500
-    // resources. Route handlers answer every known error, so their Errors are crashes and
-    // timeouts; an authorizer's are refused keys and tokens, counted from the access log instead.
-    for (const [name, fn] of props.functions) {
-      const throttles = fn.metricThrottles({ period: PERIOD, statistic: "Sum" });
-      const authorizer = props.authorizerNames.has(name);
+    // Functions watched a few to an alarm (a metric-math alarm reads at most 10 metrics), so the
+    // stack stays within CloudFormation's 500 resources. Route handlers answer every known error,
+    // so their Errors are crashes and timeouts; an authorizer's are refused keys and tokens,
+    // counted from the access log instead: only its throttles are watched here.
+    const watched = [...props.functions].map(([name, fn]) => {
+      const metrics: Record<string, IMetric> = { throttles: fn.metricThrottles({ period: PERIOD, statistic: "Sum" }) };
+      if (!props.authorizerNames.has(name)) metrics.errors = fn.metricErrors({ period: PERIOD, statistic: "Sum" });
+      return { name, metrics };
+    });
+    for (const [index, group] of metricGroups(watched, ALARM_METRICS).entries()) {
+      const usingMetrics = Object.fromEntries(
+        group.flatMap(({ metrics }, member) =>
+          Object.entries(metrics).map(([kind, metric]) => [`${kind}${member}`, metric]),
+        ),
+      );
       this.add(
-        `${constructId(name)}Faults`,
-        authorizer
-          ? `${name} invocations throttled by Lambda concurrency`
-          : `${name} crashed, timed out, or was throttled by Lambda concurrency`,
+        `FunctionFaults${index + 1}`,
+        `one of ${group.map(({ name }) => name).join(", ")} crashed, timed out, or was throttled by Lambda concurrency`,
         {
-          metric: authorizer
-            ? throttles
-            : new MathExpression({
-                expression: "errors + throttles",
-                usingMetrics: { errors: fn.metricErrors({ period: PERIOD, statistic: "Sum" }), throttles },
-                period: PERIOD,
-                label: `${name} errors and throttles`,
-              }),
+          metric: new MathExpression({
+            expression: Object.keys(usingMetrics).join(" + "),
+            usingMetrics,
+            period: PERIOD,
+            label: "errors and throttles",
+          }),
           threshold: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,

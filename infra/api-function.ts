@@ -11,6 +11,7 @@ import { functionBundling, PROJECT_ROOT, RUNTIME } from "./bundling.ts";
 import { constructId } from "./config.ts";
 import { deployedEnvironment, type FunctionResources } from "./function-environment.ts";
 import {
+  auditSealingUse,
   DOCUMENT_KEYS,
   functionStatements,
   IDENTITY_SEALING_ACTIONS,
@@ -107,6 +108,9 @@ export class ApiFunction extends Construct {
     }
     if (definition.access.subjectDigest) {
       resources.subjectKey.addToResourcePolicy(subjectKeyUse(this.role, `DigestBy${constructId(name)}`));
+    }
+    if (definition.access.auditSealing) {
+      resources.auditSealingKey.addToResourcePolicy(auditSealingUse(this.role, `SignBy${constructId(name)}`));
     }
   }
 

@@ -32,6 +32,8 @@ export interface FunctionResources {
   identityKey: IKey;
   /** The KMS HMAC key expected identity numbers are kept as the digest of. */
   subjectKey: IKey;
+  /** The KMS key (`ECC_NIST_P256`) the audit trail's digests are signed with. */
+  auditSealingKey: IKey;
   /** The public stage's usage plan: each app's own request bucket. */
   usagePlanId: string;
   /** The queue new webhook events wait in for their first attempt. */
@@ -60,6 +62,7 @@ function settingValues(resources: FunctionResources): Partial<Record<SettingName
     SEALING_KEY_ID: sealingKey.keyArn,
     IDENTITY_KEY_ID: resources.identityKey.keyArn,
     SUBJECT_KEY_ID: resources.subjectKey.keyArn,
+    AUDIT_SEALING_KEY_ID: resources.auditSealingKey.keyArn,
     USAGE_PLAN_ID: resources.usagePlanId,
     DELIVERY_QUEUE_URL: deliveryQueue.queueUrl,
     ISSUER_QUEUE_URL: issuerQueue.queueUrl,

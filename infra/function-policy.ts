@@ -146,6 +146,11 @@ export function subjectKeyUse(principal: IPrincipal, sid: string): PolicyStateme
   return new PolicyStatement({ sid, principals: [principal], actions: ["kms:GenerateMac"], resources: ["*"] });
 }
 
+/** A statement of the audit sealing key's policy letting `principal` sign digests with it, and nothing else. */
+export function auditSealingUse(principal: IPrincipal, sid: string): PolicyStatement {
+  return new PolicyStatement({ sid, principals: [principal], actions: ["kms:Sign"], resources: ["*"] });
+}
+
 /**
  * Keeping apps' request buckets in the usage plan `usagePlanId`: `register` finds or creates an
  * app's API key and adds it to the plan; `sync` also lists the plan's keys. No other key, plan

@@ -28,6 +28,7 @@ export class OperatorRole extends Construct {
       uploads: IBucket;
       retiredSealingKey: ISecret;
       sealingKey: IKey;
+      auditSealingKey: IKey;
       userPoolArns: string[];
       usagePlanId: string;
     },
@@ -64,6 +65,14 @@ export class OperatorRole extends Construct {
     // Seal new secrets, open none (`apps create`, `webhooks rotate-secret`, `webhooks reseal`): granted
     // in the sealing key's own policy, the one place that can.
     props.sealingKey.addToResourcePolicy(sealingKeyUse(OPERATOR_ACCESS.kms, this.role, "EncryptByOperators"));
+    props.auditSealingKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "PublicKeyForOperators",
+        principals: [this.role],
+        actions: [...OPERATOR_ACCESS.auditKey],
+        resources: ["*"],
+      }),
+    );
     const bucket = stack.getLogicalId(props.uploads.node.defaultChild as CfnBucket);
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${OPERATOR_ACCESS.uploadsPrefix}*]`,

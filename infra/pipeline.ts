@@ -9,6 +9,7 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import {
+  AUDIT_TRAIL_BROKEN_METRIC,
   EDEVLET_CANARY_FAILED_METRIC,
   ISSUER_LOOKUPS_METRIC,
   ISSUER_UNAVAILABLE_REVIEWS_METRIC,
@@ -19,6 +20,7 @@ import {
 } from "#shared/declarations/metrics";
 import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
+import { SEAL_INTERVAL_MINUTES } from "#shared/domain/audit-digests";
 import type { ApiAlarms } from "./alarms.ts";
 import type { EnvironmentConfig } from "./config.ts";
 
@@ -78,6 +80,8 @@ export interface PipelineProps {
   lookups: { queues: QueueWithFailures; reader: NodejsFunction };
   /** Runs every minute: expiry and due webhook retries. */
   tick: NodejsFunction;
+  /** The audit sealer, run every few minutes. */
+  sealer: NodejsFunction;
   alarms: ApiAlarms;
 }
 
@@ -132,6 +136,26 @@ export class Pipeline extends Construct {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(props.tick, { retryAttempts: 2 })],
     });
+    new Rule(this, "AuditSeal", {
+      description: "Signs a digest of the audit records written since the last one",
+      schedule: Schedule.rate(Duration.minutes(SEAL_INTERVAL_MINUTES)),
+      targets: [new LambdaFunction(props.sealer, { retryAttempts: 2 })],
+    });
+    props.alarms.add(
+      "AuditTrailBroken",
+      "an audit month does not agree with its signed digests: run ops audit verify",
+      {
+        metric: new Metric({
+          namespace: metricsNamespace(props.environment.environment),
+          metricName: AUDIT_TRAIL_BROKEN_METRIC,
+          period: Duration.minutes(SEAL_INTERVAL_MINUTES),
+          statistic: "Sum",
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      },
+    );
     new Rule(this, "EdevletCanary", {
       description: "One lookup of a barcode e-Devlet cannot know, which must read its documented negative",
       schedule: Schedule.rate(Duration.minutes(15)),

@@ -157,6 +157,20 @@ export class VerificationApiStack extends Stack {
       removalPolicy: config.removalPolicy,
     });
 
+    // Signs the audit trail's digests: the private half never leaves KMS, only the sealer may sign
+    // (infra/api-function.ts), operators read the public half to check (infra/operator-role.ts).
+    const auditSealingKey = new Key(this, "AuditSealingKey", {
+      description: `Signs the audit trail's digests (ECDSA P-256); only the sealer signs (${environment})`,
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      policy: sealingKeyPolicy(new AccountRootPrincipal()),
+      removalPolicy: config.removalPolicy,
+    });
+    new CfnOutput(this, "AuditSealingKeyArn", {
+      value: auditSealingKey.keyArn,
+      description: "The KMS key the audit trail's digests are signed with: ops audit verify reads its public key",
+    });
+
     // Each app's own request rate: the authorizer names the app's key in it, and the public stage joins it below.
     const usagePlan = new UsagePlan(this, "AppRequests", {
       name: `${this.stackName}-apps`,
@@ -198,6 +212,7 @@ export class VerificationApiStack extends Stack {
       sealingKey,
       identityKey,
       subjectKey,
+      auditSealingKey,
       usagePlanId: usagePlan.usagePlanId,
       deliveryQueue: deliveries.queue,
       issuerQueue: lookups.queue,
@@ -273,6 +288,7 @@ export class VerificationApiStack extends Stack {
       deliveries: { queues: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
       lookups: { queues: lookups, reader: this.functionNamed(ISSUER_QUEUE.consumer) },
       tick: this.functionNamed("tick"),
+      sealer: this.functionNamed("seal-audit"),
       alarms,
     });
 
@@ -284,6 +300,7 @@ export class VerificationApiStack extends Stack {
       uploads,
       retiredSealingKey: secretsKey,
       sealingKey,
+      auditSealingKey,
       userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
       usagePlanId: usagePlan.usagePlanId,
     });

@@ -19,6 +19,7 @@ export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
   "deliver-webhooks": (event: SQSEvent) => Promise<void>;
   "ask-issuer": (event: SQSEvent) => Promise<void>;
   tick: (event?: { canary?: boolean }) => Promise<unknown>;
+  "seal-audit": () => Promise<unknown>;
   /** Behind a function URL: e-Devlet's barcode verification, as the sandbox's issuer. */
   "edevlet-simulator": (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 };

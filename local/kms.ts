@@ -6,9 +6,23 @@
  * `LOCAL_IDENTITY_KEY_ID` (identity numbers sent on create): AES-256-GCM with the encryption
  * context as additional data, so a value opens only with the context it was sealed with, as in
  * KMS. One HMAC key, named by `LOCAL_SUBJECT_KEY_ID`: HMAC-SHA-256, as a KMS `HMAC_256` key.
+ * One signing key, named by `LOCAL_AUDIT_KEY_ID`: ECDSA on P-256, as a KMS `ECC_NIST_P256` key,
+ * answering Sign (a raw message, `ECDSA_SHA_256`, a DER signature) and GetPublicKey (DER SPKI).
  * Errors come back as KMS sends them (HTTP 400 and `__type`).
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createECDH,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+  sign,
+} from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import { KMSClient } from "@aws-sdk/client-kms";
 import type { Sealer } from "#shared/ports/sealer";
@@ -24,6 +38,9 @@ export const LOCAL_IDENTITY_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/000
 
 /** The HMAC key expected identity numbers are digested with. */
 export const LOCAL_SUBJECT_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000002";
+
+/** The key the audit trail's digests are signed with. */
+export const LOCAL_AUDIT_KEY_ID = "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-000000000004";
 
 const TARGET_PREFIX = "TrentService.";
 const MAX_BODY_BYTES = 64 * 1024;
@@ -53,6 +70,23 @@ async function readInput(request: IncomingMessage): Promise<Record<string, unkno
   )) as Record<string, unknown>;
 }
 
+/** A P-256 private key whose secret scalar is `scalar` (32 bytes). */
+function p256Key(scalar: Buffer): KeyObject {
+  const ecdh = createECDH("prime256v1");
+  ecdh.setPrivateKey(scalar);
+  const point = ecdh.getPublicKey();
+  return createPrivateKey({
+    key: {
+      kty: "EC",
+      crv: "P-256",
+      d: scalar.toString("base64url"),
+      x: point.subarray(1, 33).toString("base64url"),
+      y: point.subarray(33).toString("base64url"),
+    },
+    format: "jwk",
+  });
+}
+
 /** The local key service over `keyMaterial` (the local runtime's own sealing material). */
 export async function startKms(options: {
   port: number;
@@ -64,6 +98,12 @@ export async function startKms(options: {
     [LOCAL_IDENTITY_KEY_ID, derived("verification-api local kms identity")],
   ]);
   const macKey = derived("verification-api local kms hmac");
+  const signingKey = p256Key(derived("verification-api local kms audit signing"));
+  const signingKeyOnly = (keyId: unknown) => {
+    if (keyId !== LOCAL_AUDIT_KEY_ID) {
+      throw new KmsError("InvalidKeyUsageException", `Key '${String(keyId)}' is not a signing key`);
+    }
+  };
   /** The symmetric key `keyId` names (the sealing key when none is named, as a Decrypt may leave it to the blob). */
   const knownKey = (keyId: unknown): { id: string; key: Buffer } => {
     const id = keyId === undefined ? LOCAL_SEALING_KEY_ID : String(keyId);
@@ -72,6 +112,31 @@ export async function startKms(options: {
     return { id, key };
   };
   const operations: Record<string, (input: Record<string, unknown>) => unknown> = {
+    Sign(input) {
+      signingKeyOnly(input.KeyId);
+      if (input.SigningAlgorithm !== "ECDSA_SHA_256" || (input.MessageType ?? "RAW") !== "RAW") {
+        throw new KmsError("ValidationException", "The local key signs a raw message with ECDSA_SHA_256");
+      }
+      const message = Buffer.from(String(input.Message ?? ""), "base64");
+      if (message.length === 0 || message.length > 4096) {
+        throw new KmsError("ValidationException", "Message must be 1 to 4096 bytes");
+      }
+      return {
+        Signature: sign("sha256", message, signingKey).toString("base64"),
+        KeyId: LOCAL_AUDIT_KEY_ID,
+        SigningAlgorithm: "ECDSA_SHA_256",
+      };
+    },
+    GetPublicKey(input) {
+      signingKeyOnly(input.KeyId);
+      return {
+        PublicKey: createPublicKey(signingKey).export({ type: "spki", format: "der" }).toString("base64"),
+        KeyId: LOCAL_AUDIT_KEY_ID,
+        KeySpec: "ECC_NIST_P256",
+        KeyUsage: "SIGN_VERIFY",
+        SigningAlgorithms: ["ECDSA_SHA_256"],
+      };
+    },
     GenerateMac(input) {
       if (input.KeyId !== LOCAL_SUBJECT_KEY_ID) {
         throw new KmsError("InvalidKeyUsageException", `Key '${String(input.KeyId)}' is not an HMAC key`);

@@ -17,6 +17,7 @@ import { ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APP_THROTTLING, STAGE_THROTTLING } from "#shared/declarations/routes";
 import { readSettings } from "#shared/declarations/settings";
 import { TABLES } from "#shared/declarations/tables";
+import { SEAL_INTERVAL_MINUTES } from "#shared/domain/audit-digests";
 import { EDEVLET_DEFAULT_MOBILE_URL, EDEVLET_DEFAULT_URL } from "#shared/domain/edevlet";
 import { destinationsFor, ENVIRONMENTS } from "#shared/domain/environments";
 import { ISSUERS } from "#shared/domain/issuer";
@@ -278,7 +279,11 @@ async function startProcessing(handlers: Handlers, queues: Services["queues"]): 
     deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
     lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
     tick: () => handlers.tick(),
-    canary: () => handlers.tick({ canary: true }),
+    // As the deployed schedules run them: the e-Devlet canary every 15 minutes, the audit sealer every 5.
+    schedules: [
+      { run: () => handlers.tick({ canary: true }), everyMs: 15 * 60_000 },
+      { run: () => handlers["seal-audit"](), everyMs: SEAL_INTERVAL_MINUTES * 60_000 },
+    ],
     checkpointFile: inMemory ? undefined : path.join(dataDir, "stream-checkpoint.json"),
     tickMs: settings.LOCAL_TICK_SECONDS * 1000,
     onError: (error) => process.stderr.write(`pipeline: ${error instanceof Error ? error.message : String(error)}\n`),
@@ -288,9 +293,10 @@ async function startProcessing(handlers: Handlers, queues: Services["queues"]): 
 
 /** What the ops command needs to reach this runtime's engines and tables; removed again on stop. */
 function writeRuntimeFile({ kms, usagePlans }: Services): void {
-  const { UPLOADS_BUCKET, SEALING_KEY_ID, USAGE_PLAN_ID } = readSettings([
+  const { UPLOADS_BUCKET, SEALING_KEY_ID, AUDIT_SEALING_KEY_ID, USAGE_PLAN_ID } = readSettings([
     "UPLOADS_BUCKET",
     "SEALING_KEY_ID",
+    "AUDIT_SEALING_KEY_ID",
     "USAGE_PLAN_ID",
   ]);
   const runtime = {
@@ -301,6 +307,7 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
     dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
     kms_endpoint: kms.url,
     sealing_key_id: SEALING_KEY_ID,
+    audit_sealing_key_id: AUDIT_SEALING_KEY_ID,
     apigateway_endpoint: usagePlans.url,
     usage_plan_id: USAGE_PLAN_ID,
     s3_endpoint: process.env.S3_ENDPOINT,

@@ -19,18 +19,14 @@ import { fnv1a } from "#shared/domain/shards";
 import { writeDataFile } from "./data-file.ts";
 import type { LocalQueue, QueueReader } from "./sqs.ts";
 
-/** How often the e-Devlet canary runs: every 15 minutes, as in AWS. */
-export const CANARY_INTERVAL_MS = 15 * 60_000;
-
 export interface PipelineOptions {
   endpoint: string;
   region: string;
   table: string;
   consumer: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   tick: () => Promise<unknown>;
-  /** The e-Devlet canary, run every `canaryMs` (15 minutes, as the deployed schedule runs it); none without one. */
-  canary?: () => Promise<unknown>;
-  canaryMs?: number;
+  /** What the deployed stack's other schedules run (the e-Devlet canary, the audit sealer), each as often. */
+  schedules?: readonly { run: () => Promise<unknown>; everyMs: number }[];
   /** The delivery queue the consumer sends new events to, and the function that reads it. */
   deliveries: { queue: LocalQueue; reader: QueueReader };
   /** The issuer queue processing sends lookups to, and the function that asks. */
@@ -205,12 +201,11 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const ticker = setInterval(() => {
     options.tick().catch((error: unknown) => options.onError?.(error));
   }, options.tickMs ?? 10_000);
-  const { canary } = options;
-  const canaryTimer = canary
-    ? setInterval(() => {
-        canary().catch((error: unknown) => options.onError?.(error));
-      }, options.canaryMs ?? CANARY_INTERVAL_MS)
-    : undefined;
+  const timers = (options.schedules ?? []).map(({ run, everyMs }) =>
+    setInterval(() => {
+      run().catch((error: unknown) => options.onError?.(error));
+    }, everyMs),
+  );
 
   return {
     // A lookup's answer writes a decision, whose record the stream hands on: round after round,
@@ -227,7 +222,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     async stop() {
       stopped = true;
       clearInterval(ticker);
-      clearInterval(canaryTimer);
+      for (const timer of timers) clearInterval(timer);
       for (const waiter of idleWaiters) waiter.resolve();
       await poller;
       // Lookups and deliveries already handed out finish before the engines they write to stop.

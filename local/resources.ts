@@ -17,7 +17,7 @@ import { destinationsFor } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";
-import { LOCAL_IDENTITY_KEY_ID, LOCAL_SEALING_KEY_ID, LOCAL_SUBJECT_KEY_ID } from "./kms.ts";
+import { LOCAL_AUDIT_KEY_ID, LOCAL_IDENTITY_KEY_ID, LOCAL_SEALING_KEY_ID, LOCAL_SUBJECT_KEY_ID } from "./kms.ts";
 import { LOCAL_USAGE_PLAN_ID } from "./usage-plans.ts";
 
 export function tableName(prefix: string, table: TableDefinition): string {
@@ -173,6 +173,7 @@ export function localSettings(options: {
     SEALING_KEY_ID: LOCAL_SEALING_KEY_ID,
     IDENTITY_KEY_ID: LOCAL_IDENTITY_KEY_ID,
     SUBJECT_KEY_ID: LOCAL_SUBJECT_KEY_ID,
+    AUDIT_SEALING_KEY_ID: LOCAL_AUDIT_KEY_ID,
     ...(options.kmsEndpoint ? { KMS_ENDPOINT: options.kmsEndpoint } : {}),
     USAGE_PLAN_ID: LOCAL_USAGE_PLAN_ID,
     ...(options.apiGatewayEndpoint ? { APIGATEWAY_ENDPOINT: options.apiGatewayEndpoint } : {}),

@@ -20,7 +20,7 @@ import type { AuditContext } from "#shared/domain/audit";
 import { type Destinations, destinationsFor, ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
-import type { AuditChain, AuditTrail } from "#shared/ports/audit-trail";
+import type { AuditDigests, AuditPrints, AuditStrays, AuditTrail, DigestVerifier } from "#shared/ports/audit-trail";
 import type { Clock } from "#shared/ports/clock";
 import type { DocumentStore } from "#shared/ports/document-store";
 import type { EventStore } from "#shared/ports/event-store";
@@ -34,7 +34,7 @@ import { peopleOf, staffOf } from "#shared/wiring/identity";
 import { sealerOn } from "#shared/wiring/sealer";
 import { secretIn } from "#shared/wiring/secrets";
 import { appsIn } from "#shared/wiring/stores/apps";
-import { auditIn } from "#shared/wiring/stores/audit";
+import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
 import { documentsIn } from "#shared/wiring/stores/documents";
 import { eventsIn } from "#shared/wiring/stores/events";
 import { organizationsIn } from "#shared/wiring/stores/organizations";
@@ -82,11 +82,21 @@ export interface Target {
   portalUsers(): Promise<PortalDirectory>;
   /** Verifications and their documents; found only by the erase command. */
   erasure(): Promise<{ verifications: VerificationStore; documents: DocumentStore }>;
-  /** The audit trail every command's change is written with, and its months' chains for `audit verify`. */
-  audit: AuditTrail & AuditChain;
+  /** The audit trail every command's change is written with. */
+  audit: AuditTrail;
+  /** The trail's records, digests and the sealing key's public half; found only by `audit verify`. */
+  auditCheck(): Promise<AuditCheck>;
   /** Who runs the command, as the audit trail names them: the IAM principal, or the OS user locally. */
   operator(): Promise<AuditContext>;
   close(): void;
+}
+
+/** What `audit verify` reads: the records by their prints, those outside their month, the digests and the key to check them with. */
+export interface AuditCheck {
+  prints: AuditPrints;
+  strays: AuditStrays;
+  digests: AuditDigests;
+  verifier: DigestVerifier;
 }
 
 /** The audit context of an operator: one request id per command run. */
@@ -147,6 +157,8 @@ const runtimeFile = z.object({
   /** The local key service and its sealing key; absent from a runtime that predates them. */
   kms_endpoint: z.url().optional(),
   sealing_key_id: z.string().min(1).optional(),
+  /** The key the audit trail's digests are signed with; absent from a runtime that predates it. */
+  audit_sealing_key_id: z.string().min(1).optional(),
   /** The local usage plan's control plane and the plan; absent from a runtime that predates them. */
   apigateway_endpoint: z.url().optional(),
   usage_plan_id: z.string().min(1).optional(),
@@ -158,6 +170,7 @@ const runtimeFile = z.object({
     EVENTS_TABLE: z.string().min(1).optional(),
     VERIFICATIONS_TABLE: z.string().min(1).optional(),
     AUDIT_TABLE: z.string().min(1).optional(),
+    AUDIT_DIGESTS_TABLE: z.string().min(1).optional(),
   }),
   /** The e-Devlet the runtime's functions ask (its simulator, or another with LOCAL_EDEVLET=off); absent from a runtime that predates it. */
   edevlet: z.object({ url: z.url(), mobile_url: z.url() }).optional(),
@@ -224,6 +237,16 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
     apps: appsIn(raw, runtime.tables.APPS_TABLE, audit),
     organizations: organizationsIn(raw, runtime.tables.APPS_TABLE, audit),
     audit,
+    async auditCheck() {
+      const { kms_endpoint: endpoint, audit_sealing_key_id: keyId } = runtime;
+      const digestsTable = runtime.tables.AUDIT_DIGESTS_TABLE;
+      if (!endpoint || !keyId || !digestsTable) {
+        throw new TargetUnavailableError(`${file} names no audit digests or sealing key: restart npm start`);
+      }
+      kms ??= new KMSClient(at(endpoint));
+      const { digests, verifier } = sealingIn(raw, kms, digestsTable, keyId);
+      return { prints: audit, strays: audit, digests, verifier };
+    },
     async operator() {
       const user = os.userInfo().username;
       return operatorContext(`local:${user}`, user, os.hostname());
@@ -248,7 +271,7 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       if (!existsSync(keyFile)) throw new TargetUnavailableError(`No sealing key at ${keyFile}`);
       const { kms_endpoint: endpoint, sealing_key_id: keyId } = runtime;
       if (!endpoint || !keyId) throw new TargetUnavailableError(`${file} names no key service: restart npm start`);
-      kms = new KMSClient(at(endpoint));
+      kms ??= new KMSClient(at(endpoint));
       const material = readFileSync(keyFile, "utf8").trim();
       return sealerOn(kms, keyId, async () => material);
     }),
@@ -331,6 +354,14 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
     apps: appsIn(raw, table, audit),
     organizations: organizationsIn(raw, table, audit),
     audit,
+    async auditCheck() {
+      const complete = "--env with a complete stack";
+      const digestsTable = await requiredOutput(outputs, "AuditDigestsTableName", stack, complete);
+      const keyId = await requiredOutput(outputs, "AuditSealingKeyArn", stack, complete);
+      kms ??= new KMSClient(clientConfig);
+      const { digests, verifier } = sealingIn(raw, kms, digestsTable, keyId);
+      return { prints: audit, strays: audit, digests, verifier };
+    },
     async operator() {
       sts ??= new STSClient(clientConfig);
       const { Arn, UserId } = await sts.send(new GetCallerIdentityCommand({}));
@@ -351,7 +382,7 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
     },
     sealer: lazySealer(async () => {
       const keyId = options.sealingKeyId ?? (await requiredOutput(outputs, "SealingKeyArn", stack, "--sealing-key-id"));
-      kms = new KMSClient(clientConfig);
+      kms ??= new KMSClient(clientConfig);
       // Values sealed before KMS still open, with the retired key material, until they are resealed.
       return sealerOn(kms, keyId, async () => {
         const arn =

@@ -1,8 +1,9 @@
-/** `ops audit`: check that no record of the audit trail was changed, month by month. */
+/** `ops audit`: check the audit trail against its signed digests, month by month. */
 import { type Command, InvalidArgumentError } from "commander";
-import { verifyAuditChain } from "#shared/use-cases/audit/verify";
+import { SEAL_OVERDUE_MS } from "#shared/domain/audit-digests";
+import { verifyAuditTrail } from "#shared/use-cases/audit/verify";
 import { EXIT } from "../failures.ts";
-import { fields } from "../output.ts";
+import { table } from "../output.ts";
 import type { Run } from "../program.ts";
 
 /** A month, `YYYY-MM`. */
@@ -11,32 +12,47 @@ function month(value: string): string {
   return value;
 }
 
+/** How many findings the readable answer lists; `--json` has them all. */
+const SHOWN_FINDINGS = 50;
+
 export function addAuditCommands(program: Command, run: Run): void {
   const audit = program.command("audit").description("the audit trail of every staff, portal and operator action");
 
   audit
     .command("verify")
-    .description("walk each month's chain of records and name the first one that does not follow from the one before")
+    .description(
+      "check each month's records against the digests the sealer signed, and name every record changed, put in, removed or kept outside its month",
+    )
     .option("--from <month>", "the first month (YYYY-MM); the trail's retention by default", month)
     .option("--to <month>", "the last month (YYYY-MM); this month by default", month)
     .action((options: { from?: string; to?: string }, command: Command) =>
       run(command, async (target) => {
-        const check = await verifyAuditChain({ audit: target.audit, clock: target.clock }, options);
-        const records = check.months.reduce((sum, checked) => sum + checked.records, 0);
-        const read = `${records} record(s) in ${check.months.length} month(s) of ${target.label}`;
-        if (!check.broken) {
-          return { json: { ok: true, months: check.months }, text: `The audit trail holds: ${read}.` };
-        }
-        const { month: brokenMonth, audit_id, seq, reason } = check.broken;
+        const check = await verifyAuditTrail({ ...(await target.auditCheck()), clock: target.clock }, options);
+        const sealed = check.months.reduce((sum, checked) => sum + checked.sealed, 0);
+        const pending = check.months.reduce((sum, checked) => sum + checked.pending, 0);
+        const read = `${sealed} sealed record(s) in ${check.months.length} month(s) of ${target.label}`;
+        const waiting =
+          pending > 0
+            ? `; ${pending} newer record(s) wait for the next seal (within ${SEAL_OVERDUE_MS / 60_000} minutes)`
+            : "";
+        const json = { ok: check.findings.length === 0, months: check.months, findings: check.findings };
+        if (check.findings.length === 0) return { json, text: `The audit trail holds: ${read}${waiting}.` };
+        const listed = check.findings.slice(0, SHOWN_FINDINGS);
+        const more = check.findings.length - listed.length;
         return {
-          json: { ok: false, months: check.months, broken: check.broken },
+          json,
           text: [
-            `The audit trail is broken in ${brokenMonth} (${read} read up to it):`,
-            fields([
-              ["record", audit_id || "-"],
-              ["place", seq ? String(seq) : "-"],
-              ["why", reason],
-            ]),
+            `The audit trail does not agree with its signed digests: ${check.findings.length} finding(s) (${read}${waiting}).`,
+            table(
+              [
+                ["month", (finding) => finding.month],
+                ["finding", (finding) => finding.kind],
+                ["record", (finding) => finding.audit_id ?? (finding.digest ? `digest ${finding.digest}` : undefined)],
+                ["why", (finding) => finding.reason],
+              ],
+              listed,
+            ),
+            ...(more > 0 ? [`... and ${more} more (--json lists them all)`] : []),
           ].join("\n"),
           exit: EXIT.failed,
         };

@@ -1,47 +1,36 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  QueryCommand,
-  type QueryCommandInput,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, paginateQuery, paginateScan, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
-import { AUDIT_RETENTION_SECONDS, auditMonth, type ChainedRecord, type ChainLink, nextLink } from "../domain/audit.ts";
+import { AUDIT_ID_PATTERN, auditExpiry, auditMonth, auditPrint, type RecordPrint } from "../domain/audit.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
-import type { AuditChain, AuditFilter, AuditTrail } from "../ports/audit-trail.ts";
+import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import { type AuditLinker, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** How far back an unfiltered listing reads: the trail's whole retention, month by month. */
 const RETENTION_MONTHS = 25;
 
-/** Stored beside a record: its keys, its expiry and its link in the month's chain; never part of what the API shows. */
+/** Stored beside a record: its keys and its expiry; never part of what the API shows. */
 interface StoredRecord extends AuditRecord {
   month: string;
   actor_sub: string;
   expires_at_epoch: number;
-  chain_seq: number;
-  chain_prev: string;
-  chain_hash: string;
 }
 
-function storedOf(item: Record<string, unknown>): ChainedRecord {
-  const {
-    month: _month,
-    actor_sub: _actor,
-    expires_at_epoch: _expiry,
-    chain_seq: seq,
-    chain_prev: prev,
-    chain_hash: hash,
-    ...record
-  } = item as unknown as StoredRecord;
-  return { record, link: { seq, prev, hash } };
+/**
+ * What is kept beside a record and never shown: its keys and expiry, and the month chain's link
+ * that records written before signed digests still carry (sealed with them as stored).
+ */
+const STORAGE_ONLY = ["month", "actor_sub", "expires_at_epoch", "chain_seq", "chain_prev", "chain_hash"];
+
+function recordOf(item: Record<string, unknown>): AuditRecord {
+  const record = { ...item };
+  for (const name of STORAGE_ONLY) delete record[name];
+  return record as unknown as AuditRecord;
 }
 
-const recordOf = (item: Record<string, unknown>): AuditRecord => storedOf(item).record;
-
-/** Where a month's chain ends: the last link, in a partition of its own beside the month's records. */
-const headKey = (month: string) => ({ month: `chain#${month}`, audit_id: "head" });
+/** Whether an item is a record kept in its own month: the only items any listing shows or any digest seals. */
+const inItsMonth = (item: Record<string, unknown>): boolean =>
+  typeof item.audit_id === "string" && AUDIT_ID_PATTERN.test(item.audit_id) && item.month === auditMonth(item.audit_id);
 
 /** The month before `month` (`YYYY-MM`). */
 function previousMonth(month: string): string {
@@ -51,75 +40,70 @@ function previousMonth(month: string): string {
 }
 
 /**
- * The audit table: records partitioned by month, with an index per verification and per actor;
- * each month's records chained (`domain/audit.ts`), its head beside them. The other stores write
- * a change and its record together through `linkItems`.
+ * The audit table: records partitioned by month, with an index per verification and per actor.
+ * A record is one conditional put, written with the change it records (`linkItems`): writers
+ * never wait on one another; the sealer reads the months' prints (`dynamodb-audit-digests.ts`).
  */
-export class DynamoDbAuditTrail implements AuditTrail, AuditChain, AuditLinker {
+export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays, AuditLinker {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Keeps `record` at the end of its month's chain; never replaces one. */
+  /** Keeps `record`; never replaces one. */
   async append(record: AuditRecord): Promise<void> {
     await writeTogether(this.db, [], { linker: this, record });
   }
 
-  /**
-   * The record's item linked after the month's head as read now, and the head moved to it: a
-   * transaction holding both fails when another record took the head first.
-   */
-  async linkItems(record: AuditRecord): Promise<WriteItem[]> {
-    const month = auditMonth(record.audit_id);
-    const head = await this.head(month);
-    const link = nextLink(record, head);
+  /** The record's item, put only where no record is. */
+  recordItem(record: AuditRecord): WriteItem {
     const item: StoredRecord = {
       ...record,
-      month,
+      month: auditMonth(record.audit_id),
       actor_sub: record.actor.sub,
-      expires_at_epoch: Math.floor(Date.parse(record.at) / 1000) + AUDIT_RETENTION_SECONDS,
-      chain_seq: link.seq,
-      chain_prev: link.prev,
-      chain_hash: link.hash,
+      expires_at_epoch: auditExpiry(record.audit_id),
     };
-    return [
-      { Put: { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(audit_id)" } },
-      {
-        Put: {
-          TableName: this.table,
-          Item: { ...headKey(month), seq: link.seq, hash: link.hash, last: record.audit_id },
-          ConditionExpression: head ? "seq = :seen" : "attribute_not_exists(audit_id)",
-          ...(head ? { ExpressionAttributeValues: { ":seen": head.seq } } : {}),
-        },
-      },
-    ];
+    return { Put: { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(audit_id)" } };
   }
 
-  /** The month's last link, read consistently; undefined before its first record. */
-  async head(month: string): Promise<Pick<ChainLink, "seq" | "hash"> | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: headKey(month), ConsistentRead: true }),
-    );
-    return Item ? { seq: Number(Item.seq), hash: String(Item.hash) } : undefined;
-  }
-
-  /** Every record of the month with its link, as kept. */
-  async chained(month: string): Promise<ChainedRecord[]> {
-    const records: ChainedRecord[] = [];
+  async prints(month: string, after?: string): Promise<RecordPrint[]> {
+    const prints: RecordPrint[] = [];
     const pages = paginateQuery(
       { client: this.db },
       {
         TableName: this.table,
-        KeyConditionExpression: "#month = :month",
+        KeyConditionExpression: after ? "#month = :month AND audit_id > :after" : "#month = :month",
         ExpressionAttributeNames: { "#month": "month" },
-        ExpressionAttributeValues: { ":month": month },
+        ExpressionAttributeValues: { ":month": month, ...(after ? { ":after": after } : {}) },
         ConsistentRead: true,
       },
     );
-    for await (const page of pages) records.push(...(page.Items ?? []).map(storedOf));
-    return records;
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) {
+        if (inItsMonth(item)) prints.push({ audit_id: String(item.audit_id), print: auditPrint(item) });
+      }
+    }
+    return prints;
+  }
+
+  async strays(): Promise<string[]> {
+    const strays: string[] = [];
+    const pages = paginateScan(
+      { client: this.db },
+      {
+        TableName: this.table,
+        ProjectionExpression: "#month, audit_id",
+        ExpressionAttributeNames: { "#month": "month" },
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) {
+        const id = item.audit_id;
+        if (typeof id === "string" && AUDIT_ID_PATTERN.test(id) && !inItsMonth(item)) strays.push(id);
+      }
+    }
+    return strays;
   }
 
   async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
@@ -146,34 +130,33 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditChain, AuditLinker {
         ? { ExclusiveStartKey: { month: auditMonth(before), audit_id: before, [partitionKey.name]: value } }
         : {}),
     });
-    return { records: items.map(recordOf), more };
+    return { records: items.filter(inItsMonth).map(recordOf), more };
   }
 
   /** Newest month first, until the page is full or the retention is read. */
   private async monthsPage(limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
     const records: AuditRecord[] = [];
     let month = before ? auditMonth(before) : this.now().toISOString().slice(0, 7);
-    let start = before;
+    let start: Record<string, unknown> | undefined = before ? { month, audit_id: before } : undefined;
     for (let read = 0; read < RETENTION_MONTHS; read += 1) {
-      const items = await this.query({
-        KeyConditionExpression: "#month = :month",
-        ExpressionAttributeNames: { "#month": "month" },
-        ExpressionAttributeValues: { ":month": month },
-        Limit: limit - records.length + 1,
-        ...(start ? { ExclusiveStartKey: { month, audit_id: start } } : {}),
-      });
-      records.push(...items.map(recordOf));
-      if (records.length > limit) return { records: records.slice(0, limit), more: true };
+      do {
+        const { Items = [], LastEvaluatedKey } = await this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            ScanIndexForward: false,
+            KeyConditionExpression: "#month = :month",
+            ExpressionAttributeNames: { "#month": "month" },
+            ExpressionAttributeValues: { ":month": month },
+            Limit: limit - records.length + 1,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        records.push(...Items.filter(inItsMonth).map(recordOf));
+        if (records.length > limit) return { records: records.slice(0, limit), more: true };
+        start = LastEvaluatedKey;
+      } while (start);
       month = previousMonth(month);
-      start = undefined;
     }
     return { records, more: false };
-  }
-
-  private async query(input: Omit<QueryCommandInput, "TableName">): Promise<Record<string, unknown>[]> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({ TableName: this.table, ScanIndexForward: false, ...input }),
-    );
-    return Items;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Writes that change items and record the change in the audit trail together: the change's
- * items and the record's place in its month's chain go in one transaction, or nothing is
- * written. Another append that took the chain's head first only means linking after it.
+ * items and the record go in one transaction, or nothing is written. A record is a put of its
+ * own item, so audited writes never wait on one another.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
@@ -18,20 +18,10 @@ import type { AuditRecord } from "../domain/responses/audit.ts";
 /** One item of a transaction, as the document client takes it. */
 export type WriteItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
-/** What links an audit record into its chain: its items, written with the change. */
+/** What puts an audit record beside a change: its item, written in the change's transaction. */
 export interface AuditLinker {
-  linkItems(record: AuditRecord): Promise<WriteItem[]>;
+  recordItem(record: AuditRecord): WriteItem;
 }
-
-/**
- * How many times a write links its record again after other appends took the chain's head, each
- * after a short random wait that grows with the attempts, so writers at the same moment spread out.
- */
-const LINK_ATTEMPTS = 30;
-const LINK_BACKOFF_MS = 15;
-
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * LINK_BACKOFF_MS * Math.min(attempt, 10)));
 
 /** A write that failed: `ConditionalCheckFailedException` or `TransactionCanceledException`. */
 type Refused = ConditionalCheckFailedException | TransactionCanceledException;
@@ -104,27 +94,19 @@ export async function writeTogether(
   audited?: { linker: AuditLinker; record: AuditRecord },
 ): Promise<{ updated?: Record<string, unknown> }> {
   if (!audited && changes.length === 1) return { updated: await writeAlone(db, changes[0] as WriteItem) };
-  const withFailure = changes.map(asksForTheOldItem);
-  for (let attempt = 1; ; attempt += 1) {
-    const link = audited ? await audited.linker.linkItems(audited.record) : [];
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: [...withFailure, ...link] }));
-      return {};
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const own = reasons.slice(0, changes.length);
-      const changeFailed = own.some((reason) => reason.Code !== undefined && reason.Code !== "None");
-      if (changeFailed || attempt === LINK_ATTEMPTS) {
-        throw new TransactionCanceledException({
-          message: error.message,
-          $metadata: error.$metadata,
-          CancellationReasons: changeFailed ? own : reasons,
-        });
-      }
-      // The chain's head moved: another record was appended first. Link after it.
-      await pause(attempt);
-    }
+  const items = [...changes.map(asksForTheOldItem), ...(audited ? [audited.linker.recordItem(audited.record)] : [])];
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    return {};
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const own = (error.CancellationReasons ?? []).slice(0, changes.length);
+    if (!own.some((reason) => reason.Code !== undefined && reason.Code !== "None")) throw error;
+    throw new TransactionCanceledException({
+      message: error.message,
+      $metadata: error.$metadata,
+      CancellationReasons: own,
+    });
   }
 }
 

@@ -92,6 +92,7 @@ export const FUNCTION_SETTINGS = {
   "inspect-verification": ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
   "view-document": ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
   "read-audit": ["AUDIT_TABLE"],
+  "seal-audit": ["ENVIRONMENT", "AUDIT_TABLE", "AUDIT_DIGESTS_TABLE", "AUDIT_SEALING_KEY_ID", "KMS_ENDPOINT"],
   "portal-authorizer": ["PORTAL_USER_POOL_ID", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT", "APPS_TABLE"],
   "portal-page": ["WEB_ASSETS", "PORTAL_CLIENT_ID", "IDENTITY_ENDPOINT"],
   "who-am-i": ["APPS_TABLE"],

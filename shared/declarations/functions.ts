@@ -4,6 +4,7 @@ import type { KeyFamily } from "./key-families.ts";
 import type { SettingName } from "./settings.ts";
 import type {
   APPS_TABLE,
+  AUDIT_DIGESTS_TABLE,
   AUDIT_TABLE,
   EVENTS_TABLE,
   IDEMPOTENCY_TABLE,
@@ -22,6 +23,7 @@ export type TableSetting =
   | "IDEMPOTENCY_TABLE"
   | "EVENTS_TABLE"
   | "AUDIT_TABLE"
+  | "AUDIT_DIGESTS_TABLE"
   | "USAGE_TABLE";
 
 /** Each table's indexes, by the names code looks them up with (`tables.ts`). */
@@ -31,6 +33,7 @@ interface IndexName {
   IDEMPOTENCY_TABLE: keyof typeof IDEMPOTENCY_TABLE.indexes;
   EVENTS_TABLE: keyof typeof EVENTS_TABLE.indexes;
   AUDIT_TABLE: keyof typeof AUDIT_TABLE.indexes;
+  AUDIT_DIGESTS_TABLE: keyof typeof AUDIT_DIGESTS_TABLE.indexes;
   USAGE_TABLE: keyof typeof USAGE_TABLE.indexes;
 }
 
@@ -82,6 +85,8 @@ export interface FunctionDefinition {
     identitySealing?: "seal" | "open";
     /** Digests expected identity numbers with the KMS HMAC key (`SUBJECT_KEY_ID`). */
     subjectDigest?: true;
+    /** Signs the audit trail's digests with the KMS sealing key (`AUDIT_SEALING_KEY_ID`): one function, the sealer. */
+    auditSealing?: true;
     /** Gives new apps their own request bucket: a key in the stage's usage plan (`USAGE_PLAN_ID`). */
     appLimits?: "register";
     /** The delivery queue: `send` new events to it (`DELIVERY_QUEUE_URL`), or `receive` them as its reader. */
@@ -100,10 +105,10 @@ export interface FunctionDefinition {
 }
 
 /**
- * What a function that records people's actions may do in the audit table: add a record and
- * move its month's chain head (both puts, never updates or deletes), and read the head it links after.
+ * What a function that records people's actions may do in the audit table: add a record (a put,
+ * never an update or delete); never read it, never touch the digests that seal it.
  */
-const AUDITED = ["dynamodb:PutItem", "dynamodb:GetItem"] as const;
+const AUDITED = ["dynamodb:PutItem"] as const;
 
 /** Every public route keeps its requests in the usage table's request log, and touches nothing else there. */
 const KEEPS_REQUESTS = ["dynamodb:PutItem"] as const;
@@ -347,6 +352,18 @@ export const FUNCTIONS = {
     timeoutSeconds: 10,
     // Reading the trail is itself recorded.
     access: { tables: { AUDIT_TABLE: ["dynamodb:Query", ...AUDITED] }, uploads: [] },
+  },
+  // Every few minutes: seals the records written since the last digest (`use-cases/audit/seal.ts`).
+  // The one role that may sign a digest and put it; it reads the records and never writes one.
+  "seal-audit": {
+    entry: "functions/seal-audit.ts",
+    settings: FUNCTION_SETTINGS["seal-audit"],
+    timeoutSeconds: 300,
+    access: {
+      tables: { AUDIT_TABLE: ["dynamodb:Query"], AUDIT_DIGESTS_TABLE: ["dynamodb:Query", "dynamodb:PutItem"] },
+      uploads: [],
+      auditSealing: true,
+    },
   },
   // The customer portal: an organisation's people manage its apps and look things up.
   "portal-authorizer": {

@@ -12,6 +12,9 @@ export const UPLOADS_AFTER_ERASURE_METRIC = "UploadsAfterErasure" satisfies Serv
 /** The embedded metric the e-Devlet canary emits when its lookup did not read the documented negative. */
 export const EDEVLET_CANARY_FAILED_METRIC = "EdevletCanaryFailed" satisfies ServiceMetric;
 
+/** The embedded metric the audit sealer emits for each thing it finds wrong with a month it would close. */
+export const AUDIT_TRAIL_BROKEN_METRIC = "AuditTrailBroken" satisfies ServiceMetric;
+
 /** Every lookup of the issuer: a count (by `Outcome` and in all) and its latency, one line per lookup. */
 export const ISSUER_LOOKUPS_METRIC = "IssuerLookups";
 export const ISSUER_LOOKUP_LATENCY_METRIC = "IssuerLookupLatency";

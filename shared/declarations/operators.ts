@@ -23,8 +23,10 @@ export const OPERATOR_ACCESS = {
     EVENTS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
     // erase: by app or reference, from their indexes; each erasure is written with its record.
     VERIFICATIONS_TABLE: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"],
-    // Every change is recorded (a record and its month's chain head, both puts); audit verify reads the months.
-    AUDIT_TABLE: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"],
+    // Every change is recorded (a put); audit verify reads the months and scans for records outside them.
+    AUDIT_TABLE: ["dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan"],
+    // audit verify reads the digests; only the sealer writes them.
+    AUDIT_DIGESTS_TABLE: ["dynamodb:Query"],
   },
   // erase: the document, its pinned copy and the issuer's copy.
   uploads: ["s3:DeleteObject"],
@@ -46,6 +48,8 @@ export const OPERATOR_ACCESS = {
   // them again with the KMS key, encrypt only, as apps create and webhooks rotate-secret do).
   sealingKey: ["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"],
   kms: ["kms:Encrypt"],
+  // audit verify checks the digests' signatures with the sealing key's public half; never signs.
+  auditKey: ["kms:GetPublicKey"],
   // apps create registers the new app's request bucket; apps sync-limits lists the plan's keys too.
   appLimits: "sync",
   // Every command finds the tables, bucket, key and pools in the stack's outputs.
@@ -57,6 +61,7 @@ export const OPERATOR_ACCESS = {
   userPools: readonly `cognito-idp:${string}`[];
   sealingKey: readonly `secretsmanager:${string}`[];
   kms: readonly `kms:${string}`[];
+  auditKey: readonly `kms:${string}`[];
   appLimits: "sync";
   stack: readonly `cloudformation:${string}`[];
 };

@@ -14,6 +14,7 @@ const settings = {
   IDEMPOTENCY_TABLE: z.string().check(z.minLength(1)),
   EVENTS_TABLE: z.string().check(z.minLength(1)),
   AUDIT_TABLE: z.string().check(z.minLength(1)),
+  AUDIT_DIGESTS_TABLE: z.string().check(z.minLength(1)),
   USAGE_TABLE: z.string().check(z.minLength(1)),
   UPLOADS_BUCKET: z.string().check(z.minLength(1)),
   /** Days a verification record is kept after its creation before the table's TTL deletes it. */
@@ -28,6 +29,8 @@ const settings = {
   IDENTITY_KEY_ID: z.string().check(z.minLength(1)),
   /** The KMS HMAC key an expected identity number is kept as the digest of (`expected_subject.identity_number`). */
   SUBJECT_KEY_ID: z.string().check(z.minLength(1)),
+  /** The KMS key (`ECC_NIST_P256`) the audit trail's digests are signed with; only the sealer may sign. */
+  AUDIT_SEALING_KEY_ID: z.string().check(z.minLength(1)),
   /** Local runtime only: the local key service; in AWS the SDK finds KMS itself. */
   KMS_ENDPOINT: z.optional(z.url()),
   /** The stage's usage plan, which holds each app's own request bucket (a key named by the app). */

@@ -177,9 +177,9 @@ export const EVENTS_TABLE = {
 } as const satisfies TableDefinition;
 
 /**
- * What staff (and later portal users) did: one record per claim, decision and view of personal
- * data, partitioned by month so a month reads in order, kept two years (TTL). Append only: the
- * functions may only put, with a condition that no record is replaced.
+ * What staff, portal users and operators did: one record per change and per read of personal
+ * data, partitioned by month so a month reads in order, kept two years after its month (TTL).
+ * Append only: the functions may only put, with a condition that no record is replaced.
  */
 const AUDIT_INDEXES = {
   byVerification: {
@@ -207,6 +207,21 @@ export const AUDIT_TABLE = {
 } as const satisfies TableDefinition;
 
 /**
+ * The audit trail's signed digests (`domain/audit-digests.ts`): per month, in place order. Only
+ * the sealer may put one, never over another; no writer of records may touch it. Kept for good:
+ * a digest holds ids and hashes, no personal data.
+ */
+export const AUDIT_DIGESTS_TABLE = {
+  id: "AuditDigests",
+  setting: "AUDIT_DIGESTS_TABLE",
+  partitionKey: { name: "month", type: "S" },
+  sortKey: { name: "seq", type: "N" },
+  indexes: {},
+  globalIndexes: [],
+  appendOnly: true,
+} as const satisfies TableDefinition;
+
+/**
  * Usage: `pk = APP#<app_id>`, `sk = DAY#<YYYY-MM-DD>` holds one counter per outcome, added to by
  * the change stream as verifications reach their final state; `pk = VER#<verification_id>`,
  * `sk = COUNTED` marks one as counted, so a change seen twice is counted once (kept 7 days);
@@ -229,5 +244,6 @@ export const TABLES: readonly TableDefinition[] = [
   IDEMPOTENCY_TABLE,
   EVENTS_TABLE,
   AUDIT_TABLE,
+  AUDIT_DIGESTS_TABLE,
   USAGE_TABLE,
 ];

@@ -107,26 +107,23 @@ export const auditPositionSchema = z.strictObject({
   ),
 });
 
-/**
- * Tamper evidence, in the spirit of CloudTrail's log file integrity: the records of a month form
- * a chain, each carrying its place in it and the SHA-256 of the record before it, and its own
- * hash covering both. A record changed or put over another no longer hashes to what the next
- * record (or, for the last, the month's head) holds, and `brokenLink` names it.
- */
-export interface ChainLink {
-  /** The record's place in its month's chain, from 1. */
-  seq: number;
-  /** The hash of the record before it; `CHAIN_START` for the first. */
-  prev: string;
-  /** This record's hash: of the record, `seq` and `prev`. */
-  hash: string;
+/** The first moment after `auditId`'s month: when the month's records start to age out together. */
+function monthAfter(auditId: string): number {
+  const [year, month] = auditMonth(auditId).split("-").map(Number) as [number, number];
+  return Date.UTC(year, month, 1);
 }
 
-/** Where each month's chain starts: no record before the first. */
-export const CHAIN_START = "0".repeat(64);
+/**
+ * When a record expires (epoch seconds): the retention counted from the end of its month, so a
+ * month's records expire together, never one at a time, and two years after their month was
+ * sealed and closed (`seal.ts`).
+ */
+export function auditExpiry(auditId: string): number {
+  return Math.floor(monthAfter(auditId) / 1000) + AUDIT_RETENTION_SECONDS;
+}
 
 /** `value` as JSON with every object's keys in order, so equal records hash alike wherever they were read. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value)
@@ -137,67 +134,18 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The hash a record at `seq` after `prev` has. */
-export function linkHash(record: AuditRecord, seq: number, prev: string): string {
-  return createHash("sha256").update(canonical({ record, seq, prev })).digest("hex");
-}
-
-/** The link that puts `record` after the chain's last link (`head`), or first in an empty month. */
-export function nextLink(record: AuditRecord, head: Pick<ChainLink, "seq" | "hash"> | undefined): ChainLink {
-  const seq = (head?.seq ?? 0) + 1;
-  const prev = head?.hash ?? CHAIN_START;
-  return { seq, prev, hash: linkHash(record, seq, prev) };
-}
-
-/** A record of the chain with its link, as the trail keeps it. */
-export interface ChainedRecord {
-  record: AuditRecord;
-  link: ChainLink;
-}
-
-/** Where a chain breaks, and why. */
-export interface BrokenLink {
-  audit_id: string;
-  seq: number;
-  reason: string;
-}
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /**
- * The first record of one month's chain (`records`, in any order) that does not follow from the
- * one before it, or undefined when the chain holds up to `head`, its last link. A month whose
- * oldest records the table's retention has removed starts at its oldest remaining record.
+ * A record's print: the SHA-256 of everything kept of it, every attribute as stored (its
+ * partition and expiry included), so no attribute can change unseen.
  */
-export function brokenLink(
-  records: readonly ChainedRecord[],
-  head: Pick<ChainLink, "seq" | "hash"> | undefined,
-): BrokenLink | undefined {
-  const ordered = [...records].sort((a, b) => a.link.seq - b.link.seq);
-  let before: ChainedRecord | undefined;
-  for (const current of ordered) {
-    const { record, link } = current;
-    const at = { audit_id: record.audit_id, seq: link.seq };
-    if (linkHash(record, link.seq, link.prev) !== link.hash) {
-      return { ...at, reason: "the record does not hash to the hash it carries: it was changed" };
-    }
-    if (before) {
-      if (link.seq !== before.link.seq + 1) {
-        return { ...at, reason: `the record before it (place ${link.seq - 1}) is missing or holds another place` };
-      }
-      if (link.prev !== before.link.hash) {
-        return {
-          audit_id: before.record.audit_id,
-          seq: before.link.seq,
-          reason: `the next record (${record.audit_id}) was chained to another record in this place: it was put over`,
-        };
-      }
-    } else if (link.seq === 1 && link.prev !== CHAIN_START) {
-      return { ...at, reason: "the month's first record is chained to a record before it" };
-    }
-    before = current;
-  }
-  if (head && (!before || before.link.seq !== head.seq || before.link.hash !== head.hash)) {
-    const last = before ? { audit_id: before.record.audit_id, seq: before.link.seq } : { audit_id: "", seq: 0 };
-    return { ...last, reason: `the chain's head names place ${head.seq}, which the month's records do not end with` };
-  }
-  return undefined;
+export function auditPrint(stored: Record<string, unknown>): string {
+  return sha256(canonical(stored));
+}
+
+/** One record as the sealer and the check read it: its id and its print. */
+export interface RecordPrint {
+  audit_id: string;
+  print: string;
 }

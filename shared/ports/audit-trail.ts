@@ -1,4 +1,5 @@
-import type { ChainedRecord, ChainLink } from "../domain/audit.ts";
+import type { RecordPrint } from "../domain/audit.ts";
+import type { SignedDigest } from "../domain/audit-digests.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 
 /** Which records a listing reads: one verification's, one actor's, or all. */
@@ -12,10 +13,35 @@ export interface AuditTrail {
   page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }>;
 }
 
-/** The trail's months as chains (`domain/audit.ts`), for checking that no record was changed. */
-export interface AuditChain {
-  /** The month's last link; undefined before its first record. */
-  head(month: string): Promise<Pick<ChainLink, "seq" | "hash"> | undefined>;
-  /** Every record of the month (`YYYY-MM`) with its link, in any order. */
-  chained(month: string): Promise<ChainedRecord[]>;
+/** The trail's records as the sealer and the check read them: by their prints. */
+export interface AuditPrints {
+  /** Every record the month (`YYYY-MM`) keeps, after the record `after` when given, in id order. */
+  prints(month: string, after?: string): Promise<RecordPrint[]>;
+}
+
+/** The trail's records kept where no month's reading finds them. */
+export interface AuditStrays {
+  /** The ids of records kept outside their own month (another month, or a place that is no month). */
+  strays(): Promise<string[]>;
+}
+
+/** The signed digests, kept where no writer of records may write. */
+export interface AuditDigests {
+  /** The month's digests, in place order. */
+  digests(month: string): Promise<SignedDigest[]>;
+  /** The month's last digest, or undefined before its first. */
+  last(month: string): Promise<SignedDigest | undefined>;
+  /** Keeps a digest in its place; false when the place was taken (another sealer ran at once). */
+  keep(digest: SignedDigest): Promise<boolean>;
+}
+
+/** Signs a digest's hash with the sealing key (KMS, `ECC_NIST_P256`). */
+export interface DigestSigner {
+  /** The signature (DER, base64) over the SHA-256 `hash` (hex). */
+  sign(hash: string): Promise<string>;
+}
+
+/** Checks a digest's signature with the sealing key's public half. */
+export interface DigestVerifier {
+  verify(hash: string, signature: string): Promise<boolean>;
 }

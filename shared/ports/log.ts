@@ -2,7 +2,12 @@ import type { Environment } from "../domain/environments.ts";
 import type { LookupOutcome } from "../domain/issuer.ts";
 
 /** The service's own metrics: each is counted by a log line and watched by an alarm. */
-export type ServiceMetric = "ParkedEvents" | "IssuerUnavailableReviews" | "UploadsAfterErasure" | "EdevletCanaryFailed";
+export type ServiceMetric =
+  | "ParkedEvents"
+  | "IssuerUnavailableReviews"
+  | "UploadsAfterErasure"
+  | "EdevletCanaryFailed"
+  | "AuditTrailBroken";
 
 /** Structured logging. Never a key, a secret, an identity number or document content. */
 export interface Log {

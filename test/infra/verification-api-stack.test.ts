@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
 import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
 import {
+  AUDIT_TRAIL_BROKEN_METRIC,
   EDEVLET_CANARY_FAILED_METRIC,
   ISSUER_LOOKUPS_METRIC,
   ISSUER_UNAVAILABLE_REVIEWS_METRIC,
@@ -26,7 +27,7 @@ import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/decl
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
-import { AUDIT_TABLE, TABLES } from "#shared/declarations/tables";
+import { TABLES } from "#shared/declarations/tables";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import { LOOKUP_LEASE_SECONDS } from "#shared/domain/issuer";
 import { STAFF_GROUPS } from "#shared/domain/staff";
@@ -740,7 +741,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
             ? { TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true } }
             : {}),
           StreamSpecification: definition.stream ? { StreamViewType: definition.stream } : Match.absent(),
-          ResourcePolicy: definition === AUDIT_TABLE ? Match.anyValue() : Match.absent(),
+          ResourcePolicy: definition.appendOnly ? Match.anyValue() : Match.absent(),
           GlobalSecondaryIndexes:
             definition.globalIndexes.length > 0
               ? definition.globalIndexes.map((index) =>
@@ -770,9 +771,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     });
   });
 
-  it("keeps the audit trail append only: no principal may change or delete a record, and records expire after two years", () => {
+  it("keeps the audit trail and its digests append only: no principal may change or delete one, and records expire after two years", () => {
     const audit = template.toJSON().Resources[tableId(template, "AUDIT_TABLE")];
+    const digests = template.toJSON().Resources[tableId(template, "AUDIT_DIGESTS_TABLE")];
     expect(audit.Properties.TimeToLiveSpecification).toEqual({ AttributeName: "expires_at_epoch", Enabled: true });
+    // Digests never expire: they hold ids and hashes, no personal data.
+    expect(digests.Properties.TimeToLiveSpecification).toBeUndefined();
+    expect(digests.Properties.ResourcePolicy).toEqual(audit.Properties.ResourcePolicy);
     expect(audit.Properties.ResourcePolicy.PolicyDocument.Statement).toEqual([
       {
         Effect: "Deny",
@@ -788,13 +793,13 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         Resource: "*",
       },
     ]);
-    // The functions only append (PutItem: a record and its month's chain head) and read (Query,
-    // and GetItem of the head), as they declare.
+    // The functions only append (PutItem) and read (Query), as they declare; only the sealer
+    // writes a digest (test/adapters/audit-tampering.test.ts reads the same from the template).
     for (const [name, definition] of entries) {
       const actions = definition.access.tables.AUDIT_TABLE ?? [];
-      for (const action of actions) {
-        expect(["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"], name).toContain(action);
-      }
+      for (const action of actions) expect(["dynamodb:PutItem", "dynamodb:Query"], name).toContain(action);
+      const onDigests = definition.access.tables.AUDIT_DIGESTS_TABLE ?? [];
+      if (name !== "seal-audit") expect(onDigests, name).toEqual([]);
     }
     expect(audit).toMatchObject({ DeletionPolicy: retained ? "Retain" : "Delete" });
     expect(audit.Properties.DeletionProtectionEnabled).toBe(retained);
@@ -1000,8 +1005,9 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     );
     for (const [name] of entries) {
       const dimension = { Name: "FunctionName", Value: { Ref: functionId(stack, name) } };
-      // One alarm per function: its throttles, and for a route handler its errors beside them.
-      // An authorizer throws for every refused key or token; its failures are counted from the access log.
+      // One alarm watches a few functions: each one's throttles, and for a route handler its errors
+      // beside them. An authorizer throws for every refused key or token; its failures are counted
+      // from the access log.
       const watched = alarms
         .map((alarm) =>
           alarm.Properties.MetricName
@@ -1014,7 +1020,10 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
           metrics.some((metric) => JSON.stringify(metric.Dimensions) === JSON.stringify([dimension])),
         );
       expect(watched, name).toHaveLength(1);
-      expect(watched[0]?.map((metric) => metric.MetricName).sort(), name).toEqual(
+      const own = (watched[0] ?? []).filter(
+        (metric) => JSON.stringify(metric.Dimensions) === JSON.stringify([dimension]),
+      );
+      expect(own.map((metric) => metric.MetricName).sort(), name).toEqual(
         authorizerFunctions.has(name) ? ["Throttles"] : ["Errors", "Throttles"],
       );
     }
@@ -1120,6 +1129,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(Object.keys(outputs).sort()).toEqual(
       [
         "AlarmTopicArn",
+        "AuditSealingKeyArn",
         "OperatorRoleArn",
         "SealingKeyArn",
         "SecretsKeyArn",
@@ -1754,11 +1764,37 @@ describe.each(ENVIRONMENTS)("the %s pipeline", (environment) => {
     const invokers = Object.values(template.findResources("AWS::Lambda::Permission"))
       .map((permission) => permission.Properties)
       .filter((permission) => permission.Principal === "events.amazonaws.com");
-    // Once for the tick's schedule, once for the canary's.
-    expect(invokers.map((permission) => permission.FunctionName["Fn::GetAtt"][0])).toEqual([
-      functionId(stack, "tick"),
-      functionId(stack, "tick"),
+    // Once for the tick's schedule, once for the canary's; the sealer's schedule alone invokes it.
+    expect(invokers.map((permission) => permission.FunctionName["Fn::GetAtt"][0]).sort()).toEqual(
+      [functionId(stack, "tick"), functionId(stack, "tick"), functionId(stack, "seal-audit")].sort(),
+    );
+  });
+
+  it("seals the audit trail every 5 minutes with a P-256 key only the sealer may sign with, and alarms when a month does not agree", () => {
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(5 minutes)",
+      Targets: [Match.objectLike({ Arn: { "Fn::GetAtt": [functionId(stack, "seal-audit"), "Arn"] } })],
+    });
+    const keys = template.findResources("AWS::KMS::Key", { Properties: { KeySpec: "ECC_NIST_P256" } });
+    const [key] = Object.values(keys);
+    expect(key?.Properties.KeyUsage).toBe("SIGN_VERIFY");
+    const statements = key?.Properties.KeyPolicy.Statement as Json[];
+    const roleOf = (name: string) =>
+      template.findResources("AWS::Lambda::Function")[functionId(stack, name)]?.Properties.Role;
+    const uses = (action: string) =>
+      statements
+        .filter((statement) => ([] as string[]).concat(statement.Action as string | string[]).includes(action))
+        .map((statement) => statement.Principal);
+    expect(uses("kms:Sign")).toEqual([{ AWS: roleOf("seal-audit") }]);
+    expect(uses("kms:GetPublicKey")).toEqual([
+      { AWS: { "Fn::GetAtt": [expect.stringMatching(/^OperatorsRole/), "Arn"] } },
     ]);
+    expect(uses("kms:*")).toEqual([]);
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: metricsNamespace(environment),
+      MetricName: AUDIT_TRAIL_BROKEN_METRIC,
+      Threshold: 1,
+    });
   });
 
   it("runs the e-Devlet canary every 15 minutes through the tick, and alarms when it fails", () => {

@@ -1,14 +1,19 @@
 /**
  * `ops audit verify` against a test API's audit table: the operator's own changes leave records
- * that name them, the chain holds, and a record changed in the table afterwards (as someone with
- * write access to it could) is named by the next check.
+ * that name them, wait for the sealer, then hold against its signed digests, and a record changed
+ * in the table afterwards (as someone with write access to it could) is named by the next check.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { KMSClient } from "@aws-sdk/client-kms";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SEAL_MARGIN_MS } from "#shared/domain/audit-digests";
+import { sealAudit } from "#shared/use-cases/audit/seal";
+import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
+import { FixedClock } from "../support/fixed-clock.ts";
 import { OPERATOR_ARN, type OpsRun, opsInProcess, runtimeFileFor, startCallerIdentity } from "./support.ts";
 
 let api: TestApi;
@@ -21,6 +26,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const ops = (args: string[]) => opsInProcess(args, dataDir);
+const local = (endpoint: string) => ({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
 
 function json<T>(run: OpsRun, exit: number = EXIT.ok): T {
   expect(run, run.stderr).toMatchObject({ exit, stderr: "" });
@@ -52,43 +58,60 @@ describe("ops audit verify", () => {
       ]),
     );
 
-    const records = (await api.scan(api.tables.audit)).filter((item) => !String(item.month).startsWith("chain#"));
+    const records = await api.scan(api.tables.audit);
     const mine = (records as unknown as Stored[]).filter(
       (record) => record.organization_id === organization.organization_id,
     );
     expect(mine.map((record) => record.action).sort()).toEqual(["organization.created", "user.invited"]);
     for (const record of mine) expect(record.actor.pool).toBe("operator");
 
-    const whole = json<{ ok: boolean; months: { records: number }[] }>(await ops(["audit", "verify", "--json"]));
-    expect(whole.ok).toBe(true);
-    expect(whole.months.reduce((sum, month) => sum + month.records, 0)).toBe(records.length);
+    // Not sealed yet: the records wait for the sealer, and nothing is wrong.
+    const young = json<{ ok: boolean; months: { pending: number }[] }>(await ops(["audit", "verify", "--json"]));
+    expect(young.ok).toBe(true);
+    expect(young.months.reduce((sum, month) => sum + month.pending, 0)).toBe(records.length);
 
-    // Someone with write access to the table changes what the record says, keeping its link.
-    const forged = records.find((item) => item.audit_id === mine[0]?.audit_id) as Record<string, unknown>;
-    const db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: inject("engines").dynamoEndpoint,
-        region: LOCAL_REGION,
-        credentials: LOCAL_CREDENTIALS,
-      }),
-    );
+    // Sealed as the sealer does once they can have landed, with the runtime's sealing key.
+    const dynamo = new DynamoDBClient(local(inject("engines").dynamoEndpoint));
+    const kms = new KMSClient(local(String(process.env.KMS_ENDPOINT)));
     try {
-      await db.send(
+      const later = new FixedClock(new Date(Date.now() + SEAL_MARGIN_MS + 1000).toISOString().replace(/\.\d+Z$/, "Z"));
+      const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
+      expect(await sealAudit({ prints: auditIn(dynamo, api.tables.audit), ...sealing, clock: later })).toMatchObject({
+        sealed: records.length,
+      });
+    } finally {
+      kms.destroy();
+    }
+    const whole = json<{ ok: boolean; months: { sealed: number }[] }>(await ops(["audit", "verify", "--json"]));
+    expect(whole.ok).toBe(true);
+    expect(whole.months.reduce((sum, month) => sum + month.sealed, 0)).toBe(records.length);
+
+    // Someone with write access to the table changes what the record says.
+    const forged = records.find((item) => item.audit_id === mine[0]?.audit_id) as Record<string, unknown>;
+    try {
+      await DynamoDBDocumentClient.from(dynamo).send(
         new PutCommand({ TableName: api.tables.audit, Item: { ...forged, detail: { name: "Başka A.Ş." } } }),
       );
     } finally {
-      db.destroy();
+      dynamo.destroy();
     }
 
-    const broken = json<{ ok: boolean; broken: { audit_id: string; reason: string } }>(
+    const broken = json<{ ok: boolean; findings: { kind: string; audit_id: string; reason: string }[] }>(
       await ops(["audit", "verify", "--json"]),
       EXIT.failed,
     );
     expect(broken.ok).toBe(false);
-    expect(broken.broken).toMatchObject({ audit_id: forged.audit_id, reason: expect.stringContaining("changed") });
+    expect(broken.findings).toEqual([
+      expect.objectContaining({
+        kind: "edited",
+        audit_id: forged.audit_id,
+        reason: expect.stringContaining("changed"),
+      }),
+    ]);
     const text = await ops(["audit", "verify"]);
     expect(text.exit).toBe(EXIT.failed);
     expect(text.stdout).toContain(String(forged.audit_id));
+    expect(text.stdout).toContain("edited");
   });
 
   it("names the IAM principal that ran a command against a deployed stack", async () => {

@@ -64,6 +64,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
       uploads_bucket: process.env.UPLOADS_BUCKET,
       kms_endpoint: process.env.KMS_ENDPOINT,
       sealing_key_id: process.env.SEALING_KEY_ID,
+      audit_sealing_key_id: process.env.AUDIT_SEALING_KEY_ID,
       apigateway_endpoint: process.env.APIGATEWAY_ENDPOINT,
       usage_plan_id: process.env.USAGE_PLAN_ID,
       tables: {
@@ -71,6 +72,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
         VERIFICATIONS_TABLE: api.tables.verifications,
         EVENTS_TABLE: api.tables.events,
         AUDIT_TABLE: api.tables.audit,
+        AUDIT_DIGESTS_TABLE: api.tables.auditDigests,
       },
       identity: {
         endpoint: api.identity.endpoint,

@@ -21,21 +21,24 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { KMSClient } from "@aws-sdk/client-kms";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { systemClock } from "#shared/adapters/system-clock";
+import { SEAL_MARGIN_MS } from "#shared/domain/audit-digests";
 import { USAGE_OUTCOMES, usageOutcome } from "#shared/domain/portal";
 import { isTerminal } from "#shared/domain/state";
 import type { VerificationItem } from "#shared/domain/verification";
 import type { AttemptItem, EventItem } from "#shared/domain/webhook-events";
-import { verifyAuditChain } from "#shared/use-cases/audit/verify";
+import { sealAudit } from "#shared/use-cases/audit/seal";
+import { verifyAuditTrail } from "#shared/use-cases/audit/verify";
 import { RETRY_DELAYS_SECONDS, RETRY_JITTER } from "#shared/use-cases/webhooks/delivery";
-import { auditIn } from "#shared/wiring/stores/audit";
+import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
 import { type Engine, freePort, LOCAL_CREDENTIALS, LOCAL_REGION, startS3 } from "../../local/engines.ts";
 import { type StaffUser, startApi, type TestApi } from "../support/api.ts";
 import { call, expectVerification, type Reply } from "../support/client.ts";
 import { ContractClient } from "../support/contract-client.ts";
 import { type CrashingPipeline, InjectedCrash, startCrashingPipeline } from "../support/crashing-pipeline.ts";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy.ts";
+import { FixedClock } from "../support/fixed-clock.ts";
 import { type FlakyReceiver, startFlakyReceiver } from "../support/flaky-receiver.ts";
 import { type IssuerFaults, startIssuerFaults } from "../support/issuer-faults.ts";
 import { type LostReplies, startLostReplies } from "../support/lost-replies.ts";
@@ -453,8 +456,19 @@ describe("the whole flow under injected faults", () => {
     expect(reviewedIds.sort()).toEqual(staff.flatMap((person) => [...person.decided]).sort());
     const actions = audit.map((record) => `${record.action} ${record.request_id}`);
     expect(new Set(actions).size, "an action recorded twice").toBe(actions.length);
-    const chain = await verifyAuditChain({ audit: auditIn(dynamo, api.tables.audit), clock: systemClock }, {});
-    expect(chain.broken).toBeUndefined();
+    // Sealed as the sealer would seal them once they can have landed, and then checked.
+    const sealedAt = new FixedClock(new Date(Date.now() + SEAL_MARGIN_MS + 1000).toISOString().replace(/\.\d+Z$/, "Z"));
+    const trail = auditIn(dynamo, api.tables.audit);
+    const kms = new KMSClient({
+      endpoint: process.env.KMS_ENDPOINT,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
+    await sealAudit({ prints: trail, ...sealing, clock: sealedAt });
+    const chain = await verifyAuditTrail({ prints: trail, strays: trail, ...sealing, clock: sealedAt }, {});
+    kms.destroy();
+    expect(chain.findings).toEqual([]);
     expect(unexpected).toEqual([]);
 
     const dynamoCounts = dynamoProxy.counts();
@@ -473,7 +487,7 @@ describe("the whole flow under injected faults", () => {
         `  S3: ${s3Counts.requests} requests, ${s3Counts.throttle} SlowDown, ${s3Counts.error} 500s, ${s3Counts.drop} dropped`,
         `  e-Devlet: ${issuerCounts.lookups} lookups, ${issuerCounts.busy} busy, ${issuerCounts.timeout} timed out`,
         `  crashes: stream consumer ${crashes.consumerCrashes} of ${crashes.consumerInvocations} invocations, delivery reader ${crashes.readerCrashes} of ${crashes.readerInvocations}; ${crashes.recordsSeenAgain} stream records handed over again`,
-        `  reviewers: ${staff.map((person) => person.decided.size).join("+")} decided, ${sum((person) => person.stats.claims)} claims, ${sum((person) => person.stats.requests)} requests, ${sum((person) => person.stats.retries)} retries; audit ${audit.length} records, ${decisions.length} decisions, chain ${chain.months.map((m) => `${m.month}: ${m.records}`).join(", ")} holds`,
+        `  reviewers: ${staff.map((person) => person.decided.size).join("+")} decided, ${sum((person) => person.stats.claims)} claims, ${sum((person) => person.stats.requests)} requests, ${sum((person) => person.stats.retries)} retries; audit ${audit.length} records, ${decisions.length} decisions, sealed ${chain.months.map((m) => `${m.month}: ${m.sealed}`).join(", ")}, holds`,
         `  webhooks: ${events.length} events, ${receiver.deliveries.length} deliveries (${JSON.stringify(answers)}), ${attempts.length} attempts recorded, ${ticks.join("+")} by the tick, ${repeated2xx} repeated 2xx; every event delivered by ${deliveredSeconds.toFixed(1)} s`,
       ].join("\n"),
     );

@@ -32,6 +32,7 @@ import { systemClock } from "#shared/adapters/system-clock";
 import type { Throttle } from "#shared/declarations/routes";
 import {
   APPS_TABLE,
+  AUDIT_DIGESTS_TABLE,
   AUDIT_TABLE,
   EVENTS_TABLE,
   IDEMPOTENCY_TABLE,
@@ -114,7 +115,15 @@ export interface TestApi {
   /** A new staff user in `groups` (none for a user in no group), signed in with a password. */
   staffUser(groups: readonly StaffGroup[]): Promise<StaffUser>;
   environment: Environment;
-  tables: { apps: string; verifications: string; idempotency: string; events: string; audit: string; usage: string };
+  tables: {
+    apps: string;
+    verifications: string;
+    idempotency: string;
+    events: string;
+    audit: string;
+    auditDigests: string;
+    usage: string;
+  };
   bucket: string;
   /** Direct access to the engines, for arranging and inspecting state: never through the proxy. */
   db: DynamoDBDocumentClient;
@@ -244,6 +253,7 @@ export async function startApi(
     idempotency: tableName(prefix, IDEMPOTENCY_TABLE),
     events: tableName(prefix, EVENTS_TABLE),
     audit: tableName(prefix, AUDIT_TABLE),
+    auditDigests: tableName(prefix, AUDIT_DIGESTS_TABLE),
     usage: tableName(prefix, USAGE_TABLE),
   };
   const apps = new DynamoDbAppStore(db, tables.apps);

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, generateKeyPairSync, sign, verify } from "node:crypto";
 /**
  * In-memory stand-ins for the ports in shared/ports, for unit tests of the use cases: no
  * engine, no network. Each keeps the contract its port's doc comment states, and says where
@@ -6,7 +6,8 @@ import { createHmac } from "node:crypto";
  * stored by changing what it was given.
  */
 import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "#shared/domain/apps";
-import { auditMonth, type ChainedRecord, type ChainLink, nextLink } from "#shared/domain/audit";
+import { auditMonth, auditPrint, type RecordPrint } from "#shared/domain/audit";
+import type { SignedDigest } from "#shared/domain/audit-digests";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import type { FileType } from "#shared/domain/document-types";
 import type { Environment } from "#shared/domain/environments";
@@ -34,7 +35,14 @@ import {
 } from "#shared/domain/webhook-events";
 import type { AppLimits } from "#shared/ports/app-limits";
 import type { AppStore } from "#shared/ports/app-store";
-import type { AuditChain, AuditFilter, AuditTrail } from "#shared/ports/audit-trail";
+import type {
+  AuditDigests,
+  AuditFilter,
+  AuditPrints,
+  AuditTrail,
+  DigestSigner,
+  DigestVerifier,
+} from "#shared/ports/audit-trail";
 import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/authority";
 import type { DeliveryQueue } from "#shared/ports/delivery-queue";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
@@ -62,24 +70,23 @@ const copy = <T>(value: T): T => structuredClone(value);
 // The audit trail
 
 /**
- * The trail in memory, each month's records chained as the table keeps them (`nextLink`). The
- * stores below keep a change's record here only when the change is written, as the table's
- * transaction does.
+ * The trail in memory, each record kept as the table keeps it (with its month), its print taken
+ * over everything kept. The stores below keep a change's record here only when the change is
+ * written, as the table's transaction does.
  */
-export class InMemoryAuditTrail implements AuditTrail, AuditChain {
-  readonly kept: ChainedRecord[] = [];
+export class InMemoryAuditTrail implements AuditTrail, AuditPrints {
+  readonly kept: AuditRecord[] = [];
 
   /** The records kept, oldest first. */
   get records(): AuditRecord[] {
-    return this.kept.map(({ record }) => copy(record));
+    return this.kept.map(copy);
   }
 
   async append(record: AuditRecord): Promise<void> {
-    if (this.kept.some((kept) => kept.record.audit_id === record.audit_id)) {
+    if (this.kept.some((kept) => kept.audit_id === record.audit_id)) {
       throw new Error(`Record ${record.audit_id} exists`);
     }
-    const month = auditMonth(record.audit_id);
-    this.kept.push({ record: copy(record), link: nextLink(record, await this.head(month)) });
+    this.kept.push(copy(record));
   }
 
   async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
@@ -94,19 +101,49 @@ export class InMemoryAuditTrail implements AuditTrail, AuditChain {
     return { records: matching.slice(0, limit), more: matching.length > limit };
   }
 
-  async head(month: string): Promise<Pick<ChainLink, "seq" | "hash"> | undefined> {
-    const links = this.kept.filter(({ record }) => auditMonth(record.audit_id) === month).map(({ link }) => link);
-    return links.at(-1);
-  }
-
-  async chained(month: string): Promise<ChainedRecord[]> {
-    return this.kept.filter(({ record }) => auditMonth(record.audit_id) === month).map(copy);
+  async prints(month: string, after?: string): Promise<RecordPrint[]> {
+    return this.kept
+      .filter((record) => auditMonth(record.audit_id) === month && (after === undefined || record.audit_id > after))
+      .sort((a, b) => a.audit_id.localeCompare(b.audit_id))
+      .map((record) => ({ audit_id: record.audit_id, print: auditPrint({ ...record, month }) }));
   }
 
   /** Keeps the record of a change the store wrote; a store given a record without a trail refuses, as the table's does. */
   keep(record: AuditRecord | undefined): Promise<void> {
     return record ? this.append(record) : Promise.resolve();
   }
+}
+
+/** Digests in memory, each place taken once, as the digests table's conditional put keeps them. */
+export class InMemoryAuditDigests implements AuditDigests {
+  readonly kept: SignedDigest[] = [];
+
+  async digests(month: string): Promise<SignedDigest[]> {
+    return this.kept.filter(({ digest }) => digest.month === month).sort((a, b) => a.digest.seq - b.digest.seq);
+  }
+
+  async last(month: string): Promise<SignedDigest | undefined> {
+    return (await this.digests(month)).at(-1);
+  }
+
+  async keep(signed: SignedDigest): Promise<boolean> {
+    const { month, seq } = signed.digest;
+    if (this.kept.some(({ digest }) => digest.month === month && digest.seq === seq)) return false;
+    this.kept.push(structuredClone(signed));
+    return true;
+  }
+}
+
+/** A P-256 key pair in process: signs and checks as the KMS sealing key does (ECDSA over the hash's text). */
+export function inProcessSealingKey(): { signer: DigestSigner; verifier: DigestVerifier } {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return {
+    signer: { sign: async (hash) => sign("sha256", Buffer.from(hash), privateKey).toString("base64") },
+    verifier: {
+      verify: async (hash, signature) =>
+        verify("sha256", Buffer.from(hash), publicKey, Buffer.from(signature, "base64")),
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

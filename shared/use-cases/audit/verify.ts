@@ -1,66 +1,59 @@
 /**
- * `ops audit verify`: walks the trail's months and names the first record that does not follow
- * from the one before it (`domain/audit.ts`), or says every month's chain holds.
+ * `ops audit verify`: reads each month of the trail beside its signed digests and names every
+ * record that does not agree with them (`checkMonth`), every digest the sealing key did not sign,
+ * and every record kept outside its month.
  */
-import { type BrokenLink, brokenLink } from "../../domain/audit.ts";
-import type { AuditChain } from "../../ports/audit-trail.ts";
+import {
+  type AuditFinding,
+  checkMonth,
+  digestHash,
+  type MonthCheck,
+  retainedMonths,
+  type SignedDigest,
+} from "../../domain/audit-digests.ts";
+import type { AuditDigests, AuditPrints, AuditStrays, DigestVerifier } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 
-/** How far back the trail reaches: its retention, month by month. */
-const RETENTION_MONTHS = 25;
-
-/** One month as checked: how many records its chain holds. */
-export interface MonthChecked {
-  month: string;
-  records: number;
+export interface TrailCheck {
+  months: MonthCheck[];
+  /** Records kept outside their month: never shown, never sealed. */
+  strays: AuditFinding[];
+  /** Every finding, the months' and the strays'. */
+  findings: AuditFinding[];
 }
 
-export interface ChainCheck {
-  months: MonthChecked[];
-  /** The first break, and its month; absent when every chain holds. */
-  broken?: BrokenLink & { month: string };
+/** The month's digests, each with whether the sealing key signed it. */
+export async function checkedDigests(
+  deps: { digests: AuditDigests; verifier: DigestVerifier },
+  month: string,
+): Promise<{ signed: SignedDigest; valid: boolean }[]> {
+  const digests = await deps.digests.digests(month);
+  return Promise.all(
+    digests.map(async (signed) => ({
+      signed,
+      valid: await deps.verifier.verify(digestHash(signed.digest), signed.signature),
+    })),
+  );
 }
 
-/** The months from `from` to `to` (`YYYY-MM`), oldest first. */
-function monthsBetween(from: string, to: string): string[] {
-  const months: string[] = [];
-  const date = new Date(`${from}-01T00:00:00Z`);
-  while (date.toISOString().slice(0, 7) <= to) {
-    months.push(date.toISOString().slice(0, 7));
-    date.setUTCMonth(date.getUTCMonth() + 1);
-  }
-  return months;
-}
-
-/** Checks the months from `from` (the retention's first by default) to `to` (this month by default), oldest first. */
-export async function verifyAuditChain(
-  deps: { audit: AuditChain; clock: Clock },
+/** Checks the months from `from` (the retention's first by default) to `to` (this month by default). */
+export async function verifyAuditTrail(
+  deps: { prints: AuditPrints; strays: AuditStrays; digests: AuditDigests; verifier: DigestVerifier; clock: Clock },
   range: { from?: string; to?: string },
-): Promise<ChainCheck> {
+): Promise<TrailCheck> {
   const now = deps.clock.now();
-  const earliest = new Date(now);
-  earliest.setUTCMonth(earliest.getUTCMonth() - (RETENTION_MONTHS - 1));
-  const from = range.from ?? earliest.toISOString().slice(0, 7);
-  const to = range.to ?? now.toISOString().slice(0, 7);
-  const months: MonthChecked[] = [];
-  for (const month of monthsBetween(from, to)) {
-    const [records, head] = await Promise.all([deps.audit.chained(month), deps.audit.head(month)]);
-    if (records.length === 0 && !head) continue;
-    months.push({ month, records: records.length });
-    const unlinked = records.find(({ link }) => typeof link.seq !== "number" || !link.hash || !link.prev);
-    if (unlinked) {
-      return {
-        months,
-        broken: {
-          month,
-          audit_id: unlinked.record.audit_id,
-          seq: 0,
-          reason: "the record carries no link: it was put in beside the chain",
-        },
-      };
-    }
-    const broken = brokenLink(records, head);
-    if (broken) return { months, broken: { ...broken, month } };
+  const months: MonthCheck[] = [];
+  for (const month of retainedMonths(now)) {
+    if ((range.from && month < range.from) || (range.to && month > range.to)) continue;
+    const [digests, records] = await Promise.all([checkedDigests(deps, month), deps.prints.prints(month)]);
+    if (digests.length === 0 && records.length === 0) continue;
+    months.push(checkMonth({ month, digests, records, now }));
   }
-  return { months };
+  const strays: AuditFinding[] = (await deps.strays.strays()).map((auditId) => ({
+    kind: "stray",
+    month: "-",
+    audit_id: auditId,
+    reason: "the record is kept outside its own month, where no listing shows it and no digest can seal it",
+  }));
+  return { months, strays, findings: [...months.flatMap((month) => month.findings), ...strays] };
 }
