@@ -9,7 +9,8 @@ import type { TableSetting } from "./functions.ts";
 export const OPERATOR_ACCESS = {
   tables: {
     // apps, keys, webhooks set and rotate-secret, orgs: items of every kind; apps list scans;
-    // orgs remove-member deletes a membership.
+    // orgs remove-member deletes a membership, and orgs invite those a deleted user left
+    // behind under the username it gives again.
     APPS_TABLE: [
       "dynamodb:GetItem",
       "dynamodb:PutItem",
