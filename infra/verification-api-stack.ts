@@ -9,6 +9,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
 import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
+import { OPERATOR_TRAIL } from "#shared/declarations/operators";
 import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
@@ -20,6 +21,7 @@ import { ApiFunction } from "./api-function.ts";
 import { constructId, type EnvironmentConfig } from "./config.ts";
 import { sealingKeyPolicy } from "./function-policy.ts";
 import { OperatorRole } from "./operator-role.ts";
+import { OperatorTrail } from "./operator-trail.ts";
 import { Pipeline, QueueWithFailures } from "./pipeline.ts";
 import { API_PARTS, declaredApi } from "./rest-api.ts";
 import { CustomerIdentity, StaffIdentity } from "./user-pools.ts";
@@ -61,6 +63,17 @@ export interface VerificationApiStackProps extends StackProps {
    * deploy onto a stack with apps, before `ops apps sync-limits`). Absent: each app is held to its rate.
    */
   appLimits?: "prepare";
+}
+
+/** What every bucket of the stack is: private, TLS only, encrypted, owned by the account. */
+function privateBucket(config: EnvironmentConfig) {
+  return {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    encryption: BucketEncryption.S3_MANAGED,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy: config.removalPolicy,
+  };
 }
 
 /** Characters of key material that seal webhook signing secrets (`SecretBox`). */
@@ -105,7 +118,8 @@ export class VerificationApiStack extends Stack {
       });
     }
 
-    const uploads = this.uploadsBucket(config);
+    const accessLogs = this.accessLogsBucket(config);
+    const uploads = this.uploadsBucket(config, accessLogs);
     new CfnOutput(this, "UploadsBucketName", {
       value: uploads.bucketName,
       description: `Uploaded documents (${environment})`,
@@ -308,6 +322,22 @@ export class VerificationApiStack extends Stack {
       value: operators.role.roleArn,
       description: "Assume with MFA to run npm run ops -- --env against this environment",
     });
+    const recorded = new OperatorTrail(this, "OperatorTrail", {
+      environment,
+      operators: operators.role,
+      tables: OPERATOR_TRAIL.tables.map((setting) => {
+        const entry = tables.get(setting);
+        if (!entry) throw new Error(`The operator trail names ${setting}, which is not a table`);
+        return entry.table;
+      }),
+      accessLogs,
+      removalPolicy: config.removalPolicy,
+    });
+    new CfnOutput(this, "OperatorTrailBucketName", {
+      value: recorded.bucket.bucketName,
+      description:
+        "CloudTrail's records of what operators read and changed in the verifications, apps and audit tables",
+    });
   }
 
   /**
@@ -417,20 +447,17 @@ export class VerificationApiStack extends Stack {
     return table;
   }
 
-  private uploadsBucket(config: EnvironmentConfig): Bucket {
-    const common = {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: config.removalPolicy,
-    };
-    const accessLogs = new Bucket(this, "UploadsAccessLogs", {
-      ...common,
+  /** Server access logs of the stack's buckets (the uploads, the operator trail's), kept 90 days. */
+  private accessLogsBucket(config: EnvironmentConfig): Bucket {
+    return new Bucket(this, "UploadsAccessLogs", {
+      ...privateBucket(config),
       lifecycleRules: [{ expiration: Duration.days(90) }],
     });
+  }
+
+  private uploadsBucket(config: EnvironmentConfig, accessLogs: Bucket): Bucket {
     return new Bucket(this, "Uploads", {
-      ...common,
+      ...privateBucket(config),
       serverAccessLogsBucket: accessLogs,
       lifecycleRules: [
         {

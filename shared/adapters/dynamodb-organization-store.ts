@@ -176,6 +176,23 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     return member?.member_org_id === organizationId && member.username === username ? member : undefined;
   }
 
+  async membershipsNamed(username: string): Promise<MemberItem[]> {
+    const found: MemberItem[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        IndexName: APPS_TABLE.indexes.membersByUsername.indexName,
+        KeyConditionExpression: "username = :username",
+        ExpressionAttributeValues: { ":username": username },
+      },
+    );
+    for await (const page of pages) found.push(...((page.Items ?? []) as MemberItem[]));
+    // The index is read eventually: each membership itself says whether it still stands as found.
+    const members = await Promise.all(found.map((item) => this.getMember(item.sub)));
+    return members.filter((member): member is MemberItem => member?.username === username);
+  }
+
   async changeMember(
     member: MemberItem,
     change: { remove: true } | { role: PortalRole },

@@ -583,12 +583,19 @@ export const FUNCTIONS = {
     timeoutSeconds: 10,
     access: {
       // The membership and the organisation's member place in one write; its pending invitations
-      // from the members index, each found joined recorded so.
+      // from the members index, each found joined recorded so; memberships left under the
+      // username by a deleted user, from the username index, each deleted with its record.
       tables: {
-        APPS_TABLE: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+        APPS_TABLE: [
+          "dynamodb:GetItem",
+          "dynamodb:PutItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:Query",
+        ],
         AUDIT_TABLE: AUDITED,
       },
-      queries: { APPS_TABLE: ["membersByOrganization"] },
+      queries: { APPS_TABLE: ["membersByOrganization", "membersByUsername"] },
       uploads: [],
       // The invitee made (and taken away again when the last place went to another invite
       // meanwhile), and whether each pending invitee has signed in.

@@ -3,13 +3,15 @@
  * the stack creates grants exactly this, to people signed in with MFA. Each entry names the
  * commands that need it.
  */
+import { AUDIT_RETENTION_SECONDS } from "../domain/audit.ts";
 import { documentKey } from "../domain/verification.ts";
 import type { TableSetting } from "./functions.ts";
 
 export const OPERATOR_ACCESS = {
   tables: {
     // apps, keys, webhooks set and rotate-secret, orgs: items of every kind; apps list scans;
-    // orgs remove-member deletes a membership.
+    // orgs remove-member deletes a membership, and orgs invite those a deleted user left
+    // behind under the username it gives again.
     APPS_TABLE: [
       "dynamodb:GetItem",
       "dynamodb:PutItem",
@@ -68,3 +70,14 @@ export const OPERATOR_ACCESS = {
 
 /** How long an operator's session lasts before MFA is asked again. */
 export const OPERATOR_SESSION_SECONDS = 3600;
+
+/**
+ * What CloudTrail records of operators' sessions: every data event (read or write) of the operator
+ * role on these tables, which hold personal data (verifications), the apps, organisations and
+ * members, and the audit trail. The records are log files with their digest files in a bucket of
+ * the stack, kept as long as the audit trail keeps its own records.
+ */
+export const OPERATOR_TRAIL = {
+  tables: ["VERIFICATIONS_TABLE", "APPS_TABLE", "AUDIT_TABLE"],
+  keptDays: Math.ceil(AUDIT_RETENTION_SECONDS / (24 * 60 * 60)),
+} as const satisfies { tables: readonly TableSetting[]; keptDays: number };

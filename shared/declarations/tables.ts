@@ -61,6 +61,14 @@ const APPS_INDEXES = {
     sortKey: { name: "username", type: "S" },
     addedInStep: 2,
   },
+  // Sparse: only memberships carry username, so a name's memberships in every organisation are
+  // found when the name is taken again (those of a deleted user are dropped then).
+  membersByUsername: {
+    indexName: "members_by_username",
+    partitionKey: { name: "username", type: "S" },
+    sortKey: { name: "member_org_id", type: "S" },
+    addedInStep: 3,
+  },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const APPS_TABLE = {

@@ -47,6 +47,11 @@ export interface OrganizationStore {
   /** The organisation's member who signs in as `username`, if any. */
   memberNamed(organizationId: string, username: string): Promise<MemberItem | undefined>;
   /**
+   * Every membership, in any organisation, under `username`: the person who holds the name now,
+   * and any left behind by a pool user deleted since (they name another `sub`).
+   */
+  membershipsNamed(username: string): Promise<MemberItem[]>;
+  /**
    * Ends `member`'s membership, or gives them `role` instead of theirs: only while they still
    * hold the role they were read with, and, with `ownerStays`, while that other member is still
    * one of the organisation's owners (so no change leaves it without one). False when either no

@@ -22,12 +22,13 @@ import {
   PARKED_EVENTS_METRIC,
   UPLOADS_AFTER_ERASURE_METRIC,
 } from "#shared/declarations/metrics";
-import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
+import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS, OPERATOR_TRAIL } from "#shared/declarations/operators";
 import { DELIVERY_QUEUE, ISSUER_QUEUE, type QueueDefinition } from "#shared/declarations/queues";
 import { APIS, type ApiName, methodsByPath, type RouteDefinition } from "#shared/declarations/routes";
 import type { SettingName } from "#shared/declarations/settings";
 import { CHANGE_STREAM_FILTER, CHANGE_STREAM_READING } from "#shared/declarations/stream-filter";
 import { TABLES } from "#shared/declarations/tables";
+import { AUDIT_RETENTION_SECONDS } from "#shared/domain/audit";
 import { ENVIRONMENTS, type Environment } from "#shared/domain/environments";
 import { LOOKUP_LEASE_SECONDS } from "#shared/domain/issuer";
 import { STAFF_GROUPS } from "#shared/domain/staff";
@@ -1092,6 +1093,95 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
     expect(template.findOutputs("OperatorRoleArn")).not.toEqual({});
   });
 
+  it("records what operators read and change in the verifications, apps and audit tables: a trail of their sessions' data events, validated, kept and undeletable", () => {
+    const trails = template.findResources("AWS::CloudTrail::Trail");
+    expect(Object.keys(trails)).toHaveLength(1);
+    const trail = (Object.values(trails)[0] as { Properties: Json }).Properties;
+    expect(trail).toMatchObject({ IsLogging: true, EnableLogFileValidation: true });
+    expect(trail.EventSelectors).toBeUndefined();
+    const selectors = trail.AdvancedEventSelectors as { FieldSelectors: Json[] }[];
+    expect(selectors).toHaveLength(1);
+    const fields = Object.fromEntries((selectors[0]?.FieldSelectors ?? []).map((field) => [field.Field, field]));
+    // Reads and writes alike (no readOnly field), of these three tables only, by the operator role only.
+    expect(Object.keys(fields).sort()).toEqual([
+      "eventCategory",
+      "resources.ARN",
+      "resources.type",
+      "userIdentity.arn",
+    ]);
+    expect(fields.eventCategory).toEqual({ Field: "eventCategory", Equals: ["Data"] });
+    expect(fields["resources.type"]).toEqual({ Field: "resources.type", Equals: ["AWS::DynamoDB::Table"] });
+    expect(OPERATOR_TRAIL.tables).toEqual(["VERIFICATIONS_TABLE", "APPS_TABLE", "AUDIT_TABLE"]);
+    expect(fields["resources.ARN"]).toEqual({
+      Field: "resources.ARN",
+      Equals: OPERATOR_TRAIL.tables.map((setting) => ({ "Fn::GetAtt": [tableId(template, setting), "Arn"] })),
+    });
+    expect(fields["userIdentity.arn"]).toEqual({
+      Field: "userIdentity.arn",
+      StartsWith: [
+        {
+          "Fn::Join": ["", [`arn:aws:sts::${ACCOUNT}:assumed-role/`, { Ref: operatorRoleId(template) }, "/"]],
+        },
+      ],
+    });
+
+    // Its logs: a versioned, encrypted, private bucket that keeps them as long as the audit trail
+    // keeps its records, retained with the stack in production.
+    const bucketId = (trail.S3BucketName as { Ref: string }).Ref;
+    const bucket = template.toJSON().Resources[bucketId];
+    expect(bucket.Type).toBe("AWS::S3::Bucket");
+    expect(bucket.DeletionPolicy).toBe(retained ? "Retain" : "Delete");
+    expect(bucket.Properties).toMatchObject({
+      VersioningConfiguration: { Status: "Enabled" },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LoggingConfiguration: expect.objectContaining({ DestinationBucketName: expect.anything() }),
+    });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({
+        Status: "Enabled",
+        ExpirationInDays: OPERATOR_TRAIL.keptDays,
+        NoncurrentVersionExpiration: { NoncurrentDays: OPERATOR_TRAIL.keptDays },
+      }),
+    ]);
+    expect(OPERATOR_TRAIL.keptDays * 24 * 60 * 60).toBeGreaterThanOrEqual(AUDIT_RETENTION_SECONDS);
+
+    // Only this trail writes there, and no principal deletes a record; the trail waits for that policy.
+    const policies = Object.entries(
+      template.findResources("AWS::S3::BucketPolicy", { Properties: { Bucket: { Ref: bucketId } } }),
+    );
+    expect(policies).toHaveLength(1);
+    const [policyId, policy] = policies[0] as [string, { Properties: { PolicyDocument: { Statement: Json[] } } }];
+    const statements = policy.Properties.PolicyDocument.Statement;
+    const trailArn = `arn:aws:cloudtrail:${REGION}:${ACCOUNT}:trail/VerificationApi-${environment}-operator-reads`;
+    for (const action of ["s3:GetBucketAcl", "s3:PutObject"]) {
+      const granting = statements.filter((statement) => statement.Effect === "Allow" && allows(statement, action));
+      expect(granting).toEqual([
+        expect.objectContaining({
+          Principal: { Service: "cloudtrail.amazonaws.com" },
+          Condition: { StringEquals: expect.objectContaining({ "aws:SourceArn": trailArn }) },
+        }),
+      ]);
+    }
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: "Deny",
+        Principal: { AWS: "*" },
+        Action: ["s3:DeleteObject", "s3:DeleteObjectVersion"],
+      }),
+    );
+    expect(trail.TrailName).toBe(`VerificationApi-${environment}-operator-reads`);
+    expect(Object.values(trails)[0]).toMatchObject({ DependsOn: expect.arrayContaining([policyId]) });
+    expect(template.findOutputs("OperatorTrailBucketName").OperatorTrailBucketName?.Value).toEqual({ Ref: bucketId });
+  });
+
   it("throttles each app on its own: a usage plan at the contract's rate, keyed by the authorizer, on the public stage only", () => {
     template.resourceCountIs("AWS::ApiGateway::UsagePlan", 1);
     const plan = template.toJSON().Resources[usagePlanId(template)].Properties;
@@ -1131,6 +1221,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
         "AlarmTopicArn",
         "AuditSealingKeyArn",
         "OperatorRoleArn",
+        "OperatorTrailBucketName",
         "SealingKeyArn",
         "SecretsKeyArn",
         "UploadsBucketName",

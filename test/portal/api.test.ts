@@ -6,13 +6,19 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { AdminDeleteUserCommand, AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
+import {
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+} from "@aws-sdk/client-cognito-identity-provider";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { testEventSchema } from "#shared/domain/responses/events";
 import { SENDING_LIMITS } from "#shared/domain/tenant-limits";
+import { LEFT_BEHIND_REASON } from "#shared/use-cases/accounts/organizations";
 import { LOCAL_PORTAL_POOL } from "../../local/resources.ts";
 import type { PortalUser } from "../support/api.ts";
 import { Customer, call, expectProblem, type Reply, upload } from "../support/client.ts";
@@ -570,30 +576,76 @@ describe("people", () => {
     const { cognito } = fx.api.identity;
     const pool = { UserPoolId: LOCAL_PORTAL_POOL.id };
     const username = `reused-${crypto.randomUUID().slice(0, 8)}`;
-    const invite = (by: PortalUser) =>
-      portal(by, "POST", "/portal/v1/users", { body: { username, email: `${username}@example.com`, role: "viewer" } });
-    expect((await invite(owner)).status).toBe(201);
-    // The person is deleted from the pool (as an operator may), and another organisation's owner
-    // then invites someone else under the freed name.
+    const invited = await portal(owner, "POST", "/portal/v1/users", {
+      body: { username, email: `${username}@example.com`, role: "viewer" },
+    });
+    expect(invited.status, invited.text).toBe(201);
+    // The person is deleted from the pool, and someone else is made under the freed name in the
+    // pool itself (as an operator may, by hand), not through an invitation, which would drop the
+    // membership left behind (see the next test).
     await cognito.send(new AdminDeleteUserCommand({ ...pool, Username: username }));
-    const again = await invite(stranger);
-    expect(again.status, again.text).toBe(201);
+    await cognito.send(new AdminCreateUserCommand({ ...pool, Username: username, MessageAction: "SUPPRESS" }));
     const subOf = async () =>
       (await cognito.send(new AdminGetUserCommand({ ...pool, Username: username }))).UserAttributes?.find(
         (attribute) => attribute.Name === "sub",
       )?.Value;
     const newcomer = await subOf();
+    expect(newcomer).toBeDefined();
 
-    // The first organisation removes its stale membership; the newcomer stays, in the pool and
-    // in their organisation.
+    // The organisation removes its stale membership; the newcomer stays in the pool.
     const removed = await portal(owner, "DELETE", `/portal/v1/users/${username}`);
     expect(removed.status, removed.text).toBe(200);
     expect(await subOf()).toBe(newcomer);
-    expect((await portal(stranger, "GET", `/portal/v1/users/${username}`)).json).toMatchObject({
-      username,
-      role: "viewer",
-    });
     expectProblem(await portal(owner, "GET", `/portal/v1/users/${username}`), 404, "member_not_found");
+  });
+
+  it("drops a deleted user's membership when another organisation invites someone under the name, giving its places back and recording why", async () => {
+    const { cognito } = fx.api.identity;
+    const username = `retaken-${crypto.randomUUID().slice(0, 8)}`;
+    const invite = (by: PortalUser) =>
+      portal(by, "POST", "/portal/v1/users", { body: { username, email: `${username}@example.com`, role: "viewer" } });
+    const places = async (organizationId: string) => {
+      const { Item } = await fx.api.db.send(
+        new GetCommand({ TableName: fx.api.tables.apps, Key: { pk: `ORG#${organizationId}` }, ConsistentRead: true }),
+      );
+      return { members: Item?.member_count, pending: Item?.pending_count };
+    };
+    const people = async (by: PortalUser) =>
+      ((await portal(by, "GET", "/portal/v1/users?limit=100")).json as { data: { username: string }[] }).data.map(
+        (person) => person.username,
+      );
+    expect((await invite(owner)).status).toBe(201);
+    const invited = await places(owner.organizationId);
+    expect(await people(owner)).toContain(username);
+
+    // The person is deleted from the pool before they sign in; another organisation's owner then
+    // invites someone under the freed name.
+    await cognito.send(new AdminDeleteUserCommand({ UserPoolId: LOCAL_PORTAL_POOL.id, Username: username }));
+    const again = await invite(stranger);
+    expect(again.status, again.text).toBe(201);
+
+    // The first organisation no longer lists them, has both their places back (a member's and a
+    // pending invitation's), and its trail says why they went and who took the name.
+    expect(await people(owner)).not.toContain(username);
+    expectProblem(await portal(owner, "GET", `/portal/v1/users/${username}`), 404, "member_not_found");
+    expect(await places(owner.organizationId)).toEqual({
+      members: (invited.members as number) - 1,
+      pending: (invited.pending as number) - 1,
+    });
+    const records = (await fx.api.scan(fx.api.tables.audit)).filter(
+      (record) =>
+        record.organization_id === owner.organizationId &&
+        record.action === "member.removed" &&
+        (record.detail as Record<string, string> | undefined)?.username === username,
+    );
+    expect(records).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ pool: "portal", sub: stranger.sub, username: stranger.username }),
+        detail: { username, role: "viewer", reason: LEFT_BEHIND_REASON },
+      }),
+    ]);
+    // The newcomer is the other organisation's member, untouched.
+    expect(await people(stranger)).toContain(username);
   });
 
   it("lets an owner change a role and remove a person, never the last owner; the removed token is refused after the authorizer's cache", async () => {

@@ -23,7 +23,7 @@ import { isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { PortalDirectory } from "../../ports/identity.ts";
+import type { PoolPerson, PortalDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import { checkAppName, tooManyApps } from "./apps.ts";
 import { requireApp } from "./current-app.ts";
@@ -109,10 +109,53 @@ async function settleJoined(
   }
 }
 
+/** How many times a member change reads again after the membership or the staying owner changed under it. */
+const CHANGE_ATTEMPTS = 3;
+
+/** Why a membership is dropped when its username is taken again, as its record says. */
+export const LEFT_BEHIND_REASON = "its user was deleted from the pool, and the username taken again";
+
+/**
+ * Drops every membership left behind under `person`'s username, in any organisation, by a pool
+ * user deleted since: the pool has just given the name to `person`, so a membership of it that
+ * names another `sub` names nobody any more. Each goes with its record (in the organisation it
+ * was in, by whoever took the name for `person`) in one write, and gives its places back (a
+ * member's, and a pending invitation's if it was one). The organisation's other owners are not
+ * checked: an owner who no longer exists keeps no organisation owned.
+ */
+async function dropLeftBehind(
+  deps: { organizations: Pick<OrganizationStore, "membershipsNamed" | "changeMember">; clock: Clock },
+  person: PoolPerson,
+  by: AuditContext | undefined,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const leftBehind = (await deps.organizations.membershipsNamed(person.username)).filter(
+      (member) => member.sub !== person.sub,
+    );
+    let changedMeanwhile = false;
+    for (const member of leftBehind) {
+      const record =
+        by &&
+        auditRecord(by, deps.clock.now(), {
+          action: "member.removed",
+          organization_id: member.member_org_id,
+          detail: { username: member.username, role: member.role, reason: LEFT_BEHIND_REASON },
+        });
+      const dropped = await deps.organizations.changeMember(member, { remove: true }, undefined, record);
+      changedMeanwhile ||= !dropped;
+    }
+    if (!changedMeanwhile) return;
+    if (attempt >= CHANGE_ATTEMPTS) {
+      throw new RefusedError("concurrent_change", "The organisation's members changed at the same time; retry");
+    }
+  }
+}
+
 /**
  * A new portal user of the organisation with `role`: created in the customer pool, which mails
  * them a temporary password at `email` (nobody else sees it; the first sign-in sets their own),
- * then made a member, pending until they sign in. Within the organisation's limits: at most
+ * then made a member, pending until they sign in. Memberships left behind under the username by
+ * a user deleted from the pool since are dropped first (`dropLeftBehind`). Within the organisation's limits: at most
  * `MEMBERS_PER_ORGANIZATION` members and `PENDING_INVITES_PER_ORGANIZATION` invitations not yet
  * accepted, both places taken on the organisation before the user is made (so concurrent invites
  * cannot pass either, and a refused one makes and mails nobody) and given back if it is not.
@@ -127,6 +170,8 @@ export async function inviteMember(
       | "reserveInvitation"
       | "releaseInvitation"
       | "addInvitedMember"
+      | "membershipsNamed"
+      | "changeMember"
     >;
     users: Pick<PortalDirectory, "invite" | "hasSignedIn" | "remove">;
     clock: Clock;
@@ -155,6 +200,7 @@ export async function inviteMember(
   });
   const now = deps.clock.now();
   try {
+    await dropLeftBehind(deps, member, by);
     await deps.organizations.addInvitedMember(
       {
         pk: memberPk(member.sub),
@@ -243,9 +289,6 @@ export async function attachApp(
   }
   return { app_id: input.appId, organization_id: organization.organization_id };
 }
-
-/** How many times a member change reads again after the membership or the staying owner changed under it. */
-const CHANGE_ATTEMPTS = 3;
 
 /** The organisation's member `username`; anyone else, in another organisation or none, reads as not found. */
 export async function requireMember(

@@ -12,7 +12,12 @@ import type { AuditRecord } from "#shared/domain/responses/audit";
 import { MEMBERS_PER_ORGANIZATION, PENDING_INVITES_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import type { PoolPerson, PortalDirectory, StaffMember } from "#shared/ports/identity";
 import type { OrganizationStore } from "#shared/ports/organization-store";
-import { changeMemberRole, inviteMember, removeMember } from "#shared/use-cases/accounts/organizations";
+import {
+  changeMemberRole,
+  inviteMember,
+  LEFT_BEHIND_REASON,
+  removeMember,
+} from "#shared/use-cases/accounts/organizations";
 import { InMemoryAuditTrail } from "../../support/fakes.ts";
 import { FixedClock, T0 } from "../../support/fixed-clock.ts";
 
@@ -38,6 +43,7 @@ class Memberships
       | "reserveInvitation"
       | "releaseInvitation"
       | "addInvitedMember"
+      | "membershipsNamed"
     >
 {
   readonly members = new Map<string, MemberItem>();
@@ -45,14 +51,18 @@ class Memberships
   /** Invitations whose places are taken and whose membership is not stored yet. */
   reserved = 0;
 
-  put(username: string, role: PortalRole, pending?: true): MemberItem {
-    const sub = `sub-${username}`;
+  put(
+    username: string,
+    role: PortalRole,
+    pending?: true,
+    { sub = `sub-${username}`, organizationId = ORGANIZATION } = {},
+  ): MemberItem {
     const member: MemberItem = {
       pk: memberPk(sub),
       kind: "member",
       sub,
       username,
-      member_org_id: ORGANIZATION,
+      member_org_id: organizationId,
       role,
       created_at: T0,
       ...(pending ? { pending } : {}),
@@ -76,6 +86,10 @@ class Memberships
 
   async memberNamed(organizationId: string, username: string): Promise<MemberItem | undefined> {
     return [...this.members.values()].find((m) => m.member_org_id === organizationId && m.username === username);
+  }
+
+  async membershipsNamed(username: string): Promise<MemberItem[]> {
+    return [...this.members.values()].filter((m) => m.username === username);
   }
 
   async membersOf(organizationId: string): Promise<{ members: MemberItem[]; more: boolean }> {
@@ -231,6 +245,56 @@ describe("invitations", () => {
       limit: { name: "members_per_organization", max: MEMBERS_PER_ORGANIZATION },
     });
     expect(users.invited).toEqual(["last"]);
+    expect(organizations.reserved).toBe(0);
+  });
+
+  it("drops the memberships a deleted user left under the name, in every organisation, each with its record", async () => {
+    const { organizations, users, deps } = setup();
+    const elsewhere = newId("organization");
+    organizations.put("owner", "owner");
+    organizations.put("reused", "developer", true, { sub: "sub-gone-1", organizationId: elsewhere });
+    organizations.put("reused", "owner", undefined, { sub: "sub-gone-2" });
+    organizations.put("other", "viewer", undefined, { organizationId: elsewhere });
+
+    await invite(deps, "reused");
+
+    expect(users.invited).toEqual(["reused"]);
+    expect([...organizations.members.values()].filter((m) => m.username === "reused")).toEqual([
+      expect.objectContaining({ sub: "sub-reused", member_org_id: ORGANIZATION, role: "viewer", pending: true }),
+    ]);
+    expect(organizations.members.get("sub-other")?.member_org_id).toBe(elsewhere);
+    expect(organizations.trail.records.map((record) => [record.action, record.organization_id, record.detail])).toEqual(
+      [
+        ["member.removed", elsewhere, { username: "reused", role: "developer", reason: LEFT_BEHIND_REASON }],
+        ["member.removed", ORGANIZATION, { username: "reused", role: "owner", reason: LEFT_BEHIND_REASON }],
+        ["user.invited", ORGANIZATION, { username: "reused", role: "viewer" }],
+      ],
+    );
+    expect(organizations.trail.records.every((record) => record.actor.sub === by.actor.sub)).toBe(true);
+    expect(organizations.reserved).toBe(0);
+  });
+
+  it("reads a left-behind membership again when it changed under its drop, and undoes the invitation if it keeps changing", async () => {
+    const { organizations, users, deps } = setup();
+    organizations.put("owner", "owner");
+    organizations.put("reused", "viewer", undefined, { sub: "sub-gone" });
+    const change = organizations.changeMember.bind(organizations);
+    let changes = 0;
+    organizations.changeMember = async (member, ...rest) => {
+      // Another owner gives the stale membership a role at the moment of the first drop.
+      changes += 1;
+      if (changes === 1) organizations.put("reused", "developer", undefined, { sub: "sub-gone" });
+      return change(member, ...rest);
+    };
+    await invite(deps, "reused");
+    expect(organizations.members.has("sub-gone")).toBe(false);
+    expect(changes).toBe(2);
+
+    organizations.put("again", "viewer", undefined, { sub: "sub-gone-again" });
+    organizations.changeMember = async () => false;
+    await expect(invite(deps, "again")).rejects.toMatchObject({ code: "concurrent_change" });
+    expect(users.removed).toEqual(["sub-again"]);
+    expect(organizations.members.has("sub-again")).toBe(false);
     expect(organizations.reserved).toBe(0);
   });
 
