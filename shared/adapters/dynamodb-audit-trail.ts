@@ -1,10 +1,19 @@
-import { type DynamoDBDocumentClient, paginateQuery, paginateScan, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  paginateQuery,
+  paginateScan,
+  QueryCommand,
+  TransactWriteCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
 import { AUDIT_ID_PATTERN, auditExpiry, auditMonth, auditPrint, type RecordPrint } from "../domain/audit.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import { type AuditLinker, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+
+/** The most items one `TransactWriteItems` holds. */
+const TRANSACTION_ITEMS = 100;
 
 /** How far back an unfiltered listing reads: the trail's whole retention, month by month. */
 const RETENTION_MONTHS = 25;
@@ -54,6 +63,14 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
   /** Keeps `record`; never replaces one. */
   async append(record: AuditRecord): Promise<void> {
     await writeTogether(this.db, [], { linker: this, record });
+  }
+
+  /** In transactions of at most 100 records, DynamoDB's limit (a batch write is denied on the table). */
+  async appendAll(records: readonly AuditRecord[]): Promise<void> {
+    for (let start = 0; start < records.length; start += TRANSACTION_ITEMS) {
+      const items = records.slice(start, start + TRANSACTION_ITEMS).map((record) => this.recordItem(record));
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    }
   }
 
   /** The record's item, put only where no record is. */

@@ -9,6 +9,8 @@ export type AuditFilter = { verificationId: string } | { actorSub: string } | Re
 export interface AuditTrail {
   /** Keeps `record`; never replaces one. */
   append(record: AuditRecord): Promise<void>;
+  /** Keeps every one of `records` (one read's, a record per verification it showed); never replaces one. */
+  appendAll(records: readonly AuditRecord[]): Promise<void>;
   /** Up to `limit` records, newest first, older than the record `before` when given; `more` when older ones remain. */
   page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }>;
 }

@@ -471,20 +471,33 @@ describe("lookup", () => {
       [second.verification_id, "recent"],
     ]);
     const actions = await auditActions(organizationOwner.organizationId);
-    expect(actions.filter((action) => action === "verifications.searched")).toHaveLength(3);
-    // Each lookup's record names the verifications it showed and how they were found, not the query.
+    // A record per verification each lookup showed, naming it and how it was found, not the query.
+    expect(actions.filter((action) => action === "verifications.searched")).toHaveLength(5);
     const searched = await auditRecordsOf(organizationOwner.organizationId, "verifications.searched");
-    expect(searched.map((record) => record.detail)).toEqual(
+    const shown = (lookup: string, results: string, ids: string[]) =>
+      ids.map((verification_id) => ({ verification_id, detail: { lookup, results } }));
+    expect(searched.map(({ verification_id, detail }) => ({ verification_id, detail }))).toEqual(
       expect.arrayContaining([
-        {
-          lookup: "external_reference_id",
-          results: "2",
-          verification_ids: `${second.verification_id} ${first.verification_id}`,
-        },
-        { lookup: "verification_id", results: "1", verification_ids: other.verification_id },
-        { lookup: "recent", results: "2", verification_ids: `${other.verification_id} ${second.verification_id}` },
+        ...shown("external_reference_id", "2", [second.verification_id, first.verification_id]),
+        ...shown("verification_id", "1", [other.verification_id]),
+        ...shown("recent", "2", [other.verification_id, second.verification_id]),
       ]),
     );
+    // So a verification's own trail, as staff admins read it, lists every lookup that showed it.
+    const admin = await fx.api.staffUser(["admins"]);
+    const trail = await call(
+      fx.api.backofficeUrl,
+      "GET",
+      `/backoffice/v1/audit?verification_id=${second.verification_id}`,
+      {
+        headers: { Authorization: `Bearer ${admin.accessToken}` },
+      },
+    );
+    expect(trail.status, trail.text).toBe(200);
+    const reads = (trail.json as { data: { action: string; detail?: Record<string, string> }[] }).data.filter(
+      (record) => record.action === "verifications.searched",
+    );
+    expect(reads.map((record) => record.detail?.lookup).sort()).toEqual(["external_reference_id", "recent"]);
     expect(JSON.stringify(searched)).not.toContain(reference);
   });
 

@@ -89,6 +89,10 @@ export class InMemoryAuditTrail implements AuditTrail, AuditPrints {
     this.kept.push(copy(record));
   }
 
+  async appendAll(records: readonly AuditRecord[]): Promise<void> {
+    for (const record of records) await this.append(record);
+  }
+
   async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
     const matching = this.records
       .filter(

@@ -16,7 +16,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { RequestLog } from "../../ports/request-log.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
-import { recordAction } from "./member.ts";
+import { recordRead } from "./member.ts";
 
 /** Every app of the organisation (at most 20 today: one page). */
 async function appsOfOrganization(
@@ -60,7 +60,7 @@ export async function lookupVerifications(
     organizations: Pick<OrganizationStore, "appsOf">;
     verifications: Pick<VerificationStore, "get" | "listForApp">;
     requests: Pick<RequestLog, "find">;
-    audit: Pick<AuditTrail, "append">;
+    audit: Pick<AuditTrail, "appendAll">;
     clock: Clock;
   },
   caller: PortalCaller,
@@ -102,15 +102,19 @@ export async function lookupVerifications(
     };
   });
   // The record names what was shown, and how it was found, never what was asked for.
-  await recordAction(deps, caller, {
-    action: "verifications.searched",
-    detail: {
-      lookup: [...new Set(data.map((match) => match.matched_by))].join(" ") || (q ? "nothing_found" : "recent"),
-      results: String(data.length),
-      verification_ids: data
-        .flatMap((match) => (match.verification ? [match.verification.verification_id] : []))
-        .join(" "),
+  await recordRead(
+    deps,
+    caller,
+    {
+      action: "verifications.searched",
+      detail: {
+        lookup: [...new Set(data.map((match) => match.matched_by))].join(" ") || (q ? "nothing_found" : "recent"),
+        results: String(data.length),
+      },
     },
-  });
+    data.flatMap(({ verification, app_id }) =>
+      verification ? [{ verification_id: verification.verification_id, app_id }] : [],
+    ),
+  );
   return { data, next_cursor: null };
 }

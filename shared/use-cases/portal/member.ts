@@ -26,6 +26,23 @@ export async function recordAction(
 }
 
 /**
+ * Records a read of verifications: one record per verification it showed, each naming it (so a
+ * verification's own trail lists every read that showed it), or one record when it showed none.
+ */
+export async function recordRead(
+  deps: { audit: Pick<AuditTrail, "appendAll">; clock: Clock },
+  caller: PortalCaller,
+  entry: Omit<AuditEntry, "actor" | "request_id" | "source_ip" | "organization_id" | "verification_id">,
+  shown: readonly { verification_id: string; app_id: string }[],
+): Promise<void> {
+  const now = deps.clock.now();
+  const records = shown.length
+    ? shown.map(({ verification_id, app_id }) => auditRecord(caller.audit, now, { ...entry, app_id, verification_id }))
+    : [auditRecord(caller.audit, now, entry)];
+  await deps.audit.appendAll(records);
+}
+
+/**
  * Runs a rule shared with the ops command, whose refusal of a value (a name, a URL) is the
  * portal's `validation_failed` on `field`.
  */

@@ -10,11 +10,11 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { type ListedVerification, listVerifications } from "../public/list-verifications.ts";
-import { memberApp, recordAction } from "./member.ts";
+import { memberApp, recordAction, recordRead } from "./member.ts";
 
 type Deps = {
   apps: Pick<AppStore, "getApp">;
-  audit: Pick<AuditTrail, "append">;
+  audit: Pick<AuditTrail, "append" | "appendAll">;
   clock: Clock;
 };
 
@@ -29,15 +29,16 @@ export async function searchMemberVerifications(
   const filters = (["external_reference_id", "status", "created_after", "created_before"] as const).filter(
     (filter) => query[filter] !== undefined,
   );
-  await recordAction(deps, caller, {
-    action: "verifications.searched",
-    app_id: query.app_id,
-    detail: {
-      filters: filters.join(" ") || "none",
-      results: String(page.data.length),
-      verification_ids: page.data.map((verification) => verification.verification_id).join(" "),
+  await recordRead(
+    deps,
+    caller,
+    {
+      action: "verifications.searched",
+      app_id: query.app_id,
+      detail: { filters: filters.join(" ") || "none", results: String(page.data.length) },
     },
-  });
+    page.data.map(({ verification_id }) => ({ verification_id, app_id: query.app_id })),
+  );
   return page;
 }
 
