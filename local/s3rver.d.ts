@@ -15,6 +15,8 @@ declare module "s3rver" {
   export default class S3rver {
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
+    /** The server `run` started. */
+    httpServer: import("node:http").Server;
     close(): Promise<void>;
   }
 }

@@ -1,0 +1,142 @@
+/**
+ * `npm start` as a page of another site meets it (DNS rebinding: the site's name resolves to
+ * 127.0.0.1, so the browser sends the site's name in `Host`): every port the runtime listens on
+ * refuses such a request before anything behind it runs.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { AdminGetUserCommand, CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_STAFF_POOL } from "../../local/resources.ts";
+import { authorizationHeader, toAmzDate } from "../../local/sigv4.ts";
+import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-hosts-"));
+let running: RunningRuntime;
+
+beforeAll(async () => {
+  running = await startRuntime({ LOCAL_DATA_DIR: dataDir });
+}, 120_000);
+afterAll(async () => {
+  if (running) await stopRuntime(running);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** One request to the loopback `port` carrying `host` in its `Host` header, as a browser sends it. */
+function requestWithHost(
+  port: number,
+  host: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: "/",
+        headers: { ...options.headers, host },
+        agent: false,
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, contentType: String(response.headers["content-type"]), body }),
+        );
+      },
+    );
+    request.once("error", reject);
+    request.end(options.body);
+  });
+}
+
+/** Whether an answer is the listeners' refusal of a foreign host. */
+function isHostRefusal(answer: Answer): boolean {
+  if (answer.status !== 403 || answer.contentType !== "application/problem+json") return false;
+  return (JSON.parse(answer.body) as { title?: string }).title === "Host not allowed";
+}
+
+const runtimeFile = () =>
+  JSON.parse(readFileSync(path.join(dataDir, "runtime.json"), "utf8")) as {
+    credentials: { accessKeyId: string; secretAccessKey: string };
+    identity: { endpoint: string };
+  };
+
+describe("every listener of npm start", () => {
+  it("refuses a request for another host with 403, and answers one for 127.0.0.1, localhost or [::1]", async () => {
+    const answers: { listener: string; host: string; refused: boolean }[] = [];
+    const expected: typeof answers = [];
+    for (const [listener, port] of Object.entries(running.listeners)) {
+      for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, "evil.example", "localhost.:1"]) {
+        answers.push({ listener, host, refused: isHostRefusal(await requestWithHost(port, host)) });
+        expected.push({ listener, host, refused: true });
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+        answers.push({ listener, host, refused: isHostRefusal(await requestWithHost(port, host)) });
+        expected.push({ listener, host, refused: false });
+      }
+    }
+    expect(answers).toEqual(expected);
+  });
+
+  it("refuses a page's request to DynamoDB Local, which answers any page's with Access-Control-Allow-Origin: *", async () => {
+    const port = running.listeners.DYNAMODB_PORT as number;
+    const headers = {
+      origin: "http://evil.example",
+      "content-type": "application/x-amz-json-1.0",
+      "x-amz-target": "DynamoDB_20120810.ListTables",
+    };
+    for (const method of ["OPTIONS", "POST"]) {
+      const answer = await requestWithHost(port, `127.0.0.1:${port}`, { method, headers, body: "{}" });
+      expect({ method, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({
+        method,
+        status: 403,
+        body: { title: "Pages may not call this engine" },
+      });
+    }
+  });
+
+  it("runs nothing behind a refusal: a correctly signed admin call for another host creates no user", async () => {
+    const { credentials } = runtimeFile();
+    const port = running.listeners.IDENTITY_PORT as number;
+    const username = "rebinding-victim";
+    const body = JSON.stringify({ UserPoolId: LOCAL_STAFF_POOL.id, Username: username, MessageAction: "SUPPRESS" });
+    const timestamp = toAmzDate(new Date());
+    const headers: Record<string, string> = {
+      host: `evil.example:${port}`,
+      "content-type": "application/x-amz-json-1.1",
+      "x-amz-target": "AWSCognitoIdentityProviderService.AdminCreateUser",
+      "x-amz-date": timestamp,
+    };
+    const scope = { date: timestamp.slice(0, 8), region: LOCAL_REGION, service: "cognito-idp", timestamp };
+    headers.authorization = authorizationHeader(credentials, { method: "POST", url: "/", headers }, body, scope);
+    const answer = await requestWithHost(port, headers.host as string, { method: "POST", headers, body });
+    expect(isHostRefusal(answer)).toBe(true);
+
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: runtimeFile().identity.endpoint,
+      region: LOCAL_REGION,
+      credentials,
+    });
+    try {
+      await expect(
+        cognito.send(new AdminGetUserCommand({ UserPoolId: LOCAL_STAFF_POOL.id, Username: username })),
+      ).rejects.toMatchObject({ name: "UserNotFoundException" });
+    } finally {
+      cognito.destroy();
+    }
+  });
+});
