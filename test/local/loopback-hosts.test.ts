@@ -1,15 +1,22 @@
 /**
  * `npm start` as a page of another site meets it (DNS rebinding: the site's name resolves to
  * 127.0.0.1, so the browser sends the site's name in `Host`): every port the runtime listens on
- * refuses such a request before anything behind it runs.
+ * refuses such a request before anything behind it runs, and the access key its engines check
+ * is random per data directory, so no page can sign with a constant it knows.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { AdminGetUserCommand, CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  ListUsersCommand,
+} from "@aws-sdk/client-cognito-identity-provider";
+import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_BUCKET, LOCAL_REGION, type LocalCredentials, localCredentialsIn } from "../../local/engines.ts";
 import { LOCAL_STAFF_POOL } from "../../local/resources.ts";
 import { authorizationHeader, toAmzDate } from "../../local/sigv4.ts";
 import { type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
@@ -69,10 +76,18 @@ function isHostRefusal(answer: Answer): boolean {
   return (JSON.parse(answer.body) as { title?: string }).title === "Host not allowed";
 }
 
-const runtimeFile = () =>
-  JSON.parse(readFileSync(path.join(dataDir, "runtime.json"), "utf8")) as {
-    credentials: { accessKeyId: string; secretAccessKey: string };
+/** The access key a data directory keeps, as its file holds it. */
+function storedCredentials(folder: string): LocalCredentials {
+  const stored = JSON.parse(readFileSync(path.join(folder, "credentials.json"), "utf8"));
+  return { accessKeyId: stored.access_key_id, secretAccessKey: stored.secret_access_key };
+}
+
+const runtimeFile = (folder = dataDir) =>
+  JSON.parse(readFileSync(path.join(folder, "runtime.json"), "utf8")) as {
+    credentials: LocalCredentials;
     identity: { endpoint: string };
+    dynamodb_endpoint: string;
+    s3_endpoint: string;
   };
 
 describe("every listener of npm start", () => {
@@ -137,6 +152,66 @@ describe("every listener of npm start", () => {
       ).rejects.toMatchObject({ name: "UserNotFoundException" });
     } finally {
       cognito.destroy();
+    }
+  });
+});
+
+describe("the access key the local engines check", () => {
+  it("is random per data directory, kept in it for its owner alone, and what runtime.json gives the ops command", async () => {
+    const kept = storedCredentials(dataDir);
+    expect(runtimeFile().credentials).toEqual(kept);
+    expect(localCredentialsIn(dataDir)).toEqual(kept);
+    expect(statSync(path.join(dataDir, "credentials.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dataDir, "runtime.json")).mode & 0o777).toBe(0o600);
+
+    const otherDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-hosts-other-"));
+    const other = await startRuntime({ LOCAL_DATA_DIR: otherDir });
+    try {
+      const otherKey = storedCredentials(otherDir);
+      expect(runtimeFile(otherDir).credentials).toEqual(otherKey);
+      expect(otherKey.accessKeyId).not.toBe(kept.accessKeyId);
+      expect(otherKey.secretAccessKey).not.toBe(kept.secretAccessKey);
+    } finally {
+      await stopRuntime(other);
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("is taken by the identity endpoint's admin API and the S3 engine, which refuse the old public constants", async () => {
+    const runtime = runtimeFile();
+    const old = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+    const users = (credentials: LocalCredentials) => {
+      const cognito = new CognitoIdentityProviderClient({
+        endpoint: runtime.identity.endpoint,
+        region: LOCAL_REGION,
+        credentials,
+      });
+      return cognito.send(new ListUsersCommand({ UserPoolId: LOCAL_STAFF_POOL.id })).finally(() => cognito.destroy());
+    };
+    const objects = (credentials: LocalCredentials) => {
+      const s3 = new S3Client({
+        endpoint: runtime.s3_endpoint,
+        region: LOCAL_REGION,
+        credentials,
+        forcePathStyle: true,
+      });
+      return s3.send(new ListObjectsV2Command({ Bucket: LOCAL_BUCKET })).finally(() => s3.destroy());
+    };
+    await expect(users(old)).rejects.toMatchObject({ name: "UnrecognizedClientException" });
+    await expect(objects(old)).rejects.toMatchObject({ name: "InvalidAccessKeyId" });
+    expect((await users(runtime.credentials)).Users?.length).toBeGreaterThan(0);
+    expect((await objects(runtime.credentials)).$metadata.httpStatusCode).toBe(200);
+
+    // DynamoDB Local checks no signature: its guard is the host check above.
+    const dynamo = new DynamoDBClient({
+      endpoint: runtime.dynamodb_endpoint,
+      region: LOCAL_REGION,
+      credentials: runtime.credentials,
+    });
+    try {
+      expect((await dynamo.send(new ListTablesCommand({}))).TableNames?.length).toBeGreaterThan(0);
+    } finally {
+      dynamo.destroy();
     }
   });
 });

@@ -6,7 +6,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION } from "../../local/engines.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { OPERATOR_ARN, type OpsRun, opsInProcess, runtimeFileFor, startCallerIdentity } from "./support.ts";
@@ -69,7 +69,7 @@ describe("ops audit verify", () => {
       new DynamoDBClient({
         endpoint: inject("engines").dynamoEndpoint,
         region: LOCAL_REGION,
-        credentials: LOCAL_CREDENTIALS,
+        credentials: inject("engines").credentials,
       }),
     );
     try {
