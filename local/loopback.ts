@@ -15,29 +15,22 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return host !== undefined && LOOPBACK_HOST.test(host);
 }
 
-const HOST_REFUSAL = JSON.stringify({
+const REFUSAL = JSON.stringify({
   type: "about:blank",
   title: "Host not allowed",
   status: 403,
   detail: "This local service answers requests for 127.0.0.1, localhost or [::1] only.",
 });
 
-const PAGE_REFUSAL = JSON.stringify({
-  type: "about:blank",
-  title: "Pages may not call this engine",
-  status: 403,
-  detail: "This local engine answers the SDK's requests only, never a web page's (a request with Origin).",
-});
-
-/** A refused request's 403, with `body` saying why: the request's body is read and dropped, the connection closed. */
-function refuse(request: IncomingMessage, response: ServerResponse, body: string): void {
+/** The 403 a request for another host gets: its body is read and dropped, the connection closed. */
+function refuse(request: IncomingMessage, response: ServerResponse): void {
   request.resume();
   response.writeHead(403, {
     "Content-Type": "application/problem+json",
-    "Content-Length": Buffer.byteLength(body),
+    "Content-Length": Buffer.byteLength(REFUSAL),
     Connection: "close",
   });
-  response.end(body);
+  response.end(REFUSAL);
 }
 
 const guarded = new WeakSet<http.Server>();
@@ -54,24 +47,21 @@ export function loopbackHostsOnly<S extends http.Server>(server: S): S {
   const handlers = server.listeners("request") as RequestListener[];
   server.removeAllListeners("request");
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    if (!isLoopbackHost(request.headers.host)) return refuse(request, response, HOST_REFUSAL);
+    if (!isLoopbackHost(request.headers.host)) return refuse(request, response);
     for (const handler of handlers) handler.call(server, request, response);
   });
   return server;
 }
 
 /**
- * A listener for an engine that cannot check `Host` itself and that no page calls (DynamoDB
- * Local): requests for a loopback name are passed on, as they came, to the engine's own port on
- * 127.0.0.1, over connections kept open between requests; any other is refused, and so is any
- * request a browser sends (it names its page's `Origin`, a preflight too), since the engine
- * would answer any page's with `Access-Control-Allow-Origin: *`. `close` lets the kept
+ * A listener for an engine that cannot check `Host` itself (DynamoDB Local): requests for a
+ * loopback name are passed on, as they came, to the engine's own port on 127.0.0.1, over
+ * connections kept open between requests; any other is refused. `close` lets the kept
  * connections go once the server has stopped.
  */
 export function loopbackProxy(upstreamPort: number): { server: http.Server; close(): void } {
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((request, response) => {
-    if (request.headers.origin !== undefined) return refuse(request, response, PAGE_REFUSAL);
     const forwarded = http.request(
       {
         host: "127.0.0.1",

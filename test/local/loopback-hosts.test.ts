@@ -107,23 +107,6 @@ describe("every listener of npm start", () => {
     expect(answers).toEqual(expected);
   });
 
-  it("refuses a page's request to DynamoDB Local, which answers any page's with Access-Control-Allow-Origin: *", async () => {
-    const port = running.listeners.DYNAMODB_PORT as number;
-    const headers = {
-      origin: "http://evil.example",
-      "content-type": "application/x-amz-json-1.0",
-      "x-amz-target": "DynamoDB_20120810.ListTables",
-    };
-    for (const method of ["OPTIONS", "POST"]) {
-      const answer = await requestWithHost(port, `127.0.0.1:${port}`, { method, headers, body: "{}" });
-      expect({ method, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({
-        method,
-        status: 403,
-        body: { title: "Pages may not call this engine" },
-      });
-    }
-  });
-
   it("runs nothing behind a refusal: a correctly signed admin call for another host creates no user", async () => {
     const { credentials } = runtimeFile();
     const port = running.listeners.IDENTITY_PORT as number;
