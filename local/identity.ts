@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { serveOnLoopback } from "./engines.ts";
+import { type LocalCredentials, serveOnLoopback } from "./engines.ts";
 import type { IdentityContext, PoolConfig } from "./identity/context.ts";
 import { identityServer } from "./identity/server.ts";
 import { hashPassword, IdentityStore } from "./identity/store.ts";
@@ -20,6 +20,8 @@ export interface IdentityOptions {
   /** Where users, sign-ins and the signing key are kept; in memory without one. */
   dataFile?: string;
   pools: readonly PoolConfig[];
+  /** The access key the admin API's calls must be signed with, as Cognito takes them only with AWS credentials. */
+  credentials: LocalCredentials;
   /**
    * The origins of the pages that call the pools from a browser (`http://127.0.0.1:3004`): only
    * they get CORS headers. Without it, pages served from loopback (`http://127.0.0.1:<port>`,
@@ -57,6 +59,7 @@ export async function startIdentity(options: IdentityOptions): Promise<{ url: st
   const context: IdentityContext = {
     pools: new Map(options.pools.map((pool) => [pool.id, pool])),
     store,
+    adminCredentials: options.credentials,
     signer: await loadSigner(store),
     sessions: new Map(),
     unknownSignIns: new Map(),

@@ -31,7 +31,15 @@ import { writeDataFile } from "./data-file.ts";
 import { ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
 import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, localClient, startDynamoDb, startS3 } from "./engines.ts";
+import {
+  LOCAL_REGION,
+  type LocalCredentials,
+  localClient,
+  localCredentialsIn,
+  newLocalCredentials,
+  startDynamoDb,
+  startS3,
+} from "./engines.ts";
 import { createGateway } from "./gateway.ts";
 import { type Handlers, loadHandlers } from "./handlers.ts";
 import { startIdentity } from "./identity.ts";
@@ -113,6 +121,14 @@ function secretsKey(): string {
   const file = path.join(dataDir, "secrets.key");
   if (!existsSync(file)) writeDataFile(file, newKeyMaterial(), { secret: true });
   return readFileSync(file, "utf8").trim();
+}
+
+/**
+ * The access key the engines take and the functions and the ops command sign with: kept in the
+ * data directory (made on its first start), or per run in memory.
+ */
+function engineCredentials(): LocalCredentials {
+  return inMemory ? newLocalCredentials() : localCredentialsIn(dataDir);
 }
 
 /** The issuer settings given to `npm start` itself (`EDEVLET_URL`, the retry window, ...), passed on to the functions. */
@@ -198,7 +214,11 @@ async function startServices(sealingKey: string) {
 type Services = Awaited<ReturnType<typeof startServices>>;
 
 /** The functions' settings, as the stack sets them in AWS, in this process's environment; the web pages built. */
-async function configureFunctions(sealingKey: string, { kms, usagePlans, queues, simulator }: Services) {
+async function configureFunctions(
+  sealingKey: string,
+  credentials: LocalCredentials,
+  { kms, usagePlans, queues, simulator }: Services,
+) {
   // The review console, built from its sources at each start: always the code in the tree.
   const webAssets = inMemory ? mkdtempSync(path.join(os.tmpdir(), "verification-web-")) : path.join(dataDir, "web");
   await buildWeb(webAssets);
@@ -209,6 +229,7 @@ async function configureFunctions(sealingKey: string, { kms, usagePlans, queues,
       tablePrefix: "local-",
       dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
+      credentials,
       secretsKey: sealingKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
@@ -231,17 +252,18 @@ async function configureFunctions(sealingKey: string, { kms, usagePlans, queues,
 }
 
 /** DynamoDB Local with its tables, the S3 engine and the identity endpoint. */
-async function startEngines(): Promise<DynamoDBClient> {
+async function startEngines(credentials: LocalCredentials): Promise<DynamoDBClient> {
   const storage = inMemory ? undefined : dataDir;
   running.push(await startDynamoDb({ port: dynamoPort, dataDir: storage }));
-  running.push(await startS3({ port: s3Port, dataDir: storage, readableFrom: [backofficeUrl] }));
-  const dynamo = new DynamoDBClient(localClient(process.env.DYNAMODB_ENDPOINT as string));
+  running.push(await startS3({ port: s3Port, credentials, dataDir: storage, readableFrom: [backofficeUrl] }));
+  const dynamo = new DynamoDBClient(localClient(process.env.DYNAMODB_ENDPOINT as string, credentials));
   await ensureTables(dynamo, "local-");
   running.push(
     await startIdentity({
       port: identityPort,
       dataFile: inMemory ? undefined : path.join(dataDir, "identity.json"),
       pools: LOCAL_POOLS,
+      credentials,
       // The review console and the portal page call the pools from the browser; no other page may.
       allowedOrigins: [backofficeUrl, portalUrl],
       // The invitations Cognito would mail, each a JSON file.
@@ -292,7 +314,7 @@ async function startProcessing(handlers: Handlers, queues: Services["queues"]): 
 }
 
 /** What the ops command needs to reach this runtime's engines and tables; removed again on stop. */
-function writeRuntimeFile({ kms, usagePlans }: Services): void {
+function writeRuntimeFile(credentials: LocalCredentials, { kms, usagePlans }: Services): void {
   const { UPLOADS_BUCKET, SEALING_KEY_ID, AUDIT_SEALING_KEY_ID, USAGE_PLAN_ID } = readSettings([
     "UPLOADS_BUCKET",
     "SEALING_KEY_ID",
@@ -303,7 +325,8 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
     environment: settings.LOCAL_ENV,
     base_url: baseUrl,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    // The two fields alone: an SDK client marks the object it was given with where its credentials came from.
+    credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
     dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
     kms_endpoint: kms.url,
     sealing_key_id: SEALING_KEY_ID,
@@ -323,11 +346,17 @@ function writeRuntimeFile({ kms, usagePlans }: Services): void {
       portal_user_pool_id: LOCAL_PORTAL_POOL.id,
     },
   };
-  writeDataFile(runtimeFile, `${JSON.stringify(runtime, null, 2)}\n`);
+  // It carries the access key: readable by its owner only, as credentials.json is.
+  writeDataFile(runtimeFile, `${JSON.stringify(runtime, null, 2)}\n`, { secret: true });
 }
 
 /** The dev app (made on the first run) and the seeded staff and portal logins. */
-async function seedDevData(dynamo: DynamoDBClient, sealingKey: string, { kms, usagePlans }: Services) {
+async function seedDevData(
+  dynamo: DynamoDBClient,
+  sealingKey: string,
+  credentials: LocalCredentials,
+  { kms, usagePlans }: Services,
+) {
   const { APPS_TABLE } = readSettings(["APPS_TABLE"]);
   const apps = appsIn(dynamo, APPS_TABLE);
   // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
@@ -343,7 +372,7 @@ async function seedDevData(dynamo: DynamoDBClient, sealingKey: string, { kms, us
     },
     { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
   );
-  const cognito = new CognitoIdentityProviderClient(localClient(identityEndpoint));
+  const cognito = new CognitoIdentityProviderClient(localClient(identityEndpoint, credentials));
   const logins = await ensureDevLogins(cognito, {
     dataDir,
     identityEndpoint,
@@ -392,15 +421,16 @@ function banner({ devApp, created, logins }: Awaited<ReturnType<typeof seedDevDa
 async function main(): Promise<void> {
   mkdirSync(localCertificates, { recursive: true });
   const sealingKey = secretsKey();
+  const credentials = engineCredentials();
   const services = await startServices(sealingKey);
-  await configureFunctions(sealingKey, services);
-  const dynamo = await startEngines();
+  await configureFunctions(sealingKey, credentials, services);
+  const dynamo = await startEngines(credentials);
   const handlers = await loadHandlers();
   simulatorHandler = handlers["edevlet-simulator"];
   await serveApis(handlers, services.usagePlans);
   await startProcessing(handlers, services.queues);
-  writeRuntimeFile(services);
-  const seeded = await seedDevData(dynamo, sealingKey, services);
+  writeRuntimeFile(credentials, services);
+  const seeded = await seedDevData(dynamo, sealingKey, credentials, services);
   process.stdout.write(`${banner(seeded)}\n`);
 }
 

@@ -15,7 +15,7 @@ import { TABLES, type TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";
 import { destinationsFor } from "#shared/domain/environments";
 import { STAFF_GROUPS } from "#shared/domain/staff";
-import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "./engines.ts";
+import { LOCAL_BUCKET, LOCAL_REGION, type LocalCredentials } from "./engines.ts";
 import type { PoolConfig } from "./identity.ts";
 import { LOCAL_AUDIT_KEY_ID, LOCAL_IDENTITY_KEY_ID, LOCAL_SEALING_KEY_ID, LOCAL_SUBJECT_KEY_ID } from "./kms.ts";
 import { LOCAL_USAGE_PLAN_ID } from "./usage-plans.ts";
@@ -139,6 +139,8 @@ export function localSettings(options: {
   tablePrefix: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
+  /** The access key the local engines take, which the functions sign with. */
+  credentials: LocalCredentials;
   secretsKey: string;
   /** The local key service; absent in a process that seals nothing (the test engines' global setup). */
   kmsEndpoint?: string;
@@ -204,8 +206,8 @@ export function localSettings(options: {
   return {
     ...(settings as Record<string, string>),
     AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ACCESS_KEY_ID: options.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: options.credentials.secretAccessKey,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
 }

@@ -15,6 +15,19 @@ declare module "s3rver" {
   export default class S3rver {
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
+    /** The server `run` started. */
+    httpServer: import("node:http").Server;
     close(): Promise<void>;
   }
+}
+
+/** s3rver's one account, whose access keys its own signature check takes (`S3RVER` alone, built in). */
+declare module "s3rver/lib/models/account.js" {
+  interface AWSAccount {
+    accessKeys: Map<string, string>;
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  }
+  const accounts: { DUMMY_ACCOUNT: AWSAccount };
+  export default accounts;
 }

@@ -11,6 +11,7 @@ import path from "node:path";
 import { z } from "zod";
 import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "../clients/typescript/src/index.ts";
 import { devAppPath } from "./dev-app.ts";
+import { loopbackHostsOnly } from "./loopback.ts";
 
 const settings = z
   .object({
@@ -79,6 +80,8 @@ const server = http.createServer((req, res) => {
   });
 });
 
+// Deliveries come from the local runtime; a page of another site whose name resolves to 127.0.0.1 is refused.
+loopbackHostsOnly(server);
 server.listen(settings.LISTEN_PORT, "127.0.0.1", () => {
   const url = `http://127.0.0.1:${settings.LISTEN_PORT}/webhooks`;
   process.stdout.write(

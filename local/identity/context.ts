@@ -29,6 +29,8 @@ export interface ChallengeSession {
 export interface IdentityContext {
   pools: ReadonlyMap<string, PoolConfig>;
   store: IdentityStore;
+  /** The access key the admin API's calls are signed with (the runtime's, random per data directory). */
+  adminCredentials: { accessKeyId: string; secretAccessKey: string };
   signer: Signer;
   /** In memory only: a challenge outlives no restart, as it outlives no three minutes at Cognito. */
   sessions: Map<string, ChallengeSession>;

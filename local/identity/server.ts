@@ -8,7 +8,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { LOCAL_CREDENTIALS } from "../engines.ts";
 import { headerSignatureRefusal } from "../sigv4.ts";
 import { associateSoftwareToken, getUser, verifySoftwareToken } from "./account.ts";
 import { ADMIN_OPERATIONS } from "./admin.ts";
@@ -81,7 +80,7 @@ async function answer(context: IdentityContext, request: IncomingMessage): Promi
       body,
       // The target is signed too, so a signature made for one operation serves no other. The
       // clock is the wall clock: the pools' own clock (`now`) may be moved by a test.
-      { service: "cognito-idp", credentials: LOCAL_CREDENTIALS, mustSign: ["x-amz-target"], now: Date.now() },
+      { service: "cognito-idp", credentials: context.adminCredentials, mustSign: ["x-amz-target"], now: Date.now() },
     );
     if (refusal) throw new CognitoError(refusal.type, refusal.message);
   }

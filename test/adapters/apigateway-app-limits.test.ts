@@ -12,9 +12,12 @@ import { APIGatewayClient, CreateApiKeyCommand, GetApiKeysCommand } from "@aws-s
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayAppLimits } from "#shared/adapters/apigateway-app-limits";
 import { usageIdentifier } from "#shared/domain/apps";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION, newLocalCredentials } from "../../local/engines.ts";
 import { LOCAL_USAGE_PLAN_ID, type LocalUsagePlans, startUsagePlans } from "../../local/usage-plans.ts";
 import { appId } from "../support/fakes.ts";
+
+/** A random access key to sign with, as the runtime's clients sign (this service checks no signature). */
+const CREDENTIALS = newLocalCredentials();
 
 const dataFile = path.join(mkdtempSync(path.join(os.tmpdir(), "usage-plan-")), "usage-plan.json");
 let plans: LocalUsagePlans;
@@ -22,7 +25,7 @@ let client: APIGatewayClient;
 
 beforeAll(async () => {
   plans = await startUsagePlans({ port: 0, dataFile });
-  client = new APIGatewayClient({ endpoint: plans.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  client = new APIGatewayClient({ endpoint: plans.url, region: LOCAL_REGION, credentials: CREDENTIALS });
 });
 afterAll(async () => {
   client.destroy();
@@ -65,7 +68,7 @@ describe("apiGatewayAppLimits", () => {
     await plans.stop();
     plans = await startUsagePlans({ port: 0, dataFile });
     client.destroy();
-    client = new APIGatewayClient({ endpoint: plans.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    client = new APIGatewayClient({ endpoint: plans.url, region: LOCAL_REGION, credentials: CREDENTIALS });
     expect(plans.has(usageIdentifier(many[519] as string))).toBe(true);
     expect((await apiGatewayAppLimits(client, LOCAL_USAGE_PLAN_ID).registered()).size).toBe(many.length + 2);
   });

@@ -1,6 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { S3DocumentStore } from "#shared/adapters/s3-document-store";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import { Customer, documentBytes, expectProblem, expectVerification, upload } from "../support/client.ts";
@@ -109,7 +109,7 @@ describe("the local S3 engine, as S3", () => {
       region: await fx.api.s3.config.region(),
       endpoint: process.env.S3_ENDPOINT,
       forcePathStyle: true,
-      credentials: { accessKeyId: "S3RVER", secretAccessKey: "not-the-secret" },
+      credentials: { accessKeyId: inject("engines").credentials.accessKeyId, secretAccessKey: "not-the-secret" },
     });
     await expect(forger.send(new GetObjectCommand({ Bucket: fx.api.bucket, Key: key }))).rejects.toMatchObject({
       name: "SignatureDoesNotMatch",

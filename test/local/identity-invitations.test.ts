@@ -14,9 +14,12 @@ import {
   InitiateAuthCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { newLocalCredentials } from "../../local/engines.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
 import { authorizationHeader, toAmzDate } from "../../local/sigv4.ts";
+
+/** The access key the local engines take, new for this file as `npm start` makes one per data directory. */
+const CREDENTIALS = newLocalCredentials();
 
 const POOL: PoolConfig = { id: "us-east-1_TestInvites", clientIds: ["invitesconsole"], groups: [], mfa: "off" };
 
@@ -26,11 +29,11 @@ let identity: { url: string; stop(): Promise<void> };
 let cognito: CognitoIdentityProviderClient;
 
 beforeAll(async () => {
-  identity = await startIdentity({ port: 0, pools: [POOL], mailbox });
+  identity = await startIdentity({ credentials: CREDENTIALS, port: 0, pools: [POOL], mailbox });
   cognito = new CognitoIdentityProviderClient({
     region: "us-east-1",
     endpoint: identity.url,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: CREDENTIALS,
   });
 });
 afterAll(async () => {
@@ -50,7 +53,7 @@ async function createUserOnTheWire(input: Record<string, unknown>): Promise<{ st
     "x-amz-date": timestamp,
   };
   const scope = { date: timestamp.slice(0, 8), region: "us-east-1", service: "cognito-idp", timestamp };
-  headers.authorization = authorizationHeader(LOCAL_CREDENTIALS, { method: "POST", url: "/", headers }, body, scope);
+  headers.authorization = authorizationHeader(CREDENTIALS, { method: "POST", url: "/", headers }, body, scope);
   const response = await fetch(identity.url, { method: "POST", headers, body });
   return { status: response.status, text: await response.text() };
 }

@@ -22,8 +22,11 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { newLocalCredentials } from "../../local/engines.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
+
+/** The access key the local engines take, new for this file as `npm start` makes one per data directory. */
+const CREDENTIALS = newLocalCredentials();
 
 const POOL: PoolConfig = {
   id: "us-east-1_TestMembers",
@@ -37,11 +40,11 @@ let identity: { url: string; stop(): Promise<void> };
 let cognito: CognitoIdentityProviderClient;
 
 beforeAll(async () => {
-  identity = await startIdentity({ port: 0, pools: [POOL] });
+  identity = await startIdentity({ credentials: CREDENTIALS, port: 0, pools: [POOL] });
   cognito = new CognitoIdentityProviderClient({
     region: "us-east-1",
     endpoint: identity.url,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: CREDENTIALS,
   });
 });
 afterAll(async () => {

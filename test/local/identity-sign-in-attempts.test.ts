@@ -13,8 +13,11 @@ import {
   InitiateAuthCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { newLocalCredentials } from "../../local/engines.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
+
+/** The access key the local engines take, new for this file as `npm start` makes one per data directory. */
+const CREDENTIALS = newLocalCredentials();
 
 const POOL: PoolConfig = { id: "us-east-1_TestAttempts", clientIds: ["attemptsconsole"], groups: [], mfa: "off" };
 const PASSWORD = "Correct-horse-7-battery";
@@ -29,10 +32,10 @@ let identity: { url: string; stop(): Promise<void> };
 let cognito: CognitoIdentityProviderClient;
 
 const clientOf = (url: string) =>
-  new CognitoIdentityProviderClient({ region: "us-east-1", endpoint: url, credentials: LOCAL_CREDENTIALS });
+  new CognitoIdentityProviderClient({ region: "us-east-1", endpoint: url, credentials: CREDENTIALS });
 
 beforeAll(async () => {
-  identity = await startIdentity({ port: 0, pools: [POOL], now: () => clock });
+  identity = await startIdentity({ credentials: CREDENTIALS, port: 0, pools: [POOL], now: () => clock });
   cognito = clientOf(identity.url);
 });
 afterAll(async () => {
@@ -151,7 +154,7 @@ describe("failed sign-ins", () => {
 
   it("keeps a lockout with the user across a restart", async () => {
     const dataFile = path.join(dataDir, "identity.json");
-    const first = await startIdentity({ port: 0, dataFile, pools: [POOL], now: () => clock });
+    const first = await startIdentity({ credentials: CREDENTIALS, port: 0, dataFile, pools: [POOL], now: () => clock });
     const firstClient = clientOf(first.url);
     await confirmedUser("restarted", firstClient);
     await fiveWrongPasswords("restarted", firstClient);
@@ -163,7 +166,13 @@ describe("failed sign-ins", () => {
       lockedUntil: clock + 1000,
     });
 
-    const second = await startIdentity({ port: 0, dataFile, pools: [POOL], now: () => clock });
+    const second = await startIdentity({
+      credentials: CREDENTIALS,
+      port: 0,
+      dataFile,
+      pools: [POOL],
+      now: () => clock,
+    });
     const secondClient = clientOf(second.url);
     try {
       await expect(signIn("restarted", PASSWORD, secondClient)).rejects.toMatchObject(EXCEEDED);

@@ -12,10 +12,13 @@ import {
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { newLocalCredentials } from "../../local/engines.ts";
 import { ADMIN_OPERATIONS } from "../../local/identity/admin.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
 import { authorizationHeader, toAmzDate } from "../../local/sigv4.ts";
+
+/** The access key the local engines take, new for this file as `npm start` makes one per data directory. */
+const CREDENTIALS = newLocalCredentials();
 
 const POOL: PoolConfig = { id: "us-east-1_TestSigned", clientIds: ["signedconsole"], groups: ["admins"], mfa: "off" };
 const TARGET = "AWSCognitoIdentityProviderService.";
@@ -27,7 +30,7 @@ function clientOf(config: Partial<CognitoIdentityProviderClientConfig> = {}): Co
   const client = new CognitoIdentityProviderClient({
     region: "us-east-1",
     endpoint: identity.url,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: CREDENTIALS,
     ...config,
   });
   clients.push(client);
@@ -35,7 +38,7 @@ function clientOf(config: Partial<CognitoIdentityProviderClientConfig> = {}): Co
 }
 
 beforeAll(async () => {
-  identity = await startIdentity({ port: 0, pools: [POOL] });
+  identity = await startIdentity({ credentials: CREDENTIALS, port: 0, pools: [POOL] });
 });
 afterAll(async () => {
   for (const client of clients) client.destroy();
@@ -55,7 +58,7 @@ async function rawCall(operation: string, input: unknown, sign?: { headers: stri
   if (sign) {
     const signed = Object.fromEntries(sign.headers.map((name) => [name, headers[name] ?? ""]));
     headers.authorization = authorizationHeader(
-      { ...LOCAL_CREDENTIALS, secretAccessKey: sign.secret ?? LOCAL_CREDENTIALS.secretAccessKey },
+      { ...CREDENTIALS, secretAccessKey: sign.secret ?? CREDENTIALS.secretAccessKey },
       { method: "POST", url: "/", headers: signed },
       body,
       {
@@ -141,7 +144,7 @@ describe("the operations Cognito authorizes with IAM", () => {
   it("refuses a wrong secret, an unknown key and a stale signature as Cognito does", async () => {
     const list = new ListUsersCommand({ UserPoolId: POOL.id });
     await expect(
-      clientOf({ credentials: { ...LOCAL_CREDENTIALS, secretAccessKey: "not-the-secret" } }).send(list),
+      clientOf({ credentials: { ...CREDENTIALS, secretAccessKey: "not-the-secret" } }).send(list),
     ).rejects.toMatchObject({
       name: "InvalidSignatureException",
       message: expect.stringContaining("The request signature we calculated does not match"),

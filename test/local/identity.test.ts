@@ -25,9 +25,12 @@ import { decodeJwt, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cognitoStaffDirectory } from "#shared/adapters/cognito-staff-directory";
 import { cognitoTokenVerifier } from "#shared/adapters/cognito-token-verifier";
-import { freePort, LOCAL_CREDENTIALS } from "../../local/engines.ts";
+import { freePort, newLocalCredentials } from "../../local/engines.ts";
 import { toBase32, totpCode } from "../../local/identity/totp.ts";
 import { type PoolConfig, startIdentity } from "../../local/identity.ts";
+
+/** The access key the local engines take, new for this file as `npm start` makes one per data directory. */
+const CREDENTIALS = newLocalCredentials();
 
 const STAFF: PoolConfig = {
   id: "us-east-1_TestStaff",
@@ -56,11 +59,12 @@ let cognito: CognitoIdentityProviderClient;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "identity-"));
 
 function clientOf(url: string): CognitoIdentityProviderClient {
-  return new CognitoIdentityProviderClient({ region: "us-east-1", endpoint: url, credentials: LOCAL_CREDENTIALS });
+  return new CognitoIdentityProviderClient({ region: "us-east-1", endpoint: url, credentials: CREDENTIALS });
 }
 
 beforeAll(async () => {
   identity = await startIdentity({
+    credentials: CREDENTIALS,
     port: 0,
     pools: [STAFF, STRICT, OTHER, DIRECTORY],
     allowedOrigins: [CONSOLE_ORIGIN, PORTAL_ORIGIN],
@@ -301,7 +305,7 @@ describe("the local identity endpoint", () => {
   });
 
   it("allows pages served from loopback when it is given no origins, and no others", async () => {
-    const open = await startIdentity({ port: 0, pools: [OTHER] });
+    const open = await startIdentity({ credentials: CREDENTIALS, port: 0, pools: [OTHER] });
     try {
       const origins = [
         "http://127.0.0.1:41234",
@@ -422,14 +426,14 @@ describe("the local identity endpoint", () => {
 
   it("keeps users and its signing key in its data file across restarts", async () => {
     const dataFile = path.join(dataDir, "identity.json");
-    const first = await startIdentity({ port: 0, dataFile, pools: [STAFF] });
+    const first = await startIdentity({ credentials: CREDENTIALS, port: 0, dataFile, pools: [STAFF] });
     const firstClient = clientOf(first.url);
     await confirmedUser(STAFF, "survivor", ["admins"], firstClient);
     const before = await tokens("staffconsole", "survivor", firstClient);
     firstClient.destroy();
     await first.stop();
 
-    const second = await startIdentity({ port: 0, dataFile, pools: [STAFF] });
+    const second = await startIdentity({ credentials: CREDENTIALS, port: 0, dataFile, pools: [STAFF] });
     const secondClient = clientOf(second.url);
     try {
       await tokens("staffconsole", "survivor", secondClient);
@@ -474,7 +478,12 @@ describe("the Cognito token verifier", () => {
 
   it("refuses an expired token, and accepts a fresh one of the same endpoint", async () => {
     let offset = -2 * 3600_000;
-    const past = await startIdentity({ port: 0, pools: [STAFF], now: () => Date.now() + offset });
+    const past = await startIdentity({
+      credentials: CREDENTIALS,
+      port: 0,
+      pools: [STAFF],
+      now: () => Date.now() + offset,
+    });
     const pastClient = clientOf(past.url);
     try {
       await confirmedUser(STAFF, "time-traveller", ["reviewers"], pastClient);

@@ -13,14 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqsDeliveryQueue } from "#shared/adapters/sqs-delivery-queue";
 import { sqsIssuerQueue } from "#shared/adapters/sqs-issuer-queue";
 import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION, newLocalCredentials } from "../../local/engines.ts";
 import { type LocalQueues, startQueues } from "../../local/sqs.ts";
+
+/** A random access key to sign with, as the runtime's clients sign (this service checks no signature). */
+const CREDENTIALS = newLocalCredentials();
 
 let queues: LocalQueues;
 let client: SQSClient;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "queues-"));
 
-const sqs = (url: string) => new SQSClient({ endpoint: url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+const sqs = (url: string) => new SQSClient({ endpoint: url, region: LOCAL_REGION, credentials: CREDENTIALS });
 
 beforeAll(async () => {
   queues = await startQueues({ port: 0, issuerConcurrency: 3 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SEAL_MARGIN_MS } from "#shared/domain/audit-digests";
 import { sealAudit } from "#shared/use-cases/audit/seal";
 import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION } from "../../local/engines.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { FixedClock } from "../support/fixed-clock.ts";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 const ops = (args: string[]) => opsInProcess(args, dataDir);
-const local = (endpoint: string) => ({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+const local = (endpoint: string) => ({ endpoint, region: LOCAL_REGION, credentials: inject("engines").credentials });
 
 function json<T>(run: OpsRun, exit: number = EXIT.ok): T {
   expect(run, run.stderr).toMatchObject({ exit, stderr: "" });

@@ -10,7 +10,7 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from "@aws-sdk/cli
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { AUDIT_TABLE } from "#shared/declarations/tables";
 import { STAFF_GROUPS } from "#shared/domain/staff";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION, newLocalCredentials } from "../../local/engines.ts";
 import { startIdentity } from "../../local/identity.ts";
 import { EXIT } from "../../ops/failures.ts";
 import { ownTables } from "../support/own-tables.ts";
@@ -23,6 +23,8 @@ const tables = ownTables();
 let identity: Awaited<ReturnType<typeof startIdentity>>;
 let dataDir: string;
 const folders: string[] = [];
+/** The access key this file's identity endpoint takes, written to its runtime files as `npm start` writes its own. */
+const CREDENTIALS = newLocalCredentials();
 
 /** A runtime file as `npm start` writes it; `identity` as the current one adds, absent as an older one. */
 function runtimeFile(identityEntry?: { endpoint: string; staff_user_pool_id: string }): string {
@@ -34,7 +36,7 @@ function runtimeFile(identityEntry?: { endpoint: string; staff_user_pool_id: str
       environment: "sandbox",
       base_url: "http://127.0.0.1:3000",
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: CREDENTIALS,
       dynamodb_endpoint: inject("engines").dynamoEndpoint,
       // Each change to the pool is recorded in the audit trail.
       tables: { APPS_TABLE: "ops-staff-unused", AUDIT_TABLE: tables.name(AUDIT_TABLE) },
@@ -48,6 +50,7 @@ beforeAll(async () => {
   // MFA required, as the deployed staff pool: a new user must still set a password first.
   identity = await startIdentity({
     port: 0,
+    credentials: CREDENTIALS,
     pools: [{ id: POOL_ID, clientIds: [CLIENT_ID], groups: [...STAFF_GROUPS], mfa: "required" }],
   });
   dataDir = runtimeFile({ endpoint: identity.url, staff_user_pool_id: POOL_ID });
@@ -78,7 +81,7 @@ async function signIn(username: string, password: string) {
   const client = new CognitoIdentityProviderClient({
     endpoint: identity.url,
     region: "us-east-1",
-    credentials: LOCAL_CREDENTIALS,
+    credentials: CREDENTIALS,
   });
   try {
     return await client.send(
@@ -213,8 +216,10 @@ describe("the target", () => {
 
   it("takes the pool from --staff-user-pool-id with --env, and refuses that flag without --env", async () => {
     json(await ops(["staff", "add", "frank", "--group", "reviewers", "--json"]));
-    // The standard per-service endpoint setting, here aimed at the local identity endpoint.
+    // The standard per-service endpoint setting and credentials, here the local identity endpoint and its key.
     process.env.AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER = identity.url;
+    process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
     const deployed = json<{ staff: Member[] }>(
       await ops([
         "--env",

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { expect } from "vitest";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, serveOnLoopback } from "../../local/engines.ts";
+import { expect, inject } from "vitest";
+import { LOCAL_REGION, serveOnLoopback } from "../../local/engines.ts";
 import { LOCAL_PORTAL_POOL, LOCAL_STAFF_POOL } from "../../local/resources.ts";
 import { runOps } from "../../ops/program.ts";
 import type { TestApi } from "../support/api.ts";
@@ -58,7 +58,7 @@ export function runtimeFileFor(api: TestApi, dynamoEndpoint: string): string {
       environment: api.environment,
       base_url: api.baseUrl,
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: inject("engines").credentials,
       dynamodb_endpoint: dynamoEndpoint,
       s3_endpoint: process.env.S3_ENDPOINT,
       uploads_bucket: process.env.UPLOADS_BUCKET,

@@ -43,7 +43,7 @@ beforeAll(async () => {
   s3Proxy = await startFaultProxy(`http://127.0.0.1:${s3Port}`, { service: "s3" });
   api = await startApi({ dynamoEndpoint: dynamoProxy.endpoint, s3Endpoint: s3Proxy.endpoint, pipeline: true });
   // Started after startApi, so its signature check signs as the functions' client does: for the proxy.
-  s3 = await startS3({ port: s3Port });
+  s3 = await startS3({ port: s3Port, credentials: inject("engines").credentials });
   const app = await api.newApp();
   appId = app.app_id;
   client = new ContractClient(api.baseUrl, app.api_key);

@@ -32,7 +32,7 @@ import { sealAudit } from "#shared/use-cases/audit/seal";
 import { verifyAuditTrail } from "#shared/use-cases/audit/verify";
 import { RETRY_DELAYS_SECONDS, RETRY_JITTER } from "#shared/use-cases/webhooks/delivery";
 import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
-import { type Engine, freePort, LOCAL_CREDENTIALS, LOCAL_REGION, startS3 } from "../../local/engines.ts";
+import { type Engine, freePort, LOCAL_REGION, startS3 } from "../../local/engines.ts";
 import { type StaffUser, startApi, type TestApi } from "../support/api.ts";
 import { call, expectVerification, type Reply } from "../support/client.ts";
 import { ContractClient } from "../support/contract-client.ts";
@@ -127,11 +127,11 @@ beforeAll(async () => {
   });
   issuer.upstream = (api.simulator as NonNullable<TestApi["simulator"]>).url;
   // Started after startApi, so its signature check signs as the functions' client does: for the proxy.
-  s3 = await startS3({ port: s3Port });
+  s3 = await startS3({ port: s3Port, credentials: inject("engines").credentials });
   dynamo = new DynamoDBClient({
     endpoint: inject("engines").dynamoEndpoint,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: inject("engines").credentials,
   });
   flow = await startCrashingPipeline(api, {
     dynamoEndpoint: inject("engines").dynamoEndpoint,
@@ -462,7 +462,7 @@ describe("the whole flow under injected faults", () => {
     const kms = new KMSClient({
       endpoint: process.env.KMS_ENDPOINT,
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: inject("engines").credentials,
     });
     const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
     await sealAudit({ prints: trail, ...sealing, clock: sealedAt });

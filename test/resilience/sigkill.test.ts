@@ -12,7 +12,7 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { isTerminal } from "#shared/domain/state";
 import type { EventItem } from "#shared/domain/webhook-events";
-import { isAlive, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { isAlive, LOCAL_REGION } from "../../local/engines.ts";
 import { Customer, expectVerification, upload } from "../support/client.ts";
 import { pdfDocument } from "../support/documents.ts";
 import { exitOf, type RunningRuntime, startRuntime, stopRuntime } from "../support/runtime.ts";
@@ -147,7 +147,11 @@ describe("the runtime killed with SIGKILL mid-burst and started again", () => {
     // Each terminal state has its event in the runtime's own events table.
     const runtime = JSON.parse(readFileSync(path.join(dataDir, "runtime.json"), "utf8"));
     const db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: runtime.dynamodb_endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      new DynamoDBClient({
+        endpoint: runtime.dynamodb_endpoint,
+        region: LOCAL_REGION,
+        credentials: runtime.credentials,
+      }),
     );
     const scanEvents = async () => {
       // Records as the table holds them: events (sk EVENT) beside their attempts.

@@ -51,7 +51,7 @@ import type { Sealer } from "#shared/ports/sealer";
 import { createApp, type NewApp } from "#shared/use-cases/accounts/apps";
 import { addMembership, createOrganization } from "#shared/use-cases/accounts/organizations";
 import { type EdevletSimulator, type SimulatorHandler, startEdevletSimulator } from "../../local/edevlet.ts";
-import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_BUCKET, LOCAL_REGION } from "../../local/engines.ts";
 import { createGateway, type GatewayOptions } from "../../local/gateway.ts";
 import { type Handlers, loadHandlers } from "../../local/handlers.ts";
 import { startIdentity } from "../../local/identity.ts";
@@ -210,7 +210,7 @@ export async function startApi(
   const simulator = issuer ? await startEdevletSimulator(lazySimulator, 0) : undefined;
   // The invitations the pools mail, each a file, as `npm start` keeps them.
   const mailbox = mkdtempSync(path.join(os.tmpdir(), "verification-api-mailbox-"));
-  const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, mailbox });
+  const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, credentials: engines.credentials, mailbox });
   const webAssets = await builtWeb();
   Object.assign(
     process.env,
@@ -219,6 +219,7 @@ export async function startApi(
       tablePrefix: prefix,
       dynamoEndpoint: options.dynamoEndpoint ?? engines.dynamoEndpoint,
       s3Endpoint: options.s3Endpoint ?? engines.s3Endpoint,
+      credentials: engines.credentials,
       secretsKey,
       kmsEndpoint: kms.url,
       apiGatewayEndpoint: usagePlans.url,
@@ -409,7 +410,7 @@ export async function startApi(
 }
 
 function clientConfigOf() {
-  return { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  return { region: LOCAL_REGION, credentials: inject("engines").credentials };
 }
 
 /** Listens on a free port of the loopback interface; answers the port. */

@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, inject } from "vitest";
 import { documentClientOf } from "#shared/adapters/aws-clients";
 import type { TableDefinition } from "#shared/declarations/tables";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/engines.ts";
+import { LOCAL_REGION } from "../../local/engines.ts";
 import { ensureTables, tableName } from "../../local/resources.ts";
 
 export interface OwnTables {
@@ -25,7 +25,7 @@ export function ownTables(): OwnTables {
     raw = new DynamoDBClient({
       endpoint: inject("engines").dynamoEndpoint,
       region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: inject("engines").credentials,
     });
     await ensureTables(raw, prefix);
   });

@@ -10,6 +10,8 @@ export interface RunningRuntime {
   process: ChildProcess;
   /** The API's, DynamoDB Local's and the S3 engine's ports. */
   ports: [number, number, number];
+  /** Every port the runtime listens on, by the setting that names it (`PORT`, `DYNAMODB_PORT`, ...). */
+  listeners: Record<string, number>;
   baseUrl: string;
   output: () => string;
 }
@@ -68,7 +70,8 @@ async function startOnFreePorts(env: Record<string, string>, args: string[]): Pr
     child.stderr?.on("data", collect);
     child.once("exit", (code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
   });
-  return { process: child, ports, baseUrl: `http://127.0.0.1:${ports[0]}`, output: () => output };
+  const listeners = { PORT: ports[0], DYNAMODB_PORT: ports[1], S3_PORT: ports[2], ...others };
+  return { process: child, ports, listeners, baseUrl: `http://127.0.0.1:${ports[0]}`, output: () => output };
 }
 
 /** Whether the process is gone: one killed by a signal keeps `exitCode` null and sets `signalCode`. */
