@@ -72,13 +72,15 @@ describe("ops audit verify", () => {
 
     // The deployed sealer, as its schedule runs it: too young to seal, the records wait; every
     // month of the retention before this one is closed by a signed digest.
-    const previous = new Date();
-    previous.setUTCDate(1);
-    previous.setUTCMonth(previous.getUTCMonth() - 1);
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    // In a month's first minutes the month before may still be landing records: closed by the next run.
+    const closable = now.getTime() - SEAL_MARGIN_MS >= monthStart;
     expect(await api.handlers["seal-audit"]()).toMatchObject({
       sealed: 0,
-      digests: 24,
-      closed: expect.arrayContaining([previous.toISOString().slice(0, 7)]),
+      digests: closable ? 24 : 23,
+      closed: closable ? expect.arrayContaining([previous.toISOString().slice(0, 7)]) : expect.any(Array),
       findings: 0,
     });
 
