@@ -1,19 +1,16 @@
 import {
   type DynamoDBDocumentClient,
+  PutCommand,
   paginateQuery,
   paginateScan,
   QueryCommand,
-  TransactWriteCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
 import { AUDIT_ID_PATTERN, auditExpiry, auditMonth, auditPrint, type RecordPrint } from "../domain/audit.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
-import { type AuditLinker, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
-
-/** The most items one `TransactWriteItems` holds. */
-const TRANSACTION_ITEMS = 100;
+import type { AuditLinker, WriteItem } from "./dynamodb-writes.ts";
 
 /** How far back an unfiltered listing reads: the trail's whole retention, month by month. */
 const RETENTION_MONTHS = 25;
@@ -60,17 +57,19 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Keeps `record`; never replaces one. */
+  /**
+   * Keeps `record`; never replaces one. A record alone is one conditional put: a transaction of
+   * one item would cost twice the writes for nothing.
+   */
   async append(record: AuditRecord): Promise<void> {
-    await writeTogether(this.db, [], { linker: this, record });
+    const { Put } = this.recordItem(record);
+    if (!Put) throw new Error("A record is a put");
+    await this.db.send(new PutCommand(Put));
   }
 
-  /** In transactions of at most 100 records, DynamoDB's limit (a batch write is denied on the table). */
+  /** Each its own conditional put, all at once: a read's records change nothing to keep together. */
   async appendAll(records: readonly AuditRecord[]): Promise<void> {
-    for (let start = 0; start < records.length; start += TRANSACTION_ITEMS) {
-      const items = records.slice(start, start + TRANSACTION_ITEMS).map((record) => this.recordItem(record));
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-    }
+    await Promise.all(records.map((record) => this.append(record)));
   }
 
   /** The record's item, put only where no record is. */
