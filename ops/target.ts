@@ -108,6 +108,41 @@ function operatorContext(sub: string, username: string, source: string): AuditCo
   };
 }
 
+/**
+ * The `Date` of each answer `client` receives, in order: AWS's clock, to compare this machine's
+ * with.
+ */
+function answerDates(client: STSClient): Date[] {
+  const dates: Date[] = [];
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const date = (result.response as { headers?: Record<string, string> }).headers?.date;
+      if (date) dates.push(new Date(date));
+      return result;
+    },
+    { step: "deserialize", name: "answerDates" },
+  );
+  return dates;
+}
+
+/** How far this machine's clock may be from AWS's when an operator's change is recorded. */
+const MAX_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * A record's id carries the writer's clock, and the sealer seals records by their ids' time
+ * (`SEAL_MARGIN_MS` after it): a record made on a clock minutes slow would land behind a seal and
+ * read as put in afterwards. So a change is not made from a machine whose clock is off AWS's.
+ */
+function refuseSkewedClock(aws: Date | undefined, here: Date): void {
+  if (!aws || Number.isNaN(aws.getTime())) return;
+  const skew = here.getTime() - aws.getTime();
+  if (Math.abs(skew) <= MAX_CLOCK_SKEW_MS) return;
+  throw new TargetUnavailableError(
+    `This machine's clock is ${Math.round(Math.abs(skew) / 1000)} s ${skew < 0 ? "behind" : "ahead of"} AWS's: an audit record made with it would land out of order in the trail. Set the clock (NTP) and run the command again`,
+  );
+}
+
 /** What `make` makes, made on first use and kept; a failed make is not kept, so the next use tries again. */
 function onFirstUse<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
@@ -364,7 +399,9 @@ async function deployedTarget(options: TargetOptions & { env: Environment }): Pr
     },
     async operator() {
       sts ??= new STSClient(clientConfig);
+      const answered = answerDates(sts);
       const { Arn, UserId } = await sts.send(new GetCallerIdentityCommand({}));
+      refuseSkewedClock(answered.at(-1), clock.now());
       if (!Arn) throw new TargetUnavailableError("The AWS credentials name no principal");
       // An assumed role's session name (the person, with the operator role) ends the ARN.
       return operatorContext(Arn, Arn.split("/").at(-1) ?? UserId ?? Arn, "aws");

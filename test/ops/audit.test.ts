@@ -128,6 +128,24 @@ describe("ops audit verify", () => {
     expect(text.stdout).toContain("edited");
   });
 
+  it("makes no change from a machine whose clock is minutes off AWS's, whose records would land behind a seal", async () => {
+    const callerIdentity = await startCallerIdentity({ clockOffsetMs: 5 * 60_000 });
+    process.env.AWS_ENDPOINT_URL_STS = callerIdentity.url;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = inject("engines").dynamoEndpoint;
+    try {
+      const deployed = ["--env", "sandbox", "--region", LOCAL_REGION, "--apps-table", api.tables.apps];
+      const before = (await api.scan(api.tables.audit)).length;
+      const run = await ops([...deployed, "--audit-table", api.tables.audit, "orgs", "create", "Saat A.Ş."]);
+      expect(run.exit).not.toBe(EXIT.ok);
+      expect(run.stderr).toContain("300 s behind AWS's");
+      expect((await api.scan(api.tables.audit)).length).toBe(before);
+    } finally {
+      delete process.env.AWS_ENDPOINT_URL_STS;
+      delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      await callerIdentity.stop();
+    }
+  });
+
   it("names the IAM principal that ran a command against a deployed stack", async () => {
     const callerIdentity = await startCallerIdentity();
     // The standard per-service endpoint settings, aimed at STS's stand-in and DynamoDB Local.

@@ -109,7 +109,9 @@ export const OPERATOR_ARN = "arn:aws:sts::123456789012:assumed-role/Verification
  * for the ops command aimed at a deployed stack, which asks STS who runs it before it records a
  * change. Anything else is refused as STS refuses an unknown action.
  */
-export async function startCallerIdentity(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startCallerIdentity(
+  options: { clockOffsetMs?: number } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const server = createServer(async (request, response) => {
     let body = "";
     for await (const chunk of request) body += String(chunk);
@@ -121,7 +123,9 @@ export async function startCallerIdentity(): Promise<{ url: string; stop(): Prom
       );
       return;
     }
-    response.writeHead(200, { "content-type": "text/xml" });
+    // AWS's clock, as its answers carry it: this machine's, unless the test sets it apart.
+    const date = new Date(Date.now() + (options.clockOffsetMs ?? 0)).toUTCString();
+    response.writeHead(200, { "content-type": "text/xml", date });
     response.end(
       [
         '<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">',
