@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, paginateQuery, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { USAGE_OUTCOMES, type UsageOutcome } from "../domain/portal.ts";
+import { USAGE_OUTCOMES, type UsageOutcome } from "../domain/usage.ts";
 import type { UsageCounts, UsageStore } from "../ports/usage-store.ts";
 
 /** How long a verification stays marked as counted: longer than a change stream keeps a record (24 h). */

@@ -6,7 +6,6 @@
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import { roleSchema } from "./organizations.ts";
-import type { Result, Status } from "./state.ts";
 import { EVENT_TYPES } from "./webhook-events.ts";
 import * as z from "./zod.ts";
 
@@ -125,17 +124,6 @@ export const usageQuerySchema = z.strictObject({
     .optional(z.string().check(z.regex(ID_PATTERNS.app)))
     .check(z.describe("One app; every app of your organisation when absent")),
 });
-
-/** The outcomes usage counts: each verification once, when it reaches its final state. */
-export const USAGE_OUTCOMES = ["verified", "rejected", "inconclusive", "failed", "expired"] as const;
-export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
-
-/** What usage counts a verification as, once it is final; undefined while it is not. */
-export function usageOutcome(item: { status: Status; result?: Result }): UsageOutcome | undefined {
-  if (item.status === "completed") return item.result;
-  if (item.status === "failed" || item.status === "expired") return item.status;
-  return undefined;
-}
 
 export const appsQuerySchema = z.strictObject({ limit: limitSchema, cursor: z.optional(cursorSchema) });
 

@@ -1,4 +1,4 @@
-import type { UsageOutcome } from "../domain/portal.ts";
+import type { UsageOutcome } from "../domain/usage.ts";
 
 /** A day's counts of one app, by outcome. */
 export interface UsageCounts {

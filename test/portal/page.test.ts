@@ -11,7 +11,6 @@ import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import { USAGE_OUTCOMES, type UsageOutcome } from "#shared/domain/portal";
 import { testEventSchema } from "#shared/domain/responses/events";
 import type {
   createdAppSchema,
@@ -28,6 +27,7 @@ import type {
 import type { listedVerificationSchema } from "#shared/domain/responses/verification";
 import { STATUSES } from "#shared/domain/state";
 import { APPS_PER_ORGANIZATION, SENDING_LIMITS } from "#shared/domain/tenant-limits";
+import { USAGE_OUTCOMES, type UsageOutcome } from "#shared/domain/usage";
 import { problemSchema } from "#shared/http/problem-schema";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { components } from "../../web/portal/schema.ts";

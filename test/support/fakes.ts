@@ -19,13 +19,13 @@ import {
 } from "#shared/domain/errors";
 import { guardHolds } from "#shared/domain/guards";
 import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
-import type { UsageOutcome } from "#shared/domain/portal";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import type { UploadInstructions } from "#shared/domain/responses/verification";
 import type { ReviewFilter } from "#shared/domain/review";
 import type { VerificationPosition } from "#shared/domain/searches";
 import { canTransition, visibleStatus } from "#shared/domain/state";
 import { addSeconds, isoSeconds } from "#shared/domain/time";
+import type { UsageOutcome } from "#shared/domain/usage";
 import { documentKey, ERASED_ATTRIBUTES, type VerificationItem } from "#shared/domain/verification";
 import {
   type AttemptItem,

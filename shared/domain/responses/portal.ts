@@ -5,7 +5,8 @@
 import { ENVIRONMENTS } from "../environments.ts";
 import { ID_PATTERNS } from "../ids.ts";
 import { roleSchema } from "../organizations.ts";
-import { KEY_ID_PATTERN, USAGE_OUTCOMES, type UsageOutcome } from "../portal.ts";
+import { KEY_ID_PATTERN } from "../portal.ts";
+import { USAGE_OUTCOMES, type UsageOutcome } from "../usage.ts";
 import { EVENT_TYPES } from "../webhook-events.ts";
 import * as z from "../zod.ts";
 import { listedVerificationSchema } from "./verification.ts";

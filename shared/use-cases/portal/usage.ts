@@ -2,9 +2,10 @@
 import type { AppItem } from "../../domain/apps.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import type { Member } from "../../domain/organizations.ts";
-import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, USAGE_OUTCOMES } from "../../domain/portal.ts";
+import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS } from "../../domain/portal.ts";
 import type { UsageRow } from "../../domain/responses/portal.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
+import { USAGE_OUTCOMES } from "../../domain/usage.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";

@@ -1,4 +1,4 @@
-import { usageOutcome } from "../../domain/portal.ts";
+import { usageOutcome } from "../../domain/usage.ts";
 import { erasedResource, type VerificationItem } from "../../domain/verification.ts";
 import type { EventItem } from "../../domain/webhook-events.ts";
 import type { DeliveryQueue } from "../../ports/delivery-queue.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PORTAL_ROUTES } from "#shared/declarations/routes";
 import type { AppItem } from "#shared/domain/apps";
 import type { MemberItem, PortalRole } from "#shared/domain/organizations";
-import { usageOutcome } from "#shared/domain/portal";
+import { usageOutcome } from "#shared/domain/usage";
 import { authorizeMember } from "#shared/use-cases/portal/authorize-member";
 import { memberApp } from "#shared/use-cases/portal/member";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
