@@ -7,8 +7,8 @@ import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
 import { inviteOrganizationMember } from "#shared/use-cases/portal/members";
 import { clock, functionConfig } from "#shared/wiring/config";
-import { portalUsers } from "#shared/wiring/identity";
 import { log } from "#shared/wiring/log";
+import { portalUsers } from "#shared/wiring/portal-directory";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { organizationStore } from "#shared/wiring/stores/organizations";
 

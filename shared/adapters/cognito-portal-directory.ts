@@ -14,7 +14,7 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { NotFoundError, RefusedError } from "../domain/errors.ts";
 import type { PoolPerson, PortalDirectory } from "../ports/identity.ts";
-import { disableUser, memberOf } from "./cognito-staff-directory.ts";
+import { disableUser, memberOf } from "./cognito-users.ts";
 
 export function cognitoPortalDirectory(cognito: CognitoIdentityProviderClient, userPoolId: string): PortalDirectory {
   const notFound = (username: string) =>

@@ -5,54 +5,18 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
-  AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
-  AdminUserGlobalSignOutCommand,
   type CognitoIdentityProviderClient,
   ListUsersCommand,
-  UserNotFoundException,
   UsernameExistsException,
   type UserType,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { NotFoundError, RefusedError } from "../domain/errors.ts";
 import { type StaffGroup, staffPassword } from "../domain/staff.ts";
 import type { StaffDirectory, StaffMember } from "../ports/identity.ts";
-
-export function memberOf(user: UserType, groups: string[]): StaffMember {
-  return {
-    username: user.Username ?? "",
-    sub: user.Attributes?.find((attribute) => attribute.Name === "sub")?.Value ?? "",
-    enabled: user.Enabled ?? false,
-    status: user.UserStatus ?? "UNKNOWN",
-    groups,
-    created_at: (user.UserCreateDate ?? new Date(0)).toISOString(),
-  };
-}
-
-/** `call` on a user, a user the pool does not have answered as `notFound`. */
-export async function onUser<T>(notFound: NotFoundError, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof UserNotFoundException) throw notFound;
-    throw error;
-  }
-}
-
-/** Disables `username` in the pool, then ends every session of theirs. */
-export async function disableUser(
-  cognito: CognitoIdentityProviderClient,
-  userPoolId: string,
-  username: string,
-  notFound: NotFoundError,
-): Promise<void> {
-  await onUser(notFound, () =>
-    cognito.send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username })),
-  );
-  await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
-}
+import { disableUser, memberOf, onUser } from "./cognito-users.ts";
 
 export function cognitoStaffDirectory(cognito: CognitoIdentityProviderClient, userPoolId: string): StaffDirectory {
   const notFound = (username: string) =>
