@@ -10,10 +10,10 @@ import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/public/authorize";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
-import { appStore } from "#shared/wiring/stores/apps";
+import { keyLookup } from "#shared/wiring/stores/keys";
 
 const config = functionConfig("authorizer");
-const deps = { apps: appStore(config), environment: config.environment(), clock, log };
+const deps = { apps: keyLookup(config), environment: config.environment(), clock, log };
 
 /** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
 function everyRouteOf(methodArn: string): string {

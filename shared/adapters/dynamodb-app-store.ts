@@ -1,16 +1,10 @@
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  paginateScan,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
-import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "../domain/apps.ts";
+import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem } from "../domain/apps.ts";
 import { StaleAppError } from "../domain/errors.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AppStore } from "../ports/app-store.ts";
+import { DynamoDbKeyLookup } from "./dynamodb-key-lookup.ts";
 import { writeTakingPlace } from "./dynamodb-organization-places.ts";
 import { type AuditLinker, linked, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
@@ -21,11 +15,16 @@ function sameKeyVersion(app: AppItem) {
 
 /** The apps table: apps and their API keys; a change with a record is written with it, through `audit`. */
 export class DynamoDbAppStore implements AppStore {
+  /** Key items as the authorizer reads them: one adapter, so its bundle carries no more. */
+  private readonly keys: DynamoDbKeyLookup;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly audit?: AuditLinker,
-  ) {}
+  ) {
+    this.keys = new DynamoDbKeyLookup(db, table);
+  }
 
   /** `record` with what links it into its chain. */
   private audited(record: AuditRecord | undefined) {
@@ -77,33 +76,12 @@ export class DynamoDbAppStore implements AppStore {
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 
-  async getKey(keyHash: string): Promise<KeyItem | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: keyPk(keyHash) } }));
-    return Item as KeyItem | undefined;
+  getKey(keyHash: string): Promise<KeyItem | undefined> {
+    return this.keys.getKey(keyHash);
   }
 
-  /**
-   * One conditional update of `last_used_at` alone, answering nothing back: the authorizer's
-   * grant allows exactly this write on key items (infra: `updatedAttributes`).
-   */
-  async recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk },
-          UpdateExpression: "SET last_used_at = :at",
-          ConditionExpression:
-            "attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :stale)",
-          ExpressionAttributeValues: { ":at": at, ":stale": staleBefore },
-          ReturnValues: "NONE",
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
+    return this.keys.recordKeyUse(pk, at, staleBefore);
   }
 
   async renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean> {

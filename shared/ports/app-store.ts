@@ -1,12 +1,13 @@
 import type { AppItem, AppStatus, KeyItem } from "../domain/apps.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
+import type { KeyLookup } from "./key-lookup.ts";
 
 /**
  * Where apps and their API keys are kept. A write that lost a race with another change to the
  * same app throws StaleAppError (domain/errors.ts): read again and decide again. A change made by
  * a person carries its audit record (`audit`): both are written, or neither.
  */
-export interface AppStore {
+export interface AppStore extends KeyLookup {
   /**
    * An app and its first key, written together or not at all. An app of an organisation takes
    * one of its places in the same write: false, writing nothing, when the organisation owns
@@ -22,13 +23,6 @@ export interface AppStore {
   getApp(appId: string): Promise<AppItem | undefined>;
   /** Every app, oldest first. */
   listApps(): Promise<AppItem[]>;
-  /** The key with this SHA-256, as the authorizer reads it: one read. */
-  getKey(keyHash: string): Promise<KeyItem | undefined>;
-  /**
-   * Records that the key `pk` passed at `at`, only while its recorded use is at or before
-   * `staleBefore` (or none): false, writing nothing, when another request recorded it since.
-   */
-  recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean>;
   /** Gives the key `pk` of `appId` a new name: false, writing nothing, when the app has no such key. */
   renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean>;
   /** Sets where the app's events go; `undefined` removes the destination (events are then kept, not sent). */

@@ -2,8 +2,8 @@ import { isLiveKey, keyUseIsStale, keyUseStaleBefore } from "../../domain/apps.t
 import { hashApiKey, keyEnvironment } from "../../domain/credentials.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { isoSeconds } from "../../domain/time.ts";
-import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { KeyLookup } from "../../ports/key-lookup.ts";
 import type { Log } from "../../ports/log.ts";
 
 export type Authorization =
@@ -21,7 +21,7 @@ export type Authorization =
  * does not change the answer.
  */
 export async function authorize(
-  deps: { apps: Pick<AppStore, "getKey" | "recordKeyUse">; environment: Environment; clock: Clock; log: Log },
+  deps: { apps: KeyLookup; environment: Environment; clock: Clock; log: Log },
   apiKey: string | undefined,
 ): Promise<Authorization> {
   if (!apiKey || keyEnvironment(apiKey) !== deps.environment) return { outcome: "unauthorized" };
