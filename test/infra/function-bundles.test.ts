@@ -56,6 +56,12 @@ describe("each function's bundle", () => {
     expect(files.filter((file) => file.includes("certificates/") || file.endsWith("document-registry.ts"))).toEqual([]);
   });
 
+  // The files each bundle may hold, kept in this file's snapshot: a file that joins a bundle fails
+  // here by its name, and is let in only on purpose (`npx vitest run -u` on this file, reviewed).
+  it.each(NAMES)("%s holds only the project files it is allowed", (name) => {
+    expect([...(projectFiles.get(name) ?? [])].sort()).toMatchSnapshot();
+  });
+
   it("carries the document-type registry and its layouts only where a document is read", () => {
     const readers = NAMES.filter((name) => projectFiles.get(name)?.includes("shared/domain/document-registry.ts"));
     expect(readers.sort()).toEqual(["ask-issuer", "confirm-upload", "on-verification-change"]);
