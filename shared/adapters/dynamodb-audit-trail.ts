@@ -6,14 +6,19 @@ import {
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
-import { AUDIT_ID_PATTERN, auditExpiry, auditMonth, auditPrint, type RecordPrint } from "../domain/audit.ts";
+import {
+  AUDIT_ID_PATTERN,
+  AUDIT_RETENTION_MONTHS,
+  auditExpiry,
+  auditMonth,
+  auditPrint,
+  monthFrom,
+  type RecordPrint,
+} from "../domain/audit.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import type { AuditLinker, WriteItem } from "./dynamodb-writes.ts";
-
-/** How far back an unfiltered listing reads: the trail's whole retention, month by month. */
-const RETENTION_MONTHS = 25;
 
 /** Stored beside a record: its keys and its expiry; never part of what the API shows. */
 interface StoredRecord extends AuditRecord {
@@ -37,13 +42,6 @@ function recordOf(item: Record<string, unknown>): AuditRecord {
 /** Whether an item is a record kept in its own month: the only items any listing shows or any digest seals. */
 const inItsMonth = (item: Record<string, unknown>): boolean =>
   typeof item.audit_id === "string" && AUDIT_ID_PATTERN.test(item.audit_id) && item.month === auditMonth(item.audit_id);
-
-/** The month before `month` (`YYYY-MM`). */
-function previousMonth(month: string): string {
-  const date = new Date(`${month}-01T00:00:00Z`);
-  date.setUTCMonth(date.getUTCMonth() - 1);
-  return date.toISOString().slice(0, 7);
-}
 
 /**
  * The audit table: records partitioned by month, with an index per verification and per actor.
@@ -154,7 +152,8 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
     const records: AuditRecord[] = [];
     let month = before ? auditMonth(before) : this.now().toISOString().slice(0, 7);
     let start: Record<string, unknown> | undefined = before ? { month, audit_id: before } : undefined;
-    for (let read = 0; read < RETENTION_MONTHS; read += 1) {
+    // The trail's whole retention at most, month by month.
+    for (let read = 0; read < AUDIT_RETENTION_MONTHS; read += 1) {
       do {
         const { Items = [], LastEvaluatedKey } = await this.db.send(
           new QueryCommand({
@@ -171,7 +170,7 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
         if (records.length > limit) return { records: records.slice(0, limit), more: true };
         start = LastEvaluatedKey;
       } while (start);
-      month = previousMonth(month);
+      month = monthFrom(month, -1);
     }
     return { records, more: false };
   }

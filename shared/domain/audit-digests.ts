@@ -7,8 +7,7 @@
  * removed or expired early after sealing is named by `checkMonth`.
  */
 import { createHash } from "node:crypto";
-import { decodeTime } from "ulid";
-import { canonical, type RecordPrint } from "./audit.ts";
+import { AUDIT_RETENTION_MONTHS, auditTime, canonical, monthEnd, monthFrom, type RecordPrint } from "./audit.ts";
 
 /** How often the sealer runs in a deployed stack. */
 export const SEAL_INTERVAL_MINUTES = 5;
@@ -49,25 +48,11 @@ export function digestHash(digest: AuditDigest): string {
   return createHash("sha256").update(canonical(digest)).digest("hex");
 }
 
-/** The month (`YYYY-MM`) after `month`. */
-export function nextMonth(month: string): string {
-  const [year, number] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(year, number, 1)).toISOString().slice(0, 7);
+/** The months of the retention, the last one `now`'s, oldest first. */
+export function retainedMonths(now: Date): string[] {
+  const current = now.toISOString().slice(0, 7);
+  return Array.from({ length: AUDIT_RETENTION_MONTHS }, (_, n) => monthFrom(current, n - AUDIT_RETENTION_MONTHS + 1));
 }
-
-/** The first moment after `month`. */
-const monthEnd = (month: string) => Date.parse(`${nextMonth(month)}-01T00:00:00Z`);
-
-/** The months of the retention (25, the last one `now`'s), oldest first. */
-export function retainedMonths(now: Date, count = 25): string[] {
-  const months: string[] = [];
-  for (let back = count - 1; back >= 0; back -= 1) {
-    months.push(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7));
-  }
-  return months;
-}
-
-const recordTime = (auditId: string) => decodeTime(auditId.slice("aud_".length));
 
 /**
  * The digests that seal `unsealed` (the month's records after `last`, in id order) as of `now`:
@@ -82,7 +67,7 @@ export function digestsToSeal(
 ): AuditDigest[] {
   if (last?.closes) return [];
   const settled = now.getTime() - SEAL_MARGIN_MS;
-  const due = unsealed.filter((record) => recordTime(record.audit_id) <= settled);
+  const due = unsealed.filter((record) => auditTime(record.audit_id) <= settled);
   const closes = monthEnd(month) <= settled;
   if (due.length === 0 && !closes) return [];
   const digests: AuditDigest[] = [];
@@ -196,7 +181,7 @@ export function checkMonth(input: {
         audit_id: record.audit_id,
         reason: "no digest lists the record, though one sealed its time: it was put in after sealing",
       });
-    } else if (now.getTime() - recordTime(record.audit_id) > SEAL_OVERDUE_MS) {
+    } else if (now.getTime() - auditTime(record.audit_id) > SEAL_OVERDUE_MS) {
       found({
         kind: "unsealed",
         audit_id: record.audit_id,

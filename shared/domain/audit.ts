@@ -12,6 +12,9 @@ import * as z from "./zod.ts";
 
 export const AUDIT_RETENTION_SECONDS = 2 * 366 * 24 * 60 * 60;
 
+/** The months a listing and the sealer read back: the two years kept, this month included. */
+export const AUDIT_RETENTION_MONTHS = 25;
+
 export const AUDIT_ACTIONS = [
   "review.claimed",
   "review.decided",
@@ -84,9 +87,25 @@ export function auditRecord(
   };
 }
 
+/** When a record was made (epoch milliseconds), from the time in its id. */
+export function auditTime(auditId: string): number {
+  return decodeTime(auditId.slice("aud_".length));
+}
+
 /** The UTC month (`YYYY-MM`) a record belongs to, from the time in its id. */
 export function auditMonth(auditId: string): string {
-  return new Date(decodeTime(auditId.slice("aud_".length))).toISOString().slice(0, 7);
+  return new Date(auditTime(auditId)).toISOString().slice(0, 7);
+}
+
+/** The month (`YYYY-MM`) `by` months after `month` (before it, for a negative `by`). */
+export function monthFrom(month: string, by: number): string {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, number - 1 + by, 1)).toISOString().slice(0, 7);
+}
+
+/** The first moment after `month` (epoch milliseconds). */
+export function monthEnd(month: string): number {
+  return Date.parse(`${monthFrom(month, 1)}-01T00:00:00Z`);
 }
 
 /** The first moment no audit id names: its month would have a year of five digits. */
@@ -100,18 +119,9 @@ const AUDIT_TIME_END = Date.UTC(10000, 0, 1);
 export const auditPositionSchema = z.strictObject({
   before: z.string().check(
     z.regex(AUDIT_ID_PATTERN),
-    z.refine(
-      (id) =>
-        AUDIT_ID_PATTERN.test(id) && /^aud_[0-7]/.test(id) && decodeTime(id.slice("aud_".length)) < AUDIT_TIME_END,
-    ),
+    z.refine((id) => AUDIT_ID_PATTERN.test(id) && /^aud_[0-7]/.test(id) && auditTime(id) < AUDIT_TIME_END),
   ),
 });
-
-/** The first moment after `auditId`'s month: when the month's records start to age out together. */
-function monthAfter(auditId: string): number {
-  const [year, month] = auditMonth(auditId).split("-").map(Number) as [number, number];
-  return Date.UTC(year, month, 1);
-}
 
 /**
  * When a record expires (epoch seconds): the retention counted from the end of its month, so a
@@ -119,7 +129,7 @@ function monthAfter(auditId: string): number {
  * sealed and closed (`seal.ts`).
  */
 export function auditExpiry(auditId: string): number {
-  return Math.floor(monthAfter(auditId) / 1000) + AUDIT_RETENTION_SECONDS;
+  return Math.floor(monthEnd(auditMonth(auditId)) / 1000) + AUDIT_RETENTION_SECONDS;
 }
 
 /** `value` as JSON with every object's keys in order, so equal records hash alike wherever they were read. */

@@ -23,6 +23,7 @@ import { AUDIT_DIGESTS_TABLE, AUDIT_TABLE } from "#shared/declarations/tables";
 import { auditRecord } from "#shared/domain/audit";
 import { SEAL_OVERDUE_MS } from "#shared/domain/audit-digests";
 import type { AuditRecord } from "#shared/domain/responses/audit";
+import { isoSeconds } from "#shared/domain/time";
 import { sealAudit } from "#shared/use-cases/audit/seal";
 import { verifyAuditTrail } from "#shared/use-cases/audit/verify";
 import cdkJson from "../../cdk.json";
@@ -256,7 +257,7 @@ describe("tampering, each kind named", () => {
         { from: "2024-06", to: "2024-06" },
       );
     expect((await check()).months).toEqual([expect.objectContaining({ month: "2024-06", pending: 1, findings: [] })]);
-    clock.set(new Date(Date.parse(`${prefix}:00Z`) + SEAL_OVERDUE_MS + 60_000).toISOString().replace(/\.\d+Z$/, "Z"));
+    clock.set(isoSeconds(new Date(Date.parse(`${prefix}:00Z`) + SEAL_OVERDUE_MS + 60_000)));
     expect((await check()).findings).toEqual([
       expect.objectContaining({ kind: "unsealed", audit_id: unsealed.audit_id }),
     ]);

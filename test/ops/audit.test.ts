@@ -8,6 +8,7 @@ import { KMSClient } from "@aws-sdk/client-kms";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SEAL_MARGIN_MS } from "#shared/domain/audit-digests";
+import { isoSeconds } from "#shared/domain/time";
 import { sealAudit } from "#shared/use-cases/audit/seal";
 import { auditIn, sealingIn } from "#shared/wiring/stores/audit";
 import { LOCAL_REGION } from "../../local/engines.ts";
@@ -88,7 +89,7 @@ describe("ops audit verify", () => {
     const dynamo = new DynamoDBClient(local(inject("engines").dynamoEndpoint));
     const kms = new KMSClient(local(String(process.env.KMS_ENDPOINT)));
     try {
-      const later = new FixedClock(new Date(Date.now() + SEAL_MARGIN_MS + 1000).toISOString().replace(/\.\d+Z$/, "Z"));
+      const later = new FixedClock(isoSeconds(new Date(Date.now() + SEAL_MARGIN_MS + 1000)));
       const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
       expect(await sealAudit({ prints: auditIn(dynamo, api.tables.audit), ...sealing, clock: later })).toMatchObject({
         sealed: records.length,
