@@ -18,7 +18,7 @@ import {
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
-import type { AuditLinker, WriteItem } from "./dynamodb-writes.ts";
+import type { AuditLinker, RecordPut } from "./dynamodb-writes.ts";
 
 /** Stored beside a record: its keys and its expiry; never part of what the API shows. */
 interface StoredRecord extends AuditRecord {
@@ -60,9 +60,7 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
    * one item would cost twice the writes for nothing.
    */
   async append(record: AuditRecord): Promise<void> {
-    const { Put } = this.recordItem(record);
-    if (!Put) throw new Error("A record is a put");
-    await this.db.send(new PutCommand(Put));
+    await this.db.send(new PutCommand(this.recordPut(record)));
   }
 
   /** Each its own conditional put, all at once: a read's records change nothing to keep together. */
@@ -70,15 +68,15 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
     await Promise.all(records.map((record) => this.append(record)));
   }
 
-  /** The record's item, put only where no record is. */
-  recordItem(record: AuditRecord): WriteItem {
+  /** The put of the record's item, only where no record is. */
+  recordPut(record: AuditRecord): RecordPut {
     const item: StoredRecord = {
       ...record,
       month: auditMonth(record.audit_id),
       actor_sub: record.actor.sub,
       expires_at_epoch: auditExpiry(record.audit_id),
     };
-    return { Put: { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(audit_id)" } };
+    return { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(audit_id)" };
   }
 
   async prints(month: string, after?: string): Promise<RecordPrint[]> {

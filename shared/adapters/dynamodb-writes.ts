@@ -18,9 +18,12 @@ import type { AuditRecord } from "../domain/responses/audit.ts";
 /** One item of a transaction, as the document client takes it. */
 export type WriteItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
-/** What puts an audit record beside a change: its item, written in the change's transaction. */
+/** The put of one audit record, alone or in a transaction. */
+export type RecordPut = NonNullable<WriteItem["Put"]>;
+
+/** What puts an audit record beside a change: its put, written in the change's transaction. */
 export interface AuditLinker {
-  recordItem(record: AuditRecord): WriteItem;
+  recordPut(record: AuditRecord): RecordPut;
 }
 
 /** A write that failed: `ConditionalCheckFailedException` or `TransactionCanceledException`. */
@@ -94,7 +97,10 @@ export async function writeTogether(
   audited?: { linker: AuditLinker; record: AuditRecord },
 ): Promise<{ updated?: Record<string, unknown> }> {
   if (!audited && changes.length === 1) return { updated: await writeAlone(db, changes[0] as WriteItem) };
-  const items = [...changes.map(asksForTheOldItem), ...(audited ? [audited.linker.recordItem(audited.record)] : [])];
+  const items = [
+    ...changes.map(asksForTheOldItem),
+    ...(audited ? [{ Put: audited.linker.recordPut(audited.record) }] : []),
+  ];
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
     return {};
