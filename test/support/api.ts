@@ -10,10 +10,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminGetUserCommand,
-  AdminSetUserPasswordCommand,
   ChallengeNameType,
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
@@ -70,15 +66,9 @@ import {
 import { type LocalQueues, startQueues } from "../../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../../local/usage-plans.ts";
 import { buildWeb } from "../../web/build.ts";
+import { type StaffUser, signedInUser } from "./pool-users.ts";
 
-/** A confirmed staff user of the test's staff pool, signed in. */
-export interface StaffUser {
-  username: string;
-  password: string;
-  sub: string;
-  accessToken: string;
-  idToken: string;
-}
+export type { StaffUser } from "./pool-users.ts";
 
 /** A signed-in portal user, a member of `organizationId` with `role`. */
 export interface PortalUser extends StaffUser {
@@ -428,40 +418,4 @@ function builtWeb(): Promise<string> {
     return folder;
   })();
   return web;
-}
-
-/** Creates a confirmed user of `pool` through its admin API and signs them in with a password. */
-async function signedInUser(
-  cognito: CognitoIdentityProviderClient,
-  pool: { id: string; clientId: string },
-  groups: readonly StaffGroup[],
-): Promise<StaffUser> {
-  const UserPoolId = pool.id;
-  const username = `user-${randomUUID().slice(0, 8)}`;
-  const password = staffPassword();
-  await cognito.send(new AdminCreateUserCommand({ UserPoolId, Username: username, MessageAction: "SUPPRESS" }));
-  await cognito.send(
-    new AdminSetUserPasswordCommand({ UserPoolId, Username: username, Password: password, Permanent: true }),
-  );
-  for (const GroupName of groups) {
-    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: username, GroupName }));
-  }
-  const { AuthenticationResult } = await cognito.send(
-    new InitiateAuthCommand({
-      ClientId: pool.clientId,
-      AuthFlow: "USER_PASSWORD_AUTH",
-      AuthParameters: { USERNAME: username, PASSWORD: password },
-    }),
-  );
-  if (!AuthenticationResult?.AccessToken || !AuthenticationResult.IdToken) throw new Error("No tokens for a new user");
-  const { UserAttributes = [] } = await cognito.send(new AdminGetUserCommand({ UserPoolId, Username: username }));
-  const sub = UserAttributes.find((attribute) => attribute.Name === "sub")?.Value;
-  if (!sub) throw new Error("A new user has no sub");
-  return {
-    username,
-    password,
-    sub,
-    accessToken: AuthenticationResult.AccessToken,
-    idToken: AuthenticationResult.IdToken,
-  };
 }
