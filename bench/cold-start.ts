@@ -199,9 +199,12 @@ const kb = async (file: string) => round((await stat(file)).size / 1024, 1);
 export interface BaselineResult {
   holds: string[];
   kb: number;
+  /** The baseline's init p50 over every round's samples. */
   initMs: number;
-  /** The function's init p50 over the baseline's. */
+  /** The median of the rounds' ratios (each round: the function's init p50 over the baseline's). */
   ratio: number;
+  /** Each round's ratio, in the order the rounds ran. */
+  rounds: number[];
 }
 
 export interface ColdStartRow {
@@ -210,12 +213,16 @@ export interface ColdStartRow {
   sourceMapKb: number;
   /** The project's own files in the bundle (the rest come from packages). */
   projectFiles: number;
+  /** The function's init p50 over every round's samples. */
   initMs: number;
+  /** Processes per bundle in each round. */
   samples: number;
   /** What every function must load: the target is judged against it. */
   house: BaselineResult;
   /** The AWS SDK clients the function declares, and nothing else: for information. */
   sdkOnly: BaselineResult;
+  /** The bytes its bundle holds beyond its house baseline's (KB). */
+  beyondHouseKb: number;
   /** What the function's bundle holds that the house baseline's does not: the largest parts, in KB. */
   beyondHouse: { part: string; kb: number }[];
 }
@@ -260,60 +267,99 @@ async function bundle(
   return { outfile, metafile };
 }
 
-/** Function `name` and its two baselines, built into `dir` and loaded `runs` times each, taking turns. */
-async function measureFunction(
-  name: FunctionName,
-  dir: string,
-  webAssets: string,
-  runs: number,
-): Promise<ColdStartRow> {
+/** A function and its two baselines, built, with the environment they load in. */
+interface Built {
+  name: FunctionName;
+  sources: { house: BaselineSource; sdkOnly: BaselineSource };
+  fn: { outfile: string; metafile: Metafile };
+  house: { outfile: string; metafile: Metafile };
+  sdkOnly: { outfile: string; metafile: Metafile };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Function `name` and its two baselines, built into `dir`. */
+async function buildFunction(name: FunctionName, dir: string, webAssets: string): Promise<Built> {
   const sources = { house: houseBaseline(name), sdkOnly: sdkBaseline(name) };
-  const fn = await bundle(path.join(dir, name, "index.js"), { entry: path.join(PROJECT_ROOT, FUNCTIONS[name].entry) });
-  const house = await bundle(path.join(dir, `${name}-house`, "index.js"), sources.house);
-  const sdkOnly = await bundle(path.join(dir, `${name}-sdk`, "index.js"), sources.sdkOnly);
-  const env = initEnvironment(name, webAssets);
-  const times = { fn: [] as number[], house: [] as number[], sdkOnly: [] as number[] };
-  // Taking turns keeps a burst of load on the shared machine from landing on one side only.
-  for (let i = 0; i < runs; i++) {
-    times.fn.push(await initMs(fn.outfile, env));
-    times.house.push(await initMs(house.outfile, env));
-    times.sdkOnly.push(await initMs(sdkOnly.outfile, env));
-  }
-  const initMedian = median(times.fn);
-  const against = async (built: { outfile: string }, source: BaselineSource, samples: number[]) => ({
-    holds: source.holds,
-    kb: await kb(built.outfile),
-    initMs: round(median(samples)),
-    ratio: round(initMedian / median(samples)),
-  });
   return {
-    function: name,
-    bundleKb: await kb(fn.outfile),
-    sourceMapKb: await kb(`${fn.outfile}.map`),
-    projectFiles: Object.keys(fn.metafile.inputs).filter((input) => !input.includes("node_modules/")).length,
-    initMs: round(initMedian),
-    samples: runs,
-    house: await against(house, sources.house, times.house),
-    sdkOnly: await against(sdkOnly, sources.sdkOnly, times.sdkOnly),
-    beyondHouse: beyond(packageBytes(fn.metafile), packageBytes(house.metafile)),
+    name,
+    sources,
+    fn: await bundle(path.join(dir, name, "index.js"), { entry: path.join(PROJECT_ROOT, FUNCTIONS[name].entry) }),
+    house: await bundle(path.join(dir, `${name}-house`, "index.js"), sources.house),
+    sdkOnly: await bundle(path.join(dir, `${name}-sdk`, "index.js"), sources.sdkOnly),
+    env: initEnvironment(name, webAssets),
   };
 }
 
-export async function measureColdStart(runs: number): Promise<ColdStartRow[]> {
+type Samples = { fn: number[]; house: number[]; sdkOnly: number[] };
+
+/** One round: each of the three loaded `runs` times, taking turns. */
+async function sampleRound(built: Built, runs: number): Promise<Samples> {
+  const times: Samples = { fn: [], house: [], sdkOnly: [] };
+  // Taking turns keeps a burst of load on the shared machine from landing on one side only.
+  for (let i = 0; i < runs; i++) {
+    times.fn.push(await initMs(built.fn.outfile, built.env));
+    times.house.push(await initMs(built.house.outfile, built.env));
+    times.sdkOnly.push(await initMs(built.sdkOnly.outfile, built.env));
+  }
+  return times;
+}
+
+/** A function's row from its rounds: each round's ratio, judged by their median. */
+async function rowOf(built: Built, rounds: Samples[], runs: number): Promise<ColdStartRow> {
+  const all = (side: keyof Samples) => rounds.flatMap((round) => round[side]);
+  const against = async (side: "house" | "sdkOnly") => {
+    const ratios = rounds.map((sample) => round(median(sample.fn) / median(sample[side])));
+    return {
+      holds: built.sources[side].holds,
+      kb: await kb(built[side].outfile),
+      initMs: round(median(all(side))),
+      ratio: median(ratios),
+      rounds: ratios,
+    };
+  };
+  const bundleKb = await kb(built.fn.outfile);
+  const house = await against("house");
+  return {
+    function: built.name,
+    bundleKb,
+    sourceMapKb: await kb(`${built.fn.outfile}.map`),
+    projectFiles: Object.keys(built.fn.metafile.inputs).filter((input) => !input.includes("node_modules/")).length,
+    initMs: round(median(all("fn"))),
+    samples: runs,
+    house,
+    sdkOnly: await against("sdkOnly"),
+    beyondHouseKb: round(bundleKb - house.kb, 1),
+    beyondHouse: beyond(packageBytes(built.fn.metafile), packageBytes(built.house.metafile)),
+  };
+}
+
+/**
+ * Every function and its baselines, built once, then loaded in `rounds` rounds of `runs`
+ * processes per bundle (every function in each round before the next), so a busy spell on the
+ * shared machine lands in one round of a function, not all of them.
+ */
+export async function measureColdStart(runs: number, rounds: number): Promise<ColdStartRow[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "verification-api-bench-"));
-  const rows: ColdStartRow[] = [];
   const webAssets = path.join(dir, "web");
   await buildWeb(webAssets);
   try {
-    for (const name of Object.keys(FUNCTIONS) as FunctionName[]) {
-      const row = await measureFunction(name, dir, webAssets, runs);
+    const built: Built[] = [];
+    for (const name of Object.keys(FUNCTIONS) as FunctionName[]) built.push(await buildFunction(name, dir, webAssets));
+    const samples = new Map<FunctionName, Samples[]>();
+    for (let n = 1; n <= rounds; n++) {
+      for (const one of built) samples.set(one.name, [...(samples.get(one.name) ?? []), await sampleRound(one, runs)]);
+      process.stdout.write(`cold start  round ${n} of ${rounds} done\n`);
+    }
+    const rows: ColdStartRow[] = [];
+    for (const one of built) {
+      const row = await rowOf(one, samples.get(one.name) ?? [], runs);
       rows.push(row);
       process.stdout.write(
-        `cold start  ${name.padEnd(24)} ${row.initMs.toFixed(1)} ms: ${row.house.ratio}x house baseline (${row.house.initMs.toFixed(1)} ms), ${row.sdkOnly.ratio}x SDK only (${row.sdkOnly.initMs.toFixed(1)} ms)\n`,
+        `cold start  ${row.function.padEnd(24)} ${row.initMs.toFixed(1)} ms: ${row.house.ratio}x house baseline (rounds ${row.house.rounds.join(", ")}; ${row.house.initMs.toFixed(1)} ms; ${row.beyondHouseKb} KB beyond it), ${row.sdkOnly.ratio}x SDK only\n`,
       );
     }
+    return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return rows;
 }

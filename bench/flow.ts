@@ -23,7 +23,7 @@ import { type Percentiles, percentiles } from "./stats.ts";
 import { webhookEndpoint } from "./webhook-endpoint.ts";
 
 /** A certificate every check passes: it ends `completed`, `verified`. */
-const CERTIFICATE = path.resolve(__dirname, "../docs/test-documents/yok-active.pdf");
+export const CERTIFICATE = path.resolve(__dirname, "../docs/test-documents/yok-active.pdf");
 
 const STEPS = ["create", "upload", "confirm", "processing event", "decision event", "fetch"] as const;
 type Step = (typeof STEPS)[number];

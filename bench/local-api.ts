@@ -8,6 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { powertoolsLog } from "#shared/adapters/logger";
 import type { Throttle } from "#shared/declarations/routes";
@@ -15,20 +16,33 @@ import { APPS_TABLE, IDEMPOTENCY_TABLE, VERIFICATIONS_TABLE } from "#shared/decl
 import { destinationsFor } from "#shared/domain/environments";
 import type { EdevletProtocol } from "#shared/domain/issuer";
 import { issuerMessageOf } from "#shared/domain/issuer";
+import type { StaffGroup } from "#shared/domain/staff";
 import { createApp, type NewApp } from "#shared/use-cases/accounts/apps";
+import { addMembership, createOrganization } from "#shared/use-cases/accounts/organizations";
 import { dynamoClients, s3Client } from "#shared/wiring/clients";
 import { clock } from "#shared/wiring/config";
 import { newKeyMaterial } from "#shared/wiring/sealer";
 import { appsIn } from "#shared/wiring/stores/apps";
+import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_REGION, newLocalCredentials, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
+import { startIdentity } from "../local/identity.ts";
 import { localSealer, startKms } from "../local/kms.ts";
 import { type Pipeline, startPipeline } from "../local/pipeline.ts";
-import { ensureTables, localSettings, PUBLISHED_CERTIFICATES, tableName } from "../local/resources.ts";
+import {
+  ensureTables,
+  LOCAL_POOLS,
+  LOCAL_PORTAL_POOL,
+  LOCAL_STAFF_POOL,
+  localSettings,
+  PUBLISHED_CERTIFICATES,
+  tableName,
+} from "../local/resources.ts";
 import { startQueues } from "../local/sqs.ts";
 import { localAppLimits, startUsagePlans } from "../local/usage-plans.ts";
+import { type StaffUser, signedInUser } from "../test/support/pool-users.ts";
 import { buildWeb } from "../web/build.ts";
 import type { Send } from "./customer.ts";
 import { inProcess } from "./in-process.ts";
@@ -71,6 +85,13 @@ export interface BenchApi {
   inProcess: Send;
   /** A new app with its key (and `webhookUrl` as its destination), written with a client of its own so the counter never sees it. */
   newApp(webhookUrl?: string): Promise<NewApp>;
+  /** The portal API's and the backoffice API's base URLs, on the same handlers. */
+  portalUrl: string;
+  backofficeUrl: string;
+  /** A new organisation's owner, signed in to the local portal pool. */
+  newOwner(): Promise<StaffUser>;
+  /** A new staff user in `groups`, signed in to the local staff pool. */
+  newStaffUser(groups: readonly StaffGroup[]): Promise<StaffUser>;
   /** Another gateway on the same handlers, holding the stage and each app to these rates as deployed; its base URL. */
   throttledGateway(limits: { stage: Throttle; app: Throttle }): Promise<string>;
   /** Starts what follows a change: the stream's consumer and the queues' readers, until stopped. */
@@ -82,11 +103,13 @@ export interface BenchApi {
 
 /**
  * The bench's runtime; its e-Devlet simulator takes `issuerLatencyMs` for each step's answer, as
- * e-Devlet takes its time, and processing asks it by `protocol` (the web form by default).
+ * e-Devlet takes its time, and processing asks it by `protocol` (the web form by default), or
+ * asks no issuer at all with `issuer: false` (every certificate then waits in review).
  */
 export async function startBenchApi(options: {
   issuerLatencyMs: number;
   protocol?: EdevletProtocol;
+  issuer?: false;
 }): Promise<BenchApi> {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
@@ -103,7 +126,8 @@ export async function startBenchApi(options: {
     if (!simulatorHandler) throw new Error("The handlers have not loaded yet");
     return simulatorHandler(event, invocation);
   }, 0);
-  // Every handler loads, the backoffice's too: its console is built, its pool is never asked.
+  // Every handler loads, the backoffice's and the portal's too, on the local identity endpoint.
+  const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, credentials });
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
   Object.assign(
@@ -120,21 +144,27 @@ export async function startBenchApi(options: {
       queues: { deliveries: queues.queue("Deliveries").queueUrl, lookups: queues.queue("IssuerLookups").queueUrl },
       // The e-Devlet simulator with the published test certificates, as `npm start` runs it.
       issuer: {
-        settings: {
-          EDEVLET_URL: simulator.url,
-          EDEVLET_MOBILE_URL: simulator.url,
-          EDEVLET_PROTOCOL: options.protocol ?? "form",
-        },
+        settings:
+          options.issuer === false
+            ? { ISSUER: "none" }
+            : {
+                EDEVLET_URL: simulator.url,
+                EDEVLET_MOBILE_URL: simulator.url,
+                EDEVLET_PROTOCOL: options.protocol ?? "form",
+              },
         simulator: {
           documents: [PUBLISHED_CERTIFICATES],
           key: newKeyMaterial(),
           latencyMs: options.issuerLatencyMs,
         },
       },
-      backoffice: { identityEndpoint: "http://127.0.0.1:9", webAssets },
+      backoffice: { identityEndpoint: identity.url, webAssets },
     }),
   );
+  const cognito = new CognitoIdentityProviderClient({ region: LOCAL_REGION, credentials, endpoint: identity.url });
   const stops: (() => Promise<void>)[] = [
+    () => identity.stop(),
+    async () => cognito.destroy(),
     () => kms.stop(),
     () => usagePlans.stop(),
     () => queues.stop(),
@@ -154,6 +184,7 @@ export async function startBenchApi(options: {
     stops.push(async () => ownClient.destroy());
     await ensureTables(ownClient, PREFIX);
     const apps = appsIn(ownClient, tableName(PREFIX, APPS_TABLE));
+    const organizations = organizationsIn(ownClient, tableName(PREFIX, APPS_TABLE));
     const sealer = localSealer(kms.url, secretsKey);
     const limits = localAppLimits(usagePlans.url);
 
@@ -187,13 +218,18 @@ export async function startBenchApi(options: {
       return askIssuer(event);
     };
     simulatorHandler = handlers["edevlet-simulator"];
-    const gateway = async (limits?: { stage: Throttle; app: Throttle }): Promise<string> => {
-      const server = createGateway({
-        handlers,
-        region: LOCAL_REGION,
-        throttle: limits?.stage,
-        usagePlan: { has: usagePlans.has, throttle: limits?.app },
-      });
+    const gateway = async (
+      limits?: { stage: Throttle; app: Throttle },
+      api?: "portal" | "backoffice",
+    ): Promise<string> => {
+      const server = api
+        ? createGateway({ api, handlers, region: LOCAL_REGION })
+        : createGateway({
+            handlers,
+            region: LOCAL_REGION,
+            throttle: limits?.stage,
+            usagePlan: { has: usagePlans.has, throttle: limits?.app },
+          });
       // A load tool stops at its deadline with requests still in the handlers: let them finish
       // before the engines go, or they fail against a closed port.
       let inFlight = 0;
@@ -223,7 +259,22 @@ export async function startBenchApi(options: {
       bucket: LOCAL_BUCKET,
       roundTrips,
       issuerTimes,
-      throttledGateway: gateway,
+      throttledGateway: (limits) => gateway(limits),
+      portalUrl: await gateway(undefined, "portal"),
+      backofficeUrl: await gateway(undefined, "backoffice"),
+      async newOwner() {
+        const organization = await createOrganization(
+          { organizations, clock },
+          { name: `bench organisation ${Date.now()}`, environment: "sandbox" },
+        );
+        const user = await signedInUser(cognito, LOCAL_PORTAL_POOL, []);
+        await addMembership(
+          { organizations, clock },
+          { organizationId: organization.organization_id, sub: user.sub, username: user.username, role: "owner" },
+        );
+        return user;
+      },
+      newStaffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
       inProcess: inProcess(handlers, LOCAL_REGION),
       newApp: (webhookUrl) =>
         createApp(

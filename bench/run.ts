@@ -6,10 +6,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EDEVLET_PROTOCOLS, type EdevletProtocol } from "#shared/domain/issuer";
+import { EDEVLET_PROTOCOLS } from "#shared/domain/issuer";
+import type { Apart } from "./apart.ts";
+import type { AuditedLoadResult } from "./audited-load.ts";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
-import type { FlowResult, FlowSent } from "./flow.ts";
+import type { FlowResult } from "./flow.ts";
 import { measureIsolation } from "./isolation.ts";
 import { runLoad } from "./load.ts";
 import { startBenchApi } from "./local-api.ts";
@@ -19,7 +21,8 @@ import { measureWarm } from "./warm.ts";
 const ROOT = path.resolve(__dirname, "..");
 
 const SETTINGS: BenchSettings = {
-  coldStartRuns: 21,
+  coldStartRuns: 11,
+  coldStartRounds: 3,
   warmSamples: 300,
   authorizerSamples: 50,
   warmup: 30,
@@ -36,31 +39,25 @@ const SETTINGS: BenchSettings = {
   flowRatePerSecond: 5,
   flowEventTimeoutMs: 60_000,
   issuerLatencyMs: 150,
+  auditedDecisions: 20,
+  auditedReadsAtOnce: 20,
+  auditedLoadSeconds: 20,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/** The whole flow asking e-Devlet by `protocol`, in a process of its own (bench/flow-run.ts). */
-function flowOf(protocol: EdevletProtocol, sent: FlowSent): FlowResult {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "verification-bench-flow-"));
-  const resultFile = path.join(folder, "flow.json");
-  const options = {
-    protocol,
-    sent,
-    durationSeconds: SETTINGS.flowSeconds,
-    ratePerSecond: SETTINGS.flowRatePerSecond,
-    eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
-    issuerLatencyMs: SETTINGS.issuerLatencyMs,
-  };
+/** A section on a fresh runtime, in a process of its own (bench/apart.ts); what it measured. */
+function apart<T>({ section, options }: Apart): T {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "verification-bench-apart-"));
+  const resultFile = path.join(folder, "result.json");
   try {
     execFileSync(
       process.execPath,
-      ["--import", "tsx", path.join(__dirname, "flow-run.ts"), JSON.stringify(options), resultFile],
-      {
-        stdio: ["ignore", "ignore", "inherit"],
-      },
+      ["--import", "tsx", path.join(__dirname, "apart.ts"), section, JSON.stringify(options), resultFile],
+      // What the functions log is theirs, not the bench's: the section's own failure still reaches stderr.
+      { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, POWERTOOLS_LOG_LEVEL: "ERROR" } },
     );
-    return JSON.parse(readFileSync(resultFile, "utf8")) as FlowResult;
+    return JSON.parse(readFileSync(resultFile, "utf8")) as T;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -77,8 +74,8 @@ async function main(): Promise<void> {
     loadAverage: os.loadavg(),
   };
 
-  log(`1/6 cold start: ${SETTINGS.coldStartRuns} fresh processes per bundle`);
-  const coldStart = await measureColdStart(SETTINGS.coldStartRuns);
+  log(`1/7 cold start: ${SETTINGS.coldStartRounds} rounds of ${SETTINGS.coldStartRuns} fresh processes per bundle`);
+  const coldStart = await measureColdStart(SETTINGS.coldStartRuns, SETTINGS.coldStartRounds);
 
   log("starting DynamoDB Local and the S3 engine");
   const api = await startBenchApi({ issuerLatencyMs: SETTINGS.issuerLatencyMs });
@@ -95,7 +92,7 @@ async function main(): Promise<void> {
     const pipeline = await api.startPipeline();
     try {
       log(
-        `2/6 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
+        `2/7 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
       );
       isolation = await measureIsolation(api, {
         samplesPerSide: SETTINGS.isolationSamplesPerSide,
@@ -106,13 +103,13 @@ async function main(): Promise<void> {
     } finally {
       await pipeline.stop();
     }
-    log("4/6 warm cost and round trips");
+    log("3/7 warm cost and round trips");
     warm = await measureWarm(api, {
       samples: SETTINGS.warmSamples,
       authorizerSamples: SETTINGS.authorizerSamples,
       warmup: SETTINGS.warmup,
     });
-    log(`5/6 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
+    log(`4/7 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
     load = await runLoad(api, {
       durationSeconds: SETTINGS.loadSeconds,
       connections: SETTINGS.loadConnections,
@@ -131,12 +128,34 @@ async function main(): Promise<void> {
   ];
   const flows = runs.map(({ protocol, sent }) => {
     log(
-      `3/6 the whole flow${sent === "keys" ? " by barcode alone" : ""}, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
+      `5/7 the whole flow${sent === "keys" ? " by barcode alone" : ""}, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
     );
-    return flowOf(protocol, sent);
+    return apart<FlowResult>({
+      section: "flow",
+      options: {
+        protocol,
+        sent,
+        durationSeconds: SETTINGS.flowSeconds,
+        ratePerSecond: SETTINGS.flowRatePerSecond,
+        eventTimeoutMs: SETTINGS.flowEventTimeoutMs,
+        issuerLatencyMs: SETTINGS.issuerLatencyMs,
+      },
+    });
   });
 
-  log(`6/6 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
+  log(
+    `6/7 audited reads: a reviewer deciding ${SETTINGS.auditedDecisions} reviews alone, ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} unaudited reads at once and ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} audited lookups at once`,
+  );
+  const auditedLoad = apart<AuditedLoadResult>({
+    section: "audited-load",
+    options: {
+      decisions: SETTINGS.auditedDecisions,
+      readsAtOnce: SETTINGS.auditedReadsAtOnce,
+      minLoadSeconds: SETTINGS.auditedLoadSeconds,
+    },
+  });
+
+  log(`7/7 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
   const documents = await measureDocuments(SETTINGS.documentSamples);
 
   const results: BenchResults = {
@@ -153,6 +172,7 @@ async function main(): Promise<void> {
     documents,
     isolation,
     flows,
+    auditedLoad,
   };
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");
