@@ -39,7 +39,7 @@ export function readDevApp(file: string): DevApp | undefined {
 export async function ensureDevApp(
   deps: { apps: AppStore; sealer: Sealer; limits: AppLimits; clock: Clock; destinations: Destinations },
   options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
-): Promise<{ devApp: DevApp; created: boolean }> {
+): Promise<{ devApp: DevApp; created: boolean; webhookUrl: string | undefined }> {
   const file = devAppPath(options.dataDir);
   const known = readDevApp(file);
   const existing =
@@ -63,5 +63,7 @@ export async function ensureDevApp(
     };
   }
   writeDataFile(file, `${JSON.stringify(devApp, null, 2)}\n`, { secret: true });
-  return { devApp, created: !existing };
+  // Where its events go now: given this time, or kept from a run before (or set by the portal since).
+  const webhookUrl = (await deps.apps.getApp(devApp.app_id))?.webhook_url;
+  return { devApp, created: !existing, webhookUrl };
 }

@@ -28,7 +28,7 @@ import { appsIn } from "#shared/wiring/stores/apps";
 import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { buildWeb } from "../web/build.ts";
 import { writeDataFile } from "./data-file.ts";
-import { ensureDevApp } from "./dev-app.ts";
+import { devAppPath, ensureDevApp } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
 import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
 import {
@@ -147,13 +147,12 @@ const lazySimulator: SimulatorHandler = (event, invocation) => {
 
 /** What the banner says of the issuer processing asks. */
 function issuerLine(): string {
-  const local = path.relative(process.cwd(), localCertificates);
   if (settings.ISSUER === "none") return "none (ISSUER=none): verifications that need the issuer go to review";
   if (settings.ISSUER === "lookup")
     return `the issuer-lookup contract at ${process.env.AUTHORITY_URL ?? "(AUTHORITY_URL unset)"}`;
   const protocol = process.env.EDEVLET_PROTOCOL ?? "form";
   return simulatorUrl
-    ? `e-Devlet simulator ${simulatorUrl} (${protocol}; test certificates in docs/test-documents/, and ${local}/**/<barcode>.pdf)`
+    ? `e-Devlet simulator ${simulatorUrl} (${protocol}; test certificates in docs/test-documents/, and ${localCertificates}/**/<barcode>.pdf)`
     : `e-Devlet (${protocol}) at ${process.env.EDEVLET_URL ?? EDEVLET_DEFAULT_URL} / ${process.env.EDEVLET_MOBILE_URL ?? EDEVLET_DEFAULT_MOBILE_URL} (LOCAL_EDEVLET=off)`;
 }
 
@@ -177,6 +176,12 @@ async function stop(code: number): Promise<never> {
 
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
+// `npm start` runs this under a shell, and a signal npm passes on ends the shell without reaching
+// this process: once its parent is gone it stops too, rather than hold its ports and engines for nobody.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void stop(0);
+}, 500).unref();
 
 /** Listens on `port` of the loopback interface. */
 async function listen(server: Server, port: number): Promise<void> {
@@ -362,7 +367,7 @@ async function seedDevData(
   // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
   const limits = localAppLimits(usagePlans.url);
   await syncAppLimits({ apps, limits });
-  const { devApp, created } = await ensureDevApp(
+  const { devApp, created, webhookUrl } = await ensureDevApp(
     {
       apps,
       sealer: localSealer(kms.url, sealingKey),
@@ -390,11 +395,11 @@ async function seedDevData(
     },
   });
   cognito.destroy();
-  return { devApp, created, logins };
+  return { devApp, created, webhookUrl, logins };
 }
 
 /** What the runtime prints once it is ready: where everything is, and how to sign in. */
-function banner({ devApp, created, logins }: Awaited<ReturnType<typeof seedDevData>>): string {
+function banner({ devApp, created, webhookUrl, logins }: Awaited<ReturnType<typeof seedDevData>>): string {
   const staffLogins = logins.staff.users.map(
     (user) => `${user.username} / ${user.password} (${user.groups.join(", ")})`,
   );
@@ -405,7 +410,8 @@ function banner({ devApp, created, logins }: Awaited<ReturnType<typeof seedDevDa
     `  app id          ${devApp.app_id}${created ? " (new)" : ""}`,
     `  API key         ${devApp.api_key}`,
     `  webhook secret  ${devApp.webhook_secret}`,
-    `  saved to        ${path.relative(process.cwd(), path.join(dataDir, "dev-app.json"))}`,
+    `  webhooks to     ${webhookUrl ?? "none yet (DEV_WEBHOOK_URL=http://127.0.0.1:4000/webhooks npm start sets one; npm run webhooks:listen shows what arrives there)"}`,
+    `  saved to        ${devAppPath(dataDir)}`,
     `  issuer          ${issuerLine()}`,
     `  backoffice API  ${backofficeUrl}`,
     `  review console  ${backofficeUrl}/backoffice/`,
@@ -413,7 +419,8 @@ function banner({ devApp, created, logins }: Awaited<ReturnType<typeof seedDevDa
     `  portal API      ${portalUrl}`,
     `  portal          ${portalUrl}/portal/`,
     `  portal logins   ${portalLogins.join("; ")}`,
-    `  saved to        ${path.relative(process.cwd(), devLoginsPath(dataDir))}`,
+    `  saved to        ${devLoginsPath(dataDir)}`,
+    `  data            ${dataDir}${inMemory ? " (the engines' data in memory: gone when it stops)" : ""}`,
     "Ctrl-C stops the API and its engines.",
   ].join("\n");
 }

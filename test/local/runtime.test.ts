@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isAlive, isPortOpen } from "../../local/engines.ts";
 import { Customer, expectVerification } from "../support/client.ts";
 import { startRuntime as start, stopRuntime as stop } from "../support/runtime.ts";
+import { until } from "../support/until.ts";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-runtime-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -52,6 +53,28 @@ describe("npm start", () => {
     expect(expectVerification(fetched).verification_id).toBe(verificationId);
     expect(await stop(running, "SIGINT")).toBe(0);
     expect(existsSync(path.join(dataDir, "dynamodb.pid"))).toBe(false);
+  });
+
+  it("stops every process it started when npm start's own process gets SIGTERM, after a banner with absolute paths and the webhook destination", async () => {
+    const destination = "http://127.0.0.1:4000/webhooks";
+    const running = await start({ LOCAL_DATA_DIR: dataDir, DEV_WEBHOOK_URL: destination }, [], "npm");
+    const output = running.output();
+    expect(output).toMatch(new RegExp(`^ {2}webhooks to {5}${destination}$`, "m"));
+    expect(output).toMatch(new RegExp(`^ {2}saved to {8}${path.join(dataDir, "dev-app.json")}$`, "m"));
+    expect(output).toMatch(new RegExp(`^ {2}data {12}${dataDir}$`, "m"));
+    const jvm = Number(readFileSync(path.join(dataDir, "dynamodb.pid"), "utf8"));
+    expect(isAlive(jvm)).toBe(true);
+
+    // What `kill -TERM <npm's pid>` does: npm passes it to the shell running the script, not to the runtime.
+    await stop(running, "SIGTERM");
+    await until(
+      async () => ({
+        jvm: isAlive(jvm),
+        open: (await Promise.all(Object.values(running.listeners).map(isPortOpen))).some(Boolean),
+      }),
+      (state) => !state.jvm && !state.open,
+      20_000,
+    );
   });
 
   it("runs in memory for production with LOCAL_IN_MEMORY and LOCAL_ENV", async () => {

@@ -21,17 +21,26 @@ export interface RunningRuntime {
  * may be taken before the runtime binds it (the system hands out the same range for outgoing
  * connections): such a start is made again on other ports, twice at most.
  */
-export async function startRuntime(env: Record<string, string>, args: string[] = []): Promise<RunningRuntime> {
+export async function startRuntime(
+  env: Record<string, string>,
+  args: string[] = [],
+  /** `npm`: through `npm start` itself, the process a newcomer's terminal holds (its pid is npm's). */
+  via: "node" | "npm" = "node",
+): Promise<RunningRuntime> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnFreePorts(env, args);
+      return await startOnFreePorts(env, args, via);
     } catch (error) {
       if (attempt === 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
     }
   }
 }
 
-async function startOnFreePorts(env: Record<string, string>, args: string[]): Promise<RunningRuntime> {
+async function startOnFreePorts(
+  env: Record<string, string>,
+  args: string[],
+  via: "node" | "npm",
+): Promise<RunningRuntime> {
   const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
   // Every other server on a free port of its own too: PORT + n may be another process's.
   const others = {
@@ -43,12 +52,17 @@ async function startOnFreePorts(env: Record<string, string>, args: string[]): Pr
     USAGE_PLANS_PORT: await freePort(),
     QUEUE_PORT: await freePort(),
   };
-  // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal.
-  // The issuer a test file's own functions were pointed at is not the runtime's: it runs its own simulator.
+  // Exactly what `npm start` runs: one Node process, no wrapper between it and the signal (or npm
+  // itself, with the shell it runs the script in). The issuer a test file's own functions were
+  // pointed at is not the runtime's: it runs its own simulator.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !(ISSUER_SETTINGS as readonly string[]).includes(name)),
   );
-  const child = spawn(process.execPath, ["--import", "tsx", "local/main.ts", ...args], {
+  const [command, commandArgs] =
+    via === "npm"
+      ? ["npm", ["start", ...(args.length > 0 ? ["--", ...args] : [])]]
+      : [process.execPath, ["--import", "tsx", "local/main.ts", ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: root,
     env: {
       ...inherited,
