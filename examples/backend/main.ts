@@ -1,6 +1,6 @@
 /**
  * `npm run example:backend`: the example backend against the local runtime (`npm start`), in one
- * command. It reads the dev app from `.local/dev-app.json`, serves on EXAMPLE_PORT (4100), points
+ * command. It reads the dev app from `$LOCAL_DATA_DIR/dev-app.json` (`.local/` by default), serves on EXAMPLE_PORT (4100), points
  * the dev app's webhooks at itself (`ops webhooks set`), sends the published test certificate as
  * student `student-4711`, and prints what it learns until the decision arrives. Then, or on
  * Ctrl+C, it gives the dev app back the destination it had (`ops webhooks set`, or
@@ -39,7 +39,9 @@ function target(): Target {
   try {
     devApp = JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    throw new Error(`No dev app in ${file}: start the local runtime first (npm start)`);
+    throw new Error(
+      `No dev app in ${file}: start the local runtime first (npm start), or set LOCAL_DATA_DIR to the folder it was started with`,
+    );
   }
   return {
     baseUrl: devApp.base_url,

@@ -96,14 +96,17 @@ describe("the README quickstart", () => {
     expect(port).not.toBe("3000");
     const output = await bash(code, { cwd: quickstartDir, env: { PORT: port, LOCAL_DATA_DIR: dataDir } });
     expect(output).not.toContain('"code"');
-    // Step 3's answer and step 4's: one verification, completed and verified in both.
-    const answers = [...output.matchAll(/"verification_id":"(ver_[0-9A-Z]{26})"/g)].map((match) => match[1]);
+    // Step 3's answer and step 4's, each indented, a field a line: one verification, completed and verified in both.
+    const answers = output
+      .split(/^(?=\{$)/m)
+      .map((answer) => JSON.parse(answer) as { verification_id: string; status: string; result: string });
     expect(answers).toHaveLength(2);
-    expect(new Set(answers).size).toBe(1);
-    const states = [...output.matchAll(new RegExp(`"status":"${STATUS}","result":"?([a-z]+)"?`, "g"))].map(
-      ([, status, result]) => `${status} ${result}`,
-    );
-    expect(states).toEqual(["completed verified", "completed verified"]);
+    expect(new Set(answers.map((answer) => answer.verification_id)).size).toBe(1);
+    expect(answers.map((answer) => `${answer.status} ${answer.result}`)).toEqual([
+      "completed verified",
+      "completed verified",
+    ]);
+    expect(output).toMatch(/^ {2}"verification_id": "ver_[0-9A-Z]{26}",$/m);
   }, 60_000);
 });
 
