@@ -4,15 +4,9 @@
  */
 import { h, timeOf } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, table } from "./context.ts";
+import { STATUSES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
-import {
-  type AppEvent,
-  type EventAttempt,
-  type LookupMatch,
-  type Search,
-  STATUSES,
-  type Verification,
-} from "./wire.ts";
+import type { AppEvent, EventAttempt, LookupMatch, Search, Verification } from "./wire.ts";
 
 /** A request a lookup found by its id: what it asked, how it was answered (a refusal by its label), when. */
 function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLElement {

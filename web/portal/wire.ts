@@ -45,16 +45,6 @@ export type MemberPage = Schemas["MemberPage"];
 export type Invited = Schemas["Invited"];
 export type Member = Schemas["Member"];
 
-/** Every status, in the order the search offers them. */
-export const STATUSES = [
-  "awaiting_upload",
-  "processing",
-  "in_review",
-  "completed",
-  "failed",
-  "expired",
-] as const satisfies readonly Status[];
-
 /** The final outcomes a usage row counts, in the order the chart stacks them. */
 export const OUTCOMES = [
   "verified",
