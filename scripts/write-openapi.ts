@@ -2,7 +2,7 @@
  * `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project
  * root, what the pages and the functions that read no document need of the document-type
  * registry, the guides' lists of types (`openapi/docs-sections.ts`), then the console's and the
- * portal's wire types from theirs.
+ * portal's wire types and the value lists they offer from theirs.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { DOCUMENT_REGISTRY } from "#shared/domain/document-registry";
 import { renderBackofficeDocument } from "../openapi/backoffice.ts";
 import { DOCS_SECTIONS, withSection } from "../openapi/docs-sections.ts";
 import { renderDocument } from "../openapi/document.ts";
-import { generatePageTypes, PAGE_TYPES } from "../openapi/page-types.ts";
+import { generatePageTypes, PAGE_TYPES, writePageValues } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
 import { renderTypeFacts, TYPE_FACTS_MODULE } from "../openapi/type-facts.ts";
 import { renderWebDocumentTypes, WEB_DOCUMENT_TYPES } from "../openapi/web-document-types.ts";
@@ -35,7 +35,10 @@ for (const section of DOCS_SECTIONS) {
   process.stdout.write(`Wrote ${section.name} in ${path.relative(process.cwd(), target)}\n`);
 }
 
-for (const { document, types } of PAGE_TYPES) {
+for (const { document, types, values, lists } of PAGE_TYPES) {
   generatePageTypes(document, types);
-  process.stdout.write(`Wrote ${path.relative(process.cwd(), path.join(root, types))} from ${document}\n`);
+  writePageValues(document, lists, values);
+  for (const file of [types, values]) {
+    process.stdout.write(`Wrote ${path.relative(process.cwd(), path.join(root, file))} from ${document}\n`);
+  }
 }

@@ -19,12 +19,10 @@ import { problemSchema } from "#shared/http/problem-schema";
 import { fillPage } from "#shared/http/web-assets";
 import type { viewDocument } from "#shared/use-cases/review/document";
 import { totpCode } from "../../local/identity/totp.ts";
+import { REJECTION_CODES as CONSOLE_REJECTION_CODES } from "../../web/backoffice/order.ts";
 import type { components } from "../../web/backoffice/schema.ts";
 import type * as wire from "../../web/backoffice/wire.ts";
-import {
-  MAX_NOTE_LENGTH as CONSOLE_NOTE_LENGTH,
-  REJECTION_CODES as CONSOLE_REJECTION_CODES,
-} from "../../web/backoffice/wire.ts";
+import { MAX_NOTE_LENGTH as CONSOLE_NOTE_LENGTH } from "../../web/backoffice/wire.ts";
 import type { ProblemBody } from "../../web/common/problem.ts";
 import type { StaffUser } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";

@@ -12,9 +12,9 @@ import { DOCUMENT_TYPES } from "#shared/domain/document-types";
 import { FRAUD_SIGNALS, REASON_MESSAGES } from "#shared/domain/reasons";
 import { actorSchema } from "#shared/domain/responses/audit";
 import { RESULTS, STATUSES } from "#shared/domain/state";
+import { REJECTION_CODES } from "../../web/backoffice/order.ts";
 import { en } from "../../web/backoffice/text-en.ts";
 import { tr } from "../../web/backoffice/text-tr.ts";
-import { REJECTION_CODES } from "../../web/backoffice/wire.ts";
 import { checkNames, expectInStep, labelsEveryCode } from "../support/dictionaries.ts";
 
 const ROOT = path.resolve(__dirname, "../..");

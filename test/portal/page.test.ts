@@ -30,9 +30,10 @@ import { APPS_PER_ORGANIZATION, SENDING_LIMITS } from "#shared/domain/tenant-lim
 import { USAGE_OUTCOMES, type UsageOutcome } from "#shared/domain/usage";
 import { problemSchema } from "#shared/http/problem-schema";
 import type { ProblemBody } from "../../web/common/problem.ts";
+import { STATUSES as PAGE_STATUSES } from "../../web/portal/order.ts";
 import type { components } from "../../web/portal/schema.ts";
 import type * as wire from "../../web/portal/wire.ts";
-import { OUTCOMES as PAGE_OUTCOMES, STATUSES as PAGE_STATUSES } from "../../web/portal/wire.ts";
+import { OUTCOMES as PAGE_OUTCOMES } from "../../web/portal/wire.ts";
 import type { PortalUser } from "../support/api.ts";
 import { expectAccessible, PHONE } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";

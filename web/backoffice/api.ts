@@ -1,6 +1,10 @@
-/** The backoffice API, called through the shared bearer client (paths relative to `<base>/backoffice/`). */
-import { BearerClient } from "../common/api-client.ts";
-import type { Session } from "../common/session.ts";
+/**
+ * The backoffice API, called through the shared bearer client over the paths of
+ * openapi-backoffice.json (`schema.ts`): a path, a method, a parameter or a body the document
+ * does not have fails to compile.
+ */
+import { BearerClient, PAGE_API_ROOT, type SessionTokens } from "../common/api-client.ts";
+import type { paths } from "./schema.ts";
 import type {
   AuditFilter,
   AuditPage,
@@ -13,51 +17,67 @@ import type {
   StaffVerification,
 } from "./wire.ts";
 
-/** `query` as a query string, leaving out what it does not set. */
-function queryOf(query: Record<string, string | undefined>): URLSearchParams {
-  return new URLSearchParams(
-    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-}
+/** The path parameter of one verification's routes. */
+const verification = (verification_id: string) => ({ path: { verification_id } });
 
 export class BackofficeApi {
-  readonly #client: BearerClient;
+  readonly #client: BearerClient<paths>;
 
   /** `onSignedOut` runs when the API no longer accepts the session, after one renewal was tried. */
-  constructor(session: Session, onSignedOut: () => void) {
-    this.#client = new BearerClient(session, onSignedOut, "backoffice");
+  constructor(session: SessionTokens, onSignedOut: () => void, baseUrl: string = PAGE_API_ROOT) {
+    this.#client = new BearerClient<paths>(session, onSignedOut, "backoffice", baseUrl);
+  }
+
+  get #api() {
+    return this.#client.api;
   }
 
   /** A page of the queue narrowed by `filter`; a cursor goes on only with the filter it was read with. */
   reviews(filter: ReviewFilter, cursor: string | null): Promise<ReviewPage> {
-    const query = queryOf({ ...filter, limit: "20", cursor: cursor ?? undefined });
-    return this.#client.json("GET", `v1/reviews?${query}`);
+    return this.#client.body(
+      this.#api.GET("/backoffice/v1/reviews", {
+        params: { query: { ...filter, limit: 20, cursor: cursor ?? undefined } },
+      }),
+    );
   }
 
   /** A page of the audit trail, newest first: one verification's, one actor's, or everyone's (admins only). */
   audit(filter: AuditFilter, cursor: string | null): Promise<AuditPage> {
-    const query = queryOf({ ...filter, limit: "20", cursor: cursor ?? undefined });
-    return this.#client.json("GET", `v1/audit?${query}`);
+    return this.#client.body(
+      this.#api.GET("/backoffice/v1/audit", {
+        params: { query: { ...filter, limit: 20, cursor: cursor ?? undefined } },
+      }),
+    );
   }
 
   verification(id: string): Promise<StaffVerification> {
-    return this.#client.json("GET", `v1/verifications/${encodeURIComponent(id)}`);
+    return this.#client.body(
+      this.#api.GET("/backoffice/v1/verifications/{verification_id}", { params: verification(id) }),
+    );
   }
 
   /** A link to one copy, as JSON: a browser cannot read where a cross-origin redirect points. */
   document(id: string, copy: DocumentCopy): Promise<DocumentLink> {
-    return this.#client.json("GET", `v1/verifications/${encodeURIComponent(id)}/document?copy=${copy}`);
+    return this.#client.body(
+      this.#api.GET("/backoffice/v1/verifications/{verification_id}/document", {
+        params: { ...verification(id), query: { copy } },
+      }),
+    );
   }
 
   claim(id: string): Promise<ClaimResponse> {
-    return this.#client.json("POST", `v1/reviews/${encodeURIComponent(id)}/claim`);
+    return this.#client.body(
+      this.#api.POST("/backoffice/v1/reviews/{verification_id}/claim", { params: verification(id) }),
+    );
   }
 
   /** Decides the review read at `sequence`: the API refuses it when the verification changed since. */
   decide(id: string, sequence: number, decision: DecisionBody): Promise<StaffVerification> {
-    return this.#client.json("POST", `v1/reviews/${encodeURIComponent(id)}/decision`, {
-      body: decision,
-      headers: { "If-Match": `"${sequence}"` },
-    });
+    return this.#client.body(
+      this.#api.POST("/backoffice/v1/reviews/{verification_id}/decision", {
+        params: { ...verification(id), header: { "If-Match": `"${sequence}"` } },
+        body: decision,
+      }),
+    );
   }
 }

@@ -1,7 +1,8 @@
 /** The decision form: verified or rejected, why, and a note for staff; open only while the reviewer holds the claim. */
 import { h } from "../common/dom.ts";
+import { REJECTION_CODES } from "./order.ts";
 import { t, text } from "./text.ts";
-import { type DecisionBody, MAX_NOTE_LENGTH, REJECTION_CODES, type RejectionCode } from "./wire.ts";
+import { type DecisionBody, MAX_NOTE_LENGTH, type RejectionCode } from "./wire.ts";
 
 export interface DecisionForm {
   element: HTMLFormElement;

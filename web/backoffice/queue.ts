@@ -1,10 +1,11 @@
 /** The queue: what waits for a person, oldest first, a page at a time, all of it or one type or reason. */
 import { clockText, h, timeOf } from "../common/dom.ts";
 import { duration } from "../common/i18n.ts";
+import { REVIEW_REASONS } from "./order.ts";
 import type { ConsoleContext, Screen } from "./screen.ts";
 import { problemText, t, text } from "./text.ts";
 import type { TextKey } from "./text-en.ts";
-import { type Claim, DOCUMENT_TYPES, REVIEW_REASONS, type ReviewEntry, type ReviewFilter } from "./wire.ts";
+import { type Claim, DOCUMENT_TYPES, type ReviewEntry, type ReviewFilter } from "./wire.ts";
 
 const COLUMNS: TextKey[] = [
   "queue.column.verification",

@@ -93,138 +93,186 @@ async function compare(upload: Shown | undefined, issuer: Shown | undefined): Pr
   }
 }
 
-/** Draws the viewer of `verification` into `container` and reads its copies. */
-export function showViewer(container: HTMLElement, api: BackofficeApi, verification: StaffVerification): Viewer {
+/** The viewer's controls and what they set: the zoom, the upload's turn, the panes, and whether it is closed. */
+interface ViewerState {
+  upload: Pane;
+  issuer: Pane;
+  panes: Pane[];
+  zoom: number;
+  turned: number;
+  closed: boolean;
+  level: HTMLOutputElement;
+  zoomOut: HTMLButtonElement;
+  zoomIn: HTMLButtonElement;
+  rotate: HTMLButtonElement;
+}
+
+/** How far the pane's copy is turned: only the upload turns. */
+const rotationOf = (state: ViewerState, pane: Pane) => (pane === state.upload ? state.turned : 0);
+
+/** The scale at which the pane's copy is whole in it; none before it is shown. */
+function fitOf(state: ViewerState, pane: Pane): number | undefined {
+  if (!pane.shown || pane.scroller.clientWidth === 0) return undefined;
+  const size = pane.shown.drawing.size(rotationOf(state, pane));
+  return Math.min(
+    (pane.scroller.clientWidth - MARGIN) / size.width,
+    (pane.scroller.clientHeight - MARGIN) / size.height,
+  );
+}
+
+/** Each copy at the zoom times its fit; two PDFs at the smaller of their fits, so at one scale. */
+function draw(state: ViewerState): void {
+  if (state.closed) return;
+  const { panes, zoom } = state;
+  const fits = new Map(panes.map((pane) => [pane, fitOf(state, pane)]));
+  const pdfFits = panes.filter((pane) => pane.shown?.kind === "pdf").map((pane) => fits.get(pane) ?? Infinity);
+  for (const pane of panes) {
+    const fit = pane.shown?.kind === "pdf" ? Math.min(...pdfFits) : fits.get(pane);
+    if (!pane.shown || fit === undefined || !Number.isFinite(fit)) continue;
+    const scale = Math.max(fit, 0.01) * (ZOOMS[zoom] ?? 1);
+    pane.shown.drawing.draw(scale, rotationOf(state, pane));
+  }
+  state.level.textContent = new Intl.NumberFormat(text.language(), { style: "percent" }).format(ZOOMS[zoom] ?? 1);
+  state.zoomOut.disabled = zoom === 0;
+  state.zoomIn.disabled = zoom === ZOOMS.length - 1;
+  state.rotate.disabled = !state.upload.shown;
+}
+
+function zoomTo(state: ViewerState, index: number): void {
+  state.zoom = Math.min(Math.max(index, 0), ZOOMS.length - 1);
+  draw(state);
+}
+
+/** Turns the upload a quarter, once it is shown. */
+function turn(state: ViewerState): void {
+  if (!state.upload.shown) return;
+  state.turned = (state.turned + 90) % 360;
+  draw(state);
+}
+
+/** The viewer's state at the fit, its toolbar's controls drawn from it; a verification without an upload shows the issuer's copy alone. */
+function viewerState(verification: StaffVerification): ViewerState {
   const upload = paneOf("upload", "item.copy.upload");
   const issuer = paneOf("issuer", "item.copy.issuer");
-  // A verification by its keys had no upload: the issuer's copy is shown alone.
-  const panes = verification.file_size_bytes === null ? [issuer] : [upload, issuer];
-  let zoom = FIT;
-  let turned = 0;
-  let closed = false;
-
-  const level = h("output", { "aria-label": t("viewer.zoom"), "aria-live": "polite" });
-  const zoomOut = tool("viewer.zoom_out", "-", () => zoomTo(zoom - 1));
-  const zoomIn = tool("viewer.zoom_in", "+", () => zoomTo(zoom + 1));
-  const rotate = tool("viewer.rotate", "t", () => turn());
-  const lines = linesSection();
-  showComparison(lines, { state: "comparing" });
-
-  const rotationOf = (pane: Pane) => (pane === upload ? turned : 0);
-  /** The scale at which the pane's copy is whole in it; none before it is shown. */
-  const fitOf = (pane: Pane): number | undefined => {
-    if (!pane.shown || pane.scroller.clientWidth === 0) return undefined;
-    const size = pane.shown.drawing.size(rotationOf(pane));
-    return Math.min(
-      (pane.scroller.clientWidth - MARGIN) / size.width,
-      (pane.scroller.clientHeight - MARGIN) / size.height,
-    );
+  const state: ViewerState = {
+    upload,
+    issuer,
+    panes: verification.file_size_bytes === null ? [issuer] : [upload, issuer],
+    zoom: FIT,
+    turned: 0,
+    closed: false,
+    level: h("output", { "aria-label": t("viewer.zoom"), "aria-live": "polite" }),
+    zoomOut: tool("viewer.zoom_out", "-", () => zoomTo(state, state.zoom - 1)),
+    zoomIn: tool("viewer.zoom_in", "+", () => zoomTo(state, state.zoom + 1)),
+    rotate: tool("viewer.rotate", "t", () => turn(state)),
   };
-  /** Each copy at the zoom times its fit; two PDFs at the smaller of their fits, so at one scale. */
-  const draw = () => {
-    if (closed) return;
-    const fits = new Map(panes.map((pane) => [pane, fitOf(pane)]));
-    const pdfFits = panes.filter((pane) => pane.shown?.kind === "pdf").map((pane) => fits.get(pane) ?? Infinity);
-    for (const pane of panes) {
-      const fit = pane.shown?.kind === "pdf" ? Math.min(...pdfFits) : fits.get(pane);
-      if (!pane.shown || fit === undefined || !Number.isFinite(fit)) continue;
-      const scale = Math.max(fit, 0.01) * (ZOOMS[zoom] ?? 1);
-      pane.shown.drawing.draw(scale, rotationOf(pane));
-    }
-    level.textContent = new Intl.NumberFormat(text.language(), { style: "percent" }).format(ZOOMS[zoom] ?? 1);
-    zoomOut.disabled = zoom === 0;
-    zoomIn.disabled = zoom === ZOOMS.length - 1;
-    rotate.disabled = !upload.shown;
-  };
-  const zoomTo = (index: number) => {
-    zoom = Math.min(Math.max(index, 0), ZOOMS.length - 1);
-    draw();
-  };
-  const turn = () => {
-    if (!upload.shown) return;
-    turned = (turned + 90) % 360;
-    draw();
-  };
+  return state;
+}
 
-  let pending = 0;
-  const resized = new ResizeObserver(() => {
-    cancelAnimationFrame(pending);
-    pending = requestAnimationFrame(draw);
-  });
-
+/** The toolbar, the side panel and the panes, into `container`. */
+function layOut(container: HTMLElement, state: ViewerState, side: HTMLElement[]): void {
   container.replaceChildren(
     h(
       "div",
       { class: "viewer-toolbar", role: "group", "aria-label": t("viewer.tools") },
-      tool("viewer.fit", "0", () => zoomTo(FIT)),
-      zoomOut,
-      level,
-      zoomIn,
-      rotate,
+      tool("viewer.fit", "0", () => zoomTo(state, FIT)),
+      state.zoomOut,
+      state.level,
+      state.zoomIn,
+      state.rotate,
     ),
     h(
       "div",
-      { class: panes.length === 1 ? "viewer single" : "viewer" },
-      h("aside", { class: "viewer-side", "aria-label": t("viewer.side") }, keysSection(verification), lines),
-      ...panes.map((pane) => pane.figure),
+      { class: state.panes.length === 1 ? "viewer single" : "viewer" },
+      h("aside", { class: "viewer-side", "aria-label": t("viewer.side") }, ...side),
+      ...state.panes.map((pane) => pane.figure),
     ),
   );
-  draw();
+}
 
-  const loaded = panes.map(async (pane) => {
-    const missing = pane.copy === "upload" ? "item.copy.upload_missing" : "item.copy.issuer_missing";
-    if (!verification.copies[pane.copy]) {
-      pane.scroller.replaceChildren(h("p", { class: "missing" }, t(missing)));
+/** Reads the pane's copy and shows it, or says why it cannot; `shown` runs once it is drawn. */
+async function loadPane(
+  state: ViewerState,
+  api: BackofficeApi,
+  verification: StaffVerification,
+  pane: Pane,
+  shown: () => void,
+): Promise<void> {
+  const missing = pane.copy === "upload" ? "item.copy.upload_missing" : "item.copy.issuer_missing";
+  if (!verification.copies[pane.copy]) {
+    pane.scroller.replaceChildren(h("p", { class: "missing" }, t(missing)));
+    return;
+  }
+  pane.scroller.replaceChildren(h("p", { class: "muted" }, t("viewer.loading")));
+  try {
+    const copy = await showCopy(api, verification.verification_id, pane);
+    if (state.closed) {
+      if (copy.kind === "pdf") copy.drawing.close();
       return;
     }
-    pane.scroller.replaceChildren(h("p", { class: "muted" }, t("viewer.loading")));
-    try {
-      const shown = await showCopy(api, verification.verification_id, pane);
-      if (closed) {
-        if (shown.kind === "pdf") shown.drawing.close();
-        return;
-      }
-      pane.shown = shown;
-      resized.observe(pane.scroller, { box: "border-box" });
-      draw();
-    } catch (error) {
-      if (closed) return;
-      const failed =
-        error instanceof ApiError
-          ? problemText(error, "item.load_failed")
-          : t("item.copy.failed", { copy: t(pane.title) });
-      pane.scroller.replaceChildren(h("p", { class: "missing" }, failed));
-    }
+    pane.shown = copy;
+    shown();
+  } catch (error) {
+    if (state.closed) return;
+    const failed =
+      error instanceof ApiError
+        ? problemText(error, "item.load_failed")
+        : t("item.copy.failed", { copy: t(pane.title) });
+    pane.scroller.replaceChildren(h("p", { class: "missing" }, failed));
+  }
+}
+
+/** The viewer's shortcuts: + and - zoom, 0 fits, t turns the upload; true when it took the key. */
+function viewerKey(state: ViewerState, key: string): boolean {
+  switch (key) {
+    case "+":
+    case "=":
+      zoomTo(state, state.zoom + 1);
+      return true;
+    case "-":
+      zoomTo(state, state.zoom - 1);
+      return true;
+    case "0":
+      zoomTo(state, FIT);
+      return true;
+    case "t":
+      turn(state);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Draws the viewer of `verification` into `container` and reads its copies. */
+export function showViewer(container: HTMLElement, api: BackofficeApi, verification: StaffVerification): Viewer {
+  const state = viewerState(verification);
+  const lines = linesSection();
+  showComparison(lines, { state: "comparing" });
+  let pending = 0;
+  const resized = new ResizeObserver(() => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => draw(state));
   });
+  layOut(container, state, [keysSection(verification), lines]);
+  draw(state);
+
+  const loaded = state.panes.map((pane) =>
+    loadPane(state, api, verification, pane, () => {
+      resized.observe(pane.scroller, { box: "border-box" });
+      draw(state);
+    }),
+  );
   void Promise.all(loaded).then(async () => {
-    const comparison = await compare(upload.shown, issuer.shown);
-    if (!closed) showComparison(lines, comparison);
+    const comparison = await compare(state.upload.shown, state.issuer.shown);
+    if (!state.closed) showComparison(lines, comparison);
   });
 
   return {
-    key(event) {
-      switch (event.key) {
-        case "+":
-        case "=":
-          zoomTo(zoom + 1);
-          return true;
-        case "-":
-          zoomTo(zoom - 1);
-          return true;
-        case "0":
-          zoomTo(FIT);
-          return true;
-        case "t":
-          turn();
-          return true;
-        default:
-          return false;
-      }
-    },
+    key: (event) => viewerKey(state, event.key),
     close() {
-      closed = true;
+      state.closed = true;
       resized.disconnect();
-      for (const pane of panes) if (pane.shown?.kind === "pdf") pane.shown.drawing.close();
+      for (const pane of state.panes) if (pane.shown?.kind === "pdf") pane.shown.drawing.close();
     },
   };
 }

@@ -3,9 +3,9 @@
  * openapi-backoffice.json, which `npm run openapi` generates into `schema.ts`. Types only, so
  * the bundle carries none of the server's schemas, and the compiler refuses a field or a code
  * the document does not have. test/backoffice/console.test.ts ties the constants below to the
- * document.
+ * document; the lists the console offers are in `order.ts`.
  */
-import { DOCUMENT_TYPE_CODES, RULE_REASONS } from "../common/document-types.ts";
+import { DOCUMENT_TYPE_CODES } from "../common/document-types.ts";
 import type { components, operations } from "./schema.ts";
 
 type Schemas = components["schemas"];
@@ -39,27 +39,8 @@ export type RejectionCode = NonNullable<DecisionBody["reason_code"]>;
 /** A `code` the backoffice API refuses with. */
 export type ProblemCode = Schemas["Problem"]["code"];
 
-/** Why a reviewer rejects a document, in the order the form offers them. */
-export const REJECTION_CODES = [
-  "document_altered",
-  "not_genuine",
-  "subject_mismatch",
-  "document_too_old",
-  ...RULE_REASONS,
-  "document_unreadable",
-  "other",
-] as const satisfies readonly RejectionCode[];
-
 /** The document types the queue can be narrowed to, in the order the filter offers them. */
 export const DOCUMENT_TYPES = DOCUMENT_TYPE_CODES satisfies readonly DocumentType[];
-
-/** Why a verification waits for a person, in the order the queue's filter offers them. */
-export const REVIEW_REASONS = [
-  "issuer_unavailable",
-  "fields_incomplete",
-  "original_pdf_not_provided",
-  "review_requested",
-] as const satisfies readonly ReviewReason[];
 
 /** The longest note the API takes: the `maxLength` of `ReviewDecision.note`. */
 export const MAX_NOTE_LENGTH = 1000;

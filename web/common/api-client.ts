@@ -1,31 +1,60 @@
 /**
- * An API of the service called with the session's bearer token. Paths are relative to the
- * page (`<base>/backoffice/`, `<base>/portal/`), so a page works under any stage or domain
- * without knowing it.
+ * An API of the service called with the session's bearer token, through `openapi-fetch` over the
+ * paths generated from the API's document (each page's `schema.ts`), so a path, a method, a
+ * parameter or a body the document does not have fails to compile. A page lives at its API's
+ * `/<page>/`, so its API's root is the page's parent folder (`..`): a page works under any stage
+ * or domain without knowing it.
  */
+import createClient, { type Client } from "openapi-fetch";
 import { ApiError, problemOf } from "./problem.ts";
 import { type Session, SignedOutError } from "./session.ts";
 
-export interface RequestOptions {
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** The API's root as a page finds it: the parent of the folder it is served from. */
+export const PAGE_API_ROOT = "..";
 
-export class BearerClient {
+/** What the client needs of the signed-in session. */
+export type SessionTokens = Pick<Session, "accessToken" | "renew" | "end">;
+
+export class BearerClient<Paths extends {}> {
+  /** Every route of the API, typed by its document; a refusal is thrown as an ApiError. */
+  readonly api: Client<Paths, "application/json">;
+
   /** `onSignedOut` runs when the API no longer accepts the session, after one renewal was tried. */
   constructor(
-    private readonly session: Session,
+    private readonly session: SessionTokens,
     private readonly onSignedOut: () => void,
     /** The API as the page names it in messages: "backoffice", "portal". */
     private readonly apiName: string,
-  ) {}
+    /** Where the API's paths start: the page's `PAGE_API_ROOT`, or an absolute URL. */
+    baseUrl: string = PAGE_API_ROOT,
+  ) {
+    this.api = createClient<Paths, "application/json">({
+      baseUrl,
+      headers: { Accept: "application/json" },
+      // Nothing for the browser to keep: every answer is about now.
+      cache: "no-store",
+      fetch: (request) => this.#answer(request),
+    });
+  }
 
-  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    let response = await this.#send(method, path, options);
+  /** The body of an answer `call` was given (a refusal was thrown before it got here). */
+  async body<Data>(call: Promise<{ data?: Data; response: Response }>): Promise<Data> {
+    const { data, response } = await call;
+    if (data === undefined) {
+      throw new ApiError(response.status, "unexpected", `The ${this.apiName} answered ${response.status}. Try again.`);
+    }
+    return data;
+  }
+
+  /** The answer to `request`, renewed once on a 401; a refusal as an ApiError from its problem+json. */
+  async #answer(request: Request): Promise<Response> {
+    // Kept unread, for the one attempt after a renewal.
+    const again = request.clone();
+    let response = await this.#send(request);
     if (response.status === 401) {
       // The token may have been renewed elsewhere or revoked: renew once, then give up.
       await this.session.renew().catch(() => undefined);
-      response = await this.#send(method, path, options);
+      response = await this.#send(again);
     }
     if (response.status === 401) {
       this.session.end();
@@ -33,10 +62,10 @@ export class BearerClient {
       throw new ApiError(401, "invalid_token", "Your session has ended. Sign in again.");
     }
     if (!response.ok) throw await problemOf(response, this.apiName);
-    return (await response.json()) as T;
+    return response;
   }
 
-  async #send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  async #send(request: Request): Promise<Response> {
     let token: string;
     try {
       token = await this.session.accessToken();
@@ -44,20 +73,10 @@ export class BearerClient {
       if (error instanceof SignedOutError) this.onSignedOut();
       throw new ApiError(401, "invalid_token", "Your session has ended. Sign in again.");
     }
+    const headers = new Headers(request.headers);
+    headers.set("Authorization", `Bearer ${token}`);
     try {
-      return await fetch(path, {
-        method,
-        headers: {
-          Accept: "application/json",
-          Authorization: `Bearer ${token}`,
-          ...(options.body === undefined ? {} : { "Content-Type": "application/json" }),
-          ...options.headers,
-        },
-        body: options.body === undefined ? null : JSON.stringify(options.body),
-        // Nothing for the browser to keep: every answer is about now.
-        cache: "no-store",
-        signal: AbortSignal.timeout(30_000),
-      });
+      return await fetch(new Request(request, { headers, signal: AbortSignal.timeout(30_000) }));
     } catch {
       throw new ApiError(0, "network", `The ${this.apiName} could not be reached. Check the connection and try again.`);
     }

@@ -1,6 +1,10 @@
-/** The portal API, called through the shared bearer client (paths relative to `<base>/portal/`). */
-import { BearerClient } from "../common/api-client.ts";
-import type { Session } from "../common/session.ts";
+/**
+ * The portal API, called through the shared bearer client over the paths of openapi-portal.json
+ * (`schema.ts`): a path, a method, a parameter or a body the document does not have fails to
+ * compile.
+ */
+import { BearerClient, PAGE_API_ROOT, type SessionTokens } from "../common/api-client.ts";
+import type { paths } from "./schema.ts";
 import type {
   AppEventPage,
   AppPage,
@@ -8,23 +12,17 @@ import type {
   DeliveryFilter,
   DeliveryPage,
   EventType,
-  Invite,
   Invited,
   LookupPage,
   Me,
   Member,
   MemberPage,
-  MemberRole,
-  NewApp,
-  NewWebhook,
   RenamedKey,
-  RenameKey,
   Replay,
   RevokedKey,
   Role,
   RotatedKey,
   RotatedSecret,
-  RotateKey,
   Search,
   TestDelivery,
   UsagePage,
@@ -33,118 +31,153 @@ import type {
   WebhookDestination,
 } from "./wire.ts";
 
-const app = (id: string) => `v1/apps/${encodeURIComponent(id)}`;
-
-/** `?name=value&…` of the values that are set. */
-function query(values: Record<string, string | undefined | null>): string {
-  const set = Object.entries(values).filter((entry): entry is [string, string] => Boolean(entry[1]));
-  return set.length === 0 ? "" : `?${new URLSearchParams(set)}`;
-}
+/** The path parameter of one app's routes. */
+const app = (app_id: string) => ({ params: { path: { app_id } } });
 
 export class PortalApi {
-  readonly #client: BearerClient;
+  readonly #client: BearerClient<paths>;
 
-  constructor(session: Session, onSignedOut: () => void) {
-    this.#client = new BearerClient(session, onSignedOut, "portal");
+  /** `onSignedOut` runs when the API no longer accepts the session; `baseUrl` is where the API's paths start. */
+  constructor(session: SessionTokens, onSignedOut: () => void, baseUrl: string = PAGE_API_ROOT) {
+    this.#client = new BearerClient<paths>(session, onSignedOut, "portal", baseUrl);
+  }
+
+  get #api() {
+    return this.#client.api;
   }
 
   me(): Promise<Me> {
-    return this.#client.json("GET", "v1/me");
+    return this.#client.body(this.#api.GET("/portal/v1/me"));
   }
 
   apps(cursor: string | null = null): Promise<AppPage> {
-    return this.#client.json("GET", `v1/apps${query({ limit: "100", cursor })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/apps", { params: { query: { limit: 100, cursor: cursor ?? undefined } } }),
+    );
   }
 
   createApp(name: string, webhookUrl?: string, keyName?: string): Promise<CreatedApp> {
-    const body: NewApp = {
+    const body = {
       name,
       ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
       ...(keyName ? { key_name: keyName } : {}),
     };
-    return this.#client.json("POST", "v1/apps", { body });
+    return this.#client.body(this.#api.POST("/portal/v1/apps", { body }));
   }
 
   rotateKey(appId: string, graceSeconds: number, name?: string): Promise<RotatedKey> {
-    const body: RotateKey = { grace_seconds: graceSeconds, ...(name ? { name } : {}) };
-    return this.#client.json("POST", `${app(appId)}/keys`, { body });
+    const body = { grace_seconds: graceSeconds, ...(name ? { name } : {}) };
+    return this.#client.body(this.#api.POST("/portal/v1/apps/{app_id}/keys", { ...app(appId), body }));
   }
 
   renameKey(appId: string, keyId: string, name: string): Promise<RenamedKey> {
-    const body: RenameKey = { name };
-    return this.#client.json("PATCH", `${app(appId)}/keys/${encodeURIComponent(keyId)}`, { body });
+    return this.#client.body(
+      this.#api.PATCH("/portal/v1/apps/{app_id}/keys/{key_id}", {
+        params: { path: { app_id: appId, key_id: keyId } },
+        body: { name },
+      }),
+    );
   }
 
   revokeKey(appId: string, keyId: string): Promise<RevokedKey> {
-    return this.#client.json("DELETE", `${app(appId)}/keys/${encodeURIComponent(keyId)}`);
+    return this.#client.body(
+      this.#api.DELETE("/portal/v1/apps/{app_id}/keys/{key_id}", {
+        params: { path: { app_id: appId, key_id: keyId } },
+      }),
+    );
   }
 
   setWebhook(appId: string, url: string): Promise<WebhookDestination> {
-    const body: NewWebhook = { url };
-    return this.#client.json("PUT", `${app(appId)}/webhook`, { body });
+    return this.#client.body(this.#api.PUT("/portal/v1/apps/{app_id}/webhook", { ...app(appId), body: { url } }));
   }
 
   rotateSecret(appId: string): Promise<RotatedSecret> {
-    return this.#client.json("POST", `${app(appId)}/webhook/secret`);
+    return this.#client.body(this.#api.POST("/portal/v1/apps/{app_id}/webhook/secret", app(appId)));
   }
 
   testWebhook(appId: string): Promise<TestDelivery> {
-    return this.#client.json("POST", `${app(appId)}/webhook/test`);
+    return this.#client.body(this.#api.POST("/portal/v1/apps/{app_id}/webhook/test", app(appId)));
   }
 
   deliveries(appId: string, status: DeliveryFilter, cursor: string | null): Promise<DeliveryPage> {
-    return this.#client.json("GET", `${app(appId)}/deliveries${query({ status, cursor, limit: "20" })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/apps/{app_id}/deliveries", {
+        params: { path: { app_id: appId }, query: { status, cursor: cursor ?? undefined, limit: 20 } },
+      }),
+    );
   }
 
   replay(eventId: string): Promise<Replay> {
-    return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/replay`);
+    return this.#client.body(
+      this.#api.POST("/portal/v1/events/{event_id}/replay", { params: { path: { event_id: eventId } } }),
+    );
   }
 
   events(appId: string, type: EventType | undefined, cursor: string | null): Promise<AppEventPage> {
-    return this.#client.json("GET", `${app(appId)}/events${query({ type, cursor, limit: "20" })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/apps/{app_id}/events", {
+        params: { path: { app_id: appId }, query: { type, cursor: cursor ?? undefined, limit: 20 } },
+      }),
+    );
   }
 
   /** One verification's events of `appId`, in the order they happened, each with every attempt: one page. */
   timeline(appId: string, verificationId: string): Promise<AppEventPage> {
-    return this.#client.json("GET", `${app(appId)}/events${query({ verification_id: verificationId, limit: "100" })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/apps/{app_id}/events", {
+        params: { path: { app_id: appId }, query: { verification_id: verificationId, limit: 100 } },
+      }),
+    );
   }
 
   sendEvent(eventId: string): Promise<Replay> {
-    return this.#client.json("POST", `v1/events/${encodeURIComponent(eventId)}/send`);
+    return this.#client.body(
+      this.#api.POST("/portal/v1/events/{event_id}/send", { params: { path: { event_id: eventId } } }),
+    );
   }
 
   search(search: Search, cursor: string | null): Promise<VerificationPage> {
-    return this.#client.json("GET", `v1/verifications${query({ ...search, cursor, limit: "20" })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/verifications", {
+        params: { query: { ...search, cursor: cursor ?? undefined, limit: 20 } },
+      }),
+    );
   }
 
   /** Verifications of every app by id or reference; without `q`, the most recent. */
   lookup(q: string | undefined): Promise<LookupPage> {
-    return this.#client.json("GET", `v1/lookup${query({ q, limit: "20" })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/lookup", { params: { query: { q: q || undefined, limit: 20 } } }),
+    );
   }
 
   verification(id: string): Promise<Verification> {
-    return this.#client.json("GET", `v1/verifications/${encodeURIComponent(id)}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/verifications/{verification_id}", { params: { path: { verification_id: id } } }),
+    );
   }
 
   usage(from: string, to: string): Promise<UsagePage> {
-    return this.#client.json("GET", `v1/usage${query({ from, to })}`);
+    return this.#client.body(
+      this.#api.GET("/portal/v1/usage", { params: { query: { from: from || undefined, to: to || undefined } } }),
+    );
   }
 
   people(): Promise<MemberPage> {
-    return this.#client.json("GET", `v1/users${query({ limit: "100" })}`);
+    return this.#client.body(this.#api.GET("/portal/v1/users", { params: { query: { limit: 100 } } }));
   }
 
   invite(username: string, role: Role, email: string): Promise<Invited> {
-    const body: Invite = { username, role, email };
-    return this.#client.json("POST", "v1/users", { body });
+    return this.#client.body(this.#api.POST("/portal/v1/users", { body: { username, role, email } }));
   }
 
   changeRole(username: string, role: Role): Promise<Member> {
-    const body: MemberRole = { role };
-    return this.#client.json("PATCH", `v1/users/${encodeURIComponent(username)}`, { body });
+    return this.#client.body(
+      this.#api.PATCH("/portal/v1/users/{username}", { params: { path: { username } }, body: { role } }),
+    );
   }
 
   removeMember(username: string): Promise<Member> {
-    return this.#client.json("DELETE", `v1/users/${encodeURIComponent(username)}`);
+    return this.#client.body(this.#api.DELETE("/portal/v1/users/{username}", { params: { path: { username } } }));
   }
 }

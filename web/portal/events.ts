@@ -5,19 +5,9 @@
  */
 import { type Child, h, timeOf } from "../common/dom.ts";
 import { action, canChange, field, type PortalContext, table } from "./context.ts";
+import { EVENT_TYPES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { App, AppEvent, EventAttempt, EventType } from "./wire.ts";
-
-/** Every event type, in the order the filter offers them. */
-const EVENT_TYPES = [
-  "verification.processing",
-  "verification.in_review",
-  "verification.completed",
-  "verification.failed",
-  "verification.expired",
-  "verification.redacted",
-  "webhook.test",
-] as const satisfies readonly EventType[];
 
 /** The request the attempt made: its line, then the headers it sent when they were kept. */
 function requestOf(attempt: EventAttempt): Child[] {

@@ -5,11 +5,9 @@
 import { h, timeOf } from "../common/dom.ts";
 import { action, field, onSubmit, type PortalContext, table } from "./context.ts";
 import { confirmChange } from "./dialogs.ts";
+import { ROLES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { Member, Role } from "./wire.ts";
-
-/** The roles, least first, as the pickers offer them. */
-const ROLES = ["viewer", "developer", "owner"] as const satisfies readonly Role[];
 
 /** A role by its label, never its code. */
 const labelOf = (role: Role) => text.label("role", role);

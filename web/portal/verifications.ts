@@ -4,15 +4,9 @@
  */
 import { h, timeOf } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, table } from "./context.ts";
+import { STATUSES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
-import {
-  type AppEvent,
-  type EventAttempt,
-  type LookupMatch,
-  type Search,
-  STATUSES,
-  type Verification,
-} from "./wire.ts";
+import type { AppEvent, EventAttempt, LookupMatch, Search, Verification } from "./wire.ts";
 
 /** A request a lookup found by its id: what it asked, how it was answered (a refusal by its label), when. */
 function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLElement {
@@ -237,69 +231,25 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
   );
 }
 
-export async function showVerifications(context: PortalContext): Promise<void> {
-  const reference = h("input", { id: "search-reference", name: "external_reference_id", autocomplete: "off" });
-  const status = h(
-    "select",
-    { id: "search-status", name: "status" },
-    h("option", { value: "" }, t("search.any_status")),
-    ...STATUSES.map((value) => h("option", { value }, text.label("status", value))),
-  );
-  const from = h("input", { id: "search-from", name: "from", type: "date" });
-  const to = h("input", { id: "search-to", name: "to", type: "date" });
-  const results = h("div", { "aria-live": "polite" });
-  const more = h("button", { type: "button", hidden: true }, t("common.load_more"));
-  const shown = h("div");
-  let rows: Verification[] = [];
-  let cursor: string | null = null;
-  let search: Search | undefined;
+/** The search form's fields: a reference, a status, and the days it was created between. */
+function searchFields() {
+  return {
+    reference: h("input", { id: "search-reference", name: "external_reference_id", autocomplete: "off" }),
+    status: h(
+      "select",
+      { id: "search-status", name: "status" },
+      h("option", { value: "" }, t("search.any_status")),
+      ...STATUSES.map((value) => h("option", { value }, text.label("status", value))),
+    ),
+    from: h("input", { id: "search-from", name: "from", type: "date" }),
+    to: h("input", { id: "search-to", name: "to", type: "date" }),
+  };
+}
 
-  const open = (id: string, appId: string) => {
-    context.api
-      .verification(id)
-      .then((verification) => {
-        shown.replaceChildren(detail(verification, timeline(context, appId, id)));
-        shown.querySelector<HTMLElement>("#verification-detail")?.focus();
-      })
-      .catch((error: unknown) => context.say.error(problemText(error, "detail.load_failed")));
-  };
-  const draw = () => {
-    results.replaceChildren(
-      rows.length === 0
-        ? h("p", { class: "empty" }, t("search.none"))
-        : table(
-            t("search.caption"),
-            [
-              t("search.verification"),
-              t("search.reference_column"),
-              t("search.status_column"),
-              t("search.result"),
-              t("search.created"),
-            ],
-            rows.map((verification) => {
-              const link = h("button", { type: "button", class: "link" }, verification.verification_id);
-              const appId = search?.app_id ?? "";
-              link.addEventListener("click", () => open(verification.verification_id, appId));
-              return [
-                link,
-                verification.external_reference_id ?? "—",
-                text.label("status", verification.status),
-                verification.result ? text.label("result", verification.result) : "—",
-                timeOf(verification.created_at),
-              ];
-            }),
-          ),
-    );
-    more.hidden = cursor === null;
-  };
-  const run = async (next: boolean) => {
-    if (!search) return;
-    const page = await context.api.search(search, next ? cursor : null);
-    rows = next ? [...rows, ...page.data] : page.data;
-    cursor = page.next_cursor;
-    draw();
-  };
-  const form = h(
+type SearchFields = ReturnType<typeof searchFields>;
+
+function searchForm({ reference, status, from, to }: SearchFields): HTMLFormElement {
+  return h(
     "form",
     { class: "panel search", role: "search", "aria-label": t("search.label") },
     field(t("search.reference"), reference, t("search.reference_hint")),
@@ -308,18 +258,82 @@ export async function showVerifications(context: PortalContext): Promise<void> {
     field(t("search.to"), to),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("search.submit"))),
   );
+}
+
+/** What the fields ask of `appId`'s verifications: only what is filled in. */
+function searchOf({ reference, status, from, to }: SearchFields, appId: string): Search {
+  return {
+    app_id: appId,
+    ...(reference.value.trim() ? { external_reference_id: reference.value.trim() } : {}),
+    ...(status.value ? { status: status.value as Search["status"] } : {}),
+    ...(from.value ? { created_after: dayStart(from.value) } : {}),
+    ...(to.value ? { created_before: dayStart(to.value, 1) } : {}),
+  };
+}
+
+/** The verifications found, each opened by its id; a note when there are none. */
+function resultsOf(rows: Verification[], open: (verification: Verification) => void): HTMLElement {
+  if (rows.length === 0) return h("p", { class: "empty" }, t("search.none"));
+  return table(
+    t("search.caption"),
+    [
+      t("search.verification"),
+      t("search.reference_column"),
+      t("search.status_column"),
+      t("search.result"),
+      t("search.created"),
+    ],
+    rows.map((verification) => {
+      const link = h("button", { type: "button", class: "link" }, verification.verification_id);
+      link.addEventListener("click", () => open(verification));
+      return [
+        link,
+        verification.external_reference_id ?? "—",
+        text.label("status", verification.status),
+        verification.result ? text.label("result", verification.result) : "—",
+        timeOf(verification.created_at),
+      ];
+    }),
+  );
+}
+
+/** Reads one verification of `appId` and shows it, with its events, in `shown`. */
+function openVerification(context: PortalContext, shown: HTMLElement, id: string, appId: string): void {
+  context.api
+    .verification(id)
+    .then((verification) => {
+      shown.replaceChildren(detail(verification, timeline(context, appId, id)));
+      shown.querySelector<HTMLElement>("#verification-detail")?.focus();
+    })
+    .catch((error: unknown) => context.say.error(problemText(error, "detail.load_failed")));
+}
+
+export async function showVerifications(context: PortalContext): Promise<void> {
+  const fields = searchFields();
+  const form = searchForm(fields);
+  const results = h("div", { "aria-live": "polite" });
+  const more = h("button", { type: "button", hidden: true }, t("common.load_more"));
+  const shown = h("div");
+  let rows: Verification[] = [];
+  let cursor: string | null = null;
+  let search: Search | undefined;
+
+  const open = (id: string, appId: string) => openVerification(context, shown, id, appId);
+  const run = async (next: boolean) => {
+    if (!search) return;
+    const page = await context.api.search(search, next ? cursor : null);
+    rows = next ? [...rows, ...page.data] : page.data;
+    cursor = page.next_cursor;
+    const appId = search.app_id;
+    results.replaceChildren(resultsOf(rows, (verification) => open(verification.verification_id, appId)));
+    more.hidden = cursor === null;
+  };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!context.selected) return;
     context.say.clear();
     shown.replaceChildren();
-    search = {
-      app_id: context.selected,
-      ...(reference.value.trim() ? { external_reference_id: reference.value.trim() } : {}),
-      ...(status.value ? { status: status.value as Search["status"] } : {}),
-      ...(from.value ? { created_after: dayStart(from.value) } : {}),
-      ...(to.value ? { created_before: dayStart(to.value, 1) } : {}),
-    };
+    search = searchOf(fields, context.selected);
     run(false).catch((error: unknown) => context.say.error(problemText(error, "search.failed")));
   });
   more.addEventListener("click", () => {

@@ -5,11 +5,9 @@
 import { h, timeOf } from "../common/dom.ts";
 import { action, appPicker, canChange, field, type PortalContext, table } from "./context.ts";
 import { eventsSection } from "./events.ts";
+import { DELIVERY_OUTCOMES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { App, Delivery, DeliveryFilter } from "./wire.ts";
-
-/** The filters the deliveries offer: every attempt, or those of one outcome. */
-const FILTERS = ["delivered", "failed"] as const satisfies readonly NonNullable<DeliveryFilter>[];
 
 function answerOf(delivery: Delivery): HTMLElement {
   const status = delivery.response_status === null ? t("common.no_answer") : String(delivery.response_status);
@@ -37,7 +35,7 @@ function deliveriesSection(context: PortalContext, app: App): { element: HTMLEle
     "select",
     { id: "delivery-filter", name: "status" },
     h("option", { value: "" }, t("deliveries.all")),
-    ...FILTERS.map((outcome) => h("option", { value: outcome }, text.label("delivery_outcome", outcome))),
+    ...DELIVERY_OUTCOMES.map((outcome) => h("option", { value: outcome }, text.label("delivery_outcome", outcome))),
   );
   const body = h("div", { "aria-live": "polite" });
   const more = h("button", { type: "button", hidden: true }, t("common.load_more"));

@@ -15,14 +15,10 @@ export type Role = Me["role"];
 export type Key = Schemas["Key"];
 export type App = Schemas["App"];
 export type AppPage = Schemas["AppPage"];
-export type NewApp = Schemas["NewAppRequest"];
 export type CreatedApp = Schemas["CreatedApp"];
-export type RotateKey = Schemas["RotateKeyRequest"];
 export type RotatedKey = Schemas["RotatedKey"];
 export type RevokedKey = Schemas["RevokedKey"];
-export type RenameKey = Schemas["RenameKeyRequest"];
 export type RenamedKey = Schemas["RenamedKey"];
-export type NewWebhook = Schemas["WebhookDestinationRequest"];
 export type WebhookDestination = Schemas["WebhookDestination"];
 export type RotatedSecret = Schemas["RotatedSecret"];
 export type Delivery = Schemas["Delivery"];
@@ -46,20 +42,8 @@ export type Status = Verification["status"];
 export type UsageRow = Schemas["UsageRow"];
 export type UsagePage = Schemas["UsagePage"];
 export type MemberPage = Schemas["MemberPage"];
-export type Invite = Schemas["InviteRequest"];
 export type Invited = Schemas["Invited"];
 export type Member = Schemas["Member"];
-export type MemberRole = Schemas["MemberRoleRequest"];
-
-/** Every status, in the order the search offers them. */
-export const STATUSES = [
-  "awaiting_upload",
-  "processing",
-  "in_review",
-  "completed",
-  "failed",
-  "expired",
-] as const satisfies readonly Status[];
 
 /** The final outcomes a usage row counts, in the order the chart stacks them. */
 export const OUTCOMES = [

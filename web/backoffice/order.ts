@@ -1,0 +1,30 @@
+/**
+ * The lists the console offers, in its order: each value of an enum of openapi-backoffice.json
+ * (`values.ts`) with its place here and its label in every language (`text-en.ts`, `text-tr.ts`,
+ * `../common/words-*.ts`), or the console fails to compile.
+ */
+import { inOrder, type LabelledIn } from "../common/order.ts";
+import type { TextKey } from "./text-en.ts";
+import * as values from "./values.ts";
+
+/** Why a reviewer rejects a document, in the order the decision form offers them. */
+export const REJECTION_CODES = inOrder(values.REJECTION_CODES, {
+  document_altered: 1,
+  not_genuine: 2,
+  subject_mismatch: 3,
+  document_too_old: 4,
+  student_not_active: 5,
+  student_not_accommodated: 6,
+  not_graduated: 7,
+  criminal_record_present: 8,
+  document_unreadable: 9,
+  other: 10,
+}) satisfies readonly LabelledIn<TextKey, "reason">[];
+
+/** Why a verification waits for a person, in the order the queue's filter offers them. */
+export const REVIEW_REASONS = inOrder(values.REVIEW_REASONS, {
+  issuer_unavailable: 1,
+  fields_incomplete: 2,
+  original_pdf_not_provided: 3,
+  review_requested: 4,
+}) satisfies readonly LabelledIn<TextKey, "reason">[];
