@@ -4,6 +4,7 @@
  * gateway, and a counter of every SDK request the shared clients send.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -35,24 +36,36 @@ import { inProcess } from "./in-process.ts";
 
 const PREFIX = "bench-";
 
-/** Every SDK request the functions' shared clients send, by operation. */
+/** Every SDK request the functions' shared clients send, by operation, and the function that sent it. */
 export class RoundTrips {
-  private calls: string[] = [];
+  private calls: { call: string; by: string | undefined }[] = [];
+  private readonly running = new AsyncLocalStorage<string>();
 
   /** A middleware for the deserialize step: inside the retry loop, so each attempt on the wire counts. */
   middleware(service: string) {
     return <Args, Output>(next: (args: Args) => Promise<Output>, context: { commandName?: string }) =>
       async (args: Args): Promise<Output> => {
-        this.calls.push(`${service}.${String(context.commandName).replace(/Command$/, "")}`);
+        this.calls.push({
+          call: `${service}.${String(context.commandName).replace(/Command$/, "")}`,
+          by: this.running.getStore(),
+        });
         return next(args);
       };
   }
 
-  /** The calls `work` makes (nothing else may run meanwhile). */
-  async during(work: () => Promise<unknown>): Promise<string[]> {
+  /** Runs `work` as function `name`: the requests it sends are that function's. */
+  as<T>(name: string, work: () => T): T {
+    return this.running.run(name, work);
+  }
+
+  /** The calls `work` makes, or only those function `by` sends (nothing else may run meanwhile). */
+  async during(work: () => Promise<unknown>, by?: string): Promise<string[]> {
     const from = this.calls.length;
     await work();
-    return this.calls.slice(from);
+    return this.calls
+      .slice(from)
+      .filter((call) => by === undefined || call.by === by)
+      .map((call) => call.call);
   }
 }
 
@@ -165,6 +178,9 @@ export async function startBenchApi(options: {
 
     // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
     const handlers = await loadHandlers();
+    // The authorizer's own requests are told apart from the route's that follows it.
+    const authorizer = handlers.authorizer;
+    handlers.authorizer = (event) => roundTrips.as("authorizer", () => authorizer(event));
     const issuerTimes = new Map<string, IssuerTimes>();
     const timesOf = (id: string) => {
       const times = issuerTimes.get(id) ?? { waited: [], asked: [] };
