@@ -36,6 +36,9 @@ import { inProcess } from "./in-process.ts";
 
 const PREFIX = "bench-";
 
+/** The longest a function behind the gateway may run: its Lambda timeout and the gateway's, 29 s. */
+const HANDLER_TIMEOUT_MS = 29_000;
+
 /** Every SDK request the functions' shared clients send, by operation, and the function that sent it. */
 export class RoundTrips {
   private calls: { call: string; by: string | undefined }[] = [];
@@ -203,26 +206,35 @@ export async function startBenchApi(options: {
       return askIssuer(event);
     };
     simulatorHandler = handlers["edevlet-simulator"];
+    // A load tool stops at its deadline with requests still in the handlers, and closes their
+    // sockets: the handlers run on, so they are waited for themselves (not their responses)
+    // before the engines go, or they fail against a closed port.
+    const running = new Set<Promise<unknown>>();
+    const tracked = Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        (...args: unknown[]) => {
+          const run = (handler as (...input: unknown[]) => Promise<unknown>)(...args);
+          running.add(run);
+          const done = () => running.delete(run);
+          run.then(done, done);
+          return run;
+        },
+      ]),
+    ) as unknown as typeof handlers;
     const gateway = async (limits?: { stage: Throttle; app: Throttle }): Promise<string> => {
       const server = createGateway({
-        handlers,
+        handlers: tracked,
         region: LOCAL_REGION,
         throttle: limits?.stage,
         usagePlan: { has: usagePlans.has, throttle: limits?.app },
       });
-      // A load tool stops at its deadline with requests still in the handlers: let them finish
-      // before the engines go, or they fail against a closed port.
-      let inFlight = 0;
-      server.on("request", (_req, res) => {
-        inFlight++;
-        res.once("close", () => inFlight--);
-      });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       stops.push(async () => {
         const closed = new Promise((resolve) => server.close(resolve));
-        for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 20) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        // No longer than a function behind the gateway may run (29 s); one that starts meanwhile is waited for too.
+        const deadline = Date.now() + HANDLER_TIMEOUT_MS;
+        while (running.size > 0 && Date.now() < deadline) await settledBy([...running], deadline);
         server.closeAllConnections();
         await closed;
       });
@@ -266,6 +278,18 @@ export async function startBenchApi(options: {
     await stopAll(stops);
     throw error;
   }
+}
+
+/** Waits until every one of `runs` has settled, or until `deadline` (epoch ms), whichever is first. */
+async function settledBy(runs: Promise<unknown>[], deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(runs),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, deadline - Date.now());
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
