@@ -4,6 +4,7 @@
  * gateway, and a counter of every SDK request the shared clients send.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -49,24 +50,39 @@ import { inProcess } from "./in-process.ts";
 
 const PREFIX = "bench-";
 
-/** Every SDK request the functions' shared clients send, by operation. */
+/** The longest a function behind the gateway may run: its Lambda timeout and the gateway's, 29 s. */
+const HANDLER_TIMEOUT_MS = 29_000;
+
+/** Every SDK request the functions' shared clients send, by operation, and the function that sent it. */
 export class RoundTrips {
-  private calls: string[] = [];
+  private calls: { call: string; by: string | undefined }[] = [];
+  private readonly running = new AsyncLocalStorage<string>();
 
   /** A middleware for the deserialize step: inside the retry loop, so each attempt on the wire counts. */
   middleware(service: string) {
     return <Args, Output>(next: (args: Args) => Promise<Output>, context: { commandName?: string }) =>
       async (args: Args): Promise<Output> => {
-        this.calls.push(`${service}.${String(context.commandName).replace(/Command$/, "")}`);
+        this.calls.push({
+          call: `${service}.${String(context.commandName).replace(/Command$/, "")}`,
+          by: this.running.getStore(),
+        });
         return next(args);
       };
   }
 
-  /** The calls `work` makes (nothing else may run meanwhile). */
-  async during(work: () => Promise<unknown>): Promise<string[]> {
+  /** Runs `work` as function `name`: the requests it sends are that function's. */
+  as<T>(name: string, work: () => T): T {
+    return this.running.run(name, work);
+  }
+
+  /** The calls `work` makes, or only those function `by` sends (nothing else may run meanwhile). */
+  async during(work: () => Promise<unknown>, by?: string): Promise<string[]> {
     const from = this.calls.length;
     await work();
-    return this.calls.slice(from);
+    return this.calls
+      .slice(from)
+      .filter((call) => by === undefined || call.by === by)
+      .map((call) => call.call);
   }
 }
 
@@ -196,6 +212,9 @@ export async function startBenchApi(options: {
 
     // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
     const handlers = await loadHandlers();
+    // The authorizer's own requests are told apart from the route's that follows it.
+    const authorizer = handlers.authorizer;
+    handlers.authorizer = (event) => roundTrips.as("authorizer", () => authorizer(event));
     const issuerTimes = new Map<string, IssuerTimes>();
     const timesOf = (id: string) => {
       const times = issuerTimes.get(id) ?? { waited: [], asked: [] };
@@ -218,31 +237,40 @@ export async function startBenchApi(options: {
       return askIssuer(event);
     };
     simulatorHandler = handlers["edevlet-simulator"];
+    // A load tool stops at its deadline with requests still in the handlers, and closes their
+    // sockets: the handlers run on, so they are waited for themselves (not their responses)
+    // before the engines go, or they fail against a closed port.
+    const running = new Set<Promise<unknown>>();
+    const tracked = Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        (...args: unknown[]) => {
+          const run = (handler as (...input: unknown[]) => Promise<unknown>)(...args);
+          running.add(run);
+          const done = () => running.delete(run);
+          run.then(done, done);
+          return run;
+        },
+      ]),
+    ) as unknown as typeof handlers;
     const gateway = async (
       limits?: { stage: Throttle; app: Throttle },
       api?: "portal" | "backoffice",
     ): Promise<string> => {
       const server = api
-        ? createGateway({ api, handlers, region: LOCAL_REGION })
+        ? createGateway({ api, handlers: tracked, region: LOCAL_REGION })
         : createGateway({
-            handlers,
+            handlers: tracked,
             region: LOCAL_REGION,
             throttle: limits?.stage,
             usagePlan: { has: usagePlans.has, throttle: limits?.app },
           });
-      // A load tool stops at its deadline with requests still in the handlers: let them finish
-      // before the engines go, or they fail against a closed port.
-      let inFlight = 0;
-      server.on("request", (_req, res) => {
-        inFlight++;
-        res.once("close", () => inFlight--);
-      });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       stops.push(async () => {
         const closed = new Promise((resolve) => server.close(resolve));
-        for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 20) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        // No longer than a function behind the gateway may run (29 s); one that starts meanwhile is waited for too.
+        const deadline = Date.now() + HANDLER_TIMEOUT_MS;
+        while (running.size > 0 && Date.now() < deadline) await settledBy([...running], deadline);
         server.closeAllConnections();
         await closed;
       });
@@ -301,6 +329,18 @@ export async function startBenchApi(options: {
     await stopAll(stops);
     throw error;
   }
+}
+
+/** Waits until every one of `runs` has settled, or until `deadline` (epoch ms), whichever is first. */
+async function settledBy(runs: Promise<unknown>[], deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(runs),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, deadline - Date.now());
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

@@ -552,7 +552,8 @@ ${
 SDK requests counted by a middleware added to the functions' shared clients
 (\`dynamoClients().raw\` and \`s3Client()\`) in the deserialize step, inside the SDK's retry loop, so
 every request on the wire counts once. Counted over every request of section 2. For the authorizer,
-the route's own read of the unknown id is left out.
+only the requests the authorizer function sends are counted (each request's function is known to
+the counter), not the route's own that follow it: its read of the unknown id and the refusal's record.
 
 ${table(
   ["path", "floor", "seen (min to max)", "calls of one request", "target"],

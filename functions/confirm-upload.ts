@@ -11,12 +11,15 @@ import { processing } from "#shared/wiring/processing";
 import { requestLog } from "#shared/wiring/stores/requests";
 
 const config = functionConfig("confirm-upload");
-const deps = processing(config);
+const requests = requestLog(config);
+// The change of state carries the request's record into the request log, in one write.
+const deps = processing(config, requests);
 
-export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
+export const handler = routeHandler({ log, requests, clock }, async (event, caller, _context, logged) => ({
   status: 200,
   body: await confirmUpload(deps, {
     appId: caller.appId,
     verificationId: event.pathParameters?.verification_id ?? "",
+    logged: logged.answering(200),
   }),
 }));

@@ -18,8 +18,9 @@ import { verificationStore } from "#shared/wiring/stores/verifications";
 import { subjectDigest } from "#shared/wiring/subject-digest";
 
 const config = functionConfig("create-verification");
+const requests = requestLog(config);
 const deps = {
-  verifications: verificationStore(config),
+  verifications: verificationStore(config, undefined, requests),
   documents: documentStore(config),
   idempotency: idempotency(config),
   sealer: identitySealer(config),
@@ -29,7 +30,7 @@ const deps = {
   retentionDays: Number(config.setting("VERIFICATION_RETENTION_DAYS")),
 };
 
-export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller, context) => {
+export const handler = routeHandler({ log, requests, clock }, async (event, caller, context, logged) => {
   // Every check runs before the idempotent section, so a refused request is never stored.
   assertJsonContentType(header(event, "Content-Type"));
   const text = bodyText(event);
@@ -37,7 +38,8 @@ export const handler = routeHandler({ log, requests: requestLog(config), clock }
   const request = parseCreateBody(text);
   const { resource, replayed } = await idempotentCreateVerification(
     deps,
-    { appId: caller.appId, environment: caller.environment, idempotencyKey, request },
+    // The verification's creation carries the request's record: created is answered 201.
+    { appId: caller.appId, environment: caller.environment, idempotencyKey, request, logged: logged.answering(201) },
     context,
   );
   // A replay answers the first answer; only the first request waits for a sync decision.

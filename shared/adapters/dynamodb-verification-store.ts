@@ -11,6 +11,7 @@ import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
 import type { TransitionGuard } from "../domain/guards.ts";
 import { inParallel } from "../domain/in-parallel.ts";
 import type { IssuerState } from "../domain/issuer.ts";
+import type { RequestRecord } from "../domain/requests.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { ReviewFilter } from "../domain/review.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
@@ -26,7 +27,15 @@ import type {
   VerificationStore,
 } from "../ports/verification-store.ts";
 import { countMatching, queryPage, queryWithMore } from "./dynamodb-pages.ts";
-import { type AuditLinker, linked, refusedChange, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
+import {
+  type AuditLinker,
+  linked,
+  type RequestLinker,
+  refusedChange,
+  requestPutOf,
+  type WriteItem,
+  writeTogether,
+} from "./dynamodb-writes.ts";
 
 /** The last whole second before `instant`: created_at has no finer part. */
 function beforeInstant(instant: string): string {
@@ -64,6 +73,13 @@ function fromStored(stored: Record<string, unknown> | undefined): VerificationIt
   return item as unknown as VerificationItem;
 }
 
+/** `item` without the fields `names`. */
+function withoutFields(item: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const rest = { ...item };
+  for (const name of names) delete rest[name];
+  return rest;
+}
+
 /** A guard (`guards.ts`) as a condition expression, its names and values added to the write's. */
 function guardCondition(guard: TransitionGuard, names: Record<string, string>, values: Record<string, unknown>) {
   const parts: string[] = [];
@@ -96,35 +112,37 @@ function guardCondition(guard: TransitionGuard, names: Record<string, string>, v
 
 /**
  * The verifications table. Every change of state goes through `transition`; a change made by a
- * person is written with its audit record, through the trail beside the store (`audit`).
+ * person is written with its audit record, through the trail beside the store (`audit`), and a
+ * change an API request makes with that request's record, through the request log (`requests`).
  */
 export class DynamoDbVerificationStore implements VerificationStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly audit?: AuditLinker,
+    private readonly requests?: RequestLinker,
   ) {}
 
-  async create(item: VerificationItem, keepDays: number): Promise<void> {
+  async create(item: VerificationItem, keepDays: number, logged?: RequestRecord): Promise<void> {
     const reference = item.external_reference_id;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...item,
-          // Created awaiting its upload: in the expiry index, under its deadline's day and shard.
-          [indexes.awaitingByDeadline.partitionKey.name]: shardedKey(
-            item.upload_deadline.slice(0, 10),
-            item.verification_id,
-          ),
-          ...(reference !== undefined
-            ? { [indexes.byReference.partitionKey.name]: appReference(item.app_id, reference) }
-            : {}),
-          [VERIFICATIONS_TABLE.ttlAttribute]: Math.floor(Date.parse(item.created_at) / 1000) + keepDays * 86_400,
-        },
-        ConditionExpression: "attribute_not_exists(verification_id)",
-      }),
-    );
+    const put = {
+      TableName: this.table,
+      Item: {
+        ...item,
+        // Created awaiting its upload: in the expiry index, under its deadline's day and shard.
+        [indexes.awaitingByDeadline.partitionKey.name]: shardedKey(
+          item.upload_deadline.slice(0, 10),
+          item.verification_id,
+        ),
+        ...(reference !== undefined
+          ? { [indexes.byReference.partitionKey.name]: appReference(item.app_id, reference) }
+          : {}),
+        [VERIFICATIONS_TABLE.ttlAttribute]: Math.floor(Date.parse(item.created_at) / 1000) + keepDays * 86_400,
+      },
+      ConditionExpression: "attribute_not_exists(verification_id)",
+    };
+    if (logged) await writeTogether(this.db, [{ Put: put }, ...requestPutOf(this.requests, logged)]);
+    else await this.db.send(new PutCommand(put));
   }
 
   /**
@@ -191,7 +209,9 @@ export class DynamoDbVerificationStore implements VerificationStore {
       removed.push(`#r${index}`);
     }
     const remove = removed.length > 0 ? ` REMOVE ${removed.join(", ")}` : "";
-    const condition = ["#status = :from", ...guardCondition(request.expect ?? {}, names, values)].join(" AND ");
+    const { seen } = request;
+    const expect = seen ? { ...request.expect, sequence: seen.sequence } : (request.expect ?? {});
+    const condition = ["#status = :from", ...guardCondition(expect, names, values)].join(" AND ");
     return this.conditionalUpdate(
       {
         TableName: this.table,
@@ -202,6 +222,13 @@ export class DynamoDbVerificationStore implements VerificationStore {
         ExpressionAttributeValues: values,
       },
       request.audit,
+      request.logged,
+      seen && {
+        ...withoutFields({ ...seen, ...change }, request.remove ?? []),
+        status: request.to,
+        sequence: seen.sequence + 1,
+        updated_at: request.now,
+      },
     );
   }
 
@@ -285,15 +312,22 @@ export class DynamoDbVerificationStore implements VerificationStore {
    * One conditional update, and with `audit` its record, together: the new item, or the item
    * as it stood when the condition failed.
    */
+  /**
+   * The update, with the records that go with it; the item it wrote, as it answers it, or as
+   * `built` from the item the caller saw, or else read back (a transaction answers no item).
+   */
   private async conditionalUpdate(
     update: NonNullable<WriteItem["Update"]>,
     audit: AuditRecord | undefined,
+    logged?: RequestRecord,
+    built?: Record<string, unknown>,
   ): Promise<TransitionOutcome> {
     const audited = linked(this.audit, audit);
     try {
-      const { updated } = await writeTogether(this.db, [{ Update: update }], audited);
-      // A transaction answers no item: read the one it wrote.
-      const item = updated ? fromStored(updated) : await this.get(String(update.Key?.verification_id));
+      const changes = [{ Update: update }, ...requestPutOf(this.requests, logged)];
+      const { updated } = await writeTogether(this.db, changes, audited);
+      const written = updated ?? built;
+      const item = written ? fromStored(written) : await this.get(String(update.Key?.verification_id));
       return { applied: true, item: item as VerificationItem };
     } catch (error) {
       const change = refusedChange(error);

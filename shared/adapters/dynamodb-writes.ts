@@ -13,17 +13,30 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { RequestRecord } from "../domain/requests.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 
 /** One item of a transaction, as the document client takes it. */
 export type WriteItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
-/** The put of one audit record, alone or in a transaction. */
+/** The put of one record (of the audit trail, of the request log), alone or in a transaction. */
 export type RecordPut = NonNullable<WriteItem["Put"]>;
 
 /** What puts an audit record beside a change: its put, written in the change's transaction. */
 export interface AuditLinker {
   recordPut(record: AuditRecord): RecordPut;
+}
+
+/** What puts a request's record beside the change the request made: its put, written in the change's transaction. */
+export interface RequestLinker {
+  requestPut(record: RequestRecord): RecordPut;
+}
+
+/** The put of the request's record that goes with a change; a store given a record without the log is a wiring mistake. */
+export function requestPutOf(linker: RequestLinker | undefined, record: RequestRecord | undefined): WriteItem[] {
+  if (!record) return [];
+  if (!linker) throw new Error("A change that carries its request's record needs the request log beside the store");
+  return [{ Put: linker.requestPut(record) }];
 }
 
 /** A write that failed: `ConditionalCheckFailedException` or `TransactionCanceledException`. */

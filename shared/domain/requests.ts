@@ -23,6 +23,18 @@ export interface RequestRecord {
   at: string;
 }
 
+/**
+ * A request whose record the change it makes may carry into the log, in that change's own write
+ * (one request to storage, not two). The record is what the request is answered if the change
+ * succeeds; the log keeps the answer actually given either way.
+ */
+export interface RequestToKeep {
+  /** The request's record, answered as a success about `verificationId`. */
+  recordOf(verificationId: string): RequestRecord;
+  /** The change carrying `record` was written: the log holds it already. */
+  kept(record: RequestRecord): void;
+}
+
 /** True for a request the log keeps: one that could change something, or any the API refused. */
 export function worthKeeping(method: string, status: number): boolean {
   return method !== "GET" || status >= 400;

@@ -4,9 +4,10 @@
  * problem+json, each response carrying the gateway's request id. The public API's routes are
  * here; the backoffice's and the portal's callers are in files of their own.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { Environment } from "../domain/environments.ts";
-import { type RequestRecord, worthKeeping } from "../domain/requests.ts";
+import { type RequestRecord, type RequestToKeep, worthKeeping } from "../domain/requests.ts";
 import { isoSeconds } from "../domain/time.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Log } from "../ports/log.ts";
@@ -86,29 +87,66 @@ function requestRecord(event: APIGatewayProxyEvent, response: APIGatewayProxyRes
     event.pathParameters?.verification_id ?? (problem ? undefined : bodyField(response.body, "verification_id"));
   const code = problem ? bodyField(response.body, "code") : undefined;
   return {
+    ...requestOf(event, at),
+    status: response.statusCode,
+    ...(code === undefined ? {} : { code }),
+    ...(verificationId === undefined ? {} : { verification_id: verificationId }),
+  };
+}
+
+/** What the log keeps of any request, whatever its answer. */
+function requestOf(event: APIGatewayProxyEvent, at: string) {
+  return {
     request_id: event.requestContext.requestId,
     app_id: callerOf(event).appId,
     method: event.httpMethod,
     path: event.path,
-    status: response.statusCode,
-    ...(code === undefined ? {} : { code }),
-    ...(verificationId === undefined ? {} : { verification_id: verificationId }),
     at,
   };
+}
+
+/** The request being answered, whose record a change it makes may carry in the change's own write. */
+export interface LoggedRequest {
+  /** The request as the log keeps it when it is answered `status` about the verification it changed. */
+  answering(status: number): RequestToKeep;
+}
+
+/** True when the record a change kept is the one the answer would write. */
+function sameRecord(kept: RequestRecord | undefined, answered: RequestRecord): boolean {
+  return kept !== undefined && isDeepStrictEqual(kept, answered);
 }
 
 /**
  * A public route: the caller is the client app of the API key. A request that could change
  * something, or was refused, is kept in the request log, so the app's people can look it up by
- * its request id; a failure to keep it is logged and does not change the answer.
+ * its request id. A change the route makes carries the record in its own write (`logged`), and
+ * nothing more is written when the answer is the one it carried; otherwise (a refusal, a replay,
+ * an answer other than the one carried) the record is written once the answer is known. A
+ * failure to keep it is logged and does not change the answer.
  */
-export function routeHandler(deps: PublicRouteDeps, run: RouteWork<Caller>) {
-  const handle = handlerFor(callerOf, deps.log, run);
+export function routeHandler(
+  deps: PublicRouteDeps,
+  run: (event: APIGatewayProxyEvent, caller: Caller, context: Context, logged: LoggedRequest) => Promise<RouteResult>,
+) {
   return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const response = await handle(event, context);
+    // One time for the request, so the record a change carried and the answer's are the same.
+    const at = isoSeconds(deps.clock.now());
+    let kept: RequestRecord | undefined;
+    const logged: LoggedRequest = {
+      answering: (status) => ({
+        recordOf: (verificationId) => ({ ...requestOf(event, at), status, verification_id: verificationId }),
+        kept: (record) => {
+          kept = record;
+        },
+      }),
+    };
+    const response = await handlerFor(callerOf, deps.log, (request, caller, invocation) =>
+      run(request, caller, invocation, logged),
+    )(event, context);
     if (worthKeeping(event.httpMethod, response.statusCode)) {
       try {
-        await deps.requests.record(requestRecord(event, response, isoSeconds(deps.clock.now())));
+        const record = requestRecord(event, response, at);
+        if (!sameRecord(kept, record)) await deps.requests.record(record);
       } catch (error) {
         deps.log.warn("the request was not kept in the request log", {
           error,

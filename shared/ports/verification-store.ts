@@ -1,5 +1,6 @@
 import type { TransitionGuard } from "../domain/guards.ts";
 import type { IssuerState } from "../domain/issuer.ts";
+import type { RequestRecord } from "../domain/requests.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { ReviewFilter } from "../domain/review.ts";
 import type { VerificationPosition } from "../domain/searches.ts";
@@ -29,6 +30,13 @@ export interface TransitionRequest {
   expect?: TransitionGuard;
   /** The record of a person's change, written with it or not at all. */
   audit?: AuditRecord;
+  /** The record of the API request that makes the change, kept in the request log with it or not at all. */
+  logged?: RequestRecord;
+  /**
+   * The verification as the caller read it: the change is then held to that item's `sequence`,
+   * and the item it makes is built from it rather than read back.
+   */
+  seen?: VerificationItem;
 }
 
 /** Where a page of a listing ends: the last item's review deadline and id. */
@@ -50,8 +58,11 @@ export interface VerificationQuery {
 
 /** Where verifications are kept. Every change of state goes through `transition`. */
 export interface VerificationStore {
-  /** Stores a new verification, kept `keepDays` after its creation; refuses an id that exists. */
-  create(item: VerificationItem, keepDays: number): Promise<void>;
+  /**
+   * Stores a new verification, kept `keepDays` after its creation; refuses an id that exists.
+   * With `logged`, the API request that creates it is kept in the request log with it.
+   */
+  create(item: VerificationItem, keepDays: number, logged?: RequestRecord): Promise<void>;
   /**
    * Removes a verification that no client has been given: only while it is still new
    * (awaiting its upload, at its first sequence). Nothing happens when it is gone or has moved on.

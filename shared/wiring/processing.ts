@@ -1,4 +1,5 @@
 import { libraryDocumentReader } from "../adapters/documents/reader.ts";
+import type { RequestLinker } from "../adapters/dynamodb-writes.ts";
 import { DEFAULT_RETRY_WINDOW_SECONDS } from "../domain/issuer.ts";
 import { clock, type FunctionConfig } from "./config.ts";
 import { log } from "./log.ts";
@@ -10,10 +11,10 @@ import { subjectDigest } from "./subject-digest.ts";
 /** Waits, as a sandbox review does before its forced decision. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What taking a verification through its checks needs. */
-export function processing(config: FunctionConfig) {
+/** What taking a verification through its checks needs; an API request's changes kept with its record through `requests`. */
+export function processing(config: FunctionConfig, requests?: RequestLinker) {
   return {
-    verifications: verificationStore(config),
+    verifications: verificationStore(config, undefined, requests),
     documents: documentStore(config),
     reader: libraryDocumentReader,
     issuer: issuerQueue(config),

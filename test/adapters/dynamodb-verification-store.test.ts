@@ -7,13 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DynamoDbRequestLog } from "#shared/adapters/dynamodb-request-log";
 import { DynamoDbVerificationStore, EXPIRY_CONCURRENCY } from "#shared/adapters/dynamodb-verification-store";
-import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import { USAGE_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import type { DocumentType } from "#shared/domain/document-types";
 import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
 import { newId } from "#shared/domain/ids";
 import { answered, claimed } from "#shared/domain/issuer";
 import type { ReviewReason } from "#shared/domain/reasons";
+import type { RequestRecord } from "#shared/domain/requests";
 import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
 import type { VerificationItem } from "#shared/domain/verification";
 import { appId, aVerification } from "../support/fakes.ts";
@@ -276,5 +278,83 @@ describe("recordIssuer", () => {
     expect(recorded).toMatchObject({ applied: true, item: { issuer: { answer: "found" } } });
     expect(recorded.item?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
     expect((await storedRecord(item.verification_id))?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
+  });
+});
+
+describe("a change that carries its API request's record", () => {
+  const requestRecord = (verificationId: string, status: number): RequestRecord => ({
+    request_id: randomUUID(),
+    app_id: appId(1),
+    method: "POST",
+    path: "/v1/verifications",
+    status,
+    verification_id: verificationId,
+    at: "2026-11-22T12:00:00Z",
+  });
+
+  /** A store whose changes keep their requests' records in the request log, and the commands it sends. */
+  function carrying() {
+    const shared = tables.doc();
+    const sent: string[] = [];
+    const send = shared.send.bind(shared);
+    // The shared client, with each command it is given counted (a request each, retries aside).
+    const doc: typeof shared = Object.create(shared);
+    doc.send = ((command: { constructor: { name: string } }) => {
+      sent.push(command.constructor.name);
+      return send(command as Parameters<typeof send>[0]);
+    }) as typeof doc.send;
+    const requests = new DynamoDbRequestLog(tables.doc(), tables.name(USAGE_TABLE));
+    return { sent, requests, store: new DynamoDbVerificationStore(doc, table, undefined, requests) };
+  }
+
+  it("creates the verification and keeps the request in one request to the table", async () => {
+    const { sent, requests, store: keeping } = carrying();
+    const item = aVerification({ verification_id: newId("verification") });
+    const record = requestRecord(item.verification_id, 201);
+
+    await keeping.create(item, 365, record);
+
+    expect(sent).toEqual(["TransactWriteCommand"]);
+    expect(await store.get(item.verification_id)).toEqual(item);
+    expect(await requests.find(record.request_id)).toEqual(record);
+  });
+
+  it("changes state and keeps the request in one request, answering the item it wrote without reading it back", async () => {
+    const { sent, requests, store: keeping } = carrying();
+    const seen = await created();
+    const record = requestRecord(seen.verification_id, 200);
+
+    const outcome = await keeping.transition({
+      id: seen.verification_id,
+      from: "awaiting_upload",
+      to: "processing",
+      now: "2026-11-22T12:00:05Z",
+      seen,
+      logged: record,
+    });
+
+    expect(sent).toEqual(["TransactWriteCommand"]);
+    expect(outcome).toEqual({ applied: true, item: await store.get(seen.verification_id) });
+    expect(outcome.item).toMatchObject({ status: "processing", sequence: 2, updated_at: "2026-11-22T12:00:05Z" });
+    expect(await requests.find(record.request_id)).toEqual(record);
+  });
+
+  it("keeps nothing when the change is refused: the item it saw has changed since", async () => {
+    const { requests, store: keeping } = carrying();
+    const seen = await created();
+    await store.erase({ id: seen.verification_id, sequence: 1, now: "2026-11-22T12:00:01Z", expire: true });
+    const record = requestRecord(seen.verification_id, 200);
+
+    const outcome = await keeping.transition({
+      id: seen.verification_id,
+      from: "awaiting_upload",
+      to: "processing",
+      now: "2026-11-22T12:00:05Z",
+      seen,
+      logged: record,
+    });
+
+    expect(outcome).toMatchObject({ applied: false, item: { status: "expired", sequence: 2 } });
+    expect(await requests.find(record.request_id)).toBeUndefined();
   });
 });

@@ -19,8 +19,9 @@ afterAll(async () => {
 
 afterEach(() => proxy.reset());
 
+/** The verification's creation: its put, in a transaction with the request's record. */
 const verificationWrite = (request: DynamoRequest) =>
-  request.operation === "PutItem" && request.table === api.tables.verifications;
+  ["PutItem", "TransactWriteItems"].includes(request.operation) && request.tables.includes(api.tables.verifications);
 
 /** Records are keyed by a hash of (app, key): count them all. */
 async function idempotencyRecordCount() {

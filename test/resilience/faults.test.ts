@@ -138,7 +138,8 @@ describe("a failed create whose cleanup meets faults", () => {
   it("whose in-progress record cannot be deleted: the client's retry makes the one verification", async () => {
     // The verification cannot be written, and then the record in progress cannot be deleted for a while.
     failUntilCleanup(
-      (request) => request.operation === "PutItem" && request.table === api.tables.verifications,
+      // Its creation: a transaction with the request's record.
+      (request) => request.operation === "TransactWriteItems" && request.tables.includes(api.tables.verifications),
       idempotencyDelete,
     );
     const deletes = failCalls(idempotencyDelete, CLEANUP_FAILURES);

@@ -19,6 +19,7 @@ import {
 } from "#shared/domain/errors";
 import { guardHolds } from "#shared/domain/guards";
 import type { IssuerMessage, IssuerState, LookupOutcome } from "#shared/domain/issuer";
+import type { RequestRecord } from "#shared/domain/requests";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import type { UploadInstructions } from "#shared/domain/responses/verification";
 import type { ReviewFilter } from "#shared/domain/review";
@@ -169,6 +170,8 @@ export class InMemoryVerificationStore implements VerificationStore {
   constructor(readonly trail = new InMemoryAuditTrail()) {}
   /** The retention each create asked for, by id. */
   readonly keepDays = new Map<string, number>();
+  /** The API requests' records the changes that carried them kept, in order. */
+  readonly logged: RequestRecord[] = [];
 
   /** Arranges a stored verification. */
   put(...items: VerificationItem[]): this {
@@ -183,10 +186,11 @@ export class InMemoryVerificationStore implements VerificationStore {
     return copy(item);
   }
 
-  async create(item: VerificationItem, keepDays: number): Promise<void> {
+  async create(item: VerificationItem, keepDays: number, logged?: RequestRecord): Promise<void> {
     if (this.items.has(item.verification_id)) throw new Error(`Verification ${item.verification_id} exists`);
     this.items.set(item.verification_id, copy(item));
     this.keepDays.set(item.verification_id, keepDays);
+    if (logged) this.logged.push(copy(logged));
   }
 
   async discardNew(id: string): Promise<void> {
@@ -206,8 +210,9 @@ export class InMemoryVerificationStore implements VerificationStore {
     }
     this.transitions.push(copy(request));
     const stored = this.items.get(request.id);
-    const holds =
-      stored !== undefined && stored.status === request.from && guardHolds(stored, request.expect ?? {}, request.now);
+    // A change made from the item the caller saw holds only while that item is unchanged.
+    const expect = request.seen ? { ...request.expect, sequence: request.seen.sequence } : (request.expect ?? {});
+    const holds = stored !== undefined && stored.status === request.from && guardHolds(stored, expect, request.now);
     if (!holds) return { applied: false, item: stored && copy(stored) };
     const next: VerificationItem = {
       ...stored,
@@ -218,6 +223,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     };
     for (const name of request.remove ?? []) delete next[name];
     await this.trail.keep(request.audit);
+    if (request.logged) this.logged.push(copy(request.logged));
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }

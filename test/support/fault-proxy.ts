@@ -15,6 +15,8 @@ export interface DynamoRequest {
   /** The operation, e.g. `PutItem`. */
   operation: string;
   table: string | undefined;
+  /** Every table the request names: its own, or each of a transaction's items'. */
+  tables: string[];
   /** The SDK call it belongs to: every attempt of one call (its own retries) carries the same id. */
   call: string | undefined;
 }
@@ -89,6 +91,17 @@ function s3Error(res: http.ServerResponse, status: number, code: string): void {
   res.end(payload);
 }
 
+/** The tables a transaction's items name (`TransactItems[].Put.TableName`, and so on). */
+function transactionTables(parsed: Record<string, unknown>): string[] {
+  const items = Array.isArray(parsed.TransactItems) ? (parsed.TransactItems as Record<string, unknown>[]) : [];
+  return items.flatMap((item) =>
+    Object.values(item).flatMap((action) => {
+      const name = (action as { TableName?: unknown } | undefined)?.TableName;
+      return typeof name === "string" ? [name] : [];
+    }),
+  );
+}
+
 export async function startFaultProxy(
   upstream: string,
   options: { service?: "dynamodb" | "s3" } = {},
@@ -119,7 +132,12 @@ export async function startFaultProxy(
     }
     const table = typeof parsed.TableName === "string" ? parsed.TableName : undefined;
     const invocation = req.headers["amz-sdk-invocation-id"];
-    const request: DynamoRequest = { operation, table, call: typeof invocation === "string" ? invocation : undefined };
+    const request: DynamoRequest = {
+      operation,
+      table,
+      tables: table === undefined ? transactionTables(parsed) : [table],
+      call: typeof invocation === "string" ? invocation : undefined,
+    };
     for (const listener of listeners) listener(request);
     const index = rules.findIndex((rule) => rule.match(request));
     const rule = index >= 0 ? rules[index] : undefined;

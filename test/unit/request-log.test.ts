@@ -6,7 +6,7 @@ import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
 import { VerificationNotFoundError } from "#shared/domain/errors";
 import type { RequestRecord } from "#shared/domain/requests";
-import { type RouteResult, routeHandler } from "#shared/http/route-handler";
+import { type LoggedRequest, type RouteResult, routeHandler } from "#shared/http/route-handler";
 import { RecordingLog } from "../support/fakes.ts";
 import { FixedClock } from "../support/fixed-clock.ts";
 
@@ -25,7 +25,7 @@ function request(method: string, path: string, verificationId?: string): APIGate
   } as unknown as APIGatewayProxyEvent;
 }
 
-function handler(work: () => Promise<RouteResult>, failing = false) {
+function handler(work: (logged: LoggedRequest) => Promise<RouteResult>, failing = false) {
   const kept: RequestRecord[] = [];
   const log = new RecordingLog();
   const requests = {
@@ -34,7 +34,9 @@ function handler(work: () => Promise<RouteResult>, failing = false) {
       kept.push(entry);
     },
   };
-  const handle = routeHandler({ log, requests, clock: new FixedClock(AT) }, work);
+  const handle = routeHandler({ log, requests, clock: new FixedClock(AT) }, (_event, _caller, _context, logged) =>
+    work(logged),
+  );
   return { kept, log, call: (event: APIGatewayProxyEvent) => handle(event, {} as Context) };
 }
 
@@ -85,5 +87,54 @@ describe("the request log", () => {
     expect(log.lines).toEqual([
       expect.objectContaining({ level: "warn", attributes: expect.objectContaining({ request_id: "req-1" }) }),
     ]);
+  });
+
+  describe("a record carried by the change the request made", () => {
+    const CREATED = {
+      request_id: "req-1",
+      app_id: "app_01",
+      method: "POST",
+      path: "/v1/verifications",
+      status: 201,
+      verification_id: "ver_04",
+      at: AT,
+    };
+
+    it("is the record the answer would keep, and nothing more is written for it", async () => {
+      const carried: RequestRecord[] = [];
+      const { kept, call } = handler(async (logged) => {
+        const request = logged.answering(201);
+        const record = request.recordOf("ver_04");
+        carried.push(record);
+        request.kept(record);
+        return { status: 201, body: { verification_id: "ver_04" } };
+      });
+
+      expect((await call(request("POST", "/v1/verifications"))).statusCode).toBe(201);
+      expect(carried).toEqual([CREATED]);
+      expect(kept).toEqual([]);
+    });
+
+    it("is replaced by the answer's when the request then failed", async () => {
+      const { kept, call } = handler(async (logged) => {
+        const request = logged.answering(201);
+        request.kept(request.recordOf("ver_04"));
+        throw new Error("the idempotency record could not be saved");
+      });
+
+      expect((await call(request("POST", "/v1/verifications"))).statusCode).toBe(500);
+      const { verification_id: _none, ...request500 } = CREATED;
+      expect(kept).toEqual([{ ...request500, status: 500, code: "internal_error" }]);
+    });
+
+    it("is written once the answer is known when the change did not carry it (a replay, a confirm of a verification already confirmed)", async () => {
+      const { kept, call } = handler(async (logged) => {
+        logged.answering(201).recordOf("ver_04");
+        return { status: 201, body: { verification_id: "ver_04" } };
+      });
+
+      await call(request("POST", "/v1/verifications"));
+      expect(kept).toEqual([CREATED]);
+    });
   });
 });

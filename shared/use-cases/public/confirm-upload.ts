@@ -2,6 +2,7 @@ import { acceptsFileType, DOCUMENT_TYPE_CODES, SNIFF_BYTES, sniffFileType } from
 import { RefusedError, VerificationNotFoundError } from "../../domain/errors.ts";
 import { type TransitionGuard, uploadMismatch } from "../../domain/guards.ts";
 import { isId } from "../../domain/ids.ts";
+import type { RequestToKeep } from "../../domain/requests.ts";
 import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { visibleStatus } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
@@ -21,7 +22,9 @@ export type ConfirmDeps = ProcessDeps & {
 /** What was uploaded, as the confirm's rule (`guards.ts`) states it: its size and the document types its bytes suit. */
 type Upload = NonNullable<TransitionGuard["upload"]>;
 
-type Judgement = { kind: "current"; item: VerificationItem } | { kind: "acceptable"; upload: Upload };
+type Judgement =
+  | { kind: "current"; item: VerificationItem }
+  | { kind: "acceptable"; item: VerificationItem; upload: Upload };
 
 /**
  * Why the upload of `item` can or cannot start processing. Every row of the contract's
@@ -59,7 +62,7 @@ async function judge(
     );
   }
   if (mismatch !== undefined) throw new Error(`A confirm passed the ${mismatch} check it failed`);
-  return { kind: "acceptable", upload };
+  return { kind: "acceptable", item, upload };
 }
 
 /**
@@ -88,7 +91,8 @@ function processWithin(deps: ConfirmDeps, item: VerificationItem): Promise<Verif
  */
 export async function confirmUpload(
   deps: ConfirmDeps,
-  input: { appId: string; verificationId: string },
+  /** `logged`: the API request, whose record the change of state carries into the request log. */
+  input: { appId: string; verificationId: string; logged?: RequestToKeep },
 ): Promise<VerificationResource> {
   if (!isId("verification", input.verificationId)) throw new VerificationNotFoundError();
   const now = isoSeconds(deps.clock.now());
@@ -111,6 +115,7 @@ export async function confirmUpload(
   // an evidence copy still being made, and a second PUT with the still-valid URL changes nothing.
   // Copied afresh: an earlier confirm whose change of state failed may have left an older copy.
   await deps.documents.copy(key, evidenceKey(input.verificationId));
+  const logged = input.logged?.recordOf(input.verificationId);
   const outcome = await deps.verifications.transition({
     id: input.verificationId,
     from: "awaiting_upload",
@@ -118,8 +123,12 @@ export async function confirmUpload(
     now,
     // The rule `judge` applied, held again by the write: nothing changed it meanwhile.
     expect: { upload: first.upload },
+    // The item it changes is the one judged, so the write's result is known without reading it.
+    seen: first.item,
+    logged,
   });
   if (outcome.applied) {
+    if (logged) input.logged?.kept(logged);
     const finished = outcome.item.process_type === "sync" ? await processWithin(deps, outcome.item) : undefined;
     return toResource(finished ?? outcome.item, now);
   }

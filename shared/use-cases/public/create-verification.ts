@@ -2,6 +2,7 @@ import { FILE_TYPES, fileTypeOfName } from "../../domain/document-types.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { newId } from "../../domain/ids.ts";
 import type { NewVerification } from "../../domain/new-verification.ts";
+import type { RequestToKeep } from "../../domain/requests.ts";
 import type { VerificationResource } from "../../domain/responses/verification.ts";
 import { UPLOAD_DEADLINE_SECONDS, UPLOAD_URL_SECONDS } from "../../domain/state.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
@@ -16,6 +17,8 @@ export interface CreateVerificationInput {
   appId: string;
   environment: Environment;
   request: NewVerification;
+  /** The API request, whose record the verification's creation carries into the request log. */
+  logged?: RequestToKeep;
 }
 
 export interface CreateVerificationDeps {
@@ -76,12 +79,17 @@ export async function createVerification(
     created_at: created,
     updated_at: created,
   } satisfies VerificationItem;
+  const logged = input.logged?.recordOf(id);
+  const store = async (item: VerificationItem) => {
+    await deps.verifications.create(item, deps.retentionDays, logged);
+    if (logged) input.logged?.kept(logged);
+  };
 
   if (request.document_keys) {
     const { barcode, identity_number } = request.document_keys;
     const sealed = await deps.sealer.seal(identity_number, { appId: input.appId, verificationId: id });
     const item: VerificationItem = { ...base, submitted_keys: { barcode, identity_number_sealed: sealed } };
-    await deps.verifications.create(item, deps.retentionDays);
+    await store(item);
     const outcome = await deps.verifications.transition({
       id,
       from: "awaiting_upload",
@@ -106,7 +114,7 @@ export async function createVerification(
     file_size_bytes,
     media_type: FILE_TYPES[fileType].mediaType,
   };
-  await deps.verifications.create(item, deps.retentionDays);
+  await store(item);
   const upload = await deps.documents.presignPut(
     item.object_key,
     FILE_TYPES[fileType].mediaType,

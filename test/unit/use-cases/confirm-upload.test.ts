@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RefusedError, VerificationNotFoundError } from "#shared/domain/errors";
+import type { RequestRecord, RequestToKeep } from "#shared/domain/requests";
 import type { VerificationItem } from "#shared/domain/verification";
 import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import { confirmUpload } from "#shared/use-cases/public/confirm-upload";
@@ -204,6 +205,50 @@ describe("confirmUpload: the upload is acceptable", () => {
 
     expect(second).toEqual(first);
     expect(verifications.stored(ID).sequence).toBe(2);
+  });
+});
+
+describe("confirmUpload: the request's record, carried by the change of state", () => {
+  /** The confirm's request, as the route handler hands it over: what it would keep, and what was kept. */
+  function aRequest(): RequestToKeep & { records: RequestRecord[] } {
+    const records: RequestRecord[] = [];
+    return {
+      records,
+      recordOf: (verificationId) => ({
+        request_id: "req-1",
+        app_id: appId(1),
+        method: "POST",
+        path: `/v1/verifications/${verificationId}/upload-complete`,
+        status: 200,
+        verification_id: verificationId,
+        at: T0,
+      }),
+      kept: (record) => void records.push(record),
+    };
+  }
+
+  it("writes the record with the change, held to the verification it judged, and says so", async () => {
+    const judged = aVerification();
+    const { verifications, deps } = setup(judged, documentBytes("pdf", 1024));
+    const logged = aRequest();
+
+    await confirmUpload(deps, { ...mine, logged });
+
+    const record = logged.recordOf(ID);
+    expect(verifications.logged).toEqual([record]);
+    expect(logged.records).toEqual([record]);
+    expect(verifications.transitions[0]).toMatchObject({ seen: judged, logged: record });
+  });
+
+  it("keeps nothing with a confirm that changed nothing: the handler writes its record", async () => {
+    const { verifications, deps } = setup(aVerification(), documentBytes("pdf", 1024));
+    await confirmUpload(deps, mine);
+    const logged = aRequest();
+
+    await confirmUpload(deps, { ...mine, logged });
+
+    expect(verifications.logged).toEqual([]);
+    expect(logged.records).toEqual([]);
   });
 });
 

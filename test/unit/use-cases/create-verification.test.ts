@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isId } from "#shared/domain/ids";
 import type { NewVerification } from "#shared/domain/new-verification";
+import type { RequestRecord, RequestToKeep } from "#shared/domain/requests";
 import { createVerification } from "#shared/use-cases/public/create-verification";
 import {
   appId,
@@ -115,6 +116,33 @@ describe("createVerification", () => {
       environment: "production",
     });
     expect(resource.upload?.headers["Content-Type"]).toBe(mediaType);
+  });
+
+  it("writes the request's record with the verification it creates, and says so", async () => {
+    const { verifications, deps } = setup();
+    const kept: RequestRecord[] = [];
+    const logged: RequestToKeep = {
+      recordOf: (verificationId) => ({
+        request_id: "req-1",
+        app_id: appId(1),
+        method: "POST",
+        path: "/v1/verifications",
+        status: 201,
+        verification_id: verificationId,
+        at: T0,
+      }),
+      kept: (record) => void kept.push(record),
+    };
+
+    const resource = await createVerification(deps, {
+      appId: appId(1),
+      environment: "sandbox",
+      request: REQUEST,
+      logged,
+    });
+
+    expect(verifications.logged).toEqual([logged.recordOf(resource.verification_id)]);
+    expect(kept).toEqual(verifications.logged);
   });
 
   it("gives each verification its own id", async () => {
