@@ -91,6 +91,7 @@ describe("the console in both languages, on one clock", () => {
     await page.getByRole("link", { name: free.verification_id, exact: true }).click();
     await page.getByRole("heading", { name: free.verification_id }).waitFor();
     await expect.poll(() => claimStatus(page).innerText()).toBe("Kaydı kimse üstlenmedi: karar vermek için üstlenin.");
+    await page.locator("details.about > summary").click();
     const item = await page.locator("article.item").innerText();
     expect(item).toMatch(/Durum\s+İncelemede/);
     expect(item).toMatch(/Kurum kopyasıyla eşleşiyor\s+Geçti/);

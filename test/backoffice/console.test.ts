@@ -190,7 +190,7 @@ describe("the console's files", () => {
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
     expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     // The bundle stays small: the console loads fast on any connection (pdf.js, 1.7 MB, loads only with a PDF).
-    expect((await (await fetch(`${consoleUrl}assets/console.js`)).text()).length).toBeLessThan(90_000);
+    expect((await (await fetch(`${consoleUrl}assets/console.js`)).text()).length).toBeLessThan(95_000);
     for (const name of ["index.html", "console.ts", "..%2Fbackoffice%2Findex.html", "..%2F..%2Fpackage.json"]) {
       await expectRouteNotFound(await fetch(`${consoleUrl}assets/${name}`));
     }
@@ -271,6 +271,8 @@ describe("the console in headless chromium", () => {
     for (const copy of ["upload", "issuer"]) await page.locator(`.viewer-pane[data-copy="${copy}"] canvas`).waitFor();
     expect(documentsLoaded.size).toBe(2);
     const item = page.locator("article.item");
+    // The details fold to one line until opened.
+    await page.locator("details.about > summary").click();
     await expect.poll(() => item.innerText()).toContain("EKSİKOĞLU");
     expect(await item.innerText()).toMatch(/Issuer's copy matches\s+Passed/);
     expect(await item.innerText()).toMatch(/Fields extracted\s+Failed/);
@@ -291,6 +293,11 @@ describe("the console in headless chromium", () => {
     await expect
       .poll(() => status(page).innerText())
       .toBe(`Decision recorded for ${oldest.verification_id}: Rejected.`);
+    // The next item nobody else holds opens in its place, claimed; Back returns to the queue.
+    const next = waiting[1]?.verification_id ?? "";
+    await page.getByRole("heading", { name: next }).waitFor();
+    await expect.poll(() => page.locator("#claim-status").innerText()).toMatch(/^You hold the claim until/);
+    await page.getByRole("button", { name: /^Back to queue/ }).click();
     await page.getByRole("heading", { name: "Review queue" }).waitFor();
     await expect.poll(() => rows.count()).toBe(waiting.length - 1);
 
@@ -354,6 +361,9 @@ describe("the console in headless chromium", () => {
     expect(await page.getByLabel("Rejected").isChecked()).toBe(true);
     expect(await page.getByLabel("Rejection reason").isDisabled()).toBe(false);
 
+    // The first Esc leaves the form (r moved focus into it), the second goes back to the queue.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => inPage<string>(page, 'document.activeElement?.id ?? ""')).toBe("item-title");
     await page.keyboard.press("Escape");
     await page.getByRole("heading", { name: "Review queue" }).waitFor();
     await expect.poll(focused).toBe(first);

@@ -14,7 +14,7 @@ import { BackofficeApi } from "./api.ts";
 import { showAudit } from "./audit.ts";
 import { showItem } from "./item.ts";
 import { newQueuePosition, showQueue } from "./queue.ts";
-import type { ConsoleContext, Screen } from "./screen.ts";
+import { type ConsoleContext, heldByAnother, type Screen } from "./screen.ts";
 import { t, text, writeFixedText } from "./text.ts";
 
 const ITEM_ADDRESS = /^#\/reviews\/([^/]+)$/;
@@ -57,10 +57,33 @@ const context: ConsoleContext = {
     history.replaceState(null, "", location.pathname + location.search);
     route();
   },
+  async next(message, decided) {
+    const following = await api.reviews(position.filter, null).then(
+      (page) =>
+        page.data.find((entry) => entry.verification_id !== decided && !heldByAnother(entry.claim, session.username)),
+      () => undefined,
+    );
+    // The reviewer went elsewhere meanwhile: the decision is said there.
+    if (location.hash !== `#/reviews/${encodeURIComponent(decided)}`) {
+      say.info(message);
+      return;
+    }
+    if (!following) {
+      context.back(message);
+      return;
+    }
+    // In place of the decided item: Back still returns to the queue.
+    history.replaceState(null, "", `#/reviews/${encodeURIComponent(following.verification_id)}`);
+    route("next");
+    say.info(message);
+  },
 };
 
-/** Draws the screen the address names (a row's link, `open`, Back and Forward all change it); `again` redraws the same one. */
-function route(again = false): void {
+/**
+ * Draws the screen the address names (a row's link, `open`, Back and Forward all change it);
+ * `again` redraws the same one, `next` opens the item after a decision and claims it.
+ */
+function route(how: "address" | "again" | "next" = "address"): void {
   if (!session.signedIn) return;
   screen?.leave();
   // Offered to admins only; the API refuses anyone else, and the screen says so.
@@ -69,12 +92,12 @@ function route(again = false): void {
   const audit = AUDIT_ADDRESS.exec(location.hash);
   if (item) {
     const id = decodeURIComponent(item[1] ?? "");
-    if (!again) fromQueue = showing === "queue";
+    if (how === "address") fromQueue = showing === "queue";
     position.selected = id;
     // The queue's messages are about the queue.
     say.clear();
     showing = "item";
-    screen = showItem(context, id);
+    screen = showItem(context, id, how === "next");
   } else if (audit) {
     if (showing !== "audit") say.clear();
     showing = "audit";
@@ -154,7 +177,7 @@ text.onChange((language: Language) => {
   }
   if (session.signedIn) {
     byId("who").textContent = t("account.signed_in_as", { name: session.username });
-    route(true);
+    route("again");
   } else if (signingIn) {
     signingIn.redraw();
   } else {

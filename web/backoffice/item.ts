@@ -8,12 +8,13 @@
 import { type Announcer, announcer, clockText, h, timeOf } from "../common/dom.ts";
 import { countdown } from "../common/i18n.ts";
 import { ApiError } from "../common/problem.ts";
-import { type DecisionForm, decisionForm } from "./decision.ts";
-import type { ConsoleContext, Screen } from "./screen.ts";
+import { type DecisionForm, decisionForm, REASON_KEYS } from "./decision.ts";
+import { type ConsoleContext, heldByAnother, type Screen } from "./screen.ts";
+import { settings } from "./settings.ts";
 import { problemText, t, text } from "./text.ts";
 import type { TextKey } from "./text-en.ts";
 import { showViewer, type Viewer } from "./viewer.ts";
-import type { DecisionBody, ProblemCode, StaffVerification } from "./wire.ts";
+import type { DecisionBody, ProblemCode, RejectionCode, StaffVerification } from "./wire.ts";
 
 /** Refusals that mean the page shows an older state than the API's: someone else's claim, a lapsed one, a change since. */
 const STALE: ReadonlySet<string> = new Set<ProblemCode>([
@@ -22,6 +23,9 @@ const STALE: ReadonlySet<string> = new Set<ProblemCode>([
   "verification_not_in_review",
   "sequence_mismatch",
 ]);
+
+/** Whether the item's details are unfolded: as the reviewer last left them, for the page's life. */
+let detailsOpen = false;
 
 /** The countdown warns this long before the claim lapses. */
 const WARN_MS = 60_000;
@@ -87,6 +91,7 @@ interface ItemParts {
   article: HTMLElement;
   heading: HTMLElement;
   back: HTMLButtonElement;
+  /** The one line the item's facts, fields, checks and reasons fold to until opened. */
   summary: HTMLElement;
   claim: HTMLElement;
   feedback: [HTMLElement, HTMLElement];
@@ -95,6 +100,7 @@ interface ItemParts {
   claimButton: HTMLButtonElement;
   documents: HTMLElement;
   details: HTMLElement;
+  /** The claim, what it and the decision said, and the form (or the outcome): beside the copies, or a bar along a phone's bottom. */
   outcome: HTMLElement;
 }
 
@@ -121,13 +127,13 @@ function itemParts(id: string, admin: boolean): ItemParts {
   const parts = {
     heading: h("h1", { id: "item-title", tabindex: "-1" }, id),
     back: h("button", { type: "button" }, t("item.back"), " ", h("kbd", { "aria-hidden": "true" }, "Esc")),
-    summary: h("div", { class: "summary" }),
+    summary: h("summary", { class: "summary-line" }),
     claimStatus: h("p", { id: "claim-status" }),
     claimLeft: h("p", { id: "claim-left", class: "muted" }),
     claimButton: h("button", { type: "button", "aria-describedby": "claim-status" }, t("claim.take")),
     documents: h("section", { class: "documents", "aria-label": t("item.documents") }),
     details: h("div", { class: "details" }),
-    outcome: h("div", {}),
+    outcome: h("div", { class: "decision-panel" }),
   };
   const feedback: [HTMLElement, HTMLElement] = [
     h("p", { id: "item-status", class: "message info", role: "status", "aria-live": "polite" }),
@@ -140,6 +146,10 @@ function itemParts(id: string, admin: boolean): ItemParts {
     parts.claimLeft,
     parts.claimButton,
   );
+  const about = h("details", { class: "about", open: detailsOpen }, parts.summary, parts.details);
+  about.addEventListener("toggle", () => {
+    detailsOpen = about.open;
+  });
   const article = h(
     "article",
     { class: "panel item", "aria-labelledby": "item-title", "aria-busy": "true" },
@@ -151,17 +161,25 @@ function itemParts(id: string, admin: boolean): ItemParts {
       // Who claimed, decided and looked at it: the audit trail of this verification, for admins.
       admin ? h("a", { href: `#/audit?verification=${encodeURIComponent(id)}` }, t("item.audit_trail")) : "",
     ),
-    parts.summary,
+    about,
     parts.documents,
-    parts.details,
     parts.outcome,
   );
   return { article, claim, feedback, ...parts };
 }
 
-/** The verification's reason, then its facts, every code by its label. */
-function summaryOf(verification: StaffVerification): HTMLElement[] {
+/** The one line the details fold to: the reason, the type and the app. */
+function summaryLine(verification: StaffVerification): string {
   const english = text.language() === "en";
+  return [
+    english ? verification.message : text.label("reason", verification.reason_code),
+    text.label("type", verification.document_type),
+    verification.app_id,
+  ].join(" · ");
+}
+
+/** The verification's facts, every code by its label. */
+function factsOf(verification: StaffVerification): HTMLElement {
   const facts: [TextKey, string][] = [
     ["item.fact.status", text.label("status", verification.status)],
     ["item.fact.reason", text.label("reason", verification.reason_code)],
@@ -184,16 +202,13 @@ function summaryOf(verification: StaffVerification): HTMLElement[] {
           ["item.fact.max_age", t("item.fact.max_age_value", { days: String(verification.max_document_age_days) })],
         ] as [TextKey, string][])),
   ];
-  return [
-    h("p", { class: "lead" }, english ? verification.message : text.label("reason", verification.reason_code)),
-    h(
-      "dl",
-      { class: "facts" },
-      ...facts.flatMap(([term, value]) => [h("dt", {}, t(term)), h("dd", {}, value)]),
-      h("dt", {}, t("item.fact.since")),
-      h("dd", {}, verification.review ? timeOf(verification.review.required_at) : "—"),
-    ),
-  ];
+  return h(
+    "dl",
+    { class: "facts" },
+    ...facts.flatMap(([term, value]) => [h("dt", {}, t(term)), h("dd", {}, value)]),
+    h("dt", {}, t("item.fact.since")),
+    h("dd", {}, verification.review ? timeOf(verification.review.required_at) : "—"),
+  );
 }
 
 /** Who holds the claim and until when, the button that takes or renews it, and the form open only for its holder. */
@@ -282,8 +297,9 @@ function decidedSection(verification: StaffVerification): HTMLElement {
 function showVerification(item: Item, verification: StaffVerification): void {
   const { parts } = item;
   item.current = verification;
-  parts.summary.replaceChildren(...summaryOf(verification));
+  parts.summary.replaceChildren(summaryLine(verification));
   parts.details.replaceChildren(
+    detailSection("facts-title", "item.facts", factsOf(verification)),
     detailSection("fields-title", "item.fields", fieldsList(verification)),
     detailSection("checks-title", "item.checks", checksTable(verification)),
     detailSection("reasons-title", "item.reasons", reasonsList(verification)),
@@ -328,19 +344,20 @@ async function claim(item: Item): Promise<boolean> {
   return held && item.holdsUntil !== undefined;
 }
 
-/** v and r: the result chosen, the item claimed first when nobody holds it; someone else's claim is said. */
-async function pick(item: Item, result: DecisionBody["result"]): Promise<void> {
+/** v, r and the digits: the result (and reason) chosen, the item claimed first when nobody holds it; someone else's claim is said. */
+async function pick(item: Item, result: DecisionBody["result"], reason?: RejectionCode): Promise<void> {
   const verification = item.current;
   if (verification?.status !== "in_review") return;
   if (item.holdsUntil === undefined) {
     const { claim: other } = verification;
-    if (other && other.claimed_by !== item.context.username() && Date.parse(other.expires_at) > Date.now()) {
+    if (other && heldByAnother(other, item.context.username())) {
       item.say.error(t("claim.theirs", { holder: other.claimed_by, time: other.expires_at }));
       return;
     }
     if (!(await claim(item))) return;
   }
-  item.form.pick(result);
+  if (reason) item.form.reject(reason);
+  else item.form.pick(result);
 }
 
 /** n: renews the reviewer's claim; without one, says how to take it. */
@@ -356,9 +373,12 @@ async function decide(item: Item, decision: DecisionBody): Promise<void> {
   item.form.busy(true);
   try {
     const decided = await item.context.api.decide(item.id, item.current.sequence, decision);
-    item.context.back(
-      t("decision.recorded", { id: item.id, result: text.label("result", decided.result ?? decision.result) }),
-    );
+    const recorded = t("decision.recorded", {
+      id: item.id,
+      result: text.label("result", decided.result ?? decision.result),
+    });
+    if (settings.thenQueue()) item.context.back(recorded);
+    else await item.context.next(recorded, item.id);
   } catch (error) {
     item.say.error(problemText(error, "decision.failed"));
     if (error instanceof ApiError && STALE.has(error.code)) await reload(item);
@@ -367,10 +387,22 @@ async function decide(item: Item, decision: DecisionBody): Promise<void> {
   }
 }
 
-/** The item's shortcuts: Esc back, c claim, n renew, v and r pick a result (claiming first) while the item is in review; the viewer's own. */
+/**
+ * The item's shortcuts: Esc back, c claim, n renew, v and r pick a result and 1-9 a rejection
+ * reason (claiming first) while the item is in review, Enter decides; the viewer's own.
+ */
 function itemKey(item: Item, event: KeyboardEvent): boolean {
   if (item.viewer?.key(event)) return true;
+  const reason = /^[1-9]$/.test(event.key) ? REASON_KEYS[Number(event.key) - 1] : undefined;
+  if (reason) {
+    void pick(item, "rejected", reason);
+    return true;
+  }
   switch (event.key) {
+    case "Enter":
+      // A focused link, button or the details' line acts by itself.
+      if (document.activeElement?.closest("a, button, summary") || item.current?.status !== "in_review") return false;
+      return item.form.submit();
     case "Escape":
       item.context.back();
       return true;
@@ -391,13 +423,18 @@ function itemKey(item: Item, event: KeyboardEvent): boolean {
   }
 }
 
-export function showItem(context: ConsoleContext, id: string): Screen {
+/** Opens the item `id`; `claimFirst` claims it once read, when nobody else holds it (the item after a decision). */
+export function showItem(context: ConsoleContext, id: string, claimFirst = false): Screen {
   const parts = itemParts(id, context.admin());
   const item: Item = {
     context,
     id,
     parts,
-    form: decisionForm((decision) => void decide(item, decision)),
+    form: decisionForm(
+      (decision) => void decide(item, decision),
+      (message) => item.say.error(message),
+      () => parts.heading.focus(),
+    ),
     say: announcer(...parts.feedback),
     current: undefined,
     holdsUntil: undefined,
@@ -413,7 +450,9 @@ export function showItem(context: ConsoleContext, id: string): Screen {
   parts.claimButton.addEventListener("click", () => void claim(item));
   // The copies load once per visit: each view is audited.
   void reload(item).then((verification) => {
-    if (verification && !item.left) item.viewer = showViewer(parts.documents, context.api, verification);
+    if (!verification || item.left) return;
+    item.viewer = showViewer(parts.documents, context.api, verification);
+    if (claimFirst && !heldByAnother(verification.claim, context.username())) void claim(item);
   });
 
   return {

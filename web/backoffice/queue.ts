@@ -2,7 +2,7 @@
 import { clockText, h, timeOf } from "../common/dom.ts";
 import { duration } from "../common/i18n.ts";
 import { REVIEW_REASONS } from "./order.ts";
-import type { ConsoleContext, Screen } from "./screen.ts";
+import { type ConsoleContext, heldByAnother, type Screen } from "./screen.ts";
 import { problemText, t, text } from "./text.ts";
 import type { TextKey } from "./text-en.ts";
 import { type Claim, DOCUMENT_TYPES, type ReviewEntry, type ReviewFilter } from "./wire.ts";
@@ -50,6 +50,8 @@ interface QueueParts {
   summary: HTMLElement;
   table: HTMLTableElement;
   body: HTMLTableSectionElement;
+  /** The items another reviewer holds, listed apart below the others under their own title. */
+  heldBody: HTMLTableSectionElement;
   previous: HTMLButtonElement;
   next: HTMLButtonElement;
 }
@@ -63,6 +65,7 @@ interface Queue {
   context: ConsoleContext;
   position: QueuePosition;
   parts: QueueParts;
+  /** The page's entries as listed: those the reviewer may take first, then those another holds. */
   entries: ReviewEntry[];
   nextCursor: string | null;
   timer: number | undefined;
@@ -85,9 +88,10 @@ function filterField(label: TextKey, select: HTMLSelectElement): HTMLElement {
   return h("div", { class: "field" }, h("label", { for: select.id }, t(label)), select);
 }
 
-/** The screen's frame: the filters as `filter` sets them, the table with no rows yet, and the pager. */
+/** The screen's frame: the filters as `filter` sets them, the tables with no rows yet, and the pager. */
 function queueParts(filter: ReviewFilter): QueueParts {
   const body = h("tbody");
+  const heldBody = h("tbody", { class: "held" });
   const parts = {
     heading: h("h1", { id: "queue-title", tabindex: "-1" }, t("queue.title")),
     refresh: h("button", { type: "button" }, t("queue.refresh")),
@@ -96,12 +100,14 @@ function queueParts(filter: ReviewFilter): QueueParts {
     reason: filterSelect("queue-reason", "queue.filter.any_reason", "reason", REVIEW_REASONS, filter.reason_code),
     summary: h("p", { class: "muted", id: "queue-summary" }),
     body,
+    heldBody,
     table: h(
       "table",
       { class: "queue", "aria-describedby": "queue-total queue-summary", "aria-busy": "true" },
       h("caption", { class: "visually-hidden" }, t("queue.caption")),
       h("thead", {}, h("tr", {}, ...COLUMNS.map((name) => h("th", { scope: "col" }, t(name))))),
       body,
+      heldBody,
     ),
     previous: h("button", { type: "button" }, t("queue.previous")),
     next: h("button", { type: "button" }, t("queue.next")),
@@ -127,7 +133,7 @@ function queueParts(filter: ReviewFilter): QueueParts {
 /** Marks the row of `id` as selected (kept in the position), and focuses its link when asked. */
 function select(queue: Queue, id: string | undefined, focus: boolean): void {
   queue.position.selected = id;
-  for (const link of queue.parts.body.querySelectorAll<HTMLAnchorElement>("a[data-id]")) {
+  for (const link of queue.parts.table.querySelectorAll<HTMLAnchorElement>("a[data-id]")) {
     const chosen = link.dataset.id === id;
     link.closest("tr")?.classList.toggle("selected", chosen);
     if (chosen && focus) link.focus();
@@ -199,17 +205,33 @@ function pageSummary(page: number, waiting: number): string {
   return t("queue.summary", { page, count: waiting });
 }
 
-/** Draws the page just read: how many wait, its rows, its summary, the pager, and the selection (the same row while it is there). */
-function render(queue: Queue, total: number): void {
-  const { parts, position, entries } = queue;
+/**
+ * Draws the page just read: how many wait, its rows (those another reviewer holds apart, below),
+ * its summary, the pager, and the selection: the same row while the reviewer may still take it,
+ * else the first such row; never one another reviewer holds.
+ */
+function render(queue: Queue, page: ReviewEntry[], total: number): void {
+  const { parts, position } = queue;
+  const username = queue.context.username();
+  const open = page.filter((entry) => !heldByAnother(entry.claim, username));
+  const held = page.filter((entry) => heldByAnother(entry.claim, username));
+  queue.entries = [...open, ...held];
   parts.total.textContent = totalText(total);
-  parts.body.replaceChildren(...entries.map((entry) => entryRow(queue, entry)));
-  const page = position.cursors.length;
-  parts.summary.textContent = pageSummary(page, entries.length);
-  parts.previous.disabled = page === 1;
+  parts.body.replaceChildren(...open.map((entry) => entryRow(queue, entry)));
+  parts.heldBody.replaceChildren(
+    ...(held.length === 0
+      ? []
+      : [
+          h("tr", { class: "held-title" }, h("td", { colspan: COLUMNS.length }, t("queue.held_caption"))),
+          ...held.map((entry) => entryRow(queue, entry)),
+        ]),
+  );
+  const pageNumber = position.cursors.length;
+  parts.summary.textContent = pageSummary(pageNumber, page.length);
+  parts.previous.disabled = pageNumber === 1;
   parts.next.disabled = queue.nextCursor === null;
-  const keep = entries.some((entry) => entry.verification_id === position.selected);
-  select(queue, keep ? position.selected : entries[0]?.verification_id, false);
+  const keep = open.some((entry) => entry.verification_id === position.selected);
+  select(queue, keep ? position.selected : open[0]?.verification_id, false);
 }
 
 /** Reads the page the position names and draws it; `announce` says its summary. The next refresh is set either way. */
@@ -218,15 +240,14 @@ async function load(queue: Queue, announce: boolean): Promise<void> {
   window.clearTimeout(queue.timer);
   parts.table.setAttribute("aria-busy", "true");
   // Keep the row in focus across a reload, which replaces the rows.
-  const hadFocus = parts.body.contains(document.activeElement);
+  const hadFocus = parts.body.contains(document.activeElement) || parts.heldBody.contains(document.activeElement);
   const read = ++queue.reads;
   const latest = () => !queue.left && read === queue.reads;
   try {
     const page = await context.api.reviews(queue.position.filter, queue.position.cursors.at(-1) ?? null);
     if (!latest()) return;
-    queue.entries = page.data;
     queue.nextCursor = page.next_cursor;
-    render(queue, page.total);
+    render(queue, page.data, page.total);
     if (hadFocus) select(queue, queue.position.selected, true);
     if (announce) context.say.info(parts.summary.textContent ?? "");
   } catch (error) {
