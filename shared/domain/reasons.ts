@@ -23,6 +23,8 @@ const SHARED_REASON_MESSAGES = {
   document_too_old: "The issuer's copy was issued longer ago than this verification accepts",
   subject_mismatch: "The document is about someone other than the expected subject",
   not_genuine: "A reviewer found the document not genuine",
+  original_pdf_required:
+    "Send the original PDF from e-Devlet: a photo or scan cannot be compared with the issuer's copy",
   other: "A reviewer rejected the document",
   review_timeout: "Nobody could decide within the review window",
   // The file could not be processed (`failed`).
@@ -80,6 +82,7 @@ const REVIEWER_FINDINGS: Partial<Record<ReasonCode, string>> = {
   not_genuine: "found the document not genuine",
   subject_mismatch: "found the document about someone other than the expected subject",
   document_too_old: "found the document issued too long ago",
+  original_pdf_required: "asked for the original PDF from e-Devlet",
   ...ruleFindings(TYPE_FACTS),
   document_unreadable: "could not read the document",
   other: "rejected the document",

@@ -26,6 +26,7 @@ export function rejectionCodes<L extends TypeList>(
   "not_genuine",
   "subject_mismatch",
   "document_too_old",
+  "original_pdf_required",
   ...NonNullable<L[number]["rule"]>["reasonCode"][],
   "document_unreadable",
   "other",
@@ -35,6 +36,8 @@ export function rejectionCodes<L extends TypeList>(
     "not_genuine",
     "subject_mismatch",
     "document_too_old",
+    // A photo was sent: the reviewer asks for the e-Devlet PDF, which the checks can compare.
+    "original_pdf_required",
     ...rulesOf(types).map((rule) => rule.reasonCode),
     "document_unreadable",
     "other",

@@ -129,6 +129,9 @@ describe("a day's work by keyboard in headless chromium", () => {
       expect.stringMatching(/^2 · /),
       expect.stringMatching(/^3 · /),
     ]);
+    // A photo's commonest answer has its own reason and digit: send the e-Devlet PDF.
+    expect(REJECTION_CODES.indexOf("original_pdf_required")).toBe(4);
+    expect(options[5]).toBe("5 · Send the original PDF from e-Devlet");
     // 3 claims the item (nobody holds it) and chooses rejected for the third reason shown.
     await page.keyboard.press("3");
     await expect.poll(() => page.locator("#reason-code").inputValue(), LOADED).toBe(REJECTION_CODES[2]);
@@ -214,11 +217,15 @@ describe("a day's work by keyboard in headless chromium", () => {
     expect(await setting.isChecked()).toBe(false);
     await setting.check();
     expect(await page.evaluate<string | null>('localStorage.getItem("backoffice.after-decision")')).toBe("queue");
-    await page.keyboard.press("v");
-    await expect.poll(() => page.getByLabel("Verified").isChecked(), LOADED).toBe(true);
-    await page.getByLabel("Verified").press("Enter");
+    await page.keyboard.press("5");
+    await expect.poll(() => page.locator("#reason-code").inputValue(), LOADED).toBe("original_pdf_required");
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Review queue" }).waitFor(LOADED);
-    await expect.poll(() => page.locator("#status").innerText()).toBe(`Decision recorded for ${id}: Verified.`);
+    await expect.poll(() => page.locator("#status").innerText()).toBe(`Decision recorded for ${id}: Rejected.`);
+    // The customer is told what to do: send the original PDF from e-Devlet.
+    const told = expectVerification(await fx.customer.get(id));
+    expect(told).toMatchObject({ status: "completed", result: "rejected", reason_code: "original_pdf_required" });
+    expect(told.message).toMatch(/^A reviewer asked for the original PDF from e-Devlet; /);
 
     // A new tab in the same browser keeps the choice; unchecking it forgets it.
     const again = await signedIn();

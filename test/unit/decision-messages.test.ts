@@ -24,6 +24,15 @@ describe("decisionMessage: who decided, in the customer's words", () => {
     }
   });
 
+  it("asks the customer for the e-Devlet PDF when a reviewer rejected a photo for it", () => {
+    expect(REASON_MESSAGES.original_pdf_required).toMatch(/^Send the original PDF from e-Devlet/);
+    expect(
+      decisionMessage("original_pdf_required", { decided_by: "someone", review_reason: "original_pdf_not_provided" }),
+    ).toBe(
+      "A reviewer asked for the original PDF from e-Devlet; the issuer's copy was not compared, as a photo was sent instead of the PDF",
+    );
+  });
+
   it("says a forced outcome was forced, by its prefix, whatever the code", () => {
     for (const code of ["verified", "document_not_found_at_issuer", "review_timeout", "document_unreadable"]) {
       expect(decisionMessage(code, { sandbox_prefix: "test_x_" })).toBe(

@@ -13,12 +13,13 @@ export const REJECTION_CODES = inOrder(values.REJECTION_CODES, {
   not_genuine: 2,
   subject_mismatch: 3,
   document_too_old: 4,
-  student_not_active: 5,
-  student_not_accommodated: 6,
-  not_graduated: 7,
-  criminal_record_present: 8,
-  document_unreadable: 9,
-  other: 10,
+  original_pdf_required: 5,
+  student_not_active: 6,
+  student_not_accommodated: 7,
+  not_graduated: 8,
+  criminal_record_present: 9,
+  document_unreadable: 10,
+  other: 11,
 }) satisfies readonly LabelledIn<TextKey, "reason">[];
 
 /** Why a verification waits for a person, in the order the queue's filter offers them. */

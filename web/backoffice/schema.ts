@@ -191,7 +191,7 @@ export interface components {
              * @description Why the document is rejected: required with `rejected`, absent with `verified`
              * @enum {string}
              */
-            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "document_too_old" | "student_not_active" | "student_not_accommodated" | "not_graduated" | "criminal_record_present" | "document_unreadable" | "other";
+            reason_code?: "document_altered" | "not_genuine" | "subject_mismatch" | "document_too_old" | "original_pdf_required" | "student_not_active" | "student_not_accommodated" | "not_graduated" | "criminal_record_present" | "document_unreadable" | "other";
             /** @description For staff only: never shown to the customer */
             note?: string;
         };

@@ -10,6 +10,7 @@ export const REJECTION_CODES = [
   "not_genuine",
   "subject_mismatch",
   "document_too_old",
+  "original_pdf_required",
   "student_not_active",
   "student_not_accommodated",
   "not_graduated",

@@ -64,6 +64,7 @@ export const common = {
   "reason.document_too_old": "Document too old",
   "reason.subject_mismatch": "Someone else's document",
   "reason.not_genuine": "Not genuine",
+  "reason.original_pdf_required": "Send the original PDF from e-Devlet",
   "reason.review_timeout": "Review timed out",
   "reason.document_missing": "Document missing",
   "reason.file_size_mismatch": "File size mismatch",

@@ -63,6 +63,7 @@ export const common: Readonly<Record<keyof typeof english, string>> = {
   "reason.document_too_old": "Belge çok eski",
   "reason.subject_mismatch": "Başka birinin belgesi",
   "reason.not_genuine": "Gerçek değil",
+  "reason.original_pdf_required": "e-Devlet'ten orijinal PDF'i gönderin",
   "reason.review_timeout": "İnceleme süresi doldu",
   "reason.document_missing": "Belge yok",
   "reason.file_size_mismatch": "Dosya boyutu uyuşmuyor",
