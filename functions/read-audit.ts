@@ -20,6 +20,9 @@ export const handler = staffRouteHandler(log, async (event, staff) => {
     body: await readAudit(deps, staff, {
       verificationId: query.verification_id,
       actor: query.actor,
+      action: query.action,
+      since: query.since,
+      until: query.until,
       limit: query.limit,
       cursor: query.cursor,
     }),

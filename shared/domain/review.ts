@@ -2,6 +2,7 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
+import { AUDIT_ACTIONS } from "./audit.ts";
 import { DOCUMENT_TYPE_CODES, type DocumentType, rulesOf, type TypeList } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
@@ -129,6 +130,9 @@ export const auditQuerySchema = z.strictObject({
   actor: z
     .optional(z.string().check(z.minLength(1), z.maxLength(128)))
     .check(z.describe("One actor's records, by `actor.sub`")),
+  action: z.optional(z.enum(AUDIT_ACTIONS)).check(z.describe("Only records of this action")),
+  since: z.optional(z.iso.datetime({ offset: true })).check(z.describe("Only records made at or after this time")),
+  until: z.optional(z.iso.datetime({ offset: true })).check(z.describe("Only records made before this time")),
   limit: limitSchema,
   cursor: z.optional(cursorSchema),
 });

@@ -201,7 +201,7 @@ describe("the queue and the audit trail in chromium", () => {
 
     // One verification's records, from the form: the address says so.
     await page.getByLabel("Doğrulama kimliği").fill(decided.verification_id);
-    await page.getByRole("button", { name: "Kayıtlarını göster" }).click();
+    await page.getByRole("button", { name: "Kayıtları göster" }).click();
     await expect
       .poll(() => page.evaluate<string>("location.hash"))
       .toBe(`#/audit?verification=${decided.verification_id}`);
@@ -211,7 +211,7 @@ describe("the queue and the audit trail in chromium", () => {
     await settled(page, "audit");
     await expect.poll(() => rows(page, "audit").count()).toBe(2);
     const [decision = "", claim = ""] = await rowTexts(page, "audit");
-    expect(decision).toMatch(/İnceleme karara bağlandı/);
+    expect(decision).toMatch(/İnceleme karara bağlandı: Reddedildi \(Gerçek değil\)/);
     expect(claim).toMatch(/İnceleme üstlenildi/);
     for (const row of [decision, claim]) {
       expect(row).toContain(reviewer.username);
@@ -253,6 +253,39 @@ describe("the queue and the audit trail in chromium", () => {
     for (const row of byActor) expect(row).toContain(reviewer.username);
     expect(byActor.join("\n")).not.toContain(admin.username);
     await accessibleInBoth(page, "audit trail of an actor", () => settled(page, "audit"));
+
+    // Narrowed to one action, then to days (the browser's): the actor stays the scope, the address says it all.
+    await page.getByLabel("Action", { exact: true }).selectOption("review.decided");
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided`);
+    await settled(page, "audit");
+    const decisions = await rowTexts(page, "audit");
+    expect(decisions.length).toBeGreaterThanOrEqual(1);
+    for (const row of decisions) expect(row).toMatch(/Review decided: (Rejected|Verified)/);
+    expect(decisions.join("\n")).toMatch(/Review decided: Rejected \(Not genuine\)/);
+    const day = (after: number) =>
+      page.evaluate<string>(
+        `(() => { const d = new Date(); d.setDate(d.getDate() + ${after}); return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")].join("-"); })()`,
+      );
+    const [today, tomorrow] = [await day(0), await day(1)];
+    await page.getByLabel("From (day)").fill(tomorrow);
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided&from=${tomorrow}`);
+    await settled(page, "audit");
+    expect(await rows(page, "audit").count()).toBe(0);
+    await page.getByLabel("From (day)").fill(today);
+    await page.getByLabel("To (day, included)").fill(today);
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided&from=${today}&to=${today}`);
+    await settled(page, "audit");
+    expect(await rowTexts(page, "audit")).toEqual(decisions);
+    await accessibleInBoth(page, "audit trail narrowed by action and days", () => settled(page, "audit"));
 
     expect(await page.evaluate<boolean>("/\\b(AM|PM)\\b/.test(document.body.innerText)")).toBe(false);
     expect(await page.evaluate<string>("JSON.stringify(document.body.innerText.match(/\\d{4}-\\d{2}-\\d{2}T/))")).toBe(

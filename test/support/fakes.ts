@@ -6,7 +6,7 @@ import { createHmac, generateKeyPairSync, sign, verify } from "node:crypto";
  * stored by changing what it was given.
  */
 import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "#shared/domain/apps";
-import { auditMonth, auditPrint, type RecordPrint } from "#shared/domain/audit";
+import { auditMonth, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
 import type { SignedDigest } from "#shared/domain/audit-digests";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import type { FileType } from "#shared/domain/document-types";
@@ -39,6 +39,7 @@ import type { AppStore } from "#shared/ports/app-store";
 import type {
   AuditDigests,
   AuditFilter,
+  AuditNarrowing,
   AuditPrints,
   AuditTrail,
   DigestSigner,
@@ -94,13 +95,22 @@ export class InMemoryAuditTrail implements AuditTrail, AuditPrints {
     for (const record of records) await this.append(record);
   }
 
-  async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
+  async page(
+    filter: AuditFilter,
+    limit: number,
+    before?: string,
+    narrowing: AuditNarrowing = {},
+  ): Promise<{ records: AuditRecord[]; more: boolean }> {
+    const { action, since, until } = narrowing;
     const matching = this.records
       .filter(
         (record) =>
           ("verificationId" in filter ? record.verification_id === filter.verificationId : true) &&
           ("actorSub" in filter ? record.actor.sub === filter.actorSub : true) &&
-          (before === undefined || record.audit_id < before),
+          (before === undefined || record.audit_id < before) &&
+          (action === undefined || record.action === action) &&
+          (since === undefined || auditTime(record.audit_id) >= since.getTime()) &&
+          (until === undefined || auditTime(record.audit_id) < until.getTime()),
       )
       .sort((a, b) => b.audit_id.localeCompare(a.audit_id));
     return { records: matching.slice(0, limit), more: matching.length > limit };
