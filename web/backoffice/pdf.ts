@@ -51,6 +51,80 @@ function runBox(run: TextRun): number[] {
   return [run.x, run.y - run.height * 0.25, run.x + run.width, run.y + run.height];
 }
 
+/** Marks `runs` over the page, where its canvas was drawn; the marks of an earlier drawing go. */
+function drawMarks(shown: ShownPage, runs: readonly TextRun[]): void {
+  const { viewport } = shown;
+  for (const old of shown.box.querySelectorAll(".viewer-mark")) old.remove();
+  if (!viewport) return;
+  for (const run of runs) {
+    const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(runBox(run));
+    const mark = h("div", { class: "viewer-mark", "aria-hidden": "true" });
+    Object.assign(mark.style, {
+      left: `${Math.min(x1, x2)}px`,
+      top: `${Math.min(y1, y2)}px`,
+      width: `${Math.abs(x2 - x1)}px`,
+      height: `${Math.abs(y2 - y1)}px`,
+    });
+    shown.box.append(mark);
+  }
+}
+
+/**
+ * Draws the page to a new canvas at `scale` and `rotation`, which replaces the one shown once it
+ * is drawn (then `drawn` runs); a drawing still under way is cancelled.
+ */
+function drawPage(shown: ShownPage, at: { scale: number; rotation: number }, label: string, drawn: () => void): void {
+  shown.task?.cancel();
+  const viewport = shown.page.getViewport(at);
+  const ratio = Math.min(
+    window.devicePixelRatio || 1,
+    Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, viewport.width * viewport.height)),
+  );
+  const canvas = h("canvas", {
+    width: Math.floor(viewport.width * ratio),
+    height: Math.floor(viewport.height * ratio),
+    role: "img",
+    "aria-label": label,
+  });
+  const size = { width: `${viewport.width}px`, height: `${viewport.height}px` };
+  Object.assign(canvas.style, size);
+  Object.assign(shown.box.style, size);
+  const task = shown.page.render({
+    canvas,
+    viewport,
+    ...(ratio === 1 ? {} : { transform: [ratio, 0, 0, ratio, 0, 0] }),
+  });
+  shown.task = task;
+  task.promise.then(
+    () => {
+      shown.box.querySelector("canvas")?.remove();
+      shown.box.prepend(canvas);
+      shown.viewport = viewport;
+      drawn();
+    },
+    // Cancelled by a newer drawing, or a page pdf.js could not draw: the newer drawing, or the box, stays.
+    () => undefined,
+  );
+}
+
+/** The page's text runs, in the page's own units. */
+async function pageRuns(page: PdfPage): Promise<TextRun[]> {
+  const content = await page.getTextContent();
+  return content.items.flatMap((item) =>
+    "str" in item
+      ? [
+          {
+            text: item.str,
+            x: item.transform[4] ?? 0,
+            y: item.transform[5] ?? 0,
+            width: item.width,
+            height: item.height,
+          },
+        ]
+      : [],
+  );
+}
+
 /** Opens the PDF `bytes` into `pane`, one box per page, each named `label(page, pages)`. */
 export async function openPdf(
   bytes: Uint8Array,
@@ -69,61 +143,6 @@ export async function openPdf(
   let marks: TextRun[][] = pages.map(() => []);
   let drawn: { scale: number; rotation: number } | undefined;
 
-  const drawMarks = (shown: ShownPage, index: number) => {
-    const { viewport } = shown;
-    for (const old of shown.box.querySelectorAll(".viewer-mark")) old.remove();
-    if (!viewport) return;
-    for (const run of marks[index] ?? []) {
-      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(runBox(run));
-      const mark = h("div", { class: "viewer-mark", "aria-hidden": "true" });
-      Object.assign(mark.style, {
-        left: `${Math.min(x1, x2)}px`,
-        top: `${Math.min(y1, y2)}px`,
-        width: `${Math.abs(x2 - x1)}px`,
-        height: `${Math.abs(y2 - y1)}px`,
-      });
-      shown.box.append(mark);
-    }
-  };
-
-  const draw = (scale: number, rotation: number) => {
-    if (drawn?.scale === scale && drawn.rotation === rotation) return;
-    drawn = { scale, rotation };
-    pages.forEach((shown, index) => {
-      shown.task?.cancel();
-      const viewport = shown.page.getViewport({ scale, rotation });
-      const ratio = Math.min(
-        window.devicePixelRatio || 1,
-        Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, viewport.width * viewport.height)),
-      );
-      const canvas = h("canvas", {
-        width: Math.floor(viewport.width * ratio),
-        height: Math.floor(viewport.height * ratio),
-        role: "img",
-        "aria-label": label(index + 1, pages.length),
-      });
-      const size = { width: `${viewport.width}px`, height: `${viewport.height}px` };
-      Object.assign(canvas.style, size);
-      Object.assign(shown.box.style, size);
-      const task = shown.page.render({
-        canvas,
-        viewport,
-        ...(ratio === 1 ? {} : { transform: [ratio, 0, 0, ratio, 0, 0] }),
-      });
-      shown.task = task;
-      task.promise.then(
-        () => {
-          shown.box.querySelector("canvas")?.remove();
-          shown.box.prepend(canvas);
-          shown.viewport = viewport;
-          drawMarks(shown, index);
-        },
-        // Cancelled by a newer drawing, or a page pdf.js could not draw: the newer drawing, or the box, stays.
-        () => undefined,
-      );
-    });
-  };
-
   return {
     size(rotation) {
       const sizes = pages.map((shown) => shown.page.getViewport({ scale: 1, rotation }));
@@ -132,26 +151,18 @@ export async function openPdf(
         height: Math.max(...sizes.map((viewport) => viewport.height)),
       };
     },
-    draw,
+    draw(scale, rotation) {
+      if (drawn?.scale === scale && drawn.rotation === rotation) return;
+      drawn = { scale, rotation };
+      pages.forEach((shown, index) => {
+        drawPage(shown, { scale, rotation }, label(index + 1, pages.length), () =>
+          drawMarks(shown, marks[index] ?? []),
+        );
+      });
+    },
     async lines() {
       const lines: TextLine[] = [];
-      for (const [index, shown] of pages.entries()) {
-        const content = await shown.page.getTextContent();
-        const runs = content.items.flatMap((item) =>
-          "str" in item
-            ? [
-                {
-                  text: item.str,
-                  x: item.transform[4] ?? 0,
-                  y: item.transform[5] ?? 0,
-                  width: item.width,
-                  height: item.height,
-                },
-              ]
-            : [],
-        );
-        lines.push(...linesOf(index + 1, runs));
-      }
+      for (const [index, shown] of pages.entries()) lines.push(...linesOf(index + 1, await pageRuns(shown.page)));
       return lines;
     },
     mark(differences) {
@@ -160,7 +171,7 @@ export async function openPdf(
           .filter((difference) => difference.line.page === index + 1)
           .flatMap((difference) => difference.marked),
       );
-      pages.forEach(drawMarks);
+      for (const [index, shown] of pages.entries()) drawMarks(shown, marks[index] ?? []);
     },
     close() {
       for (const shown of pages) shown.task?.cancel();
