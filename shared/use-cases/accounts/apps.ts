@@ -11,8 +11,9 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { Sealer } from "../../ports/sealer.ts";
 import { checkWebhookUrl } from "../webhooks/destination.ts";
-import { appNotFound, requireApp, retryWhenStale } from "./current-app.ts";
 import { checkKeyName, type KeyView, keyView } from "./keys.ts";
+import { appNotFound, requireApp } from "./require-app.ts";
+import { retryWhenStale } from "./retry-when-stale.ts";
 
 export interface NewApp {
   app_id: string;

@@ -8,7 +8,8 @@ import { LIVE_KEYS_PER_APP } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { requireApp, retryWhenStale } from "./current-app.ts";
+import { requireApp } from "./require-app.ts";
+import { retryWhenStale } from "./retry-when-stale.ts";
 
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;

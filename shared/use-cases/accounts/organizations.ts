@@ -26,7 +26,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { PoolPerson, PortalDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import { checkAppName, tooManyApps } from "./apps.ts";
-import { requireApp } from "./current-app.ts";
+import { requireApp } from "./require-app.ts";
 
 /** A membership as the portal and the ops command show it. */
 export type MemberView = Pick<MemberItem, "username" | "role" | "created_at">;

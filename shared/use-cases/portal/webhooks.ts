@@ -15,7 +15,7 @@ import type { EventStore } from "../../ports/event-store.ts";
 import type { SendingBudget } from "../../ports/sending-budget.ts";
 import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
-import { memberApp } from "./member.ts";
+import { memberApp } from "./member-app.ts";
 
 /** What each kind of send by hand is called in a refusal: one, and several. */
 const SENDS: Record<SendingKind, readonly [string, string]> = {

@@ -4,7 +4,7 @@ import type { AppItem } from "#shared/domain/apps";
 import type { MemberItem, PortalRole } from "#shared/domain/organizations";
 import { usageOutcome } from "#shared/domain/usage";
 import { authorizeMember } from "#shared/use-cases/portal/authorize-member";
-import { memberApp } from "#shared/use-cases/portal/member";
+import { memberApp } from "#shared/use-cases/portal/member-app";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 
 const ORG = "org_01KAAAAAAAAAAAAAAAAAAAAAAA";
