@@ -2,7 +2,7 @@
  * GET /backoffice/v1/audit (admins): primary adapter -> use case `readAudit` -> secondary
  * adapter (the audit table and its indexes).
  */
-import { auditQuerySchema } from "#shared/domain/review";
+import { auditQuerySchema } from "#shared/domain/audit-query";
 import { parseQuery } from "#shared/http/requests";
 import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { readAudit } from "#shared/use-cases/review/audit";

@@ -6,6 +6,7 @@
  */
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { auditQuerySchema } from "#shared/domain/audit-query";
 import { listPageSchema } from "#shared/domain/lists";
 import { decisionMessage, reasonMessage } from "#shared/domain/reasons";
 import { auditRecordSchema } from "#shared/domain/responses/audit";
@@ -17,7 +18,6 @@ import {
   staffVerificationSchema,
 } from "#shared/domain/responses/review";
 import {
-  auditQuerySchema,
   CLAIM_SECONDS,
   DOCUMENT_COPIES,
   DOCUMENT_LINK_SECONDS,
