@@ -24,6 +24,8 @@ export const BACKOFFICE_FUNCTIONS = [
   READ_AUDIT_FUNCTION,
 ] as const;
 
+/** The backoffice API's routes, each with the function it reaches: the local gateway serves exactly these, the stack wires exactly these. */
 export const BACKOFFICE_ROUTES = routesOf(BACKOFFICE_FUNCTIONS);
 
+/** The authorizer in front of every backoffice API route that has one, as its declaration gives it. */
 export const STAFF_AUTHORIZER = authorizerOf(STAFF_AUTHORIZER_FUNCTION);

@@ -56,6 +56,8 @@ export const PORTAL_FUNCTIONS = [
   REMOVE_MEMBER_FUNCTION,
 ] as const;
 
+/** The portal API's routes, each with the function it reaches: the local gateway serves exactly these, the stack wires exactly these. */
 export const PORTAL_ROUTES = routesOf(PORTAL_FUNCTIONS);
 
+/** The authorizer in front of every portal API route that has one, as its declaration gives it. */
 export const PORTAL_AUTHORIZER = authorizerOf(PORTAL_AUTHORIZER_FUNCTION);

@@ -17,6 +17,8 @@ export const PUBLIC_API_FUNCTIONS = [
   LIST_EVENTS_FUNCTION,
 ] as const;
 
+/** The public API's routes, each with the function it reaches: the local gateway serves exactly these, the stack wires exactly these. */
 export const ROUTES = routesOf(PUBLIC_API_FUNCTIONS);
 
+/** The authorizer in front of every public API route that has one, as its declaration gives it. */
 export const AUTHORIZER = authorizerOf(AUTHORIZER_FUNCTION);

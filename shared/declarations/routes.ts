@@ -10,6 +10,12 @@ import {
 import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "./portal-api.ts";
 import { AUTHORIZER, ROUTES } from "./public-api.ts";
 
+/**
+ * The APIs: each one's routes and authorizer (from its functions' declarations, `public-api.ts`,
+ * `backoffice-api.ts`, `portal-api.ts`), gateway responses and throttling. The local gateway and
+ * the CDK stack both read these, so the two cannot drift.
+ */
+
 /** A route row of any API: the route and the function it reaches. */
 export type RouteDefinition = RouteDeclaration & {
   function: (typeof ROUTES | typeof BACKOFFICE_ROUTES | typeof PORTAL_ROUTES)[number]["function"];
