@@ -4,8 +4,9 @@
  * `openapi-backoffice.json`; a test fails when that file differs from a fresh build, and the
  * HTTP tests validate every backoffice response against it.
  */
+
+import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/backoffice-api";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
 import { auditQuerySchema } from "#shared/domain/audit-query";
 import { listPageSchema } from "#shared/domain/lists";
 import { decisionMessage, reasonMessage } from "#shared/domain/reasons";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import type { AppItem } from "#shared/domain/apps";
 import type { MemberItem, PortalRole } from "#shared/domain/organizations";
 import { usageOutcome } from "#shared/domain/usage";
