@@ -15,6 +15,7 @@ import {
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   IdempotencyRecordError,
+  InvalidInputError,
   StaleAppError,
 } from "#shared/domain/errors";
 import { guardHolds } from "#shared/domain/guards";
@@ -47,7 +48,7 @@ import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/author
 import type { DeliveryQueue } from "#shared/ports/delivery-queue";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
 import type { DocumentStore } from "#shared/ports/document-store";
-import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
+import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
 import type { IssuerQueue } from "#shared/ports/issuer-queue";
 import type { Log, ServiceMetric } from "#shared/ports/log";
@@ -713,6 +714,9 @@ export class InMemoryAppStore implements AppStore {
 // ---------------------------------------------------------------------------------------------
 // Webhook events
 
+/** The fake's cursor of an attempt: its event and number, which name it alone. */
+const attemptCursor = (attempt: AttemptItem) => `${attempt.event_id}/${attempt.attempt}`;
+
 /**
  * Events and attempts in memory, with the conditions the port states: `create` once per id,
  * `claim` only while the event is pending with the `next_attempt_at` and `attempts` the caller
@@ -725,8 +729,8 @@ export class InMemoryEventStore implements EventStore {
 
   readonly events = new Map<string, EventItem>();
   readonly attempts: AttemptItem[] = [];
-  /** Each attempt's app and its place in the attempts index, as the table keeps them. */
-  private readonly attemptKeys = new Map<AttemptItem, { appId: string; position: AttemptPosition }>();
+  /** Each attempt's app and the order it was recorded in (the later of two in one second is the newer). */
+  private readonly attemptPlaces = new Map<AttemptItem, { appId: string; recorded: number }>();
   readonly dueLimits: number[] = [];
 
   put(...events: EventItem[]): this {
@@ -784,14 +788,7 @@ export class InMemoryEventStore implements EventStore {
     const number = event.attempts + 1;
     const recorded: AttemptItem = { ...copy(attempt), event_id: event.event_id, attempt: nextAttemptNumber(event) };
     this.attempts.push(recorded);
-    this.attemptKeys.set(recorded, {
-      appId: event.app_id,
-      position: {
-        attempted_at: attempt.attempted_at,
-        pk: `EVT#${event.event_id}`,
-        sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
-      },
-    });
+    this.attemptPlaces.set(recorded, { appId: event.app_id, recorded: this.attemptPlaces.size });
     stored.status = next.status;
     stored.attempts = number;
     if (next.status === "pending") stored.next_attempt_at = next.nextAttemptAt;
@@ -820,19 +817,23 @@ export class InMemoryEventStore implements EventStore {
     appId: string,
     filter: { outcome?: AttemptItem["outcome"] },
     limit: number,
-    after?: AttemptPosition,
-  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
-    const order = (a: AttemptPosition) => `${a.attempted_at}|${a.sk}`;
-    const matching = this.attempts
-      .map((attempt) => ({
-        attempt,
-        ...(this.attemptKeys.get(attempt) as { appId: string; position: AttemptPosition }),
-      }))
-      .filter(({ attempt, appId: owner }) => owner === appId && (!filter.outcome || attempt.outcome === filter.outcome))
-      .filter(({ position }) => !after || order(position) < order(after))
-      .sort((a, b) => order(b.position).localeCompare(order(a.position)));
+    after?: string,
+  ): Promise<{ items: AttemptItem[]; last: string | undefined }> {
+    const places = [...this.attemptPlaces].filter(([, place]) => place.appId === appId);
+    const newestFirst = (a: [AttemptItem, { recorded: number }], b: [AttemptItem, { recorded: number }]) =>
+      b[0].attempted_at.localeCompare(a[0].attempted_at) || b[1].recorded - a[1].recorded;
+    places.sort(newestFirst);
+    // A cursor is the place of the page's last attempt in that order, as only this store hands out.
+    const start = after === undefined ? 0 : places.findIndex(([attempt]) => attemptCursor(attempt) === after) + 1;
+    if (start === 0 && after !== undefined) {
+      throw new InvalidInputError("invalid_cursor", "cursor must be the next_cursor of a previous page of this list");
+    }
+    const matching = places
+      .slice(start)
+      .map(([attempt]) => attempt)
+      .filter((attempt) => !filter.outcome || attempt.outcome === filter.outcome);
     const last = matching.length > limit ? matching[limit - 1] : undefined;
-    return { items: matching.slice(0, limit).map(({ attempt }) => copy(attempt)), last: last?.position };
+    return { items: matching.slice(0, limit).map(copy), last: last && attemptCursor(last) };
   }
 
   async recentEventsForApp(
