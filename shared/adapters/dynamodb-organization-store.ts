@@ -6,10 +6,11 @@ import {
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
-import { type AppItem, appPk } from "../domain/apps.ts";
+import type { AppItem } from "../domain/apps.ts";
 import { type MemberItem, memberPk, type OrganizationItem, orgPk, type PortalRole } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
+import { type AppRow, appFromRow, appPk } from "./dynamodb-app-rows.ts";
 import {
   placeGivenBack,
   placesTaken,
@@ -268,7 +269,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
     );
-    const app = Item as AppItem | undefined;
+    const app = Item && appFromRow(Item as AppRow);
     if (!app || (app.organization_id !== undefined && app.organization_id !== organizationId)) return "taken";
     const attach = (condition: string): WriteItem => ({
       Update: {
@@ -302,7 +303,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     limit: number,
     afterAppId?: string,
   ): Promise<{ apps: AppItem[]; more: boolean }> {
-    const { items, more } = await queryWithMore<AppItem>(this.db, limit, {
+    const { items, more } = await queryWithMore<AppRow>(this.db, limit, {
       TableName: this.table,
       IndexName: APPS_TABLE.indexes.appsByOrganization.indexName,
       KeyConditionExpression: "organization_id = :organization",
@@ -311,7 +312,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ? { ExclusiveStartKey: { pk: appPk(afterAppId), organization_id: organizationId, app_id: afterAppId } }
         : {}),
     });
-    return { apps: items, more };
+    return { apps: items.map(appFromRow), more };
   }
 
   async membersOf(
