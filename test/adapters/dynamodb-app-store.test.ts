@@ -1,14 +1,17 @@
 /**
- * The apps table on DynamoDB Local, as the app store and the key lookup write and read it: the
- * items keep the layout deployed tables hold (`pk = APP#<app_id>` with its live keys as `key_pks`,
- * `pk = KEY#<sha256>` with no hash besides), and what the stores answer carries no key.
+ * The apps table on DynamoDB Local, as the app store, the key lookup and the organisation store
+ * write and read it: the items keep the layout deployed tables hold (`pk = APP#<app_id>` with its
+ * live keys as `key_pks`, `pk = KEY#<sha256>` with no hash besides, `pk = ORG#<organization_id>`,
+ * `pk = MEMBER#<sub>`), and what the stores answer carries no key.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
+import { DynamoDbOrganizationStore } from "#shared/adapters/dynamodb-organization-store";
 import { APPS_TABLE } from "#shared/declarations/tables";
 import type { KeyItem } from "#shared/domain/apps";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
+import type { MemberItem, OrganizationItem } from "#shared/domain/organizations";
 import { anApp, appId } from "../support/fakes.ts";
 import { ownTables } from "../support/own-tables.ts";
 
@@ -87,5 +90,39 @@ describe("the apps table's items", () => {
     expect((await stored(`APP#${app.app_id}`))?.key_pks).toEqual([`KEY#${second.key_hash}`]);
     expect((await stored(`KEY#${first.key_hash}`))?.revoked_at).toBe("2026-11-26T12:10:00Z");
     expect((await store.getApp(app.app_id))?.key_hashes).toEqual([second.key_hash]);
+  });
+});
+
+describe("the apps table's organisations and memberships", () => {
+  it("keeps them under their partition keys, and answers them without", async () => {
+    const organizations = new DynamoDbOrganizationStore(tables.doc(), table);
+    const organization: OrganizationItem = {
+      kind: "organization",
+      organization_id: "org_01KAB0000000000000000000A1",
+      name: "Acme",
+      environment: "sandbox",
+      created_at: "2026-11-26T12:00:00Z",
+      app_count: 0,
+    };
+    await organizations.createOrganization(organization);
+    expect(await stored(`ORG#${organization.organization_id}`)).toEqual({
+      pk: `ORG#${organization.organization_id}`,
+      ...organization,
+    });
+    expect(await organizations.getOrganization(organization.organization_id)).toEqual(organization);
+
+    const member: MemberItem = {
+      kind: "member",
+      sub: "8b0c2f7e-3f6a-4c1e-9a57-0d5c1b9e2f41",
+      username: "ayse",
+      member_org_id: organization.organization_id,
+      role: "owner",
+      created_at: "2026-11-26T12:00:00Z",
+    };
+    expect(await organizations.addMember(member, 5)).toBe(true);
+    expect(await stored(`MEMBER#${member.sub}`)).toEqual({ pk: `MEMBER#${member.sub}`, ...member });
+    expect(await organizations.getMember(member.sub)).toEqual(member);
+    expect(await organizations.memberNamed(organization.organization_id, "ayse")).toEqual(member);
+    expect((await organizations.membersOf(organization.organization_id, 10)).members).toEqual([member]);
   });
 });

@@ -17,7 +17,7 @@ const tokens = {
 
 function organizations(role?: PortalRole) {
   const membership: MemberItem | undefined = role
-    ? { pk: "MEMBER#sub-1", kind: "member", sub: "sub-1", username: "ayse", member_org_id: ORG, role, created_at: "" }
+    ? { kind: "member", sub: "sub-1", username: "ayse", member_org_id: ORG, role, created_at: "" }
     : undefined;
   return { getMember: async (sub: string) => (sub === "sub-1" ? membership : undefined) };
 }
