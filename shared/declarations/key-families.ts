@@ -1,5 +1,3 @@
-import { requestPk } from "../domain/requests.ts";
-
 /**
  * Families of items a function can be held to within a table (IAM's `dynamodb:LeadingKeys`), by
  * the name a function's declaration gives them: each is the prefix its items' partition keys
@@ -11,6 +9,6 @@ export const KEY_FAMILIES = {
   /** The apps table's API keys (`KEY#<sha256 of the key>`). */
   apiKeys: "KEY#",
   /** The usage table's kept requests of the public API (`REQ#<request id>`). */
-  requests: requestPk(""),
+  requests: "REQ#",
 } as const;
 export type KeyFamily = keyof typeof KEY_FAMILIES;
