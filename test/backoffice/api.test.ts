@@ -8,7 +8,7 @@ import path from "node:path";
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appPk } from "#shared/domain/apps";
+import { appPk } from "#shared/adapters/dynamodb-app-rows";
 import type { ReviewEntry, ReviewPage } from "#shared/domain/responses/review";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
