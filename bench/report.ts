@@ -490,7 +490,7 @@ beside two baseline bundles built with the same options:
   (\`backoffice-console\`, \`portal-page\`) it is a function that reads its page's built files at
   init and serves them, with the same logger.
 - the **SDK-only baseline**, kept for information: it only constructs the AWS SDK clients the
-  function declares in \`shared/declarations/functions.ts\` (DynamoDB document client for table access,
+  function declares in \`shared/declarations/functions/<name>.ts\` (DynamoDB document client for table access,
   S3 for bucket access, Secrets Manager for the retired sealing key or the issuer's bearer secret, KMS for sealing,
   SQS for the delivery queue, API Gateway for the usage plan, Cognito for a user pool), configured as
   \`shared/adapters/aws-clients.ts\` does; empty for a web page.

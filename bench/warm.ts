@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { keyPk } from "#shared/domain/apps";
+import { keyPk } from "#shared/adapters/dynamodb-key-lookup";
 import { hashApiKey } from "#shared/domain/credentials";
 import { SNIFF_BYTES } from "#shared/domain/document-types";
 import { newId } from "#shared/domain/ids";

@@ -1,6 +1,6 @@
 /** `ops keys`: rotate, revoke and list an app's API keys. */
 import { Option } from "commander";
-import { AUTHORIZER } from "#shared/declarations/routes";
+import { AUTHORIZER } from "#shared/declarations/public-api";
 import {
   DEFAULT_GRACE_SECONDS,
   type KeyView,

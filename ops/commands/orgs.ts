@@ -4,7 +4,7 @@
  * remove a member, and give it apps that existed before it.
  */
 import { Option } from "commander";
-import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
+import { PORTAL_AUTHORIZER } from "#shared/declarations/portal-api";
 import { PORTAL_ROLES, type PortalRole } from "#shared/domain/organizations";
 import {
   attachApp,

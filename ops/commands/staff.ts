@@ -1,6 +1,6 @@
 /** `ops staff`: add, disable and list the people of the staff user pool (reviewers, admins). */
 import { InvalidArgumentError } from "commander";
-import { STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { STAFF_AUTHORIZER } from "#shared/declarations/backoffice-api";
 import { type AuditAction, auditRecord } from "#shared/domain/audit";
 import { isStaffGroup, STAFF_GROUPS, type StaffGroup } from "#shared/domain/staff";
 import type { StaffMember } from "#shared/ports/identity";

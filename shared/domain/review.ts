@@ -2,7 +2,6 @@
  * The rules of a person's review: who may decide (the holder of a short claim), what a
  * decision says, and what staff see of a verification beside what its customer sees.
  */
-import { AUDIT_ACTIONS } from "./audit.ts";
 import { DOCUMENT_TYPE_CODES, type DocumentType, rulesOf, type TypeList } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
@@ -120,21 +119,6 @@ export type DocumentCopy = (typeof DOCUMENT_COPIES)[number];
 /** GET /backoffice/v1/verifications/{verification_id}/document */
 export const documentQuerySchema = z.strictObject({
   copy: z.enum(DOCUMENT_COPIES).check(z.describe("`upload`: the document as confirmed; `issuer`: the issuer's copy")),
-});
-
-/** GET /backoffice/v1/audit */
-export const auditQuerySchema = z.strictObject({
-  verification_id: z
-    .optional(z.string().check(z.regex(ID_PATTERNS.verification)))
-    .check(z.describe("One verification's records")),
-  actor: z
-    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
-    .check(z.describe("One actor's records, by `actor.sub`")),
-  action: z.optional(z.enum(AUDIT_ACTIONS)).check(z.describe("Only records of this action")),
-  since: z.optional(z.iso.datetime({ offset: true })).check(z.describe("Only records made at or after this time")),
-  until: z.optional(z.iso.datetime({ offset: true })).check(z.describe("Only records made before this time")),
-  limit: limitSchema,
-  cursor: z.optional(cursorSchema),
 });
 
 /**

@@ -11,7 +11,8 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
-import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
+import { FUNCTIONS } from "#shared/declarations/functions";
 import {
   AUDIT_TRAIL_BROKEN_METRIC,
   EDEVLET_CANARY_FAILED_METRIC,

@@ -2,9 +2,7 @@
 import { auditRecord } from "../../domain/audit.ts";
 import { NotFoundError, RateLimitedError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
-import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
-import { deliveryPositionSchema } from "../../domain/portal.ts";
 import type { TestEvent } from "../../domain/responses/events.ts";
 import { SENDING_LIMITS, type SendingKind } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
@@ -90,11 +88,10 @@ export async function memberDeliveries(
   query: { status?: AttemptItem["outcome"]; limit: number; cursor?: string },
 ): Promise<{ data: DeliveryView[]; next_cursor: string | null }> {
   await memberApp(deps.apps, member, appId);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, deliveryPositionSchema);
-  const { items, last } = await deps.events.attemptsForApp(appId, { outcome: query.status }, query.limit, after);
+  const { items, last } = await deps.events.attemptsForApp(appId, { outcome: query.status }, query.limit, query.cursor);
   return {
     data: items.map((item) => deliveryView(item.event_id, item.attempt, item)),
-    next_cursor: last ? encodeCursor(last) : null,
+    next_cursor: last ?? null,
   };
 }
 
