@@ -28,7 +28,7 @@ import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { type SimulatorHandler, startEdevletSimulator } from "../local/edevlet.ts";
 import { freePort, LOCAL_BUCKET, LOCAL_REGION, newLocalCredentials, startDynamoDb, startS3 } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
-import { loadHandlers } from "../local/handlers.ts";
+import { type Handlers, loadHandlers } from "../local/handlers.ts";
 import { startIdentity } from "../local/identity.ts";
 import { localSealer, startKms } from "../local/kms.ts";
 import { type Pipeline, startPipeline } from "../local/pipeline.ts";
@@ -122,11 +122,88 @@ export interface BenchApi {
  * e-Devlet takes its time, and processing asks it by `protocol` (the web form by default), or
  * asks no issuer at all with `issuer: false` (every certificate then waits in review).
  */
-export async function startBenchApi(options: {
+interface BenchOptions {
   issuerLatencyMs: number;
   protocol?: EdevletProtocol;
   issuer?: false;
-}): Promise<BenchApi> {
+}
+
+export async function startBenchApi(options: BenchOptions): Promise<BenchApi> {
+  const services = await startServices();
+  await configureFunctions(options, services);
+  const { kms, usagePlans, queues, simulator, identity, credentials } = services;
+  const cognito = new CognitoIdentityProviderClient({ region: LOCAL_REGION, credentials, endpoint: identity.url });
+  const stops: (() => Promise<void>)[] = [
+    () => identity.stop(),
+    async () => cognito.destroy(),
+    () => kms.stop(),
+    () => usagePlans.stop(),
+    () => queues.stop(),
+    () => simulator.stop(),
+  ];
+  try {
+    const engines = await startEngines(services, stops);
+    const sealer = localSealer(kms.url, services.secretsKey);
+    const limits = localAppLimits(usagePlans.url);
+    const roundTrips = countedRoundTrips();
+
+    // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
+    const handlers = await loadHandlers();
+    // The authorizer's own requests are told apart from the route's that follows it.
+    const authorizer = handlers.authorizer;
+    handlers.authorizer = (event) => roundTrips.as("authorizer", () => authorizer(event));
+    const { issuerTimes, timedAskIssuer } = timedIssuer(handlers);
+    services.useSimulator(handlers["edevlet-simulator"]);
+    const gateway = gatewaysOver(handlers, usagePlans, stops);
+    const { organizations, apps, dynamo } = engines;
+
+    return {
+      baseUrl: await gateway(),
+      tables: {
+        apps: tableName(PREFIX, APPS_TABLE),
+        verifications: tableName(PREFIX, VERIFICATIONS_TABLE),
+        idempotency: tableName(PREFIX, IDEMPOTENCY_TABLE),
+      },
+      bucket: LOCAL_BUCKET,
+      roundTrips,
+      issuerTimes,
+      throttledGateway: (limits) => gateway(limits),
+      portalUrl: await gateway(undefined, "portal"),
+      backofficeUrl: await gateway(undefined, "backoffice"),
+      newOwner: () => newOwner(organizations, cognito),
+      newStaffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
+      inProcess: inProcess(handlers, LOCAL_REGION),
+      newApp: (webhookUrl) =>
+        createApp(
+          { apps, sealer, limits, clock, destinations: destinationsFor("sandbox", "local") },
+          { name: "bench app", environment: "sandbox", webhookUrl },
+        ),
+      startPipeline: () =>
+        startPipeline({
+          endpoint: dynamo.endpoint,
+          region: LOCAL_REGION,
+          table: tableName(PREFIX, VERIFICATIONS_TABLE),
+          consumer: handlers["on-verification-change"],
+          deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
+          lookups: { queue: queues.queue("IssuerLookups"), reader: timedAskIssuer },
+          // Retries are the tick's; the bench measures first attempts only.
+          tick: async () => undefined,
+          // Polled often, so the poll's own interval adds little to what is measured.
+          pollMs: 5,
+          tickMs: 3_600_000,
+        }),
+      stop: () => stopAll(stops),
+    };
+  } catch (error) {
+    await stopAll(stops);
+    throw error;
+  }
+}
+
+type Services = Awaited<ReturnType<typeof startServices>>;
+
+/** The services beside the functions, the engines' ports and keys chosen: KMS, the usage plans, the queues, the simulator and the identity pools. */
+async function startServices() {
   const dynamoPort = await freePort();
   const s3Port = await freePort();
   const secretsKey = newKeyMaterial();
@@ -144,6 +221,26 @@ export async function startBenchApi(options: {
   }, 0);
   // Every handler loads, the backoffice's and the portal's too, on the local identity endpoint.
   const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, credentials });
+  return {
+    dynamoPort,
+    s3Port,
+    secretsKey,
+    credentials,
+    kms,
+    usagePlans,
+    queues,
+    simulator,
+    identity,
+    /** The simulator's handler, once the handlers have loaded. */
+    useSimulator(handler: SimulatorHandler) {
+      simulatorHandler = handler;
+    },
+  };
+}
+
+/** The functions' settings in this process's environment, as the handlers read them when they load. */
+async function configureFunctions(options: BenchOptions, services: Services): Promise<void> {
+  const { dynamoPort, s3Port, credentials, secretsKey, kms, usagePlans, queues, simulator, identity } = services;
   const webAssets = await mkdtemp(path.join(os.tmpdir(), "verification-bench-web-"));
   await buildWeb(webAssets);
   Object.assign(
@@ -177,158 +274,121 @@ export async function startBenchApi(options: {
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
   );
-  const cognito = new CognitoIdentityProviderClient({ region: LOCAL_REGION, credentials, endpoint: identity.url });
-  const stops: (() => Promise<void>)[] = [
-    () => identity.stop(),
-    async () => cognito.destroy(),
-    () => kms.stop(),
-    () => usagePlans.stop(),
-    () => queues.stop(),
-    () => simulator.stop(),
-  ];
-  try {
-    const dynamo = await startDynamoDb({ port: dynamoPort });
-    stops.push(() => dynamo.stop());
-    const s3 = await startS3({ port: s3Port, credentials });
-    stops.push(() => s3.stop());
+}
 
-    const ownClient = new DynamoDBClient({
-      region: LOCAL_REGION,
-      credentials,
-      endpoint: dynamo.endpoint,
-    });
-    stops.push(async () => ownClient.destroy());
-    await ensureTables(ownClient, PREFIX);
-    const apps = appsIn(ownClient, tableName(PREFIX, APPS_TABLE));
-    const organizations = organizationsIn(ownClient, tableName(PREFIX, APPS_TABLE));
-    const sealer = localSealer(kms.url, secretsKey);
-    const limits = localAppLimits(usagePlans.url);
+/** DynamoDB Local and the S3 engine on their chosen ports, the tables made, and the bench's own stores over them. */
+async function startEngines({ dynamoPort, s3Port, credentials }: Services, stops: (() => Promise<void>)[]) {
+  const dynamo = await startDynamoDb({ port: dynamoPort });
+  stops.push(() => dynamo.stop());
+  const s3 = await startS3({ port: s3Port, credentials });
+  stops.push(() => s3.stop());
 
-    const roundTrips = new RoundTrips();
-    // The document client sends through its raw client's stack; Powertools uses the raw client.
-    const counter = { step: "deserialize", name: "benchRoundTripCounter" } as const;
-    dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
-    s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
+  const ownClient = new DynamoDBClient({
+    region: LOCAL_REGION,
+    credentials,
+    endpoint: dynamo.endpoint,
+  });
+  stops.push(async () => ownClient.destroy());
+  await ensureTables(ownClient, PREFIX);
+  const apps = appsIn(ownClient, tableName(PREFIX, APPS_TABLE));
+  const organizations = organizationsIn(ownClient, tableName(PREFIX, APPS_TABLE));
+  return { dynamo, apps, organizations };
+}
 
-    // Each app's key is checked in the usage plan, as deployed; no bucket throttles the load.
-    const handlers = await loadHandlers();
-    // The authorizer's own requests are told apart from the route's that follows it.
-    const authorizer = handlers.authorizer;
-    handlers.authorizer = (event) => roundTrips.as("authorizer", () => authorizer(event));
-    const issuerTimes = new Map<string, IssuerTimes>();
-    const timesOf = (id: string) => {
-      const times = issuerTimes.get(id) ?? { waited: [], asked: [] };
-      issuerTimes.set(id, times);
-      return times;
-    };
-    // Each lookup's own time, as the functions count it (the metric line's latency).
-    const lookup = powertoolsLog.lookup;
-    powertoolsLog.lookup = (environment, outcome, milliseconds, verificationId) => {
-      timesOf(verificationId).asked.push(milliseconds);
-      lookup(environment, outcome, milliseconds, verificationId);
-    };
-    // How long each message waited for one of the issuer queue's readers.
-    const askIssuer = handlers["ask-issuer"];
-    const timedAskIssuer: typeof askIssuer = (event) => {
-      for (const record of event.Records) {
-        const message = issuerMessageOf(record.body);
-        if (message) timesOf(message.verification_id).waited.push(Date.now() - Number(record.attributes.SentTimestamp));
-      }
-      return askIssuer(event);
-    };
-    simulatorHandler = handlers["edevlet-simulator"];
-    // A load tool stops at its deadline with requests still in the handlers, and closes their
-    // sockets: the handlers run on, so they are waited for themselves (not their responses)
-    // before the engines go, or they fail against a closed port.
-    const running = new Set<Promise<unknown>>();
-    const tracked = Object.fromEntries(
-      Object.entries(handlers).map(([name, handler]) => [
-        name,
-        (...args: unknown[]) => {
-          const run = (handler as (...input: unknown[]) => Promise<unknown>)(...args);
-          running.add(run);
-          const done = () => running.delete(run);
-          run.then(done, done);
-          return run;
-        },
-      ]),
-    ) as unknown as typeof handlers;
-    const gateway = async (
-      limits?: { stage: Throttle; app: Throttle },
-      api?: "portal" | "backoffice",
-    ): Promise<string> => {
-      const server = api
-        ? createGateway({ api, handlers: tracked, region: LOCAL_REGION })
-        : createGateway({
-            handlers: tracked,
-            region: LOCAL_REGION,
-            throttle: limits?.stage,
-            usagePlan: { has: usagePlans.has, throttle: limits?.app },
-          });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      stops.push(async () => {
-        const closed = new Promise((resolve) => server.close(resolve));
-        // No longer than a function behind the gateway may run (29 s); one that starts meanwhile is waited for too.
-        const deadline = Date.now() + HANDLER_TIMEOUT_MS;
-        while (running.size > 0 && Date.now() < deadline) await settledBy([...running], deadline);
-        server.closeAllConnections();
-        await closed;
-      });
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    };
+/** The functions' requests to DynamoDB and S3, counted. */
+function countedRoundTrips(): RoundTrips {
+  const roundTrips = new RoundTrips();
+  // The document client sends through its raw client's stack; Powertools uses the raw client.
+  const counter = { step: "deserialize", name: "benchRoundTripCounter" } as const;
+  dynamoClients().raw.middlewareStack.add(roundTrips.middleware("DynamoDB"), counter);
+  s3Client().middlewareStack.add(roundTrips.middleware("S3"), counter);
+  return roundTrips;
+}
 
-    return {
-      baseUrl: await gateway(),
-      tables: {
-        apps: tableName(PREFIX, APPS_TABLE),
-        verifications: tableName(PREFIX, VERIFICATIONS_TABLE),
-        idempotency: tableName(PREFIX, IDEMPOTENCY_TABLE),
+/** Each verification's time on the issuer: its lookups (as the functions count them), and its checks' wait in the issuer queue, read by `timedAskIssuer`. */
+function timedIssuer(handlers: Handlers) {
+  const issuerTimes = new Map<string, IssuerTimes>();
+  const timesOf = (id: string) => {
+    const times = issuerTimes.get(id) ?? { waited: [], asked: [] };
+    issuerTimes.set(id, times);
+    return times;
+  };
+  // Each lookup's own time, as the functions count it (the metric line's latency).
+  const lookup = powertoolsLog.lookup;
+  powertoolsLog.lookup = (environment, outcome, milliseconds, verificationId) => {
+    timesOf(verificationId).asked.push(milliseconds);
+    lookup(environment, outcome, milliseconds, verificationId);
+  };
+  // How long each message waited for one of the issuer queue's readers.
+  const askIssuer = handlers["ask-issuer"];
+  const timedAskIssuer: typeof askIssuer = (event) => {
+    for (const record of event.Records) {
+      const message = issuerMessageOf(record.body);
+      if (message) timesOf(message.verification_id).waited.push(Date.now() - Number(record.attributes.SentTimestamp));
+    }
+    return askIssuer(event);
+  };
+  return { issuerTimes, timedAskIssuer };
+}
+
+/**
+ * Starts gateways over `handlers`: the public one (with the stage's and each app's limits, if
+ * given) or the portal's or backoffice's; answers its URL, its stop pushed onto `stops`.
+ */
+function gatewaysOver(handlers: Handlers, usagePlans: Services["usagePlans"], stops: (() => Promise<void>)[]) {
+  // A load tool stops at its deadline with requests still in the handlers, and closes their
+  // sockets: the handlers run on, so they are waited for themselves (not their responses)
+  // before the engines go, or they fail against a closed port.
+  const running = new Set<Promise<unknown>>();
+  const tracked = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (...args: unknown[]) => {
+        const run = (handler as (...input: unknown[]) => Promise<unknown>)(...args);
+        running.add(run);
+        const done = () => running.delete(run);
+        run.then(done, done);
+        return run;
       },
-      bucket: LOCAL_BUCKET,
-      roundTrips,
-      issuerTimes,
-      throttledGateway: (limits) => gateway(limits),
-      portalUrl: await gateway(undefined, "portal"),
-      backofficeUrl: await gateway(undefined, "backoffice"),
-      async newOwner() {
-        const organization = await createOrganization(
-          { organizations, clock },
-          { name: `bench organisation ${Date.now()}`, environment: "sandbox" },
-        );
-        const user = await signedInUser(cognito, LOCAL_PORTAL_POOL, []);
-        await addMembership(
-          { organizations, clock },
-          { organizationId: organization.organization_id, sub: user.sub, username: user.username, role: "owner" },
-        );
-        return user;
-      },
-      newStaffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
-      inProcess: inProcess(handlers, LOCAL_REGION),
-      newApp: (webhookUrl) =>
-        createApp(
-          { apps, sealer, limits, clock, destinations: destinationsFor("sandbox", "local") },
-          { name: "bench app", environment: "sandbox", webhookUrl },
-        ),
-      startPipeline: () =>
-        startPipeline({
-          endpoint: dynamo.endpoint,
+    ]),
+  ) as unknown as typeof handlers;
+  return async (limits?: { stage: Throttle; app: Throttle }, api?: "portal" | "backoffice"): Promise<string> => {
+    const server = api
+      ? createGateway({ api, handlers: tracked, region: LOCAL_REGION })
+      : createGateway({
+          handlers: tracked,
           region: LOCAL_REGION,
-          table: tableName(PREFIX, VERIFICATIONS_TABLE),
-          consumer: handlers["on-verification-change"],
-          deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
-          lookups: { queue: queues.queue("IssuerLookups"), reader: timedAskIssuer },
-          // Retries are the tick's; the bench measures first attempts only.
-          tick: async () => undefined,
-          // Polled often, so the poll's own interval adds little to what is measured.
-          pollMs: 5,
-          tickMs: 3_600_000,
-        }),
-      stop: () => stopAll(stops),
-    };
-  } catch (error) {
-    await stopAll(stops);
-    throw error;
-  }
+          throttle: limits?.stage,
+          usagePlan: { has: usagePlans.has, throttle: limits?.app },
+        });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    stops.push(async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      // No longer than a function behind the gateway may run (29 s); one that starts meanwhile is waited for too.
+      const deadline = Date.now() + HANDLER_TIMEOUT_MS;
+      while (running.size > 0 && Date.now() < deadline) await settledBy([...running], deadline);
+      server.closeAllConnections();
+      await closed;
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+}
+
+/** A new organisation, and a portal user signed in as its owner. */
+async function newOwner(
+  organizations: ReturnType<typeof organizationsIn>,
+  cognito: CognitoIdentityProviderClient,
+): Promise<StaffUser> {
+  const organization = await createOrganization(
+    { organizations, clock },
+    { name: `bench organisation ${Date.now()}`, environment: "sandbox" },
+  );
+  const user = await signedInUser(cognito, LOCAL_PORTAL_POOL, []);
+  await addMembership(
+    { organizations, clock },
+    { organizationId: organization.organization_id, sub: user.sub, username: user.username, role: "owner" },
+  );
+  return user;
 }
 
 /** Waits until every one of `runs` has settled, or until `deadline` (epoch ms), whichever is first. */

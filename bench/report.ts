@@ -108,6 +108,20 @@ const ROUTE_WORK: Record<string, string> = {
 const ROUTE_ROWS = new Set(Object.keys(ROUTE_WORK));
 
 export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [
+    ...coldStartChecks(results),
+    ...warmChecks(results),
+    ...roundTripChecks(results),
+    ...loadChecks(results),
+    ...flowChecks(results),
+    ...auditedLoadChecks(results.auditedLoad),
+    ...documentChecks(results),
+  ];
+  return checks.map(({ why, ...check }) => (check.met ? check : { ...check, why }));
+}
+
+/** Each function's init against its house baseline. */
+function coldStartChecks(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const row of results.coldStart) {
     checks.push({
@@ -118,6 +132,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       why: `beyond what every function loads (${row.house.holds.join(", ")}) its bundle holds ${row.beyondHouse.map((part) => `${part.part} (${part.kb} KB)`).join(", ")}; what the entry imports at the top level is evaluated at init (the zod schemas of every domain module it uses are built then), and the rest (the PDF and image readers load on first use) is still read and parsed with the bundle`,
     });
   }
+  return checks;
+}
+
+/** Each route's warm cost over HTTP against its bare calls, then each in-process one. */
+function warmChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
   for (const row of results.warm.filter((warm) => ROUTE_ROWS.has(warm.path))) {
     checks.push({
       name: `Warm cost: ${row.path}`,
@@ -138,6 +158,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       why: `the handler itself costs ${ms(over)} ms at p50 beyond its bare calls: ${ROUTE_WORK[row.path]}, building the JSON response, and the SDK's own work per call (middleware, signing, parsing) that the bare calls share`,
     });
   }
+  return checks;
+}
+
+/** Each path's storage requests against its floor. */
+function roundTripChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
   for (const row of results.roundTrips) {
     checks.push({
       name: `Round trips: ${row.path}`,
@@ -147,6 +173,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       why: `the calls were ${row.calls.join(", ") || "none"}`,
     });
   }
+  return checks;
+}
+
+/** The load's unexpected responses, and the webhook isolation. */
+function loadChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
   checks.push({
     name: "Load: unexpected responses",
     target: "0",
@@ -165,6 +197,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     met: isolationRatio <= ISOLATION_TARGET,
     why: `at least ${isolation.slowInFlightAtLeast} of the slow app's deliveries were waiting on its endpoint during each contended sample`,
   });
+  return checks;
+}
+
+/** Each whole flow's events, decision time and statuses. */
+function flowChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
   for (const flow of results.flows) {
     const flowStatuses = Object.entries(flow.statuses)
       .map(([step, counts]) => `${step} ${JSON.stringify(counts)}`)
@@ -201,7 +239,12 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       },
     );
   }
-  checks.push(...auditedLoadChecks(results.auditedLoad));
+  return checks;
+}
+
+/** The documents' memory and the comparison's cost. */
+function documentChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
   const large = results.documents.largePdf;
   checks.push({
     name: "Documents: peak memory of a 10 MiB PDF",
@@ -218,7 +261,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     met: comparison.peakRssMiB < FUNCTION_MEMORY_MIB && comparison.compareMs < 0.05 * comparison.copyReadMs,
     why: "the second read is the cost of deciding on the issuer's copy; the comparison itself is a hash and a text join",
   });
-  return checks.map(({ why, ...check }) => (check.met ? check : { ...check, why }));
+  return checks;
 }
 
 const ratioOf = (during: number, alone: number) => Math.round((during / alone) * 100) / 100;
@@ -358,13 +401,23 @@ ${table(
 }
 
 export function renderReport(results: BenchResults): string {
-  const { machine, settings, load, isolation, flows } = results;
-  const isolationRatio = Math.round((isolation.contended.p50 / isolation.baseline.p50) * 100) / 100;
-  const checks = checkTargets(results);
-  const missed = checks.filter((check) => !check.met);
-  const authorizerMiss = results.warm.find((row) => row.path === "authorizer, cache miss");
-  const authorizerHit = results.warm.find((row) => row.path === "authorizer, cache hit");
+  return [
+    reportHeading(results),
+    machineSection(results),
+    targetsSection(results),
+    coldStartSection(results),
+    warmSection(results),
+    roundTripSection(results),
+    loadSection(results),
+    documentsSection(results),
+    isolationSection(results),
+    flowSection(results),
+    settingsSection(results),
+  ].join("");
+}
 
+/** The title, and how the run was made. */
+function reportHeading(results: BenchResults): string {
   return `# Benchmarks
 
 Written by \`${results.command}\` from one run, started ${results.startedAt} and finished ${results.finishedAt}.
@@ -373,7 +426,13 @@ Each comparison is a ratio of two things measured in the same run on the same ma
 so a busy shared machine slows both sides alike. To reproduce: \`npm ci && ${results.command}\`
 (it needs Java 17+ for DynamoDB Local, uses only loopback and stops by itself).
 
-## Machine
+`;
+}
+
+/** The machine the run was made on. */
+function machineSection(results: BenchResults): string {
+  const { machine } = results;
+  return `## Machine
 
 ${table(
   ["what", "value"],
@@ -391,7 +450,14 @@ The machine is shared with other work; the load average above says how busy it w
 close to its target can land on either side of it from one run to the next: these figures are one
 run, as measured, not the best of several.
 
-## Targets
+`;
+}
+
+/** The targets, met or missed, and why each missed one is. */
+function targetsSection(results: BenchResults): string {
+  const checks = checkTargets(results);
+  const missed = checks.filter((check) => !check.met);
+  return `## Targets
 
 ${table(
   ["benchmark", "target", "result", ""],
@@ -404,7 +470,13 @@ ${
     : `${missed.length} of ${checks.length} targets are missed:\n\n${missed.map((check) => `- **${check.name}**: ${check.result}, over the target (${check.target}). Why: ${check.why}.`).join("\n")}`
 }
 
-## 1. Cold start
+`;
+}
+
+/** Section 1: each function's init against its baselines. */
+function coldStartSection(results: BenchResults): string {
+  const { settings } = results;
+  return `## 1. Cold start
 
 Each function bundled exactly as the stack bundles it (esbuild with the stack's own \`BUNDLING\`
 options from \`infra/bundling.ts\`: minified, source map, Node 24 target, CommonJS, AWS SDK
@@ -418,7 +490,7 @@ beside two baseline bundles built with the same options:
   (\`backoffice-console\`, \`portal-page\`) it is a function that reads its page's built files at
   init and serves them, with the same logger.
 - the **SDK-only baseline**, kept for information: it only constructs the AWS SDK clients the
-  function declares in \`shared/declarations/functions.ts\` (DynamoDB document client for table access,
+  function declares in \`shared/declarations/functions/<name>.ts\` (DynamoDB document client for table access,
   S3 for bucket access, Secrets Manager for the retired sealing key or the issuer's bearer secret, KMS for sealing,
   SQS for the delivery queue, API Gateway for the usage plan, Cognito for a user pool), configured as
   \`shared/adapters/aws-clients.ts\` does; empty for a web page.
@@ -476,7 +548,15 @@ ${table(
   results.coldStart.map((row) => [row.function, row.beyondHouse.map((part) => `${part.part} ${part.kb}`).join(", ")]),
 )}
 
-## 2. Warm cost per request
+`;
+}
+
+/** Section 2: each route's warm cost, over HTTP and in-process, and the authorizer's. */
+function warmSection(results: BenchResults): string {
+  const { settings } = results;
+  const authorizerMiss = results.warm.find((row) => row.path === "authorizer, cache miss");
+  const authorizerHit = results.warm.find((row) => row.path === "authorizer, cache hit");
+  return `## 2. Warm cost per request
 
 Each route called over HTTP (fetch, keep-alive) through the local runtime (the local gateway and
 the deployed handler modules in this process, DynamoDB Local and the S3 engine on loopback), one
@@ -547,7 +627,12 @@ ${
     : ""
 }
 
-## 3. Round trips
+`;
+}
+
+/** Section 3: the storage requests of each path. */
+function roundTripSection(results: BenchResults): string {
+  return `## 3. Round trips
 
 SDK requests counted by a middleware added to the functions' shared clients
 (\`dynamoClients().raw\` and \`s3Client()\`) in the deserialize step, inside the SDK's retry loop, so
@@ -566,7 +651,13 @@ ${table(
   ]),
 )}
 
-## 4. Load
+`;
+}
+
+/** Section 4: the load. */
+function loadSection(results: BenchResults): string {
+  const { settings, load } = results;
+  return `## 4. Load
 
 autocannon 8 (programmatic API) in this process against the local runtime, ${load.connections} connections for
 ${settings.loadSeconds} s. Each connection cycles through four requests: a create with a fresh
@@ -612,7 +703,13 @@ ${table(
   ]),
 )}
 
-## 5. Reading documents
+`;
+}
+
+/** Section 5: reading documents. */
+function documentsSection(results: BenchResults): string {
+  const { settings } = results;
+  return `## 5. Reading documents
 
 The processing functions' document reader (\`shared/adapters/documents/\`), in this process: for
 each kind of document, a fresh reader's first read (its thread starts and loads pdf.js and the
@@ -643,7 +740,14 @@ text of every page in ${results.documents.comparison.compareMs} ms; ${results.do
 The reader loads nothing at init (its thread starts at the first read), so the processing
 function's init against its baseline is the \`on-verification-change\` row of section 1.
 
-## 6. Webhook isolation
+`;
+}
+
+/** Section 6: webhook isolation. */
+function isolationSection(results: BenchResults): string {
+  const { settings, isolation } = results;
+  const isolationRatio = Math.round((isolation.contended.p50 / isolation.baseline.p50) * 100) / 100;
+  return `## 6. Webhook isolation
 
 One app's confirm-to-webhook latency: from its \`upload-complete\` answer to its endpoint
 receiving the final state's event, through the change stream, the consumer, the delivery
@@ -666,11 +770,23 @@ ${table(
   ],
 )}
 
-## 7. The whole flow under load
+`;
+}
+
+/** Section 7: the whole flow under load, and the audited load. */
+function flowSection(results: BenchResults): string {
+  const { machine, settings, flows } = results;
+  return `## 7. The whole flow under load
 
 ${flows.map((flow) => renderFlow(flow, machine.nproc)).join("\n")}
 ${renderAuditedLoad(results.auditedLoad, settings)}
-## Settings of this run
+`;
+}
+
+/** The settings of the run. */
+function settingsSection(results: BenchResults): string {
+  const { settings } = results;
+  return `## Settings of this run
 
 ${table(
   ["setting", "value"],

@@ -76,20 +76,44 @@ async function main(): Promise<void> {
 
   log(`1/7 cold start: ${SETTINGS.coldStartRounds} rounds of ${SETTINGS.coldStartRuns} fresh processes per bundle`);
   const coldStart = await measureColdStart(SETTINGS.coldStartRuns, SETTINGS.coldStartRounds);
+  const { warm, load, isolation } = await measureOnOneRuntime();
+  const flows = measureFlows();
+  const auditedLoad = measureAuditedLoad();
 
+  log(`7/7 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
+  const documents = await measureDocuments(SETTINGS.documentSamples);
+
+  writeResults({
+    command: "npm run bench",
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine,
+    settings: SETTINGS,
+    coldStart,
+    warm: warm.warm,
+    httpHop: warm.httpHop,
+    roundTrips: warm.roundTrips,
+    load,
+    documents,
+    isolation,
+    flows,
+    auditedLoad,
+  });
+}
+
+/** Sections 2 to 4 on one runtime, started here: webhook isolation, warm cost and round trips, and load. */
+async function measureOnOneRuntime() {
   log("starting DynamoDB Local and the S3 engine");
   const api = await startBenchApi({ issuerLatencyMs: SETTINGS.issuerLatencyMs });
   // Ctrl-C still stops the engines, the JVM included.
   const interrupted = () => void api.stop().finally(() => process.exit(130));
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
-  let warm: Awaited<ReturnType<typeof measureWarm>>;
-  let load: Awaited<ReturnType<typeof runLoad>>;
-  let isolation: Awaited<ReturnType<typeof measureIsolation>>;
   try {
     // First, while the stream holds only their own changes: the consumer reads it from the start.
     // Only while these run: the other measurements see no stream consumer working beside them.
     const pipeline = await api.startPipeline();
+    let isolation: Awaited<ReturnType<typeof measureIsolation>>;
     try {
       log(
         `2/7 webhook isolation: ${SETTINGS.isolationSamplesPerSide} verifications each with and without another app's ${SETTINGS.isolationSlowAnswerMs / 1000} s endpoint`,
@@ -104,29 +128,33 @@ async function main(): Promise<void> {
       await pipeline.stop();
     }
     log("3/7 warm cost and round trips");
-    warm = await measureWarm(api, {
+    const warm = await measureWarm(api, {
       samples: SETTINGS.warmSamples,
       authorizerSamples: SETTINGS.authorizerSamples,
       warmup: SETTINGS.warmup,
     });
     log(`4/7 load: ${SETTINGS.loadConnections} connections for ${SETTINGS.loadSeconds} s`);
-    load = await runLoad(api, {
+    const load = await runLoad(api, {
       durationSeconds: SETTINGS.loadSeconds,
       connections: SETTINGS.loadConnections,
       uploads: SETTINGS.loadUploads,
       replayKeys: SETTINGS.loadReplayKeys,
     });
+    return { warm, load, isolation };
   } finally {
     await api.stop();
     process.off("SIGINT", interrupted);
     process.off("SIGTERM", interrupted);
   }
+}
 
+/** Section 5: the whole flow by each of e-Devlet's ways, and by barcode alone, each apart. */
+function measureFlows(): FlowResult[] {
   const runs = [
     ...EDEVLET_PROTOCOLS.map((protocol) => ({ protocol, sent: "upload" as const })),
     { protocol: "form" as const, sent: "keys" as const },
   ];
-  const flows = runs.map(({ protocol, sent }) => {
+  return runs.map(({ protocol, sent }) => {
     log(
       `5/7 the whole flow${sent === "keys" ? " by barcode alone" : ""}, asking e-Devlet by its ${protocol}: ${SETTINGS.flowRatePerSecond} new verifications a second for ${SETTINGS.flowSeconds} s at the production throttle`,
     );
@@ -142,11 +170,14 @@ async function main(): Promise<void> {
       },
     });
   });
+}
 
+/** Section 6: a reviewer's decisions alone and beside many reads, apart. */
+function measureAuditedLoad(): AuditedLoadResult {
   log(
     `6/7 audited reads: a reviewer deciding ${SETTINGS.auditedDecisions} reviews alone, ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} unaudited reads at once and ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} audited lookups at once`,
   );
-  const auditedLoad = apart<AuditedLoadResult>({
+  return apart<AuditedLoadResult>({
     section: "audited-load",
     options: {
       decisions: SETTINGS.auditedDecisions,
@@ -154,26 +185,10 @@ async function main(): Promise<void> {
       minLoadSeconds: SETTINGS.auditedLoadSeconds,
     },
   });
+}
 
-  log(`7/7 documents: ${SETTINGS.documentSamples} warm reads per kind, and a 10 MiB PDF in a process of its own`);
-  const documents = await measureDocuments(SETTINGS.documentSamples);
-
-  const results: BenchResults = {
-    command: "npm run bench",
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    machine,
-    settings: SETTINGS,
-    coldStart,
-    warm: warm.warm,
-    httpHop: warm.httpHop,
-    roundTrips: warm.roundTrips,
-    load,
-    documents,
-    isolation,
-    flows,
-    auditedLoad,
-  };
+/** bench-results.json (with the targets' checks) and BENCHMARKS.md at the root, and each target's verdict logged. */
+function writeResults(results: BenchResults): void {
   const checks = checkTargets(results);
   const resultsFile = path.join(ROOT, "bench-results.json");
   writeFileSync(resultsFile, `${JSON.stringify({ ...results, targets: checks }, null, 2)}\n`);

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { keyPk } from "#shared/domain/apps";
+import { keyPk } from "#shared/adapters/dynamodb-key-lookup";
 import { hashApiKey } from "#shared/domain/credentials";
 import { SNIFF_BYTES } from "#shared/domain/document-types";
 import { newId } from "#shared/domain/ids";
@@ -97,58 +97,115 @@ function trips(path: MeasuredPath, data: Collected): RoundTripRow {
 
 const collected = (): Collected => ({ route: [], inProcess: [], bare: [], trips: [] });
 
+type Recorders = ReturnType<typeof recorders>;
+
+/** How one sample of each side is recorded: the route over HTTP (with its round trips), in-process, and bare. */
+function recorders(api: BenchApi) {
+  return {
+    /** Times one route call and records the SDK calls it made, or those function `by` made for it. */
+    async route(into: Collected, call: () => Promise<Reply>, status: number, by?: string): Promise<Reply> {
+      let reply: Reply | undefined;
+      const calls = await api.roundTrips.during(async () => {
+        const { ms, value } = await timed(call);
+        into.route.push(ms);
+        reply = value;
+      }, by);
+      into.trips.push(calls);
+      expectStatus(reply as Reply, status);
+      return reply as Reply;
+    },
+    async inProcess(into: Collected, call: () => Promise<Reply>, status: number): Promise<void> {
+      const reply = await call();
+      expectStatus(reply, status);
+      if (reply.handlerMs === undefined) throw new Error("An in-process reply carries its handler's time");
+      into.inProcess.push(reply.handlerMs);
+    },
+    async bare(into: Collected, work: () => Promise<unknown>): Promise<void> {
+      into.bare.push((await timed(work)).ms);
+    },
+  };
+}
+
+/** A consistent read of a verification's item, as the routes read it. */
+function verificationReader(api: BenchApi): (id: string) => Promise<unknown> {
+  const db = dynamoClients().doc;
+  return (id) =>
+    db.send(
+      new GetCommand({ TableName: api.tables.verifications, Key: { verification_id: id }, ConsistentRead: true }),
+    );
+}
+
 export async function measureWarm(
   api: BenchApi,
   options: { samples: number; authorizerSamples: number; warmup: number },
 ): Promise<{ warm: WarmRow[]; httpHop: Percentiles; roundTrips: RoundTripRow[] }> {
-  const db = dynamoClients().doc;
-  const s3 = s3Client();
   const app = await api.newApp();
   const customer = new BenchCustomer(overHttp(api.baseUrl), app.api_key);
   const direct = new BenchCustomer(api.inProcess, app.api_key);
+  const record = recorders(api);
+  const { sample, storedItem } = await storedSample(api, customer);
+  const { documents, directDocuments } = await warmUp(customer, direct, sample.verification_id, options);
+  const { hop, get, create, confirm } = await measureRoutes(
+    api,
+    record,
+    { customer, direct, sample, storedItem },
+    {
+      documents,
+      directDocuments,
+    },
+  );
+  const { miss, hit } = await measureAuthorizer(api, record, options.authorizerSamples);
 
-  /** Times one route call and records the SDK calls it made, or those function `by` made for it. */
-  async function route(into: Collected, call: () => Promise<Reply>, status: number, by?: string): Promise<Reply> {
-    let reply: Reply | undefined;
-    const calls = await api.roundTrips.during(async () => {
-      const { ms, value } = await timed(call);
-      into.route.push(ms);
-      reply = value;
-    }, by);
-    into.trips.push(calls);
-    expectStatus(reply as Reply, status);
-    return reply as Reply;
-  }
+  return {
+    httpHop: percentiles(hop.route),
+    warm: [
+      row("GET /v1/verifications/{id}", "GetItem", get),
+      row(
+        "POST /v1/verifications",
+        "PutItem (idempotency, its condition) + PutItem (item) + UpdateItem (idempotency, the result as a map)",
+        create,
+      ),
+      row(
+        "POST /v1/verifications/{id}/upload-complete",
+        "HeadObject + ranged GetObject + GetItem + CopyObject + UpdateItem",
+        confirm,
+      ),
+      row("authorizer, cache miss", "GetItem (key) + GetItem (unknown id): a 404 GET with a new key", miss),
+      row("authorizer, cache hit", "GetItem (unknown id): the same 404 GET, key cached", hit),
+    ],
+    roundTrips: [
+      trips("GET /v1/verifications/{id}", get),
+      trips("POST /v1/verifications", create),
+      trips("POST /v1/verifications/{id}/upload-complete", confirm),
+      trips("authorizer, cache miss", miss),
+      trips("authorizer, cache hit", hit),
+    ],
+  };
+}
 
-  async function inProcess(into: Collected, call: () => Promise<Reply>, status: number): Promise<void> {
-    const reply = await call();
-    expectStatus(reply, status);
-    if (reply.handlerMs === undefined) throw new Error("An in-process reply carries its handler's time");
-    into.inProcess.push(reply.handlerMs);
-  }
+type Created = ReturnType<typeof expectResource>;
 
-  async function bare(into: Collected, work: () => Promise<unknown>): Promise<void> {
-    into.bare.push((await timed(work)).ms);
-  }
-  const readVerification = (id: string) =>
-    db.send(
-      new GetCommand({ TableName: api.tables.verifications, Key: { verification_id: id }, ConsistentRead: true }),
-    );
-
-  // The shape of a real stored verification and a real first response, for the bare writes.
+/** The shape of a real stored verification and a real first response, for the bare writes. */
+async function storedSample(api: BenchApi, customer: BenchCustomer) {
   const sample = expectResource(await customer.create(), 201);
-  const { Item: storedItem } = await db.send(
+  const { Item: storedItem } = await dynamoClients().doc.send(
     new GetCommand({ TableName: api.tables.verifications, Key: { verification_id: sample.verification_id } }),
   );
   if (!storedItem) throw new Error("The created verification was not stored");
-  // The result as the idempotency records keep it: a map, beside the request's fingerprint.
-  const responseData = { resource: sample };
-  const fingerprint = "x".repeat(44);
+  return { sample, storedItem };
+}
 
+/** Warms both callers up, and uploads a document for each confirm: one for HTTP and one in-process per sample. */
+async function warmUp(
+  customer: BenchCustomer,
+  direct: BenchCustomer,
+  sampleId: string,
+  options: { samples: number; warmup: number },
+) {
   // JIT and connection pools warm up before anything is recorded.
   for (let i = 0; i < options.warmup; i++) {
     for (const caller of [customer, direct]) {
-      await caller.get(sample.verification_id);
+      await caller.get(sampleId);
       await caller.create();
     }
   }
@@ -160,12 +217,32 @@ export async function measureWarm(
     await (i % 2 === 0 ? customer : direct).confirm(document.verification_id);
   }
   const directDocuments = documents.splice(0, options.samples);
+  return { documents, directDocuments };
+}
 
+/** The three routes, each sample over HTTP, in-process and bare, interleaved; and the HTTP hop alone. */
+async function measureRoutes(
+  api: BenchApi,
+  { route, inProcess, bare }: Recorders,
+  {
+    customer,
+    direct,
+    sample,
+    storedItem,
+  }: { customer: BenchCustomer; direct: BenchCustomer; sample: Created; storedItem: Record<string, unknown> },
+  {
+    documents,
+    directDocuments,
+  }: { documents: { verification_id: string }[]; directDocuments: { verification_id: string }[] },
+) {
   // A request the gateway answers itself (no route matches): the HTTP hop and nothing else.
   const hop = collected();
   const get = collected();
   const create = collected();
   const confirm = collected();
+  // The result as the idempotency records keep it: a map, beside the request's fingerprint.
+  const bareCreate = bareCreateOf(api, storedItem, { resource: sample });
+  const readVerification = verificationReader(api);
   for (const [i, document] of documents.entries()) {
     await route(hop, () => customer.request("GET", "/v1/no-such-route"), 404);
     await route(get, () => customer.get(sample.verification_id), 200);
@@ -174,9 +251,27 @@ export async function measureWarm(
 
     await route(create, () => customer.create(), 201);
     await inProcess(create, () => direct.create(), 201);
+    await bare(create, bareCreate());
+
+    await route(confirm, () => customer.confirm(document.verification_id), 200);
+    const directDocument = directDocuments[i];
+    if (!directDocument) throw new Error("Fewer in-process documents than samples");
+    await inProcess(confirm, () => direct.confirm(directDocument.verification_id), 200);
+    await bare(confirm, bareConfirmOf(api, document.verification_id));
+  }
+  return { hop, get, create, confirm };
+}
+
+/**
+ * A create's bare calls, each of a record id of its own: the requests the idempotency records
+ * make (Powertools' own expressions), then the item.
+ */
+function bareCreateOf(api: BenchApi, storedItem: Record<string, unknown>, responseData: { resource: Created }) {
+  const db = dynamoClients().doc;
+  const fingerprint = "x".repeat(44);
+  return () => {
     const recordId = `bench#${randomUUID()}`;
-    // The requests the idempotency records make (Powertools' own expressions), then the item.
-    await bare(create, async () => {
+    return async () => {
       const now = Date.now();
       const expiration = Math.floor(now / 1000) + IDEMPOTENCY_SECONDS;
       await db.send(
@@ -228,43 +323,51 @@ export async function measureWarm(
           },
         }),
       );
-    });
+    };
+  };
+}
 
-    await route(confirm, () => customer.confirm(document.verification_id), 200);
-    const directDocument = directDocuments[i];
-    if (!directDocument) throw new Error("Fewer in-process documents than samples");
-    await inProcess(confirm, () => direct.confirm(directDocument.verification_id), 200);
-    const key = documentKey(document.verification_id);
-    await bare(confirm, async () => {
-      await s3.send(new HeadObjectCommand({ Bucket: api.bucket, Key: key }));
-      const object = await s3.send(
-        new GetObjectCommand({ Bucket: api.bucket, Key: key, Range: `bytes=0-${SNIFF_BYTES - 1}` }),
-      );
-      await object.Body?.transformToByteArray();
-      await readVerification(document.verification_id);
-      await s3.send(
-        new CopyObjectCommand({ Bucket: api.bucket, CopySource: `${api.bucket}/${key}`, Key: `${key}.evidence` }),
-      );
-      await db.send(
-        new UpdateCommand({
-          TableName: api.tables.verifications,
-          Key: { verification_id: document.verification_id },
-          UpdateExpression: "SET updated_at = :now",
-          ConditionExpression: "attribute_exists(verification_id)",
-          ExpressionAttributeValues: { ":now": new Date().toISOString() },
-          ReturnValues: "ALL_NEW",
-        }),
-      );
-    });
-  }
+/** A confirm's bare calls: the upload's size and first bytes, the item, the evidence copy and the change of state. */
+function bareConfirmOf(api: BenchApi, verificationId: string): () => Promise<void> {
+  const db = dynamoClients().doc;
+  const s3 = s3Client();
+  const readVerification = verificationReader(api);
+  const key = documentKey(verificationId);
+  return async () => {
+    await s3.send(new HeadObjectCommand({ Bucket: api.bucket, Key: key }));
+    const object = await s3.send(
+      new GetObjectCommand({ Bucket: api.bucket, Key: key, Range: `bytes=0-${SNIFF_BYTES - 1}` }),
+    );
+    await object.Body?.transformToByteArray();
+    await readVerification(verificationId);
+    await s3.send(
+      new CopyObjectCommand({ Bucket: api.bucket, CopySource: `${api.bucket}/${key}`, Key: `${key}.evidence` }),
+    );
+    await db.send(
+      new UpdateCommand({
+        TableName: api.tables.verifications,
+        Key: { verification_id: verificationId },
+        UpdateExpression: "SET updated_at = :now",
+        ConditionExpression: "attribute_exists(verification_id)",
+        ExpressionAttributeValues: { ":now": new Date().toISOString() },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+  };
+}
 
-  // The authorizer: a GET of an unknown id (the route's own requests either way: its read, and
-  // the refusal's record) with a key the gateway has never seen, then the same again from its
-  // cache. The round trips counted are the authorizer function's alone.
+/**
+ * The authorizer: a GET of an unknown id (the route's own requests either way: its read, and
+ * the refusal's record) with a key the gateway has never seen, then the same again from its
+ * cache. The round trips counted are the authorizer function's alone.
+ */
+async function measureAuthorizer(api: BenchApi, { route, bare }: Recorders, samples: number) {
+  const db = dynamoClients().doc;
+  const readVerification = verificationReader(api);
   const miss = collected();
   const hit = collected();
   const unknownId = newId("verification");
-  for (let i = 0; i < options.authorizerSamples; i++) {
+  for (let i = 0; i < samples; i++) {
     const fresh = await api.newApp();
     const caller = new BenchCustomer(overHttp(api.baseUrl), fresh.api_key);
     await route(miss, () => caller.get(unknownId), 404, "authorizer");
@@ -276,30 +379,5 @@ export async function measureWarm(
     });
     await bare(hit, () => readVerification(unknownId));
   }
-
-  return {
-    httpHop: percentiles(hop.route),
-    warm: [
-      row("GET /v1/verifications/{id}", "GetItem", get),
-      row(
-        "POST /v1/verifications",
-        "PutItem (idempotency, its condition) + PutItem (item) + UpdateItem (idempotency, the result as a map)",
-        create,
-      ),
-      row(
-        "POST /v1/verifications/{id}/upload-complete",
-        "HeadObject + ranged GetObject + GetItem + CopyObject + UpdateItem",
-        confirm,
-      ),
-      row("authorizer, cache miss", "GetItem (key) + GetItem (unknown id): a 404 GET with a new key", miss),
-      row("authorizer, cache hit", "GetItem (unknown id): the same 404 GET, key cached", hit),
-    ],
-    roundTrips: [
-      trips("GET /v1/verifications/{id}", get),
-      trips("POST /v1/verifications", create),
-      trips("POST /v1/verifications/{id}/upload-complete", confirm),
-      trips("authorizer, cache miss", miss),
-      trips("authorizer, cache hit", hit),
-    ],
-  };
+  return { miss, hit };
 }

@@ -7,6 +7,7 @@
  * visibility timeout; the lookup state on the verification makes a second reading ask nothing twice.
  */
 import type { SQSEvent } from "aws-lambda";
+import { ASK_ISSUER_FUNCTION } from "#shared/declarations/functions/ask-issuer";
 import { issuerMessageOf } from "#shared/domain/issuer";
 import { askIssuer } from "#shared/use-cases/issuer/ask-issuer";
 import { issuerAuthority } from "#shared/wiring/authority";
@@ -14,7 +15,7 @@ import { functionConfig } from "#shared/wiring/config";
 import { processing, retryWindowSeconds } from "#shared/wiring/processing";
 import { identitySealer } from "#shared/wiring/sealer";
 
-const config = functionConfig("ask-issuer");
+const config = functionConfig(ASK_ISSUER_FUNCTION);
 const authority = issuerAuthority(config);
 const deps = {
   ...processing(config),

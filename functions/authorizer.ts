@@ -4,7 +4,7 @@
  * it by the key for all of them.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
-import { AUTHORIZER } from "#shared/declarations/routes";
+import { AUTHORIZER_FUNCTION } from "#shared/declarations/functions/authorizer";
 import { usageIdentifier } from "#shared/domain/apps";
 import { header } from "#shared/http/responses";
 import { authorize } from "#shared/use-cases/public/authorize";
@@ -12,7 +12,7 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { keyLookup } from "#shared/wiring/stores/keys";
 
-const config = functionConfig("authorizer");
+const config = functionConfig(AUTHORIZER_FUNCTION);
 const deps = { apps: keyLookup(config), environment: config.environment(), clock, log };
 
 /** `arn:aws:execute-api:region:account:api/stage/METHOD/path` -> every method and path of the stage. */
@@ -32,7 +32,7 @@ function policy(principalId: string, effect: "Allow" | "Deny", methodArn: string
 }
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-  const decision = await authorize(deps, header(event, AUTHORIZER.identityHeader));
+  const decision = await authorize(deps, header(event, AUTHORIZER_FUNCTION.authorizer.identityHeader));
   switch (decision.outcome) {
     case "unauthorized":
       // The one message API Gateway turns into its 401 (UNAUTHORIZED) gateway response.

@@ -3,11 +3,12 @@
  * files, built by web/build.ts into WEB_ASSETS and read once at cold start. No authorizer: the
  * page holds no data; everything it shows comes through the API with the staff member's token.
  */
+import { BACKOFFICE_CONSOLE_FUNCTION } from "#shared/declarations/functions/backoffice-console";
 import { pageHandler, regional } from "#shared/http/web-assets";
 import { log } from "#shared/wiring/log";
 import { pageConfig } from "#shared/wiring/page-config";
 
-const config = pageConfig("backoffice-console");
+const config = pageConfig(BACKOFFICE_CONSOLE_FUNCTION);
 
 export const handler = pageHandler(log, "backoffice", config.setting("WEB_ASSETS"), {
   identityEndpoint: config.optional("IDENTITY_ENDPOINT"),

@@ -3,6 +3,7 @@
  * `createApp`, owned by the caller's organisation) -> secondary adapters (the apps table, the
  * sealing key, the stage's usage plan, the audit trail).
  */
+import { CREATE_APP_FUNCTION } from "#shared/declarations/functions/create-app";
 import { newAppBodySchema } from "#shared/domain/portal";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { readJsonBody } from "#shared/http/requests";
@@ -14,7 +15,7 @@ import { processSealer } from "#shared/wiring/sealer";
 import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
-const config = functionConfig("create-app");
+const config = functionConfig(CREATE_APP_FUNCTION);
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
 const deps = {

@@ -3,6 +3,7 @@
  * `idempotentCreateVerification` (and, for a sync verification by its keys, `awaitDecision`) ->
  * secondary adapters (DynamoDB, S3 presigner, the idempotency records, KMS).
  */
+import { CREATE_VERIFICATION_FUNCTION } from "#shared/declarations/functions/create-verification";
 import { assertJsonContentType, parseCreateBody, parseIdempotencyKey } from "#shared/http/requests";
 import { bodyText, header, resourceUrl } from "#shared/http/responses";
 import { routeHandler } from "#shared/http/route-handler";
@@ -17,7 +18,7 @@ import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 import { subjectDigest } from "#shared/wiring/subject-digest";
 
-const config = functionConfig("create-verification");
+const config = functionConfig(CREATE_VERIFICATION_FUNCTION);
 const requests = requestLog(config);
 const deps = {
   verifications: verificationStore(config, undefined, requests),

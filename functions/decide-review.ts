@@ -3,6 +3,7 @@
  * `decideReview` -> secondary adapters (the verifications table, the uploads bucket, the audit
  * trail). The change stream sends the webhook, as for every completion.
  */
+import { DECIDE_REVIEW_FUNCTION } from "#shared/declarations/functions/decide-review";
 import { reviewDecisionSchema } from "#shared/domain/review";
 import { readJsonBody } from "#shared/http/requests";
 import { header } from "#shared/http/responses";
@@ -14,7 +15,7 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
-const config = functionConfig("decide-review");
+const config = functionConfig(DECIDE_REVIEW_FUNCTION);
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
 const deps = {

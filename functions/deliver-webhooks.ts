@@ -7,12 +7,13 @@
  * the attempt when its lease passes, on the same schedule as every retry.
  */
 import type { SQSEvent } from "aws-lambda";
+import { DELIVER_WEBHOOKS_FUNCTION } from "#shared/declarations/functions/deliver-webhooks";
 import { deliveryMessageOf } from "#shared/domain/webhook-events";
 import { deliverQueued } from "#shared/use-cases/webhooks/delivery";
 import { functionConfig } from "#shared/wiring/config";
 import { webhooks } from "#shared/wiring/webhooks";
 
-const config = functionConfig("deliver-webhooks");
+const config = functionConfig(DELIVER_WEBHOOKS_FUNCTION);
 const deps = webhooks(config);
 
 export const handler = async (event: SQSEvent): Promise<void> => {

@@ -1,15 +1,16 @@
 /**
  * The e-Devlet simulator (sandbox stack and local runtime), behind a function URL (payload 2.0):
- * primary adapter (the URL's event) -> http `edevletSimulator` (both ways in, edevlet.md) -> use
+ * primary adapter (the URL's event) -> simulator `edevletSimulator` (both ways in, edevlet.md) -> use
  * case `simulatedHolding` -> the certificate folders and the document reader.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { edevletSimulator } from "#shared/http/edevlet-simulator";
+import { EDEVLET_SIMULATOR_FUNCTION } from "#shared/declarations/functions/edevlet-simulator";
+import { edevletSimulator } from "#shared/simulator/simulator";
 import { simulatedHolding } from "#shared/use-cases/issuer/simulated-holding";
 import { edevletSimulatorPorts } from "#shared/wiring/authority";
 import { functionConfig } from "#shared/wiring/config";
 
-const ports = edevletSimulatorPorts(functionConfig("edevlet-simulator"));
+const ports = edevletSimulatorPorts(functionConfig(EDEVLET_SIMULATOR_FUNCTION));
 const simulator = edevletSimulator({
   holding: (barcode) => simulatedHolding(ports, barcode),
   key: ports.key,

@@ -2,6 +2,7 @@
  * GET /v1/verifications/{verification_id}: primary adapter -> use case `getVerification`
  * -> secondary adapters (DynamoDB read, S3 presigner).
  */
+import { GET_VERIFICATION_FUNCTION } from "#shared/declarations/functions/get-verification";
 import { routeHandler } from "#shared/http/route-handler";
 import { getVerification } from "#shared/use-cases/public/get-verification";
 import { clock, functionConfig } from "#shared/wiring/config";
@@ -10,7 +11,7 @@ import { documentStore } from "#shared/wiring/stores/documents";
 import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
-const config = functionConfig("get-verification");
+const config = functionConfig(GET_VERIFICATION_FUNCTION);
 const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };
 
 export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({

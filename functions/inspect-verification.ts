@@ -3,6 +3,7 @@
  * `inspectVerification` -> secondary adapters (the verifications table, the uploads bucket,
  * the audit trail).
  */
+import { INSPECT_VERIFICATION_FUNCTION } from "#shared/declarations/functions/inspect-verification";
 import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { inspectVerification } from "#shared/use-cases/review/inspect";
 import { clock, functionConfig } from "#shared/wiring/config";
@@ -11,7 +12,7 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
-const config = functionConfig("inspect-verification");
+const config = functionConfig(INSPECT_VERIFICATION_FUNCTION);
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
 const deps = {

@@ -1,4 +1,5 @@
 /** GET /portal/v1/apps/{app_id}/events: primary adapter -> use case `memberAppEvents` -> the events table (the app's events and each one's attempts), the audit trail. */
+import { LIST_APP_EVENTS_FUNCTION } from "#shared/declarations/functions/list-app-events";
 import { appEventsQuerySchema } from "#shared/domain/portal";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
@@ -9,7 +10,7 @@ import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { eventStore } from "#shared/wiring/stores/events";
 
-const config = functionConfig("list-app-events");
+const config = functionConfig(LIST_APP_EVENTS_FUNCTION);
 const deps = { apps: appStore(config), events: eventStore(config), audit: auditTrail(config), clock };
 
 export const handler = portalRouteHandler(log, async (event, caller) => ({

@@ -1,4 +1,5 @@
 /** GET /portal/v1/lookup: primary adapter -> use case `lookupVerifications` -> the organisation's apps, the verifications table, the public API's request log, the audit trail. */
+import { LOOKUP_VERIFICATIONS_FUNCTION } from "#shared/declarations/functions/lookup-verifications";
 import { lookupQuerySchema } from "#shared/domain/portal";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { parseQuery } from "#shared/http/requests";
@@ -10,7 +11,7 @@ import { organizationStore } from "#shared/wiring/stores/organizations";
 import { requestLog } from "#shared/wiring/stores/requests";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
-const config = functionConfig("lookup-verifications");
+const config = functionConfig(LOOKUP_VERIFICATIONS_FUNCTION);
 const deps = {
   organizations: organizationStore(config),
   verifications: verificationStore(config),

@@ -7,6 +7,7 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { ON_VERIFICATION_CHANGE_FUNCTION } from "#shared/declarations/functions/on-verification-change";
 import type { VerificationItem } from "#shared/domain/verification";
 import { onVerificationChange } from "#shared/use-cases/processing/on-verification-change";
 import { functionConfig } from "#shared/wiring/config";
@@ -15,7 +16,7 @@ import { deliveryQueue } from "#shared/wiring/queues";
 import { eventStore } from "#shared/wiring/stores/events";
 import { usageStore } from "#shared/wiring/stores/usage";
 
-const config = functionConfig("on-verification-change");
+const config = functionConfig(ON_VERIFICATION_CHANGE_FUNCTION);
 const deps = {
   ...processing(config),
   events: eventStore(config),

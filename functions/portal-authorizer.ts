@@ -5,14 +5,15 @@
  * to every handler.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
-import { PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_AUTHORIZER_FUNCTION } from "#shared/declarations/functions/portal-authorizer";
+import { PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import { routesPolicy } from "#shared/http/authorizer-policy";
 import { authorizeMember } from "#shared/use-cases/portal/authorize-member";
 import { functionConfig } from "#shared/wiring/config";
 import { poolTokens } from "#shared/wiring/identity";
 import { organizationStore } from "#shared/wiring/stores/organizations";
 
-const config = functionConfig("portal-authorizer");
+const config = functionConfig(PORTAL_AUTHORIZER_FUNCTION);
 const deps = { tokens: poolTokens(config, "portal"), organizations: organizationStore(config) };
 
 export const handler = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {

@@ -2,7 +2,8 @@
  * GET /backoffice/v1/audit (admins): primary adapter -> use case `readAudit` -> secondary
  * adapter (the audit table and its indexes).
  */
-import { auditQuerySchema } from "#shared/domain/review";
+import { READ_AUDIT_FUNCTION } from "#shared/declarations/functions/read-audit";
+import { auditQuerySchema } from "#shared/domain/audit-query";
 import { parseQuery } from "#shared/http/requests";
 import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { readAudit } from "#shared/use-cases/review/audit";
@@ -10,7 +11,7 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditTrail } from "#shared/wiring/stores/audit";
 
-const config = functionConfig("read-audit");
+const config = functionConfig(READ_AUDIT_FUNCTION);
 const deps = { audit: auditTrail(config), clock };
 
 export const handler = staffRouteHandler(log, async (event, staff) => {
@@ -20,6 +21,9 @@ export const handler = staffRouteHandler(log, async (event, staff) => {
     body: await readAudit(deps, staff, {
       verificationId: query.verification_id,
       actor: query.actor,
+      action: query.action,
+      since: query.since,
+      until: query.until,
       limit: query.limit,
       cursor: query.cursor,
     }),

@@ -3,6 +3,7 @@
  * `removeOrganizationMember` (the ops command's `removeMember`) -> secondary adapters (the
  * memberships, the audit trail, the customer pool).
  */
+import { REMOVE_MEMBER_FUNCTION } from "#shared/declarations/functions/remove-member";
 import { portalRouteHandler } from "#shared/http/portal-route-handler";
 import { removeOrganizationMember } from "#shared/use-cases/portal/members";
 import { clock, functionConfig } from "#shared/wiring/config";
@@ -11,7 +12,7 @@ import { portalUsers } from "#shared/wiring/portal-directory";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { organizationStore } from "#shared/wiring/stores/organizations";
 
-const config = functionConfig("remove-member");
+const config = functionConfig(REMOVE_MEMBER_FUNCTION);
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
 const deps = { organizations: organizationStore(config, audit), users: portalUsers(config), clock };

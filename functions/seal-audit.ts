@@ -3,13 +3,14 @@
  * -> the audit table's records, the digests table and the KMS sealing key. A month that does not
  * check out is left open and counted (`AuditTrailBroken`, alarmed): `ops audit verify` names why.
  */
+import { SEAL_AUDIT_FUNCTION } from "#shared/declarations/functions/seal-audit";
 import { AUDIT_TRAIL_BROKEN_METRIC } from "#shared/declarations/metrics";
 import { type SealOutcome, sealAudit } from "#shared/use-cases/audit/seal";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { auditSealing, auditTrail } from "#shared/wiring/stores/audit";
 
-const config = functionConfig("seal-audit");
+const config = functionConfig(SEAL_AUDIT_FUNCTION);
 const deps = { prints: auditTrail(config), ...auditSealing(config), clock };
 
 export const handler = async (): Promise<Omit<SealOutcome, "findings"> & { findings: number }> => {

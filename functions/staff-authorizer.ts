@@ -4,13 +4,14 @@
  * the caller's groups allow, because API Gateway caches it by token for all of them.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from "aws-lambda";
-import { BACKOFFICE_ROUTES } from "#shared/declarations/routes";
+import { BACKOFFICE_ROUTES } from "#shared/declarations/backoffice-api";
+import { STAFF_AUTHORIZER_FUNCTION } from "#shared/declarations/functions/staff-authorizer";
 import { routesPolicy } from "#shared/http/authorizer-policy";
 import { authorizeStaff } from "#shared/use-cases/review/authorize-staff";
 import { functionConfig } from "#shared/wiring/config";
 import { poolTokens } from "#shared/wiring/identity";
 
-const config = functionConfig("staff-authorizer");
+const config = functionConfig(STAFF_AUTHORIZER_FUNCTION);
 const deps = { tokens: poolTokens(config, "staff") };
 
 export const handler = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {

@@ -5,6 +5,7 @@
  * `{"canary": true}`: then it runs only the e-Devlet canary (`runCanary`) -> e-Devlet's web form.
  */
 
+import { TICK_FUNCTION } from "#shared/declarations/functions/tick";
 import { runCanary } from "#shared/use-cases/issuer/canary";
 import { closeOverdueReviews } from "#shared/use-cases/tick/close-overdue-reviews";
 import { expireOverdue } from "#shared/use-cases/tick/expire-overdue";
@@ -17,7 +18,7 @@ import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 import { webhooks } from "#shared/wiring/webhooks";
 
-const config = functionConfig("tick");
+const config = functionConfig(TICK_FUNCTION);
 const expiry = { verifications: verificationStore(config), clock };
 const delivery = webhooks(config);
 const sweep = { ...expiry, documents: documentStore(config), log };

@@ -4,6 +4,7 @@
  * uploads bucket's presigner, the audit trail).
  */
 
+import { VIEW_DOCUMENT_FUNCTION } from "#shared/declarations/functions/view-document";
 import { documentQuerySchema } from "#shared/domain/review";
 import { parseQuery } from "#shared/http/requests";
 import { header } from "#shared/http/responses";
@@ -15,7 +16,7 @@ import { auditTrail } from "#shared/wiring/stores/audit";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
 
-const config = functionConfig("view-document");
+const config = functionConfig(VIEW_DOCUMENT_FUNCTION);
 // Every change its stores make is written with its audit record.
 const audit = auditTrail(config);
 const deps = {

@@ -6,7 +6,7 @@ import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
-import type { FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
 import { functionBundling, PROJECT_ROOT, RUNTIME } from "./bundling.ts";
 import { constructId } from "./config.ts";
 import { deployedEnvironment, type FunctionResources } from "./function-environment.ts";
@@ -26,7 +26,7 @@ import {
 const MEMORY_MB = 512;
 
 export interface ApiFunctionProps {
-  /** The function's name in `shared/declarations/functions.ts`. */
+  /** The function's name, as its declaration (`shared/declarations/functions/<name>.ts`) gives it. */
   name: string;
   /** Its declaration there: entry, settings, timeout and access. */
   definition: FunctionDefinition;

@@ -11,7 +11,7 @@ import { Runtime } from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { QR_DECODER_WASM_FILE, QR_DECODER_WASM_PACKAGE_PATH } from "#shared/adapters/documents/qr";
 import { READER_THREAD_FILE } from "#shared/adapters/documents/reader";
-import type { FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
 
 /** The repository root: esbuild resolves `#shared/*` and the lockfile from here. */
 export const PROJECT_ROOT = path.resolve(__dirname, "..");

@@ -8,7 +8,7 @@ import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
-import type { FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
 import { isOptionalSetting, type SettingName } from "#shared/declarations/settings";
 import type { TableDefinition } from "#shared/declarations/tables";
 import { SIMULATOR_DOCUMENTS_FOLDER, WEB_ASSETS_FOLDER } from "./bundling.ts";

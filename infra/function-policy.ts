@@ -1,10 +1,10 @@
 /**
- * A function's IAM policy, compiled from its declaration (`shared/declarations/functions.ts`)
+ * A function's IAM policy, compiled from its declaration (`shared/declarations/functions/<name>.ts`)
  * and the ARNs of what it reaches: nothing else, so the declaration is the whole of what a
  * function may do. Plain values in, statements out: no construct, so it is tested as it stands.
  */
 import { AnyPrincipal, Effect, type IPrincipal, PolicyDocument, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import type { FunctionDefinition, TableSetting } from "#shared/declarations/functions";
+import type { FunctionDefinition, TableSetting } from "#shared/declarations/function-definition";
 import { KEY_FAMILIES, type KeyFamily } from "#shared/declarations/key-families";
 import type { SettingName } from "#shared/declarations/settings";
 import type { TableDefinition } from "#shared/declarations/tables";

@@ -5,7 +5,7 @@ import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { CfnBucket, IBucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
-import type { TableSetting } from "#shared/declarations/functions";
+import type { TableSetting } from "#shared/declarations/function-definition";
 import { OPERATOR_ACCESS, OPERATOR_SESSION_SECONDS } from "#shared/declarations/operators";
 import type { TableDefinition } from "#shared/declarations/tables";
 import type { Environment } from "#shared/domain/environments";

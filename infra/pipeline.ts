@@ -101,7 +101,15 @@ export class Pipeline extends Construct {
       props.environment,
       "the on-failure destination of the change stream",
     );
+    this.readers(props);
+    this.schedules(props);
+    this.serviceAlarms(props);
+    this.failureAlarms(props);
+    this.issuerAlarms(props);
+  }
 
+  /** The change stream's consumer and each queue's reader. */
+  private readers(props: PipelineProps): void {
     props.consumer.addEventSource(
       new DynamoEventSource(props.verifications, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -130,7 +138,10 @@ export class Pipeline extends Construct {
         maxConcurrency: props.environment.issuer.concurrency,
       }),
     );
+  }
 
+  /** The tick every minute (and its e-Devlet canary every 15), the audit seal every few minutes. */
+  private schedules(props: PipelineProps): void {
     new Rule(this, "Tick", {
       description: "Expires overdue uploads and sends due webhook retries",
       schedule: Schedule.rate(Duration.minutes(1)),
@@ -141,21 +152,6 @@ export class Pipeline extends Construct {
       schedule: Schedule.rate(Duration.minutes(SEAL_INTERVAL_MINUTES)),
       targets: [new LambdaFunction(props.sealer, { retryAttempts: 2 })],
     });
-    props.alarms.add(
-      "AuditTrailBroken",
-      "an audit month does not agree with its signed digests: run ops audit verify",
-      {
-        metric: new Metric({
-          namespace: metricsNamespace(props.environment.environment),
-          metricName: AUDIT_TRAIL_BROKEN_METRIC,
-          period: Duration.minutes(SEAL_INTERVAL_MINUTES),
-          statistic: "Sum",
-        }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      },
-    );
     new Rule(this, "EdevletCanary", {
       description: "One lookup of a barcode e-Devlet cannot know, which must read its documented negative",
       schedule: Schedule.rate(Duration.minutes(15)),
@@ -163,80 +159,66 @@ export class Pipeline extends Construct {
         new LambdaFunction(props.tick, { retryAttempts: 0, event: RuleTargetInput.fromObject({ canary: true }) }),
       ],
     });
-    props.alarms.add(
+  }
+
+  /** What the functions count of their own: any one in its period fires its alarm. */
+  private serviceAlarms(props: PipelineProps): void {
+    const onCount = (id: string, description: string, metricName: string, minutes: number) =>
+      props.alarms.add(id, description, {
+        metric: new Metric({
+          namespace: metricsNamespace(props.environment.environment),
+          metricName,
+          period: Duration.minutes(minutes),
+          statistic: "Sum",
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+    onCount(
+      "AuditTrailBroken",
+      "an audit month does not agree with its signed digests: run ops audit verify",
+      AUDIT_TRAIL_BROKEN_METRIC,
+      SEAL_INTERVAL_MINUTES,
+    );
+    onCount(
       "EdevletCanaryFailed",
       "the e-Devlet canary did not read the documented negative: e-Devlet may have changed its pages",
-      {
-        metric: new Metric({
-          namespace: metricsNamespace(props.environment.environment),
-          metricName: EDEVLET_CANARY_FAILED_METRIC,
-          period: Duration.minutes(15),
-          statistic: "Sum",
-        }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      },
+      EDEVLET_CANARY_FAILED_METRIC,
+      15,
     );
-
-    props.alarms.add("ParkedEvents", "a webhook event was parked after its last delivery attempt", {
-      metric: new Metric({
-        namespace: metricsNamespace(props.environment.environment),
-        metricName: PARKED_EVENTS_METRIC,
-        period: Duration.minutes(5),
-        statistic: "Sum",
-      }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
-    props.alarms.add(
+    onCount("ParkedEvents", "a webhook event was parked after its last delivery attempt", PARKED_EVENTS_METRIC, 5);
+    onCount(
       "UploadsAfterErasure",
       "a document was put through an upload URL after its verification was erased; the tick removed it",
-      {
-        metric: new Metric({
-          namespace: metricsNamespace(props.environment.environment),
-          metricName: UPLOADS_AFTER_ERASURE_METRIC,
-          period: Duration.minutes(5),
-          statistic: "Sum",
-        }),
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-      },
+      UPLOADS_AFTER_ERASURE_METRIC,
+      5,
     );
-    props.alarms.add("DeliveryFailures", "a delivery message failed every take; its event waits for the tick", {
-      metric: props.deliveries.queues.failures.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: "Maximum",
-      }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
-    props.alarms.add(
-      "IssuerLookupFailures",
-      "a lookup message failed every take: its verification waits in processing",
-      {
-        metric: props.lookups.queues.failures.metricApproximateNumberOfMessagesVisible({
+  }
+
+  /** A message in any failure queue: what failed every retry waits there. */
+  private failureAlarms(props: PipelineProps): void {
+    const onWaiting = (id: string, description: string, failures: Queue) =>
+      props.alarms.add(id, description, {
+        metric: failures.metricApproximateNumberOfMessagesVisible({
           period: Duration.minutes(5),
           statistic: "Maximum",
         }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
-      },
+      });
+    onWaiting(
+      "DeliveryFailures",
+      "a delivery message failed every take; its event waits for the tick",
+      props.deliveries.queues.failures,
     );
-    this.issuerAlarms(props);
-    props.alarms.add("ChangeFailures", "a change of state failed every retry and waits in the failure queue", {
-      metric: this.failures.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: "Maximum",
-      }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-    });
+    onWaiting(
+      "IssuerLookupFailures",
+      "a lookup message failed every take: its verification waits in processing",
+      props.lookups.queues.failures,
+    );
+    onWaiting("ChangeFailures", "a change of state failed every retry and waits in the failure queue", this.failures);
   }
 
   /**

@@ -129,7 +129,6 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
   const definition: ApiDefinition = APIS[name];
   const parts = API_PARTS[name];
   const { config } = props;
-  const environment = config.environment;
   const setsUpAccountLogging = props.accountLogging === undefined;
   const perApp = definition.perApp !== undefined && props.enforceAppLimits !== false;
 
@@ -137,6 +136,32 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
     retention: config.logRetention,
     removalPolicy: config.removalPolicy,
   });
+  const api = restApiOf(stack, name, props, { accessLogs, perApp, setsUpAccountLogging });
+  addRoutes(stack, api, name, props, perApp);
+  addGatewayResponses(api, definition.gatewayResponses);
+  if (definition.perApp) {
+    if (!props.usagePlan) throw new Error(`${definition.id} throttles each app: it needs the usage plan`);
+    props.usagePlan.addApiStage({ stage: api.deploymentStage });
+  }
+
+  return { api, accessLogs, ...(setsUpAccountLogging ? { accountLogging: api.node.findChild("Account") } : {}) };
+}
+
+/** The REST API of `name` and its stage: throttled, traced, logged without bodies or headers. */
+function restApiOf(
+  stack: Stack,
+  name: ApiName,
+  props: DeclaredApiProps,
+  {
+    accessLogs,
+    perApp,
+    setsUpAccountLogging,
+  }: { accessLogs: LogGroup; perApp: boolean; setsUpAccountLogging: boolean },
+): RestApi {
+  const definition: ApiDefinition = APIS[name];
+  const parts = API_PARTS[name];
+  const { config } = props;
+  const environment = config.environment;
   const api = new RestApi(stack, definition.id, {
     restApiName: `${stack.stackName}${parts.nameSuffix}`,
     description: `${definition.description} (${environment})`,
@@ -184,7 +209,12 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
     },
     { id: "AwsSolutions-COG4", reason: parts.noCognitoAuthorizer },
   );
+  return api;
+}
 
+/** Each declared route of `name` on its function, behind the API's authorizer, and 405 for any other method of its path. */
+function addRoutes(stack: Stack, api: RestApi, name: ApiName, props: DeclaredApiProps, perApp: boolean): void {
+  const definition: ApiDefinition = APIS[name];
   const authorizer = declaredAuthorizer(stack, name, props.functionNamed(definition.authorizer.function));
   const routes: readonly RouteDefinition[] = definition.routes;
   for (const route of routes) {
@@ -223,13 +253,6 @@ export function declaredApi(stack: Stack, name: ApiName, props: DeclaredApiProps
         "Answers 405 with Allow by itself (a mock integration) for a method the path does not take; it reaches no function",
     });
   }
-  addGatewayResponses(api, definition.gatewayResponses);
-  if (definition.perApp) {
-    if (!props.usagePlan) throw new Error(`${definition.id} throttles each app: it needs the usage plan`);
-    props.usagePlan.addApiStage({ stage: api.deploymentStage });
-  }
-
-  return { api, accessLogs, ...(setsUpAccountLogging ? { accountLogging: api.node.findChild("Account") } : {}) };
 }
 
 /**

@@ -8,7 +8,8 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct, IDependable } from "constructs";
-import { FUNCTIONS, type FunctionDefinition, type TableSetting } from "#shared/declarations/functions";
+import type { FunctionDefinition, TableSetting } from "#shared/declarations/function-definition";
+import { FUNCTIONS } from "#shared/declarations/functions";
 import { OPERATOR_TRAIL } from "#shared/declarations/operators";
 import { DELIVERY_QUEUE, ISSUER_QUEUE } from "#shared/declarations/queues";
 import { APIS, APP_THROTTLING, type ApiDefinition, type ApiName } from "#shared/declarations/routes";
@@ -65,6 +66,16 @@ export interface VerificationApiStackProps extends StackProps {
   appLimits?: "prepare";
 }
 
+/** What the operators' role is granted of the stack's resources. */
+interface OperatorGrants {
+  tables: Map<SettingName, { table: Table; definition: TableDefinition }>;
+  uploads: Bucket;
+  accessLogs: Bucket;
+  keys: { secretsKey: Secret; sealingKey: Key; auditSealingKey: Key };
+  userPoolArns: string[];
+  usagePlanId: string;
+}
+
 /** What every bucket of the stack is: private, TLS only, encrypted, owned by the account. */
 function privateBucket(config: EnvironmentConfig) {
   return {
@@ -108,23 +119,103 @@ export class VerificationApiStack extends Stack {
     const { config } = props;
     const environment = config.environment;
 
-    const tables = new Map<SettingName, { table: Table; definition: TableDefinition }>();
-    for (const definition of TABLES) {
-      const table = this.table(definition, config, props.indexStep);
-      tables.set(definition.setting, { table, definition });
-      new CfnOutput(this, `${definition.id}TableName`, {
-        value: table.tableName,
-        description: `The ${definition.id.toLowerCase()} table of ${environment}`,
-      });
-    }
-
+    const tables = this.tables(config, props.indexStep);
     const accessLogs = this.accessLogsBucket(config);
     const uploads = this.uploadsBucket(config, accessLogs);
     new CfnOutput(this, "UploadsBucketName", {
       value: uploads.bucketName,
       description: `Uploaded documents (${environment})`,
     });
+    const keys = this.keys(config);
+    const usagePlan = this.appRequests(config);
+    const deliveries = new QueueWithFailures(this, DELIVERY_QUEUE.id, config, DELIVERY_QUEUE);
+    const lookups = new QueueWithFailures(this, ISSUER_QUEUE.id, config, ISSUER_QUEUE);
+    const { staff, customers } = this.identities(config);
 
+    const resources = {
+      environment: config,
+      tables,
+      uploads,
+      ...keys,
+      usagePlanId: usagePlan.usagePlanId,
+      deliveryQueue: deliveries.queue,
+      issuerQueue: lookups.queue,
+      issuer: issuerSettings(props.issuer, config),
+      pools: {
+        staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
+        portal: {
+          userPoolId: customers.userPool.userPoolId,
+          clientId: customers.pageClient.userPoolClientId,
+          userPoolArn: customers.userPool.userPoolArn,
+        },
+      },
+    };
+    const entries = (Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][]).filter(
+      ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
+    );
+    for (const [name, definition] of entries) {
+      const fn = new ApiFunction(this, `${constructId(name)}Function`, { name, definition, resources });
+      this.functions.set(name, fn.function);
+    }
+    this.connectIssuer(props.issuer, config, entries);
+
+    const watched = this.declaredApis(config, usagePlan, uploads, props.appLimits !== "prepare");
+    new EdgeAcl(this, "Edge", {
+      environment,
+      stages: [...this.apis.values()].map((api) => api.deploymentStage),
+      namePrefix: this.stackName,
+    });
+    const alarms = new ApiAlarms(this, "Alarms", {
+      environment: config,
+      apis: watched,
+      functions: this.functions,
+      authorizerNames: new Set(Object.values(APIS).map((api) => api.authorizer.function)),
+    });
+
+    const verifications = tables.get("VERIFICATIONS_TABLE");
+    if (!verifications) throw new Error("No verifications table in shared/declarations/tables.ts");
+    new Pipeline(this, "Pipeline", {
+      environment: config,
+      verifications: verifications.table,
+      consumer: this.functionNamed("on-verification-change"),
+      deliveries: { queues: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
+      lookups: { queues: lookups, reader: this.functionNamed(ISSUER_QUEUE.consumer) },
+      tick: this.functionNamed("tick"),
+      sealer: this.functionNamed("seal-audit"),
+      alarms,
+    });
+    new CfnOutput(this, "AlarmTopicArn", { value: alarms.topic.topicArn, description: "Subscribe operators here" });
+
+    this.operators(config, {
+      tables,
+      uploads,
+      accessLogs,
+      keys,
+      userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
+      usagePlanId: usagePlan.usagePlanId,
+    });
+  }
+
+  /** Every shared table, with its name as an output. */
+  private tables(
+    config: EnvironmentConfig,
+    indexStep: number | undefined,
+  ): Map<SettingName, { table: Table; definition: TableDefinition }> {
+    const tables = new Map<SettingName, { table: Table; definition: TableDefinition }>();
+    for (const definition of TABLES) {
+      const table = this.table(definition, config, indexStep);
+      tables.set(definition.setting, { table, definition });
+      new CfnOutput(this, `${definition.id}TableName`, {
+        value: table.tableName,
+        description: `The ${definition.id.toLowerCase()} table of ${config.environment}`,
+      });
+    }
+    return tables;
+  }
+
+  /** The keys that seal, digest and sign: each role that uses one is named in its policy where it is made. */
+  private keys(config: EnvironmentConfig) {
+    const environment = config.environment;
     const secretsKey = new Secret(this, "SecretsKey", {
       description: `Key material that seals webhook signing secrets at rest (${environment})`,
       generateSecretString: { passwordLength: SECRETS_KEY_LENGTH, excludePunctuation: true, includeSpace: false },
@@ -185,7 +276,12 @@ export class VerificationApiStack extends Stack {
       description: "The KMS key the audit trail's digests are signed with: ops audit verify reads its public key",
     });
 
-    // Each app's own request rate: the authorizer names the app's key in it, and the public stage joins it below.
+    return { secretsKey, sealingKey, identityKey, subjectKey, auditSealingKey };
+  }
+
+  /** Each app's own request rate: the authorizer names the app's key in it, and the public stage joins it. */
+  private appRequests(config: EnvironmentConfig): UsagePlan {
+    const environment = config.environment;
     const usagePlan = new UsagePlan(this, "AppRequests", {
       name: `${this.stackName}-apps`,
       description: `Each app's own request rate (${environment}): one API key per app, named by its app id`,
@@ -196,9 +292,12 @@ export class VerificationApiStack extends Stack {
       description: "Holds each app's request bucket: npm run ops -- apps sync-limits",
     });
 
-    const deliveries = new QueueWithFailures(this, DELIVERY_QUEUE.id, config, DELIVERY_QUEUE);
-    const lookups = new QueueWithFailures(this, ISSUER_QUEUE.id, config, ISSUER_QUEUE);
+    return usagePlan;
+  }
 
+  /** The staff and customer user pools, each with its page's client. */
+  private identities(config: EnvironmentConfig) {
+    const environment = config.environment;
     const staff = new StaffIdentity(this, "Staff", config);
     new CfnOutput(this, "StaffUserPoolId", {
       value: staff.userPool.userPoolId,
@@ -218,37 +317,17 @@ export class VerificationApiStack extends Stack {
       description: "The portal page's client of the customer user pool",
     });
 
-    const resources = {
-      environment: config,
-      tables,
-      uploads,
-      secretsKey,
-      sealingKey,
-      identityKey,
-      subjectKey,
-      auditSealingKey,
-      usagePlanId: usagePlan.usagePlanId,
-      deliveryQueue: deliveries.queue,
-      issuerQueue: lookups.queue,
-      issuer: issuerSettings(props.issuer, config),
-      pools: {
-        staff: { userPoolId: staff.userPool.userPoolId, clientId: staff.pageClient.userPoolClientId },
-        portal: {
-          userPoolId: customers.userPool.userPoolId,
-          clientId: customers.pageClient.userPoolClientId,
-          userPoolArn: customers.userPool.userPoolArn,
-        },
-      },
-    };
-    const entries = (Object.entries(FUNCTIONS) as [keyof typeof FUNCTIONS, FunctionDefinition][]).filter(
-      ([, definition]) => definition.deployedIn?.includes(environment) ?? true,
-    );
-    for (const [name, definition] of entries) {
-      const fn = new ApiFunction(this, `${constructId(name)}Function`, { name, definition, resources });
-      this.functions.set(name, fn.function);
-    }
-    this.connectIssuer(props.issuer, config, entries);
+    return { staff, customers };
+  }
 
+  /** Each declared REST API, with its base URL as an output: what the alarms watch of each. */
+  private declaredApis(
+    config: EnvironmentConfig,
+    usagePlan: UsagePlan,
+    uploads: Bucket,
+    enforceAppLimits: boolean,
+  ): WatchedApi[] {
+    const environment = config.environment;
     const watched: WatchedApi[] = [];
     let accountLogging: IDependable | undefined;
     for (const name of Object.keys(APIS) as ApiName[]) {
@@ -257,7 +336,7 @@ export class VerificationApiStack extends Stack {
         functionNamed: (functionName) => this.functionNamed(functionName),
         accountLogging,
         usagePlan,
-        enforceAppLimits: props.appLimits !== "prepare",
+        enforceAppLimits,
       });
       accountLogging ??= built.accountLogging;
       this.apis.set(name, built.api);
@@ -280,43 +359,22 @@ export class VerificationApiStack extends Stack {
       if (name === "backoffice") uploads.addCorsRule({ allowedOrigins: [origin], allowedMethods: [HttpMethods.GET] });
     }
 
-    new EdgeAcl(this, "Edge", {
-      environment,
-      stages: [...this.apis.values()].map((api) => api.deploymentStage),
-      namePrefix: this.stackName,
-    });
+    return watched;
+  }
 
-    const alarms = new ApiAlarms(this, "Alarms", {
-      environment: config,
-      apis: watched,
-      functions: this.functions,
-      authorizerNames: new Set(Object.values(APIS).map((api) => api.authorizer.function)),
-    });
-
-    const verifications = tables.get("VERIFICATIONS_TABLE");
-    if (!verifications) throw new Error("No verifications table in shared/declarations/tables.ts");
-    new Pipeline(this, "Pipeline", {
-      environment: config,
-      verifications: verifications.table,
-      consumer: this.functionNamed("on-verification-change"),
-      deliveries: { queues: deliveries, reader: this.functionNamed(DELIVERY_QUEUE.consumer) },
-      lookups: { queues: lookups, reader: this.functionNamed(ISSUER_QUEUE.consumer) },
-      tick: this.functionNamed("tick"),
-      sealer: this.functionNamed("seal-audit"),
-      alarms,
-    });
-
-    new CfnOutput(this, "AlarmTopicArn", { value: alarms.topic.topicArn, description: "Subscribe operators here" });
-
+  /** The operators' role, with exactly the ops command's access, and the trail of what they do. */
+  private operators(config: EnvironmentConfig, granted: OperatorGrants): void {
+    const environment = config.environment;
+    const { tables, uploads, accessLogs, keys } = granted;
     const operators = new OperatorRole(this, "Operators", {
       environment,
       tables: new Map([...tables].map(([setting, entry]) => [setting as TableSetting, entry])),
       uploads,
-      retiredSealingKey: secretsKey,
-      sealingKey,
-      auditSealingKey,
-      userPoolArns: [staff.userPool.userPoolArn, customers.userPool.userPoolArn],
-      usagePlanId: usagePlan.usagePlanId,
+      retiredSealingKey: keys.secretsKey,
+      sealingKey: keys.sealingKey,
+      auditSealingKey: keys.auditSealingKey,
+      userPoolArns: granted.userPoolArns,
+      usagePlanId: granted.usagePlanId,
     });
     new CfnOutput(this, "OperatorRoleArn", {
       value: operators.role.roleArn,

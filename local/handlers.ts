@@ -6,28 +6,34 @@ import type {
   DynamoDBStreamEvent,
   SQSEvent,
 } from "aws-lambda";
-import { FUNCTIONS, type FunctionName } from "#shared/declarations/functions";
-import type { RouteDefinition } from "#shared/declarations/routes";
+import type { Trigger } from "#shared/declarations/function-definition";
+import { type DeclaredFunction, FUNCTIONS } from "#shared/declarations/functions";
 import type { AuthorizerHandler, ProxyHandler, TokenAuthorizerHandler } from "./gateway.ts";
 
-/** Every function's handler, typed by the event its AWS trigger sends. */
-export type Handlers = Record<RouteDefinition["function"], ProxyHandler> & {
-  authorizer: AuthorizerHandler;
-  "staff-authorizer": TokenAuthorizerHandler;
-  "portal-authorizer": TokenAuthorizerHandler;
-  "on-verification-change": (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
-  "deliver-webhooks": (event: SQSEvent) => Promise<void>;
-  "ask-issuer": (event: SQSEvent) => Promise<void>;
-  tick: (event?: { canary?: boolean }) => Promise<unknown>;
-  "seal-audit": () => Promise<unknown>;
+/** The handler of a function its trigger calls, typed by the event the trigger sends. */
+interface TriggeredHandlers {
+  /** The verifications table's change stream. */
+  stream: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+  queue: (event: SQSEvent) => Promise<void>;
+  /** The tick's schedule sends `canary` every 15 minutes; the sealer's sends nothing. */
+  schedule: (event?: { canary?: boolean }) => Promise<unknown>;
   /** Behind a function URL: e-Devlet's barcode verification, as the sandbox's issuer. */
-  "edevlet-simulator": (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
-};
+  "function-url": (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+}
 
-// Every declared function has a handler type above, and nothing else does.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const everyFunctionTyped: Same<keyof Handlers, FunctionName> = true;
-void everyFunctionTyped;
+/** A function's handler, typed by what its declaration says calls it. */
+type HandlerOf<D> = D extends { routes: unknown }
+  ? ProxyHandler
+  : D extends { authorizer: { type: "REQUEST" } }
+    ? AuthorizerHandler
+    : D extends { authorizer: { type: "TOKEN" } }
+      ? TokenAuthorizerHandler
+      : D extends { trigger: infer T extends Trigger }
+        ? TriggeredHandlers[T]
+        : never;
+
+/** Every function's handler, by its name. */
+export type Handlers = { [D in DeclaredFunction as D["name"]]: HandlerOf<D> };
 
 /**
  * The deployed handler modules themselves, loaded after the process environment names

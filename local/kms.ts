@@ -87,31 +87,16 @@ function p256Key(scalar: Buffer): KeyObject {
   });
 }
 
-/** The local key service over `keyMaterial` (the local runtime's own sealing material). */
-export async function startKms(options: {
-  port: number;
-  keyMaterial: string;
-}): Promise<{ url: string; stop(): Promise<void> }> {
-  const derived = (info: string) => Buffer.from(hkdfSync("sha256", options.keyMaterial, "", info, 32));
-  const symmetric = new Map([
-    [LOCAL_SEALING_KEY_ID, derived("verification-api local kms")],
-    [LOCAL_IDENTITY_KEY_ID, derived("verification-api local kms identity")],
-  ]);
-  const macKey = derived("verification-api local kms hmac");
-  const signingKey = p256Key(derived("verification-api local kms audit signing"));
+type Operations = Record<string, (input: Record<string, unknown>) => unknown>;
+
+/** `Sign` and `GetPublicKey` with the audit sealer's P-256 key, the only signing key. */
+function signingOperations(signingKey: KeyObject): Operations {
   const signingKeyOnly = (keyId: unknown) => {
     if (keyId !== LOCAL_AUDIT_KEY_ID) {
       throw new KmsError("InvalidKeyUsageException", `Key '${String(keyId)}' is not a signing key`);
     }
   };
-  /** The symmetric key `keyId` names (the sealing key when none is named, as a Decrypt may leave it to the blob). */
-  const knownKey = (keyId: unknown): { id: string; key: Buffer } => {
-    const id = keyId === undefined ? LOCAL_SEALING_KEY_ID : String(keyId);
-    const key = symmetric.get(id);
-    if (!key) throw new KmsError("NotFoundException", `Key '${id}' does not exist`);
-    return { id, key };
-  };
-  const operations: Record<string, (input: Record<string, unknown>) => unknown> = {
+  return {
     Sign(input) {
       signingKeyOnly(input.KeyId);
       if (input.SigningAlgorithm !== "ECDSA_SHA_256" || (input.MessageType ?? "RAW") !== "RAW") {
@@ -137,6 +122,12 @@ export async function startKms(options: {
         SigningAlgorithms: ["ECDSA_SHA_256"],
       };
     },
+  };
+}
+
+/** `GenerateMac` with the subject key, the only HMAC key. */
+function macOperation(macKey: Buffer): Operations {
+  return {
     GenerateMac(input) {
       if (input.KeyId !== LOCAL_SUBJECT_KEY_ID) {
         throw new KmsError("InvalidKeyUsageException", `Key '${String(input.KeyId)}' is not an HMAC key`);
@@ -154,6 +145,19 @@ export async function startKms(options: {
         MacAlgorithm: "HMAC_SHA_256",
       };
     },
+  };
+}
+
+/** `Encrypt` and `Decrypt` with the symmetric keys (AES-256-GCM, the encryption context as additional data). */
+function symmetricOperations(symmetric: Map<string, Buffer>): Operations {
+  /** The symmetric key `keyId` names (the sealing key when none is named, as a Decrypt may leave it to the blob). */
+  const knownKey = (keyId: unknown): { id: string; key: Buffer } => {
+    const id = keyId === undefined ? LOCAL_SEALING_KEY_ID : String(keyId);
+    const key = symmetric.get(id);
+    if (!key) throw new KmsError("NotFoundException", `Key '${id}' does not exist`);
+    return { id, key };
+  };
+  return {
     Encrypt(input) {
       const { id, key } = knownKey(input.KeyId);
       const plaintext = Buffer.from(String(input.Plaintext ?? ""), "base64");
@@ -195,7 +199,11 @@ export async function startKms(options: {
       }
     },
   };
-  const server = createServer(async (request, response) => {
+}
+
+/** KMS's JSON protocol over `operations`: one answer per request, a refusal as KMS shapes it. */
+function kmsServer(operations: Operations) {
+  return createServer(async (request, response) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, {
         "content-type": "application/x-amz-json-1.1",
@@ -216,7 +224,24 @@ export async function startKms(options: {
       send(400, { __type: known.type, message: known.message }, { "x-amzn-errortype": known.type });
     }
   });
-  return serveOnLoopback(server, options.port);
+}
+
+/** The local key service over `keyMaterial` (the local runtime's own sealing material). */
+export async function startKms(options: {
+  port: number;
+  keyMaterial: string;
+}): Promise<{ url: string; stop(): Promise<void> }> {
+  const derived = (info: string) => Buffer.from(hkdfSync("sha256", options.keyMaterial, "", info, 32));
+  const symmetric = new Map([
+    [LOCAL_SEALING_KEY_ID, derived("verification-api local kms")],
+    [LOCAL_IDENTITY_KEY_ID, derived("verification-api local kms identity")],
+  ]);
+  const operations: Operations = {
+    ...signingOperations(p256Key(derived("verification-api local kms audit signing"))),
+    ...macOperation(derived("verification-api local kms hmac")),
+    ...symmetricOperations(symmetric),
+  };
+  return serveOnLoopback(kmsServer(operations), options.port);
 }
 
 /**

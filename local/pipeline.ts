@@ -102,85 +102,112 @@ export async function consume(
   return positions.length > 0 ? Math.min(...positions) : undefined;
 }
 
-export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
-  const clientConfig = { endpoint: options.endpoint, region: options.region };
-  const dynamo = new DynamoDBClient(clientConfig);
-  const streams = new DynamoDBStreamsClient(clientConfig);
-  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: options.table }));
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`Table ${options.table} has no stream`);
+/** What a pass over the stream reads and keeps: the shards' iterators and the last sequence number handled in each. */
+interface StreamReading {
+  streams: DynamoDBStreamsClient;
+  streamArn: string;
+  options: PipelineOptions;
+  checkpoints: Record<string, string>;
+  iterators: Map<string, string | undefined>;
+}
 
-  const checkpoints: Record<string, string> =
-    options.checkpointFile && existsSync(options.checkpointFile)
-      ? JSON.parse(readFileSync(options.checkpointFile, "utf8"))
-      : {};
-  const iterators = new Map<string, string | undefined>();
+/** The table's stream, which the table must have. */
+async function streamArnOf(dynamo: DynamoDBClient, table: string): Promise<string> {
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: table }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${table} has no stream`);
+  return streamArn;
+}
+
+/** The last sequence number handled per shard, as the previous run left them; none in memory. */
+function readCheckpoints(file: string | undefined): Record<string, string> {
+  return file && existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+}
+
+/** An iterator from just after the shard's checkpoint, or from its oldest record. */
+async function iteratorFor(reading: StreamReading, shardId: string): Promise<string | undefined> {
+  const after = reading.checkpoints[shardId];
+  const { ShardIterator } = await reading.streams.send(
+    new GetShardIteratorCommand({
+      StreamArn: reading.streamArn,
+      ShardId: shardId,
+      ShardIteratorType: after ? "AFTER_SEQUENCE_NUMBER" : "TRIM_HORIZON",
+      SequenceNumber: after,
+    }),
+  );
+  return ShardIterator;
+}
+
+/** The shard's next page of records; none when its iterator went stale (a new one is taken next pass). */
+async function nextPage(
+  reading: StreamReading,
+  shardId: string,
+  iterator: string,
+): Promise<{ Records?: _Record[]; NextShardIterator?: string } | undefined> {
+  try {
+    return await reading.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+  } catch (error) {
+    // An iterator can go stale (expired, or taken before the shard had records): take a new one.
+    if (error instanceof Error && ["TrimmedDataAccessException", "ExpiredIteratorException"].includes(error.name)) {
+      reading.iterators.delete(shardId);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** One page of a shard handed to the consumer; true when it had records. */
+async function readShard(reading: StreamReading, shardId: string): Promise<boolean> {
+  const { checkpoints, iterators, options } = reading;
+  if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(reading, shardId));
+  const iterator = iterators.get(shardId);
+  const page = iterator ? await nextPage(reading, shardId, iterator) : undefined;
+  if (!page) return false;
+  const { Records = [], NextShardIterator } = page;
+  const records = Records.map((record) => toLambdaRecord(record, reading.streamArn, options.region));
+  const matching = records.filter((record) => matchesFilter(record));
+  const failedAt = await consume(matching, options.consumer);
+  if (failedAt !== undefined) {
+    // As Lambda does: retry from the earliest failed record on the next pass.
+    const handled = records.indexOf(matching[failedAt] as DynamoDBRecord);
+    const before = records[handled - 1]?.dynamodb?.SequenceNumber;
+    if (before) checkpoints[shardId] = before;
+    iterators.set(shardId, await iteratorFor(reading, shardId));
+  } else {
+    const last = records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) checkpoints[shardId] = last;
+    iterators.set(shardId, NextShardIterator);
+  }
+  if (records.length === 0) return false;
+  if (options.checkpointFile) writeDataFile(options.checkpointFile, JSON.stringify(checkpoints));
+  return true;
+}
+
+/** One pass over every open shard; true when a shard had records. */
+async function pass(reading: StreamReading): Promise<boolean> {
+  const { StreamDescription } = await reading.streams.send(new DescribeStreamCommand({ StreamArn: reading.streamArn }));
+  let busy = false;
+  for (const shard of StreamDescription?.Shards ?? []) {
+    if (await readShard(reading, shard.ShardId as string)) busy = true;
+  }
+  return busy;
+}
+
+/**
+ * Passes over the stream until stopped, a pause after each pass that found nothing. `idle()`
+ * resolves at the next such pass to begin after the call: everything written before is handled.
+ */
+function pollStream(reading: StreamReading) {
+  const { options } = reading;
   let stopped = false;
   let passNumber = 0;
   let idleWaiters: { after: number; resolve: () => void }[] = [];
-
-  async function iteratorFor(shardId: string): Promise<string | undefined> {
-    const after = checkpoints[shardId];
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ShardIteratorType: after ? "AFTER_SEQUENCE_NUMBER" : "TRIM_HORIZON",
-        SequenceNumber: after,
-      }),
-    );
-    return ShardIterator;
-  }
-
-  /** One pass over every open shard; true when a shard had records. */
-  async function pass(): Promise<boolean> {
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-    let busy = false;
-    for (const shard of StreamDescription?.Shards ?? []) {
-      const shardId = shard.ShardId as string;
-      if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(shardId));
-      const iterator = iterators.get(shardId);
-      if (!iterator) continue;
-      let page: { Records?: _Record[]; NextShardIterator?: string };
-      try {
-        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
-      } catch (error) {
-        // An iterator can go stale (expired, or taken before the shard had records): take a new one.
-        if (error instanceof Error && ["TrimmedDataAccessException", "ExpiredIteratorException"].includes(error.name)) {
-          iterators.delete(shardId);
-          continue;
-        }
-        throw error;
-      }
-      const { Records = [], NextShardIterator } = page;
-      const records = Records.map((record) => toLambdaRecord(record, streamArn as string, options.region));
-      const matching = records.filter((record) => matchesFilter(record));
-      const failedAt = await consume(matching, options.consumer);
-      if (failedAt !== undefined) {
-        // As Lambda does: retry from the earliest failed record on the next pass.
-        const handled = records.indexOf(matching[failedAt] as DynamoDBRecord);
-        const before = records[handled - 1]?.dynamodb?.SequenceNumber;
-        if (before) checkpoints[shardId] = before;
-        iterators.set(shardId, await iteratorFor(shardId));
-      } else {
-        const last = records.at(-1)?.dynamodb?.SequenceNumber;
-        if (last) checkpoints[shardId] = last;
-        iterators.set(shardId, NextShardIterator);
-      }
-      if (records.length > 0) {
-        busy = true;
-        if (options.checkpointFile) writeDataFile(options.checkpointFile, JSON.stringify(checkpoints));
-      }
-    }
-    return busy;
-  }
-
   const poller = (async () => {
     while (!stopped) {
       const current = ++passNumber;
       let busy = false;
       try {
-        busy = await pass();
+        busy = await pass(reading);
       } catch (error) {
         options.onError?.(error);
       }
@@ -191,13 +218,18 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       }
     }
   })();
+  return {
+    idle: () => new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve })),
+    async stop() {
+      stopped = true;
+      for (const waiter of idleWaiters) waiter.resolve();
+      await poller;
+    },
+  };
+}
 
-  options.deliveries.queue.attach(options.deliveries.reader);
-  options.lookups.queue.attach(options.lookups.reader);
-
-  /** The next pass to begin after this call that finds no records: everything written before is handled. */
-  const streamIdle = () => new Promise<void>((resolve) => idleWaiters.push({ after: passNumber, resolve }));
-
+/** The tick and the other schedules on their timers; returns what clears them. */
+function startSchedules(options: PipelineOptions): () => void {
   const ticker = setInterval(() => {
     options.tick().catch((error: unknown) => options.onError?.(error));
   }, options.tickMs ?? 10_000);
@@ -206,6 +238,22 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       run().catch((error: unknown) => options.onError?.(error));
     }, everyMs),
   );
+  return () => {
+    clearInterval(ticker);
+    for (const timer of timers) clearInterval(timer);
+  };
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const clientConfig = { endpoint: options.endpoint, region: options.region };
+  const dynamo = new DynamoDBClient(clientConfig);
+  const streams = new DynamoDBStreamsClient(clientConfig);
+  const streamArn = await streamArnOf(dynamo, options.table);
+  const checkpoints = readCheckpoints(options.checkpointFile);
+  const stream = pollStream({ streams, streamArn, options, checkpoints, iterators: new Map() });
+  options.deliveries.queue.attach(options.deliveries.reader);
+  options.lookups.queue.attach(options.lookups.reader);
+  const stopSchedules = startSchedules(options);
 
   return {
     // A lookup's answer writes a decision, whose record the stream hands on: round after round,
@@ -213,18 +261,15 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     async drain() {
       for (;;) {
         const asked = options.lookups.queue.handled();
-        await streamIdle();
+        await stream.idle();
         await options.lookups.queue.drain();
         if (options.lookups.queue.handled() === asked) break;
       }
       await options.deliveries.queue.drain();
     },
     async stop() {
-      stopped = true;
-      clearInterval(ticker);
-      for (const timer of timers) clearInterval(timer);
-      for (const waiter of idleWaiters) waiter.resolve();
-      await poller;
+      stopSchedules();
+      await stream.stop();
       // Lookups and deliveries already handed out finish before the engines they write to stop.
       await options.lookups.queue.detach();
       await options.deliveries.queue.detach();

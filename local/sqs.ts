@@ -102,36 +102,68 @@ function delayOf(value: unknown): number {
 }
 
 /** One queue read as `definition` declares, `maxConcurrency` batches at once. */
-function localQueue(
-  definition: QueueDefinition,
-  maxConcurrency: number,
-  queueUrl: string,
-  messages: Message[],
-  changed: () => void,
-  onError: ((error: unknown) => void) | undefined,
-) {
-  const queueArn = `arn:aws:sqs:${LOCAL_REGION}:${ACCOUNT}:${queueUrl.split("/").at(-1)}`;
-  const setAside: string[] = [];
-  let reader: QueueReader | undefined;
-  let running = 0;
-  let finished = 0;
-  let stopped = false;
-  let waiters: (() => void)[] = [];
-  let idle: (() => void)[] = [];
-  let timer: NodeJS.Timeout | undefined;
+class QueueReading {
+  private readonly queueArn: string;
+  private readonly setAside: string[] = [];
+  private reader: QueueReader | undefined;
+  private running = 0;
+  private finished = 0;
+  private stopped = false;
+  private waiters: (() => void)[] = [];
+  private idle: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** The queue as its reader and the pipeline see it. */
+  readonly queue: LocalQueue;
 
-  const settled = () => running === 0 && messages.every((message) => message.visibleAt > Date.now());
-  const wake = () => {
-    if (!settled()) return;
-    for (const resolve of waiters) resolve();
-    waiters = [];
-  };
+  constructor(
+    private readonly definition: QueueDefinition,
+    private readonly maxConcurrency: number,
+    queueUrl: string,
+    private readonly messages: Message[],
+    private readonly changed: () => void,
+    private readonly onError: ((error: unknown) => void) | undefined,
+  ) {
+    this.queueArn = `arn:aws:sqs:${LOCAL_REGION}:${ACCOUNT}:${queueUrl.split("/").at(-1)}`;
+    this.queue = {
+      queueUrl,
+      attach: (read) => {
+        this.reader = read;
+        this.pump();
+      },
+      detach: () => {
+        this.reader = undefined;
+        return new Promise((resolve) => {
+          if (this.running === 0) resolve();
+          else this.idle.push(resolve);
+        });
+      },
+      drain: () =>
+        new Promise((resolve) => {
+          if (this.settled() || !this.reader) resolve();
+          else this.waiters.push(resolve);
+        }),
+      handled: () => this.finished,
+      failed: () => [...this.setAside],
+    };
+  }
+
+  /** Nothing handed out, and nothing visible to hand out. */
+  private settled(): boolean {
+    return this.running === 0 && this.messages.every((message) => message.visibleAt > Date.now());
+  }
+
+  private wake(): void {
+    if (!this.settled()) return;
+    for (const resolve of this.waiters) resolve();
+    this.waiters = [];
+  }
 
   /** Hands visible messages to the reader, a batch at a time, up to the concurrency. */
-  const pump = () => {
-    if (!reader || stopped) return;
+  private pump(): void {
+    const { reader, messages, definition } = this;
+    if (!reader || this.stopped) return;
     const now = Date.now();
-    while (running < maxConcurrency) {
+    while (this.running < this.maxConcurrency) {
       const batch = messages.filter((message) => message.visibleAt <= now).slice(0, definition.batchSize);
       if (batch.length === 0) break;
       for (const message of batch) {
@@ -139,82 +171,63 @@ function localQueue(
         message.visibleAt = now + definition.visibilityTimeoutSeconds * 1000;
         message.inFlight = true;
       }
-      running += 1;
-      changed();
-      void handle(reader, batch);
+      this.running += 1;
+      this.changed();
+      void this.handle(reader, batch);
     }
     // Come back when the next hidden message shows: a delay ending, or a visibility timeout.
     const next = Math.min(...messages.map((message) => message.visibleAt));
-    if (timer) clearTimeout(timer);
-    if (Number.isFinite(next) && next > now) timer = setTimeout(pump, next - now).unref();
-  };
+    if (this.timer) clearTimeout(this.timer);
+    if (Number.isFinite(next) && next > now) this.timer = setTimeout(() => this.pump(), next - now).unref();
+  }
 
-  const handle = async (read: QueueReader, batch: Message[]) => {
+  /** One batch read; its messages gone, or (the read failed) offered again later or set aside. */
+  private async handle(read: QueueReader, batch: Message[]): Promise<void> {
     let failed = false;
     try {
-      await read({ Records: batch.map((message) => record(message, queueArn)) });
+      await read({ Records: batch.map((message) => record(message, this.queueArn)) });
     } catch (error) {
-      onError?.(error);
+      this.onError?.(error);
       failed = true;
     }
-    for (const message of batch) {
-      delete message.inFlight;
-      const index = messages.indexOf(message);
-      if (index < 0) continue;
-      // A failed batch stays hidden until its visibility timeout ends, then is offered again.
-      if (!failed) messages.splice(index, 1);
-      else if (message.receiveCount >= definition.maxReceiveCount) {
-        messages.splice(index, 1);
-        setAside.push(message.body);
-      }
+    for (const message of batch) this.settle(message, failed);
+    this.running -= 1;
+    this.finished += batch.length;
+    this.changed();
+    if (this.running === 0) {
+      for (const resolve of this.idle) resolve();
+      this.idle = [];
     }
-    running -= 1;
-    finished += batch.length;
-    changed();
-    if (running === 0) {
-      for (const resolve of idle) resolve();
-      idle = [];
-    }
-    pump();
-    wake();
-  };
+    this.pump();
+    this.wake();
+  }
 
-  const queue: LocalQueue = {
-    queueUrl,
-    attach(read) {
-      reader = read;
-      pump();
-    },
-    detach: () => {
-      reader = undefined;
-      return new Promise((resolve) => {
-        if (running === 0) resolve();
-        else idle.push(resolve);
-      });
-    },
-    drain: () =>
-      new Promise((resolve) => {
-        if (settled() || !reader) resolve();
-        else waiters.push(resolve);
-      }),
-    handled: () => finished,
-    failed: () => [...setAside],
-  };
-  return {
-    queue,
-    send(body: string, delaySeconds: number): Message {
-      const now = Date.now();
-      const message = { id: randomUUID(), body, sentAt: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
-      messages.push(message);
-      changed();
-      pump();
-      return message;
-    },
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  /** A message its reader ended with: removed, or kept hidden until its visibility timeout, or set aside. */
+  private settle(message: Message, failed: boolean): void {
+    delete message.inFlight;
+    const index = this.messages.indexOf(message);
+    if (index < 0) return;
+    // A failed batch stays hidden until its visibility timeout ends, then is offered again.
+    if (!failed) this.messages.splice(index, 1);
+    else if (message.receiveCount >= this.definition.maxReceiveCount) {
+      this.messages.splice(index, 1);
+      this.setAside.push(message.body);
+    }
+  }
+
+  send(body: string, delaySeconds: number): Message {
+    const now = Date.now();
+    const message = { id: randomUUID(), body, sentAt: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
+    this.messages.push(message);
+    this.changed();
+    this.pump();
+    return message;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
 }
 
 /**
@@ -277,7 +290,14 @@ export async function startQueues(options: {
       definition.id === ISSUER_QUEUE.id
         ? (options.issuerConcurrency ?? definition.maxConcurrency)
         : definition.maxConcurrency;
-    return localQueue(definition, concurrency, `${served.url}/${ACCOUNT}/${name}`, stored[name], save, options.onError);
+    return new QueueReading(
+      definition,
+      concurrency,
+      `${served.url}/${ACCOUNT}/${name}`,
+      stored[name],
+      save,
+      options.onError,
+    );
   });
   return {
     url: served.url,

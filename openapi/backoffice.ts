@@ -4,8 +4,10 @@
  * `openapi-backoffice.json`; a test fails when that file differs from a fresh build, and the
  * HTTP tests validate every backoffice response against it.
  */
+
+import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/backoffice-api";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { auditQuerySchema } from "#shared/domain/audit-query";
 import { listPageSchema } from "#shared/domain/lists";
 import { decisionMessage, reasonMessage } from "#shared/domain/reasons";
 import { auditRecordSchema } from "#shared/domain/responses/audit";
@@ -17,7 +19,6 @@ import {
   staffVerificationSchema,
 } from "#shared/domain/responses/review";
 import {
-  auditQuerySchema,
   CLAIM_SECONDS,
   DOCUMENT_COPIES,
   DOCUMENT_LINK_SECONDS,

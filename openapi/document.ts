@@ -4,7 +4,7 @@
  * from a fresh build, and the HTTP tests validate every response against it.
  */
 import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { AUTHORIZER, ROUTES } from "#shared/declarations/routes";
+import { AUTHORIZER, ROUTES } from "#shared/declarations/public-api";
 import { registryEntry } from "#shared/domain/document-registry";
 import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
 import { ID_PATTERNS } from "#shared/domain/ids";

@@ -26,6 +26,7 @@ export const PAGE_TYPES = [
     lists: {
       REJECTION_CODES: "/components/schemas/ReviewDecision/properties/reason_code",
       REVIEW_REASONS: "/components/schemas/ReviewEntry/properties/reason_code",
+      AUDIT_ACTIONS: "/components/schemas/AuditRecord/properties/action",
     },
   },
   {

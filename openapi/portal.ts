@@ -5,7 +5,7 @@
  * response against it.
  */
 import { PORTAL_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import { listPageSchema } from "#shared/domain/lists";
 import { ROLE_GRANTS } from "#shared/domain/organizations";
 import {

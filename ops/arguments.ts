@@ -1,5 +1,6 @@
-/** Parsers for the ops command's arguments and option values: durations, ids, counts. */
+/** Parsers for the ops command's arguments and option values: durations, ids, counts, email addresses. */
 import { InvalidArgumentError } from "commander";
+import { z } from "zod";
 import { isId } from "#shared/domain/ids";
 
 const DURATION = /^(\d{1,6})([smhd])$/;
@@ -34,5 +35,10 @@ export function positiveInteger(value: string): number {
 export function organizationId(value: string): string {
   if (!isId("organization", value))
     throw new InvalidArgumentError("expected an organisation id: org_ and 26 characters");
+  return value;
+}
+
+export function emailAddress(value: string): string {
+  if (!z.email().safeParse(value).success) throw new InvalidArgumentError("expected an email address");
   return value;
 }

@@ -227,7 +227,8 @@ function regionOfPool(userPoolId: string): string {
   return region;
 }
 
-function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
+/** The running local runtime's description (`runtime.json` in its data folder), with its region and credentials. */
+function localRuntime(options: TargetOptions, env: NodeJS.ProcessEnv) {
   const dataDir = path.resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? ".local");
   const file = path.join(dataDir, "runtime.json");
   if (!existsSync(file)) {
@@ -244,6 +245,11 @@ function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
       `${file} names no region or credentials (a runtime started before them): restart npm start`,
     );
   }
+  return { dataDir, file, runtime, region, credentials };
+}
+
+function localTarget(options: TargetOptions, env: NodeJS.ProcessEnv): Target {
+  const { dataDir, file, runtime, region, credentials } = localRuntime(options, env);
   /** Where a local engine is, in the region and with the credentials every engine takes. */
   const at = (endpoint: string) => ({ endpoint, region, credentials, maxAttempts: 2 });
   const raw = new DynamoDBClient(at(runtime.dynamodb_endpoint));

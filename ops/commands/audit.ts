@@ -1,10 +1,10 @@
 /** `ops audit`: check the audit trail against its signed digests, month by month. */
-import { type Command, InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "commander";
 import { SEAL_OVERDUE_MS } from "#shared/domain/audit-digests";
 import { verifyAuditTrail } from "#shared/use-cases/audit/verify";
+import { type Given, type GroupDefinition, option } from "../definitions.ts";
 import { EXIT } from "../failures.ts";
 import { table } from "../output.ts";
-import type { Run } from "../program.ts";
 
 /** A month, `YYYY-MM`. */
 function month(value: string): string {
@@ -15,18 +15,20 @@ function month(value: string): string {
 /** How many findings the readable answer lists; `--json` has them all. */
 const SHOWN_FINDINGS = 50;
 
-export function addAuditCommands(program: Command, run: Run): void {
-  const audit = program.command("audit").description("the audit trail of every staff, portal and operator action");
-
-  audit
-    .command("verify")
-    .description(
-      "check each month's records against the digests the sealer signed, and name every record changed, put in, removed or kept outside its month",
-    )
-    .option("--from <month>", "the first month (YYYY-MM); the trail's retention by default", month)
-    .option("--to <month>", "the last month (YYYY-MM); this month by default", month)
-    .action((options: { from?: string; to?: string }, command: Command) =>
-      run(command, async (target) => {
+export const AUDIT: GroupDefinition = {
+  name: "audit",
+  description: "the audit trail of every staff, portal and operator action",
+  commands: [
+    {
+      name: "verify",
+      description:
+        "check each month's records against the digests the sealer signed, and name every record changed, put in, removed or kept outside its month",
+      options: [
+        option("--from <month>", "the first month (YYYY-MM); the trail's retention by default", month),
+        option("--to <month>", "the last month (YYYY-MM); this month by default", month),
+      ],
+      reaches: "target",
+      run: async (target, { options }: Given<[], { from?: string; to?: string }>) => {
         const check = await verifyAuditTrail({ ...(await target.auditCheck()), clock: target.clock }, options);
         const sealed = check.months.reduce((sum, checked) => sum + checked.sealed, 0);
         const pending = check.months.reduce((sum, checked) => sum + checked.pending, 0);
@@ -56,6 +58,7 @@ export function addAuditCommands(program: Command, run: Run): void {
           ].join("\n"),
           exit: EXIT.failed,
         };
-      }),
-    );
-}
+      },
+    },
+  ],
+};

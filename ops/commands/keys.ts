@@ -1,6 +1,6 @@
 /** `ops keys`: rotate, revoke and list an app's API keys. */
-import { type Command, Option } from "commander";
-import { AUTHORIZER } from "#shared/declarations/routes";
+import { Option } from "commander";
+import { AUTHORIZER } from "#shared/declarations/public-api";
 import {
   DEFAULT_GRACE_SECONDS,
   type KeyView,
@@ -10,9 +10,9 @@ import {
   rotateKey,
 } from "#shared/use-cases/accounts/keys";
 import { appId, parseDuration } from "../arguments.ts";
+import { argument, type Given, type GroupDefinition, option } from "../definitions.ts";
 import { EXIT } from "../failures.ts";
 import { fields, table } from "../output.ts";
-import type { Run } from "../program.ts";
 
 /** Said after a change the authorizer may not see at once. */
 export const CACHE_NOTE = `Decisions already cached by the authorizer stand for up to ${AUTHORIZER.cacheTtlSeconds} s.`;
@@ -31,21 +31,26 @@ export const keysTable = (keys: KeyView[]) =>
     keys,
   );
 
-export function addKeysCommands(program: Command, run: Run): void {
-  const keys = program.command("keys").description("API keys");
+const theApp = () => argument("<app-id>", "the app", appId);
 
-  keys
-    .command("rotate")
-    .description("issue a new key; the live key expires after the grace period")
-    .argument("<app-id>", "the app", appId)
-    .option(
-      "--grace <duration>",
-      `how long the previous key keeps working: e.g. 30m, 24h, 7d (default 24h, at most ${MAX_GRACE_SECONDS / 86400}d)`,
-      parseDuration,
-    )
-    .option("--name <name>", "a name for the new key (1 to 60 characters)")
-    .action((id: string, options: { grace?: number; name?: string }, command: Command) =>
-      run(command, async (target) => {
+export const KEYS: GroupDefinition = {
+  name: "keys",
+  description: "API keys",
+  commands: [
+    {
+      name: "rotate",
+      description: "issue a new key; the live key expires after the grace period",
+      arguments: [theApp()],
+      options: [
+        option(
+          "--grace <duration>",
+          `how long the previous key keeps working: e.g. 30m, 24h, 7d (default 24h, at most ${MAX_GRACE_SECONDS / 86400}d)`,
+          parseDuration,
+        ),
+        option("--name <name>", "a name for the new key (1 to 60 characters)"),
+      ],
+      reaches: "target",
+      run: async (target, { args: [id], options }: Given<[string], { grace?: number; name?: string }>) => {
         const rotated = await rotateKey(
           target,
           { appId: id, graceSeconds: options.grace ?? DEFAULT_GRACE_SECONDS, name: options.name },
@@ -64,17 +69,18 @@ export function addKeysCommands(program: Command, run: Run): void {
             ...previous,
           ].join("\n"),
         };
-      }),
-    );
-
-  keys
-    .command("revoke")
-    .description("revoke one live key (--key) or every live key (--all), at once")
-    .argument("<app-id>", "the app", appId)
-    .addOption(new Option("--key <prefix>", "the key's prefix, as keys list shows it").conflicts("all"))
-    .option("--all", "every live key of the app")
-    .action((id: string, options: { key?: string; all?: boolean }, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "revoke",
+      description: "revoke one live key (--key) or every live key (--all), at once",
+      arguments: [theApp()],
+      options: [
+        new Option("--key <prefix>", "the key's prefix, as keys list shows it").conflicts("all"),
+        option("--all", "every live key of the app"),
+      ],
+      reaches: "target",
+      run: async (target, { args: [id], options, command }: Given<[string], { key?: string; all?: boolean }>) => {
         if (!options.key && !options.all) command.error("give --key <prefix> or --all", { exitCode: EXIT.usage });
         const result = await revokeKeys(
           target,
@@ -91,17 +97,17 @@ export function addKeysCommands(program: Command, run: Run): void {
                   keysTable(result.revoked),
                 ].join("\n"),
         };
-      }),
-    );
-
-  keys
-    .command("list")
-    .description("the app's keys: prefix, created, expires, status (never the key)")
-    .argument("<app-id>", "the app", appId)
-    .action((id: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "list",
+      description: "the app's keys: prefix, created, expires, status (never the key)",
+      arguments: [theApp()],
+      reaches: "target",
+      run: async (target, { args: [id] }: Given<[string]>) => {
         const list = await listAppKeys(target, id);
         return { json: { app_id: id, keys: list }, text: keysTable(list) };
-      }),
-    );
-}
+      },
+    },
+  ],
+};

@@ -3,8 +3,8 @@
  * (a user of the customer pool, who gets the pool's invitation mail), change a role, disable or
  * remove a member, and give it apps that existed before it.
  */
-import { type Command, Option } from "commander";
-import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
+import { Option } from "commander";
+import { PORTAL_AUTHORIZER } from "#shared/declarations/portal-api";
 import { PORTAL_ROLES, type PortalRole } from "#shared/domain/organizations";
 import {
   attachApp,
@@ -16,20 +16,28 @@ import {
   type OrganizationView,
   removeMember,
 } from "#shared/use-cases/accounts/organizations";
-import { appId, organizationId } from "../arguments.ts";
+import { appId, emailAddress, organizationId } from "../arguments.ts";
+import { argument, type Given, type GroupDefinition, requiredOption } from "../definitions.ts";
 import { fields, table } from "../output.ts";
-import type { Run } from "../program.ts";
-import { emailAddress } from "./staff.ts";
 
-export function addOrgsCommands(program: Command, run: Run): void {
-  const orgs = program.command("orgs").description("organisations of the customer portal, their people and apps");
+const theOrganization = () => argument("<organization-id>", "the organisation", organizationId);
+const theMember = () => argument("<username>", "the member");
+const roleOption = () =>
+  new Option("--role <role>", "owner: everything; developer: apps, keys, webhooks; viewer: read only")
+    .choices(PORTAL_ROLES)
+    .makeOptionMandatory();
+const cached = `Requests the portal's authorizer already answered stand for up to ${PORTAL_AUTHORIZER.cacheTtlSeconds} s.`;
 
-  orgs
-    .command("create")
-    .description("create an organisation in this environment")
-    .argument("<name>", "its name, as the portal shows it")
-    .action((name: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+export const ORGS: GroupDefinition = {
+  name: "orgs",
+  description: "organisations of the customer portal, their people and apps",
+  commands: [
+    {
+      name: "create",
+      description: "create an organisation in this environment",
+      arguments: [argument("<name>", "its name, as the portal shows it")],
+      reaches: "target",
+      run: async (target, { args: [name] }: Given<[string]>) => {
         const organization = await createOrganization(
           { organizations: target.organizations, clock: target.clock },
           { name, environment: target.environment },
@@ -46,14 +54,13 @@ export function addOrgsCommands(program: Command, run: Run): void {
             "Next: ops orgs invite <organization-id> <username> --role owner, and ops orgs attach-app for apps it already has.",
           ].join("\n"),
         };
-      }),
-    );
-
-  orgs
-    .command("list")
-    .description("every organisation, oldest first")
-    .action((_options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "list",
+      description: "every organisation, oldest first",
+      reaches: "target",
+      run: async (target) => {
         const organizations = await listOrganizations({ organizations: target.organizations });
         return {
           json: { organizations },
@@ -69,26 +76,25 @@ export function addOrgsCommands(program: Command, run: Run): void {
                   organizations,
                 ),
         };
-      }),
-    );
-
-  orgs
-    .command("invite")
-    .description("create a portal user of the organisation with a role; the pool mails them a temporary password")
-    .argument("<organization-id>", "the organisation", organizationId)
-    .argument("<username>", "how they sign in")
-    .addOption(
-      new Option("--role <role>", "owner: everything; developer: apps, keys, webhooks; viewer: read only")
-        .choices(PORTAL_ROLES)
-        .makeOptionMandatory(),
-    )
-    .requiredOption(
-      "--email <address>",
-      "where the pool mails the invitation, and later forgotten-password codes",
-      emailAddress,
-    )
-    .action((organization: string, username: string, options: { role: PortalRole; email: string }, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "invite",
+      description: "create a portal user of the organisation with a role; the pool mails them a temporary password",
+      arguments: [theOrganization(), argument("<username>", "how they sign in")],
+      options: [
+        roleOption(),
+        requiredOption(
+          "--email <address>",
+          "where the pool mails the invitation, and later forgotten-password codes",
+          emailAddress,
+        ),
+      ],
+      reaches: "target",
+      run: async (
+        target,
+        { args: [organization, username], options }: Given<[string, string], { role: PortalRole; email: string }>,
+      ) => {
         const invited = await inviteMember(
           { organizations: target.organizations, users: await target.portalUsers(), clock: target.clock },
           { organizationId: organization, username, role: options.role, email: options.email },
@@ -101,54 +107,46 @@ export function addOrgsCommands(program: Command, run: Run): void {
             `The pool mailed the invitation with a temporary password to ${options.email}; the first sign-in to the portal sets a new password.`,
           ].join("\n"),
         };
-      }),
-    );
-
-  orgs
-    .command("attach-app")
-    .description("give an existing app to the organisation, so its people see it in the portal")
-    .argument("<organization-id>", "the organisation", organizationId)
-    .argument("<app-id>", "the app", appId)
-    .action((organization: string, app: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "attach-app",
+      description: "give an existing app to the organisation, so its people see it in the portal",
+      arguments: [theOrganization(), argument("<app-id>", "the app", appId)],
+      reaches: "target",
+      run: async (target, { args: [organization, app] }: Given<[string, string]>) => {
         const attached = await attachApp(
           { organizations: target.organizations, apps: target.apps, clock: target.clock },
           { organizationId: organization, appId: app },
           await target.operator(),
         );
         return { json: attached, text: `App ${attached.app_id} now belongs to ${attached.organization_id}.` };
-      }),
-    );
-  const roleOption = () =>
-    new Option("--role <role>", "owner: everything; developer: apps, keys, webhooks; viewer: read only")
-      .choices(PORTAL_ROLES)
-      .makeOptionMandatory();
-  const cached = `Requests the portal's authorizer already answered stand for up to ${PORTAL_AUTHORIZER.cacheTtlSeconds} s.`;
-
-  orgs
-    .command("set-role")
-    .description("give a member of the organisation another role; the organisation keeps an owner")
-    .argument("<organization-id>", "the organisation", organizationId)
-    .argument("<username>", "the member")
-    .addOption(roleOption())
-    .action((organization: string, username: string, options: { role: PortalRole }, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "set-role",
+      description: "give a member of the organisation another role; the organisation keeps an owner",
+      arguments: [theOrganization(), theMember()],
+      options: [roleOption()],
+      reaches: "target",
+      run: async (
+        target,
+        { args: [organization, username], options }: Given<[string, string], { role: PortalRole }>,
+      ) => {
         const member = await changeMemberRole(
           { organizations: target.organizations, clock: target.clock },
           { organizationId: organization, username, role: options.role },
           await target.operator(),
         );
         return { json: member, text: `${member.username} is now ${member.role} in ${organization}. ${cached}` };
-      }),
-    );
-
-  orgs
-    .command("remove-member")
-    .description("end a member's membership, sign them out everywhere and delete their user")
-    .argument("<organization-id>", "the organisation", organizationId)
-    .argument("<username>", "the member")
-    .action((organization: string, username: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "remove-member",
+      description: "end a member's membership, sign them out everywhere and delete their user",
+      arguments: [theOrganization(), theMember()],
+      reaches: "target",
+      run: async (target, { args: [organization, username] }: Given<[string, string]>) => {
         const member = await removeMember(
           { organizations: target.organizations, users: await target.portalUsers(), clock: target.clock },
           { organizationId: organization, username },
@@ -158,16 +156,14 @@ export function addOrgsCommands(program: Command, run: Run): void {
           json: { ...member, removed: true },
           text: `${member.username} (${member.role}) is no longer a member of ${organization}, signed out everywhere and deleted. ${cached}`,
         };
-      }),
-    );
-
-  orgs
-    .command("disable-member")
-    .description("disable a member's user and sign them out everywhere; the membership stays")
-    .argument("<organization-id>", "the organisation", organizationId)
-    .argument("<username>", "the member")
-    .action((organization: string, username: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "disable-member",
+      description: "disable a member's user and sign them out everywhere; the membership stays",
+      arguments: [theOrganization(), theMember()],
+      reaches: "target",
+      run: async (target, { args: [organization, username] }: Given<[string, string]>) => {
         const member = await disableMember(
           {
             organizations: target.organizations,
@@ -182,6 +178,7 @@ export function addOrgsCommands(program: Command, run: Run): void {
           json: { ...member, enabled: false },
           text: `${member.username} is disabled and signed out everywhere: they cannot sign in, and their sessions cannot refresh. ${cached}`,
         };
-      }),
-    );
-}
+      },
+    },
+  ],
+};

@@ -1,12 +1,12 @@
 /** `ops staff`: add, disable and list the people of the staff user pool (reviewers, admins). */
-import { type Command, InvalidArgumentError } from "commander";
-import { z } from "zod";
-import { STAFF_AUTHORIZER } from "#shared/declarations/routes";
+import { InvalidArgumentError } from "commander";
+import { STAFF_AUTHORIZER } from "#shared/declarations/backoffice-api";
 import { type AuditAction, auditRecord } from "#shared/domain/audit";
 import { isStaffGroup, STAFF_GROUPS, type StaffGroup } from "#shared/domain/staff";
 import type { StaffMember } from "#shared/ports/identity";
+import { emailAddress } from "../arguments.ts";
+import { argument, type Given, type GroupDefinition, option, requiredOption } from "../definitions.ts";
 import { fields, table } from "../output.ts";
-import type { Run } from "../program.ts";
 import type { Target } from "../target.ts";
 
 /** `--group` may be given more than once; each must be a staff group, each counts once. */
@@ -18,11 +18,6 @@ function staffGroup(value: string): StaffGroup {
 function collectGroup(value: string, previous: StaffGroup[] = []): StaffGroup[] {
   const group = staffGroup(value);
   return previous.includes(group) ? previous : [...previous, group];
-}
-
-export function emailAddress(value: string): string {
-  if (!z.email().safeParse(value).success) throw new InvalidArgumentError("expected an email address");
-  return value;
 }
 
 const staffTable = (members: StaffMember[]) =>
@@ -45,17 +40,26 @@ async function recordStaffChange(target: Target, action: AuditAction, detail: Re
   await target.audit.append(auditRecord(await target.operator(), target.clock.now(), { action, detail }));
 }
 
-export function addStaffCommands(program: Command, run: Run): void {
-  const staff = program.command("staff").description("staff of the backoffice: reviewers and admins");
+const theUser = () => argument("<username>", "the staff user");
 
-  staff
-    .command("add")
-    .description("create a staff user in one or more groups; prints the temporary password once")
-    .argument("<username>", "how they sign in")
-    .requiredOption("--group <group>", `a group (${STAFF_GROUPS.join(" or ")}); repeat for more than one`, collectGroup)
-    .option("--email <address>", "where the pool sends a forgotten-password code", emailAddress)
-    .action((username: string, options: { group: StaffGroup[]; email?: string }, command: Command) =>
-      run(command, async (target) => {
+export const STAFF: GroupDefinition = {
+  name: "staff",
+  description: "staff of the backoffice: reviewers and admins",
+  commands: [
+    {
+      name: "add",
+      description: "create a staff user in one or more groups; prints the temporary password once",
+      arguments: [argument("<username>", "how they sign in")],
+      options: [
+        requiredOption(
+          "--group <group>",
+          `a group (${STAFF_GROUPS.join(" or ")}); repeat for more than one`,
+          collectGroup,
+        ),
+        option("--email <address>", "where the pool sends a forgotten-password code", emailAddress),
+      ],
+      reaches: "target",
+      run: async (target, { args: [username], options }: Given<[string], { group: StaffGroup[]; email?: string }>) => {
         const directory = await target.staff();
         const { member, temporaryPassword } = await directory.add({
           username,
@@ -80,15 +84,14 @@ export function addStaffCommands(program: Command, run: Run): void {
             "The first sign-in sets a new password; in a deployed stack it then sets up TOTP (an authenticator app), and every sign-in after asks for its code.",
           ].join("\n"),
         };
-      }),
-    );
-
-  staff
-    .command("disable")
-    .description("disable a staff user and sign them out everywhere")
-    .argument("<username>", "the staff user")
-    .action((username: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "disable",
+      description: "disable a staff user and sign them out everywhere",
+      arguments: [theUser()],
+      reaches: "target",
+      run: async (target, { args: [username] }: Given<[string]>) => {
         const directory = await target.staff();
         await directory.disable(username);
         await recordStaffChange(target, "staff.disabled", { username });
@@ -99,28 +102,26 @@ export function addStaffCommands(program: Command, run: Run): void {
             `Decisions already cached by the staff authorizer stand for up to ${STAFF_AUTHORIZER.cacheTtlSeconds} s.`,
           ].join(" "),
         };
-      }),
-    );
-
-  staff
-    .command("enable")
-    .description("let a disabled staff user sign in again")
-    .argument("<username>", "the staff user")
-    .action((username: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "enable",
+      description: "let a disabled staff user sign in again",
+      arguments: [theUser()],
+      reaches: "target",
+      run: async (target, { args: [username] }: Given<[string]>) => {
         await (await target.staff()).enable(username);
         await recordStaffChange(target, "staff.enabled", { username });
         return { json: { username, enabled: true }, text: `${username} can sign in again.` };
-      }),
-    );
-
-  staff
-    .command("remove-group")
-    .description("take a staff user out of a group")
-    .argument("<username>", "the staff user")
-    .requiredOption("--group <group>", `the group (${STAFF_GROUPS.join(" or ")})`, staffGroup)
-    .action((username: string, options: { group: StaffGroup }, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "remove-group",
+      description: "take a staff user out of a group",
+      arguments: [theUser()],
+      options: [requiredOption("--group <group>", `the group (${STAFF_GROUPS.join(" or ")})`, staffGroup)],
+      reaches: "target",
+      run: async (target, { args: [username], options }: Given<[string], { group: StaffGroup }>) => {
         await (await target.staff()).removeFromGroup(username, options.group);
         await recordStaffChange(target, "staff.group_removed", { username, group: options.group });
         return {
@@ -130,19 +131,19 @@ export function addStaffCommands(program: Command, run: Run): void {
             `Tokens issued already keep the group until they expire (an hour at most); decisions cached by the staff authorizer stand for up to ${STAFF_AUTHORIZER.cacheTtlSeconds} s.`,
           ].join(" "),
         };
-      }),
-    );
-
-  staff
-    .command("list")
-    .description("every staff user: groups, enabled, status")
-    .action((_options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "list",
+      description: "every staff user: groups, enabled, status",
+      reaches: "target",
+      run: async (target) => {
         const members = await (await target.staff()).list();
         return {
           json: { staff: members },
           text: members.length === 0 ? `No staff in ${target.label}` : staffTable(members),
         };
-      }),
-    );
-}
+      },
+    },
+  ],
+};

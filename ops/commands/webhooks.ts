@@ -1,5 +1,5 @@
 /** `ops webhooks`: an app's webhook destination and secret, its deliveries, and replays. */
-import { type Command, Option } from "commander";
+import { Option } from "commander";
 import {
   removeWebhookDestination,
   resealSecrets,
@@ -9,41 +9,44 @@ import {
 import { type DeliveryView, deliveryHistory, replayEvent } from "#shared/use-cases/webhooks/replay";
 import { sealedWithCurrentKey } from "#shared/wiring/sealer";
 import { appId, eventId, positiveInteger } from "../arguments.ts";
+import { argument, type Given, type GroupDefinition, requiredOption } from "../definitions.ts";
 import { fields, table } from "../output.ts";
-import type { Run } from "../program.ts";
 
-export function addWebhooksCommands(program: Command, run: Run): void {
-  const webhooks = program.command("webhooks").description("webhook destinations");
+const theApp = () => argument("<app-id>", "the app", appId);
 
-  webhooks
-    .command("set")
-    .description("set where the app's events go")
-    .argument("<app-id>", "the app", appId)
-    .requiredOption("--url <url>", "https to a public address, or http to loopback in the local sandbox runtime")
-    .action((id: string, options: { url: string }, command: Command) =>
-      run(command, async (target) => {
+export const WEBHOOKS: GroupDefinition = {
+  name: "webhooks",
+  description: "webhook destinations",
+  commands: [
+    {
+      name: "set",
+      description: "set where the app's events go",
+      arguments: [theApp()],
+      options: [
+        requiredOption("--url <url>", "https to a public address, or http to loopback in the local sandbox runtime"),
+      ],
+      reaches: "target",
+      run: async (target, { args: [id], options }: Given<[string], { url: string }>) => {
         const result = await setWebhookDestination(target, { appId: id, url: options.url }, await target.operator());
         return { json: result, text: `Events of ${result.app_id} go to ${result.webhook_url}` };
-      }),
-    );
-
-  webhooks
-    .command("remove")
-    .description("send the app's events nowhere: they are kept, and GET /v1/events lists them")
-    .argument("<app-id>", "the app", appId)
-    .action((id: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "remove",
+      description: "send the app's events nowhere: they are kept, and GET /v1/events lists them",
+      arguments: [theApp()],
+      reaches: "target",
+      run: async (target, { args: [id] }: Given<[string]>) => {
         const result = await removeWebhookDestination(target, { appId: id }, await target.operator());
         return { json: result, text: `Events of ${result.app_id} go nowhere now` };
-      }),
-    );
-
-  webhooks
-    .command("rotate-secret")
-    .description("a new signing secret; the previous one keeps signing for 24 h")
-    .argument("<app-id>", "the app", appId)
-    .action((id: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "rotate-secret",
+      description: "a new signing secret; the previous one keeps signing for 24 h",
+      arguments: [theApp()],
+      reaches: "target",
+      run: async (target, { args: [id] }: Given<[string]>) => {
         const rotated = await rotateWebhookSecret(target, { appId: id }, await target.operator());
         return {
           json: rotated,
@@ -53,16 +56,15 @@ export function addWebhooksCommands(program: Command, run: Run): void {
             `Events carry a second signature, made with the previous secret, until ${rotated.previous_secret_expires_at}.`,
           ].join("\n"),
         };
-      }),
-    );
-
-  webhooks
-    .command("deliveries")
-    .description("the app's most recent delivery attempts, newest first")
-    .argument("<app-id>", "the app", appId)
-    .addOption(new Option("--limit <n>", "how many attempts").argParser(positiveInteger).default(20))
-    .action((id: string, options: { limit: number }, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "deliveries",
+      description: "the app's most recent delivery attempts, newest first",
+      arguments: [theApp()],
+      options: [new Option("--limit <n>", "how many attempts").argParser(positiveInteger).default(20)],
+      reaches: "target",
+      run: async (target, { args: [id], options }: Given<[string], { limit: number }>) => {
         const attempts = await deliveryHistory({ events: await target.events() }, id, options.limit);
         return {
           json: { app_id: id, attempts },
@@ -79,28 +81,26 @@ export function addWebhooksCommands(program: Command, run: Run): void {
             attempts,
           ),
         };
-      }),
-    );
-
-  webhooks
-    .command("reseal")
-    .description("seal every app's webhook secrets with the KMS key: those sealed before it are moved, once")
-    .action((_options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "reseal",
+      description: "seal every app's webhook secrets with the KMS key: those sealed before it are moved, once",
+      reaches: "target",
+      run: async (target) => {
         const tally = await resealSecrets(target, sealedWithCurrentKey, await target.operator());
         return {
           json: tally,
           text: `Resealed the secrets of ${tally.resealed} app(s) with the KMS key; ${tally.current} were sealed with it already.`,
         };
-      }),
-    );
-
-  webhooks
-    .command("replay")
-    .description("send a parked or delivered event again: due now, the tick delivers it")
-    .argument("<event-id>", "the event", eventId)
-    .action((id: string, _options: object, command: Command) =>
-      run(command, async (target) => {
+      },
+    },
+    {
+      name: "replay",
+      description: "send a parked or delivered event again: due now, the tick delivers it",
+      arguments: [argument("<event-id>", "the event", eventId)],
+      reaches: "target",
+      run: async (target, { args: [id] }: Given<[string]>) => {
         const event = await replayEvent(
           { events: await target.events(), clock: target.clock },
           id,
@@ -108,6 +108,7 @@ export function addWebhooksCommands(program: Command, run: Run): void {
         );
         const view = { event_id: event.event_id, status: event.status, next_attempt_at: event.next_attempt_at ?? null };
         return { json: view, text: `Event ${view.event_id} is due again now; the tick sends it within a minute.` };
-      }),
-    );
-}
+      },
+    },
+  ],
+};

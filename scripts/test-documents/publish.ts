@@ -105,8 +105,9 @@ function forcedOutcome(outcome: (typeof SANDBOX_PREFIXES)[keyof typeof SANDBOX_P
   }
 }
 
-function readme(sizes: ReadonlyMap<string, number>): string {
-  const rows = CATALOGUE.map((entry) => {
+/** A row per catalogue entry: the file, what it exercises, its create body and the outcome it ends in. */
+function outcomeRows(sizes: ReadonlyMap<string, number>): string[][] {
+  return CATALOGUE.map((entry) => {
     const size = sizes.get(entry.file) ?? 0;
     const expected = entry.expected;
     return [
@@ -120,7 +121,11 @@ function readme(sizes: ReadonlyMap<string, number>): string {
       code(expected.reason_code),
     ];
   });
-  const people = [...new Map(CATALOGUE.map((entry) => [entry.file, entry])).values()].map((entry) => {
+}
+
+/** A row per file: its size and what it prints of the person, the barcode and the QR code. */
+function peopleRows(sizes: ReadonlyMap<string, number>): string[][] {
+  return [...new Map(CATALOGUE.map((entry) => [entry.file, entry])).values()].map((entry) => {
     const spec = entry.upload.spec;
     const template = templateOf(spec.documentType);
     const name = template.holder(spec.fields) ?? "-";
@@ -136,12 +141,19 @@ function readme(sizes: ReadonlyMap<string, number>): string {
       qr === undefined ? "-" : code(qr),
     ];
   });
-  const table = (header: string[], body: string[][]) =>
-    [
-      `| ${header.join(" | ")} |`,
-      `|${header.map(() => "---").join("|")}|`,
-      ...body.map((row) => `| ${row.join(" | ")} |`),
-    ].join("\n");
+}
+
+/** A Markdown table. */
+const table = (header: string[], body: string[][]) =>
+  [
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...body.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
+
+function readme(sizes: ReadonlyMap<string, number>): string {
+  const rows = outcomeRows(sizes);
+  const people = peopleRows(sizes);
   const prefixes = Object.entries(SANDBOX_PREFIXES).map(([prefix, outcome]) => [code(prefix), forcedOutcome(outcome)]);
 
   return `# Test documents

@@ -1,10 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
-import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem } from "../domain/apps.ts";
+import { type AppItem, type AppStatus, isLiveKey, type KeyItem } from "../domain/apps.ts";
 import { StaleAppError } from "../domain/errors.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AppStore } from "../ports/app-store.ts";
-import { DynamoDbKeyLookup } from "./dynamodb-key-lookup.ts";
+import { type AppRow, appFromRow, appPk, appRow } from "./dynamodb-app-rows.ts";
+import { DynamoDbKeyLookup, type KeyRow, keyFromRow, keyPk, keyRow } from "./dynamodb-key-lookup.ts";
 import { writeTakingPlace } from "./dynamodb-organization-places.ts";
 import { type AuditLinker, linked, refused, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
@@ -47,8 +48,8 @@ export class DynamoDbAppStore implements AppStore {
     appsPerOrganization: number,
   ): Promise<boolean> {
     const changes: WriteItem[] = [
-      { Put: { TableName: this.table, Item: app, ConditionExpression: "attribute_not_exists(pk)" } },
-      { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: this.table, Item: appRow(app), ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: this.table, Item: keyRow(key), ConditionExpression: "attribute_not_exists(pk)" } },
     ];
     if (!app.organization_id) {
       await this.write(changes, audit);
@@ -62,7 +63,7 @@ export class DynamoDbAppStore implements AppStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
     );
-    return Item as AppItem | undefined;
+    return Item && appFromRow(Item as AppRow);
   }
 
   /** Every app in the table (the table is small: one item per app and per key). */
@@ -72,7 +73,7 @@ export class DynamoDbAppStore implements AppStore {
       { client: this.db },
       { TableName: this.table, FilterExpression: "kind = :app", ExpressionAttributeValues: { ":app": "app" } },
     );
-    for await (const page of pages) apps.push(...((page.Items ?? []) as AppItem[]));
+    for await (const page of pages) apps.push(...((page.Items ?? []) as AppRow[]).map(appFromRow));
     return apps.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.app_id.localeCompare(b.app_id));
   }
 
@@ -80,15 +81,15 @@ export class DynamoDbAppStore implements AppStore {
     return this.keys.getKey(keyHash);
   }
 
-  recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
-    return this.keys.recordKeyUse(pk, at, staleBefore);
+  recordKeyUse(keyHash: string, at: string, staleBefore: string): Promise<boolean> {
+    return this.keys.recordKeyUse(keyHash, at, staleBefore);
   }
 
-  async renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean> {
+  async renameKey(appId: string, keyHash: string, name: string, audit?: AuditRecord): Promise<boolean> {
     const change = {
       Update: {
         TableName: this.table,
-        Key: { pk },
+        Key: { pk: keyPk(keyHash) },
         UpdateExpression: "SET #name = :name",
         ConditionExpression: "key_app_id = :app",
         ExpressionAttributeNames: { "#name": "name" },
@@ -140,18 +141,18 @@ export class DynamoDbAppStore implements AppStore {
         ExpressionAttributeValues: { ":app": appId },
       },
     );
-    for await (const page of pages) keys.push(...((page.Items ?? []) as KeyItem[]));
+    for await (const page of pages) keys.push(...((page.Items ?? []) as KeyRow[]).map(keyFromRow));
     return keys;
   }
 
   /** The app's keys that may still pass, read consistently. */
   async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
     const items = await Promise.all(
-      app.key_pks.map(async (pk) => {
+      app.key_hashes.map(async (keyHash) => {
         const { Item } = await this.db.send(
-          new GetCommand({ TableName: this.table, Key: { pk }, ConsistentRead: true }),
+          new GetCommand({ TableName: this.table, Key: { pk: keyPk(keyHash) }, ConsistentRead: true }),
         );
-        return Item as KeyItem | undefined;
+        return Item && keyFromRow(Item as KeyRow);
       }),
     );
     return items.filter((key): key is KeyItem => key !== undefined && isLiveKey(key, now));
@@ -172,7 +173,7 @@ export class DynamoDbAppStore implements AppStore {
         {
           Update: {
             TableName: this.table,
-            Key: { pk: app.pk },
+            Key: { pk: appPk(app.app_id) },
             UpdateExpression: "SET #status = :status, updated_at = :now",
             ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
             ExpressionAttributeNames: { "#status": "status" },
@@ -182,7 +183,7 @@ export class DynamoDbAppStore implements AppStore {
         ...keys.map((key) => ({
           Update: {
             TableName: this.table,
-            Key: { pk: key.pk },
+            Key: { pk: keyPk(key.key_hash) },
             UpdateExpression: "SET app_status = :status",
             ConditionExpression: "attribute_exists(pk)",
             ExpressionAttributeValues: { ":status": status },
@@ -197,29 +198,29 @@ export class DynamoDbAppStore implements AppStore {
   /**
    * Adds `key` to `app` and gives the keys in `expiring` their expiry, in one transaction
    * that holds only while the app keeps the status and key set it was read with.
-   * `keyPks` is the app's new set of keys that may still pass.
+   * `keyHashes` is the app's new set of keys that may still pass.
    */
   async addKey(
     app: AppItem,
     key: KeyItem,
-    expiring: { pk: string; expires_at: string }[],
-    keyPks: string[],
+    expiring: { key_hash: string; expires_at: string }[],
+    keyHashes: string[],
     now: string,
     audit?: AuditRecord,
   ): Promise<void> {
     await this.transact(
       [
         // The new key carries the app's status: the app must still have it.
-        this.keySetUpdate(app, keyPks, now, {
+        this.keySetUpdate(app, keyHashes, now, {
           expression: "#status = :status",
           names: { "#status": "status" },
           values: { ":status": key.app_status },
         }),
-        { Put: { TableName: this.table, Item: key, ConditionExpression: "attribute_not_exists(pk)" } },
+        { Put: { TableName: this.table, Item: keyRow(key), ConditionExpression: "attribute_not_exists(pk)" } },
         ...expiring.map((old) => ({
           Update: {
             TableName: this.table,
-            Key: { pk: old.pk },
+            Key: { pk: keyPk(old.key_hash) },
             UpdateExpression: "SET expires_at = :expires",
             ConditionExpression: "attribute_exists(pk)",
             ExpressionAttributeValues: { ":expires": old.expires_at },
@@ -230,15 +231,21 @@ export class DynamoDbAppStore implements AppStore {
     );
   }
 
-  /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
-  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void> {
+  /** Revokes the keys `revoked` (a subset of the app's keys) at once; `keyHashes` is what remains. */
+  async revokeKeys(
+    app: AppItem,
+    revoked: string[],
+    keyHashes: string[],
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
     await this.transact(
       [
-        this.keySetUpdate(app, keyPks, now, { expression: "attribute_exists(pk)" }),
-        ...revoked.map((pk) => ({
+        this.keySetUpdate(app, keyHashes, now, { expression: "attribute_exists(pk)" }),
+        ...revoked.map((keyHash) => ({
           Update: {
             TableName: this.table,
-            Key: { pk },
+            Key: { pk: keyPk(keyHash) },
             UpdateExpression: "SET revoked_at = if_not_exists(revoked_at, :now)",
             ConditionExpression: "attribute_exists(pk)",
             ExpressionAttributeValues: { ":now": now },
@@ -265,7 +272,7 @@ export class DynamoDbAppStore implements AppStore {
         {
           Update: {
             TableName: this.table,
-            Key: { pk: app.pk },
+            Key: { pk: appPk(app.app_id) },
             UpdateExpression:
               "SET webhook_secret_sealed = :sealed, previous_webhook_secret_sealed = :previous, previous_webhook_secret_expires_at = :expires, updated_at = :now",
             ConditionExpression: "webhook_secret_sealed = :previous",
@@ -294,7 +301,7 @@ export class DynamoDbAppStore implements AppStore {
         {
           Update: {
             TableName: this.table,
-            Key: { pk: app.pk },
+            Key: { pk: appPk(app.app_id) },
             UpdateExpression: `SET webhook_secret_sealed = :sealed, updated_at = :now${previous ? ", previous_webhook_secret_sealed = :previous" : ""}`,
             ConditionExpression: `webhook_secret_sealed = :was${previous ? " AND previous_webhook_secret_sealed = :wasPrevious" : ""}`,
             ExpressionAttributeValues: {
@@ -316,7 +323,7 @@ export class DynamoDbAppStore implements AppStore {
    */
   private keySetUpdate(
     app: AppItem,
-    keyPks: string[],
+    keyHashes: string[],
     now: string,
     condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
   ) {
@@ -324,12 +331,12 @@ export class DynamoDbAppStore implements AppStore {
     return {
       Update: {
         TableName: this.table,
-        Key: { pk: app.pk },
+        Key: { pk: appPk(app.app_id) },
         UpdateExpression: "SET key_pks = :pks, key_version = :next, updated_at = :now",
         ConditionExpression: `${condition.expression} AND ${version.expression}`,
         ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
         ExpressionAttributeValues: {
-          ":pks": keyPks,
+          ":pks": keyHashes.map(keyPk),
           ":next": app.key_version + 1,
           ":now": now,
           ...condition.values,

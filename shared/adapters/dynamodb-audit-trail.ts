@@ -10,15 +10,58 @@ import {
   AUDIT_ID_PATTERN,
   AUDIT_RETENTION_MONTHS,
   auditExpiry,
+  auditIdsBetween,
   auditMonth,
   auditPrint,
   monthFrom,
   type RecordPrint,
 } from "../domain/audit.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
-import type { AuditFilter, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
+import type { AuditFilter, AuditNarrowing, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import type { AuditLinker, RecordPut } from "./dynamodb-writes.ts";
+
+/** The ids a listing may show: from `first`, to `last`, older than `before` (each when given), of `action`. */
+interface IdRange {
+  first?: string;
+  last?: string;
+  before?: string;
+  action?: string;
+}
+
+/** A narrowing and a page's cursor as one range of ids; none when together they leave no id. */
+function idRange(narrowing: AuditNarrowing, before: string | undefined): IdRange | undefined {
+  const ids = auditIdsBetween(narrowing.since ?? new Date(0), narrowing.until ?? new Date(0));
+  const first = narrowing.since ? ids.first : undefined;
+  const last = narrowing.until ? ids.last : undefined;
+  if (before !== undefined && first !== undefined && before <= first) return undefined;
+  // A cursor past the range's end starts nothing: the range's end bounds the reading anyway.
+  const within = before !== undefined && (last === undefined || before <= last) ? before : undefined;
+  return { first, last, before: within, action: narrowing.action };
+}
+
+/** The key condition on `partition` and the ids of `range`, and its action as a filter. */
+function rangeQuery(partition: { name: string; value: string }, range: IdRange) {
+  const ids =
+    range.first && range.last
+      ? " AND audit_id BETWEEN :first AND :last"
+      : range.first
+        ? " AND audit_id >= :first"
+        : range.last
+          ? " AND audit_id <= :last"
+          : "";
+  return {
+    KeyConditionExpression: `#key = :value${ids}`,
+    ...(range.action ? { FilterExpression: "#action = :action" } : {}),
+    ExpressionAttributeNames: { "#key": partition.name, ...(range.action ? { "#action": "action" } : {}) },
+    ExpressionAttributeValues: {
+      ":value": partition.value,
+      ...(range.first ? { ":first": range.first } : {}),
+      ...(range.last ? { ":last": range.last } : {}),
+      ...(range.action ? { ":action": range.action } : {}),
+    },
+  };
+}
 
 /** Stored beside a record: its keys and its expiry; never part of what the API shows. */
 interface StoredRecord extends AuditRecord {
@@ -118,48 +161,52 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
     return strays;
   }
 
-  async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
-    if ("verificationId" in filter) return this.indexPage("byVerification", filter.verificationId, limit, before);
-    if ("actorSub" in filter) return this.indexPage("byActor", filter.actorSub, limit, before);
-    return this.monthsPage(limit, before);
+  async page(
+    filter: AuditFilter,
+    limit: number,
+    before?: string,
+    narrowing: AuditNarrowing = {},
+  ): Promise<{ records: AuditRecord[]; more: boolean }> {
+    const range = idRange(narrowing, before);
+    if (!range) return { records: [], more: false };
+    if ("verificationId" in filter) return this.indexPage("byVerification", filter.verificationId, limit, range);
+    if ("actorSub" in filter) return this.indexPage("byActor", filter.actorSub, limit, range);
+    return this.monthsPage(limit, range);
   }
 
   private async indexPage(
     index: keyof typeof AUDIT_TABLE.indexes,
     value: string,
     limit: number,
-    before?: string,
+    range: IdRange,
   ): Promise<{ records: AuditRecord[]; more: boolean }> {
     const { indexName, partitionKey } = AUDIT_TABLE.indexes[index];
     const { items, more } = await queryWithMore<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
       ScanIndexForward: false,
       IndexName: indexName,
-      KeyConditionExpression: "#key = :value",
-      ExpressionAttributeNames: { "#key": partitionKey.name },
-      ExpressionAttributeValues: { ":value": value },
-      ...(before
-        ? { ExclusiveStartKey: { month: auditMonth(before), audit_id: before, [partitionKey.name]: value } }
+      ...rangeQuery({ name: partitionKey.name, value }, range),
+      ...(range.before
+        ? { ExclusiveStartKey: { month: auditMonth(range.before), audit_id: range.before, [partitionKey.name]: value } }
         : {}),
     });
     return { records: items.filter(inItsMonth).map(recordOf), more };
   }
 
-  /** Newest month first, until the page is full or the retention is read. */
-  private async monthsPage(limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
+  /** Newest month first, from the range's last month to its first, the trail's whole retention at most. */
+  private async monthsPage(limit: number, range: IdRange): Promise<{ records: AuditRecord[]; more: boolean }> {
     const records: AuditRecord[] = [];
-    let month = before ? auditMonth(before) : this.now().toISOString().slice(0, 7);
-    let start: Record<string, unknown> | undefined = before ? { month, audit_id: before } : undefined;
-    // The trail's whole retention at most, month by month.
-    for (let read = 0; read < AUDIT_RETENTION_MONTHS; read += 1) {
+    const newest = range.before ?? range.last;
+    let month = newest ? auditMonth(newest) : this.now().toISOString().slice(0, 7);
+    const oldest = range.first ? auditMonth(range.first) : "";
+    let start: Record<string, unknown> | undefined = range.before ? { month, audit_id: range.before } : undefined;
+    for (let read = 0; read < AUDIT_RETENTION_MONTHS && month >= oldest; read += 1) {
       do {
         const { Items = [], LastEvaluatedKey } = await this.db.send(
           new QueryCommand({
             TableName: this.table,
             ScanIndexForward: false,
-            KeyConditionExpression: "#month = :month",
-            ExpressionAttributeNames: { "#month": "month" },
-            ExpressionAttributeValues: { ":month": month },
+            ...rangeQuery({ name: "month", value: month }, range),
             Limit: limit - records.length + 1,
             ...(start ? { ExclusiveStartKey: start } : {}),
           }),

@@ -9,10 +9,13 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { EVENTS_TABLE } from "../declarations/tables.ts";
+import { ID_PATTERNS } from "../domain/ids.ts";
+import { decodeCursor, encodeCursor } from "../domain/lists.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import { partitionsOf, shardedKey } from "../domain/shards.ts";
 import { type AttemptItem, type EventItem, KEEP_EVENTS_DAYS, nextAttemptNumber } from "../domain/webhook-events.ts";
-import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "../ports/event-store.ts";
+import * as z from "../domain/zod.ts";
+import type { AfterAttempt, AttemptRecord, EventStore } from "../ports/event-store.ts";
 import { queryPage } from "./dynamodb-pages.ts";
 import { type AuditLinker, linked, refusedChange, writeTogether } from "./dynamodb-writes.ts";
 
@@ -40,6 +43,26 @@ function fromStored<T>(stored: Record<string, unknown>): T {
   for (const name of STORED_ONLY) delete item[name];
   return item as T;
 }
+
+/** An attempt's time as the events table keeps it: UTC, whole seconds. */
+const attemptTime = z.iso.datetime({ precision: 0 });
+/** An attempt's keys as the events table writes them: its event's, and its time, number and round. */
+const ATTEMPT_PK = new RegExp(`^EVT#${ID_PATTERNS.event.source.slice(1)}`);
+const ATTEMPT_SK = /^ATTEMPT#(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#\d{2,4}(#[0-9a-f]{8})?$/;
+
+/**
+ * Where a page of attempts ended, as its cursor carries it: the last attempt's time and keys (the
+ * index order), of the shape the events table writes them, its time the one in its sort key;
+ * anything else would be a starting key the table refuses.
+ */
+const attemptPositionSchema = z
+  .strictObject({
+    attempted_at: attemptTime,
+    pk: z.string().check(z.regex(ATTEMPT_PK)),
+    sk: z.string().check(z.regex(ATTEMPT_SK)),
+  })
+  .check(z.refine((position) => ATTEMPT_SK.exec(position.sk)?.[1] === position.attempted_at));
+type AttemptPosition = z.infer<typeof attemptPositionSchema>;
 
 /** The events table: events, their delivery schedule and their attempts; a replay by a person recorded through `audit`. */
 export class DynamoDbEventStore implements EventStore {
@@ -217,8 +240,9 @@ export class DynamoDbEventStore implements EventStore {
     appId: string,
     filter: { outcome?: AttemptItem["outcome"] },
     limit: number,
-    after?: AttemptPosition,
-  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
+    after?: string,
+  ): Promise<{ items: AttemptItem[]; last: string | undefined }> {
+    const start = after === undefined ? undefined : decodeCursor(after, attemptPositionSchema);
     const page = await queryPage<Record<string, unknown>>(this.db, limit, {
       TableName: this.table,
       IndexName: indexes.attemptsByApp.indexName,
@@ -231,12 +255,12 @@ export class DynamoDbEventStore implements EventStore {
           }
         : { ExpressionAttributeValues: { ":app": appId } }),
       ScanIndexForward: false,
-      ...(after ? { ExclusiveStartKey: { [ATTEMPT_APP]: appId, ...after } } : {}),
+      ...(start ? { ExclusiveStartKey: { [ATTEMPT_APP]: appId, ...start } } : {}),
     });
     const last = page.lastKey as AttemptPosition | undefined;
     return {
       items: page.items.map((item) => fromStored<AttemptItem>(item)),
-      last: last ? { attempted_at: last.attempted_at, pk: last.pk, sk: last.sk } : undefined,
+      last: last ? encodeCursor({ attempted_at: last.attempted_at, pk: last.pk, sk: last.sk }) : undefined,
     };
   }
 

@@ -10,8 +10,9 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
-import { type OrganizationItem, orgPk } from "../domain/organizations.ts";
+import type { OrganizationItem } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
+import { orgPk } from "./dynamodb-app-rows.ts";
 import { type AuditLinker, type WriteItem, writeTogether } from "./dynamodb-writes.ts";
 
 /** How many times a write reads the count again after another write took a place first. */

@@ -6,10 +6,23 @@ import {
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { APPS_TABLE } from "../declarations/tables.ts";
-import { type AppItem, appPk } from "../domain/apps.ts";
-import { type MemberItem, memberPk, type OrganizationItem, orgPk, type PortalRole } from "../domain/organizations.ts";
+import type { AppItem } from "../domain/apps.ts";
+import type { MemberItem, OrganizationItem, PortalRole } from "../domain/organizations.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { OrganizationStore } from "../ports/organization-store.ts";
+import {
+  type AppRow,
+  appFromRow,
+  appPk,
+  type MemberRow,
+  memberFromRow,
+  memberPk,
+  memberRow,
+  type OrganizationRow,
+  organizationFromRow,
+  organizationRow,
+  orgPk,
+} from "./dynamodb-app-rows.ts";
 import {
   placeGivenBack,
   placesTaken,
@@ -43,14 +56,22 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
 
   async createOrganization(organization: OrganizationItem, audit?: AuditRecord): Promise<void> {
     await this.write(
-      [{ Put: { TableName: this.table, Item: organization, ConditionExpression: "attribute_not_exists(pk)" } }],
+      [
+        {
+          Put: {
+            TableName: this.table,
+            Item: organizationRow(organization),
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
+      ],
       audit,
     );
   }
 
   async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: orgPk(organizationId) } }));
-    return Item as OrganizationItem | undefined;
+    return Item && organizationFromRow(Item as OrganizationRow);
   }
 
   /** Its count, or its apps counted from the index for one stored before apps were counted. */
@@ -74,7 +95,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ExpressionAttributeValues: { ":organization": organizationId },
       },
     );
-    for await (const page of pages) members.push(...((page.Items ?? []) as MemberItem[]));
+    for await (const page of pages) members.push(...((page.Items ?? []) as MemberRow[]).map(memberFromRow));
     return members;
   }
 
@@ -82,7 +103,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     const joined: WriteItem = {
       Update: {
         TableName: this.table,
-        Key: { pk: member.pk },
+        Key: { pk: memberPk(member.sub) },
         UpdateExpression: "REMOVE pending",
         ConditionExpression: "attribute_exists(pending)",
       },
@@ -128,7 +149,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
 
   async addInvitedMember(member: MemberItem, audit?: AuditRecord): Promise<void> {
     await this.write(
-      [{ Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } }],
+      [{ Put: { TableName: this.table, Item: memberRow(member), ConditionExpression: "attribute_not_exists(pk)" } }],
       audit,
     );
   }
@@ -144,21 +165,22 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ExpressionAttributeValues: { ":organization": "organization" },
       },
     );
-    for await (const page of pages) organizations.push(...((page.Items ?? []) as OrganizationItem[]));
+    for await (const page of pages)
+      organizations.push(...((page.Items ?? []) as OrganizationRow[]).map(organizationFromRow));
     return organizations.sort((a, b) => a.organization_id.localeCompare(b.organization_id));
   }
 
   async addMember(member: MemberItem, membersPerOrganization: number, audit?: AuditRecord): Promise<boolean> {
     const place = { organizationId: member.member_org_id, most: membersPerOrganization, counted: "members" as const };
     const changes: WriteItem[] = [
-      { Put: { TableName: this.table, Item: member, ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: this.table, Item: memberRow(member), ConditionExpression: "attribute_not_exists(pk)" } },
     ];
     return writeTakingPlace(this.db, this.table, place, changes, this.audited(audit));
   }
 
   async getMember(sub: string): Promise<MemberItem | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: memberPk(sub) } }));
-    return Item as MemberItem | undefined;
+    return Item && memberFromRow(Item as MemberRow);
   }
 
   async memberNamed(organizationId: string, username: string): Promise<MemberItem | undefined> {
@@ -171,7 +193,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
       }),
     );
     // The index is read eventually: the membership itself says whether it still stands.
-    const found = Items[0] as MemberItem | undefined;
+    const found = Items[0] && memberFromRow(Items[0] as MemberRow);
     const member = found && (await this.getMember(found.sub));
     return member?.member_org_id === organizationId && member.username === username ? member : undefined;
   }
@@ -187,7 +209,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ExpressionAttributeValues: { ":username": username },
       },
     );
-    for await (const page of pages) found.push(...((page.Items ?? []) as MemberItem[]));
+    for await (const page of pages) found.push(...((page.Items ?? []) as MemberRow[]).map(memberFromRow));
     // The index is read eventually: each membership itself says whether it still stands as found.
     const members = await Promise.all(found.map((item) => this.getMember(item.sub)));
     return members.filter((member): member is MemberItem => member?.username === username);
@@ -208,7 +230,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ? {
             Delete: {
               TableName: this.table,
-              Key: { pk: member.pk },
+              Key: { pk: memberPk(member.sub) },
               ...holds,
               ExpressionAttributeValues: { ":organization": member.member_org_id, ":role": member.role },
             },
@@ -216,7 +238,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         : {
             Update: {
               TableName: this.table,
-              Key: { pk: member.pk },
+              Key: { pk: memberPk(member.sub) },
               UpdateExpression: "SET #role = :new",
               ...holds,
               ExpressionAttributeValues: {
@@ -243,7 +265,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
       changes.push({
         ConditionCheck: {
           TableName: this.table,
-          Key: { pk: ownerStays.pk },
+          Key: { pk: memberPk(ownerStays.sub) },
           ...holds,
           ExpressionAttributeValues: { ":organization": ownerStays.member_org_id, ":role": "owner" },
         },
@@ -268,7 +290,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { pk: appPk(appId) }, ConsistentRead: true }),
     );
-    const app = Item as AppItem | undefined;
+    const app = Item && appFromRow(Item as AppRow);
     if (!app || (app.organization_id !== undefined && app.organization_id !== organizationId)) return "taken";
     const attach = (condition: string): WriteItem => ({
       Update: {
@@ -302,7 +324,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     limit: number,
     afterAppId?: string,
   ): Promise<{ apps: AppItem[]; more: boolean }> {
-    const { items, more } = await queryWithMore<AppItem>(this.db, limit, {
+    const { items, more } = await queryWithMore<AppRow>(this.db, limit, {
       TableName: this.table,
       IndexName: APPS_TABLE.indexes.appsByOrganization.indexName,
       KeyConditionExpression: "organization_id = :organization",
@@ -311,7 +333,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ? { ExclusiveStartKey: { pk: appPk(afterAppId), organization_id: organizationId, app_id: afterAppId } }
         : {}),
     });
-    return { apps: items, more };
+    return { apps: items.map(appFromRow), more };
   }
 
   async membersOf(
@@ -319,7 +341,7 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     limit: number,
     after?: { username: string; sub: string },
   ): Promise<{ members: MemberItem[]; more: boolean }> {
-    const { items, more } = await queryWithMore<MemberItem>(this.db, limit, {
+    const { items, more } = await queryWithMore<MemberRow>(this.db, limit, {
       TableName: this.table,
       IndexName: APPS_TABLE.indexes.membersByOrganization.indexName,
       KeyConditionExpression: "member_org_id = :organization",
@@ -328,6 +350,6 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
         ? { ExclusiveStartKey: { pk: memberPk(after.sub), member_org_id: organizationId, username: after.username } }
         : {}),
     });
-    return { members: items, more };
+    return { members: items.map(memberFromRow), more };
   }
 }

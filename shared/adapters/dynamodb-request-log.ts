@@ -1,7 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { KEEP_REQUESTS_DAYS, type RequestRecord, requestPk } from "../domain/requests.ts";
+import { KEEP_REQUESTS_DAYS, type RequestRecord } from "../domain/requests.ts";
 import type { RequestLog } from "../ports/request-log.ts";
 import type { RecordPut, RequestLinker } from "./dynamodb-writes.ts";
+
+/** The partition key of a kept request (the prefix is the family IAM holds the writers to). */
+export const requestPk = (requestId: string) => `REQ#${requestId}`;
 
 const SORT_KEY = "REQUEST";
 

@@ -5,7 +5,7 @@
  */
 import { AUDIT_RETENTION_SECONDS } from "../domain/audit.ts";
 import { documentKey } from "../domain/verification.ts";
-import type { TableSetting } from "./functions.ts";
+import type { TableSetting } from "./function-definition.ts";
 
 export const OPERATOR_ACCESS = {
   tables: {

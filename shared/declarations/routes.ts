@@ -1,188 +1,25 @@
 import type { Environment } from "../domain/environments.ts";
-import type { PortalRole } from "../domain/organizations.ts";
-import type { StaffGroup } from "../domain/staff.ts";
+import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "./backoffice-api.ts";
+import type { RouteDeclaration } from "./function-definition.ts";
 import {
   BACKOFFICE_GATEWAY_RESPONSES,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   PORTAL_GATEWAY_RESPONSES,
 } from "./gateway-responses.ts";
+import { PORTAL_AUTHORIZER, PORTAL_ROUTES } from "./portal-api.ts";
+import { AUTHORIZER, ROUTES } from "./public-api.ts";
 
 /**
- * The routes of each API and the functions they reach. The local gateway serves exactly these
- * routes and the CDK stack wires exactly these, so the two cannot drift.
+ * The APIs: each one's routes and authorizer (from its functions' declarations, `public-api.ts`,
+ * `backoffice-api.ts`, `portal-api.ts`), gateway responses and throttling. The local gateway and
+ * the CDK stack both read these, so the two cannot drift.
  */
-export interface RouteDefinition {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Path template; `{name}` is a path parameter, as API Gateway writes it. */
-  path: string;
-  function:
-    | "create-verification"
-    | "confirm-upload"
-    | "get-verification"
-    | "erase-verification"
-    | "list-verifications"
-    | "list-events"
-    | "backoffice-console"
-    | "list-reviews"
-    | "claim-review"
-    | "decide-review"
-    | "inspect-verification"
-    | "view-document"
-    | "read-audit"
-    | "portal-page"
-    | "who-am-i"
-    | "list-apps"
-    | "create-app"
-    | "rotate-key"
-    | "revoke-key"
-    | "rename-key"
-    | "set-webhook"
-    | "rotate-webhook-secret"
-    | "test-webhook"
-    | "list-deliveries"
-    | "replay-event"
-    | "list-app-events"
-    | "send-event"
-    | "search-verifications"
-    | "lookup-verifications"
-    | "view-verification"
-    | "read-usage"
-    | "list-members"
-    | "invite-member"
-    | "get-member"
-    | "change-member-role"
-    | "remove-member";
-  /**
-   * Who may call it on a TOKEN authorizer's API, any one sufficing: staff groups on the
-   * backoffice, roles (with the weaker roles each one holds) on the portal.
-   */
-  groups?: readonly StaffGroup[] | readonly PortalRole[];
-  /** `none`: the gateway calls the function with no authorizer (a web page's own files). */
-  authorization?: "none";
-}
 
-export const ROUTES = [
-  { method: "POST", path: "/v1/verifications", function: "create-verification" },
-  {
-    method: "POST",
-    path: "/v1/verifications/{verification_id}/upload-complete",
-    function: "confirm-upload",
-  },
-  { method: "GET", path: "/v1/verifications/{verification_id}", function: "get-verification" },
-  { method: "DELETE", path: "/v1/verifications/{verification_id}", function: "erase-verification" },
-  { method: "GET", path: "/v1/verifications", function: "list-verifications" },
-  { method: "GET", path: "/v1/events", function: "list-events" },
-] as const satisfies readonly RouteDefinition[];
-
-/** The REQUEST authorizer in front of every public route. */
-export const AUTHORIZER = {
-  function: "authorizer",
-  type: "REQUEST",
-  identityHeader: "X-API-Key",
-  cacheTtlSeconds: 300,
-} as const;
-
-const REVIEWERS = ["reviewers", "admins"] as const satisfies readonly StaffGroup[];
-
-/**
- * The backoffice: the review console's files and the staff API. The console is the page
- * (`/backoffice/` is the same resource: API Gateway ignores a trailing slash) and its assets.
- */
-export const BACKOFFICE_ROUTES = [
-  { method: "GET", path: "/backoffice", function: "backoffice-console", authorization: "none" },
-  { method: "GET", path: "/backoffice/assets/{file}", function: "backoffice-console", authorization: "none" },
-  { method: "GET", path: "/backoffice/v1/reviews", function: "list-reviews", groups: REVIEWERS },
-  {
-    method: "POST",
-    path: "/backoffice/v1/reviews/{verification_id}/claim",
-    function: "claim-review",
-    groups: REVIEWERS,
-  },
-  {
-    method: "POST",
-    path: "/backoffice/v1/reviews/{verification_id}/decision",
-    function: "decide-review",
-    groups: REVIEWERS,
-  },
-  {
-    method: "GET",
-    path: "/backoffice/v1/verifications/{verification_id}",
-    function: "inspect-verification",
-    groups: REVIEWERS,
-  },
-  {
-    method: "GET",
-    path: "/backoffice/v1/verifications/{verification_id}/document",
-    function: "view-document",
-    groups: REVIEWERS,
-  },
-  { method: "GET", path: "/backoffice/v1/audit", function: "read-audit", groups: ["admins"] },
-] as const satisfies readonly RouteDefinition[];
-
-/**
- * The TOKEN authorizer in front of every backoffice API route: a staff access token in
- * `Authorization: Bearer`. Cached briefly, so a disabled user is refused within a minute.
- */
-export const STAFF_AUTHORIZER = {
-  function: "staff-authorizer",
-  type: "TOKEN",
-  identityHeader: "Authorization",
-  cacheTtlSeconds: 60,
-} as const;
-
-const VIEWERS = ["viewer"] as const satisfies readonly PortalRole[];
-const DEVELOPERS = ["developer"] as const satisfies readonly PortalRole[];
-const OWNERS = ["owner"] as const satisfies readonly PortalRole[];
-
-/**
- * The customer portal: its page and the portal API. Every route answers for the caller's
- * organisation only; another organisation's app, key, event or verification is `404`.
- */
-export const PORTAL_ROUTES = [
-  { method: "GET", path: "/portal", function: "portal-page", authorization: "none" },
-  { method: "GET", path: "/portal/assets/{file}", function: "portal-page", authorization: "none" },
-  { method: "GET", path: "/portal/v1/me", function: "who-am-i", groups: VIEWERS },
-  { method: "GET", path: "/portal/v1/apps", function: "list-apps", groups: VIEWERS },
-  { method: "POST", path: "/portal/v1/apps", function: "create-app", groups: DEVELOPERS },
-  { method: "POST", path: "/portal/v1/apps/{app_id}/keys", function: "rotate-key", groups: DEVELOPERS },
-  { method: "DELETE", path: "/portal/v1/apps/{app_id}/keys/{key_id}", function: "revoke-key", groups: DEVELOPERS },
-  { method: "PATCH", path: "/portal/v1/apps/{app_id}/keys/{key_id}", function: "rename-key", groups: DEVELOPERS },
-  { method: "PUT", path: "/portal/v1/apps/{app_id}/webhook", function: "set-webhook", groups: DEVELOPERS },
-  {
-    method: "POST",
-    path: "/portal/v1/apps/{app_id}/webhook/secret",
-    function: "rotate-webhook-secret",
-    groups: DEVELOPERS,
-  },
-  { method: "POST", path: "/portal/v1/apps/{app_id}/webhook/test", function: "test-webhook", groups: DEVELOPERS },
-  { method: "GET", path: "/portal/v1/apps/{app_id}/deliveries", function: "list-deliveries", groups: VIEWERS },
-  { method: "GET", path: "/portal/v1/apps/{app_id}/events", function: "list-app-events", groups: VIEWERS },
-  { method: "POST", path: "/portal/v1/events/{event_id}/replay", function: "replay-event", groups: DEVELOPERS },
-  { method: "POST", path: "/portal/v1/events/{event_id}/send", function: "send-event", groups: DEVELOPERS },
-  { method: "GET", path: "/portal/v1/verifications", function: "search-verifications", groups: VIEWERS },
-  { method: "GET", path: "/portal/v1/lookup", function: "lookup-verifications", groups: VIEWERS },
-  {
-    method: "GET",
-    path: "/portal/v1/verifications/{verification_id}",
-    function: "view-verification",
-    groups: VIEWERS,
-  },
-  { method: "GET", path: "/portal/v1/usage", function: "read-usage", groups: VIEWERS },
-  { method: "GET", path: "/portal/v1/users", function: "list-members", groups: OWNERS },
-  { method: "POST", path: "/portal/v1/users", function: "invite-member", groups: OWNERS },
-  { method: "GET", path: "/portal/v1/users/{username}", function: "get-member", groups: OWNERS },
-  { method: "PATCH", path: "/portal/v1/users/{username}", function: "change-member-role", groups: OWNERS },
-  { method: "DELETE", path: "/portal/v1/users/{username}", function: "remove-member", groups: OWNERS },
-] as const satisfies readonly RouteDefinition[];
-
-/** The TOKEN authorizer in front of every portal API route: a customer pool access token, and the caller's membership. */
-export const PORTAL_AUTHORIZER = {
-  function: "portal-authorizer",
-  type: "TOKEN",
-  identityHeader: "Authorization",
-  cacheTtlSeconds: 60,
-} as const;
+/** A route row of any API: the route and the function it reaches. */
+export type RouteDefinition = RouteDeclaration & {
+  function: (typeof ROUTES | typeof BACKOFFICE_ROUTES | typeof PORTAL_ROUTES)[number]["function"];
+};
 
 /** A token bucket: `burstLimit` requests at once, refilled at `rateLimit` a second. */
 export interface Throttle {

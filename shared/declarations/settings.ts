@@ -4,7 +4,7 @@ import * as z from "../domain/zod.ts";
 
 /**
  * Every setting a function may read from its environment. Each function declares the ones
- * it uses (`functions.ts`), so a missing variable fails at cold start, not in the middle of a
+ * it uses (`functions/<name>.ts`), so a missing variable fails at cold start, not in the middle of a
  * request, and the stack sets exactly those.
  */
 const settings = {
@@ -87,6 +87,20 @@ const settings = {
 };
 
 export type SettingName = keyof typeof settings;
+
+/**
+ * What every function that signs and sends webhooks reads: the app's destination and sealed
+ * secret, the event, the sealing key (and the retired one, for secrets sealed before it), and
+ * where webhooks may go.
+ */
+export const DELIVERING_SETTINGS = [
+  "APPS_TABLE",
+  "EVENTS_TABLE",
+  "SECRETS_KEY_ARN",
+  "SEALING_KEY_ID",
+  "KMS_ENDPOINT",
+  "WEBHOOK_DESTINATIONS",
+] as const satisfies readonly SettingName[];
 
 /** Whether a function may start without `name` (a local engine's endpoint, absent in AWS). */
 export function isOptionalSetting(name: SettingName): boolean {

@@ -3,9 +3,8 @@ import { addSeconds, isoSeconds } from "./time.ts";
 
 export type AppStatus = "active" | "disabled";
 
-/** A client app, as stored: `pk = APP#<app_id>`. */
+/** A client app. */
 export interface AppItem {
-  pk: string;
   kind: "app";
   app_id: string;
   name: string;
@@ -20,12 +19,12 @@ export interface AppItem {
   previous_webhook_secret_sealed?: string;
   previous_webhook_secret_expires_at?: string;
   /**
-   * The pks of the app's keys that may still pass (pruned of revoked and expired ones), read
-   * consistently; the keys_by_app index is eventually consistent, so rules are not decided on it.
+   * The hashes of the app's keys that may still pass (pruned of revoked and expired ones), read
+   * consistently; a listing of an app's keys is eventually consistent, so rules are not decided on it.
    */
-  key_pks: string[];
+  key_hashes: string[];
   /**
-   * Grows with every change to `key_pks`. Key changes and status changes each condition on
+   * Grows with every change to `key_hashes`. Key changes and status changes each condition on
    * what the other writes, so neither can miss the other.
    */
   key_version: number;
@@ -34,11 +33,12 @@ export interface AppItem {
 }
 
 /**
- * One API key, as stored: `pk = KEY#<sha256 of the key>`. It carries its app's status and
- * environment, so the authorizer decides with a single read.
+ * One API key, named by its hash. It carries its app's status and environment, so the authorizer
+ * decides with a single read.
  */
 export interface KeyItem {
-  pk: string;
+  /** The SHA-256 of the key (`credentials.ts`: `hashApiKey`): the key itself is never kept. */
+  key_hash: string;
   kind: "key";
   key_app_id: string;
   environment: Environment;
@@ -53,15 +53,12 @@ export interface KeyItem {
   last_used_at?: string;
 }
 
-export const appPk = (appId: string) => `APP#${appId}`;
-export const keyPk = (keyHash: string) => `KEY#${keyHash}`;
-
 /**
  * The id the portal names a key by: from its hash, so every key has one without storing it,
  * and nothing of the key can be learnt from it (80 bits of a SHA-256 of 256 random bits).
  */
-export function keyIdOf(key: Pick<KeyItem, "pk">): string {
-  return `key_${key.pk.slice("KEY#".length, "KEY#".length + 20)}`;
+export function keyIdOf(key: Pick<KeyItem, "key_hash">): string {
+  return `key_${key.key_hash.slice(0, 20)}`;
 }
 
 /** How fine `last_used_at` is: the authorizer writes it at most this often per key. */

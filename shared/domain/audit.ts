@@ -4,7 +4,7 @@
  * resource never names a reviewer, this trail does.
  */
 import { createHash } from "node:crypto";
-import { decodeTime } from "ulid";
+import { decodeTime, encodeTime } from "ulid";
 import { newId } from "./ids.ts";
 import type { Actor, AuditRecord } from "./responses/audit.ts";
 import { isoSeconds } from "./time.ts";
@@ -90,6 +90,17 @@ export function auditRecord(
 /** When a record was made (epoch milliseconds), from the time in its id. */
 export function auditTime(auditId: string): number {
   return decodeTime(auditId.slice("aud_".length));
+}
+
+/**
+ * The ids of the records made from `since` (inclusive) to `until` (exclusive), as the first and
+ * the last id either can have: ids sort by the time in them.
+ */
+export function auditIdsBetween(since: Date, until: Date): { first: string; last: string } {
+  return {
+    first: `aud_${encodeTime(Math.max(0, since.getTime()), 10)}${"0".repeat(16)}`,
+    last: `aud_${encodeTime(Math.max(0, until.getTime() - 1), 10)}${"Z".repeat(16)}`,
+  };
 }
 
 /** The UTC month (`YYYY-MM`) a record belongs to, from the time in its id. */

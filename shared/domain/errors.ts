@@ -134,7 +134,7 @@ export class UnavailableError extends ServiceError<"service_unavailable"> {
 
 /**
  * A conditional write lost a race with another change to the same app. Not for callers: the
- * use case reads again and decides again (`use-cases/accounts/current-app.ts`).
+ * use case reads again and decides again (`use-cases/accounts/retry-when-stale.ts`).
  */
 export class StaleAppError extends Error {
   constructor() {

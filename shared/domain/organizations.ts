@@ -19,9 +19,8 @@ export const ROLE_GRANTS: Record<PortalRole, readonly PortalRole[]> = {
 
 export const roleSchema = z.enum(PORTAL_ROLES);
 
-/** An organisation, as stored in the apps table: `pk = ORG#<organization_id>`. */
+/** An organisation. */
 export interface OrganizationItem {
-  pk: string;
   kind: "organization";
   organization_id: string;
   name: string;
@@ -43,12 +42,10 @@ export interface OrganizationItem {
 }
 
 /**
- * A portal user's membership, as stored in the apps table: `pk = MEMBER#<sub>` (the user's id
- * in the customer pool), so the portal authorizer finds the caller's organisation and role in
- * one read.
+ * A portal user's membership, found by `sub` (the user's id in the customer pool), so the portal
+ * authorizer finds the caller's organisation and role in one read.
  */
 export interface MemberItem {
-  pk: string;
   kind: "member";
   sub: string;
   username: string;
@@ -58,9 +55,6 @@ export interface MemberItem {
   /** Invited and not yet known to have signed in: a pending invitation of the organisation. */
   pending?: true;
 }
-
-export const orgPk = (organizationId: string) => `ORG#${organizationId}`;
-export const memberPk = (sub: string) => `MEMBER#${sub}`;
 
 /** Who is calling the portal API, as its authorizer found them. */
 export interface Member {

@@ -65,25 +65,6 @@ export const deliveriesQuerySchema = z.strictObject({
   cursor: z.optional(cursorSchema),
 });
 
-/** An attempt's time as the events table keeps it: UTC, whole seconds. */
-const attemptTime = z.iso.datetime({ precision: 0 });
-/** An attempt's keys as the events table writes them: its event's, and its time, number and round. */
-const ATTEMPT_PK = new RegExp(`^EVT#${ID_PATTERNS.event.source.slice(1)}`);
-const ATTEMPT_SK = /^ATTEMPT#(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)#\d{2,4}(#[0-9a-f]{8})?$/;
-
-/**
- * Where a page of deliveries ended: the last attempt's time and keys (the index order), of the
- * shape the events table writes them, its time the one in its sort key; anything else would be
- * a starting key the table refuses.
- */
-export const deliveryPositionSchema = z
-  .strictObject({
-    attempted_at: attemptTime,
-    pk: z.string().check(z.regex(ATTEMPT_PK)),
-    sk: z.string().check(z.regex(ATTEMPT_SK)),
-  })
-  .check(z.refine((position) => ATTEMPT_SK.exec(position.sk)?.[1] === position.attempted_at));
-
 export const appEventsQuerySchema = z.strictObject({
   type: z.optional(z.enum(EVENT_TYPES)).check(z.describe("Only events of this type")),
   after: z

@@ -39,6 +39,3 @@ export interface RequestToKeep {
 export function worthKeeping(method: string, status: number): boolean {
   return method !== "GET" || status >= 400;
 }
-
-/** The partition key of a kept request (the prefix is the family IAM holds the writers to). */
-export const requestPk = (requestId: string) => `REQ#${requestId}`;

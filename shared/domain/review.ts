@@ -124,18 +124,6 @@ export const documentQuerySchema = z.strictObject({
   copy: z.enum(DOCUMENT_COPIES).check(z.describe("`upload`: the document as confirmed; `issuer`: the issuer's copy")),
 });
 
-/** GET /backoffice/v1/audit */
-export const auditQuerySchema = z.strictObject({
-  verification_id: z
-    .optional(z.string().check(z.regex(ID_PATTERNS.verification)))
-    .check(z.describe("One verification's records")),
-  actor: z
-    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
-    .check(z.describe("One actor's records, by `actor.sub`")),
-  limit: limitSchema,
-  cursor: z.optional(cursorSchema),
-});
-
 /**
  * Where a page of the review queue ended: the last entry's deadline and id (the index's sort
  * order), as the store keeps them (a deadline in whole seconds, UTC), and the filters the page

@@ -23,8 +23,8 @@ export interface AppStore extends KeyLookup {
   getApp(appId: string): Promise<AppItem | undefined>;
   /** Every app, oldest first. */
   listApps(): Promise<AppItem[]>;
-  /** Gives the key `pk` of `appId` a new name: false, writing nothing, when the app has no such key. */
-  renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean>;
+  /** Gives the key `keyHash` of `appId` a new name: false, writing nothing, when the app has no such key. */
+  renameKey(appId: string, keyHash: string, name: string, audit?: AuditRecord): Promise<boolean>;
   /** Sets where the app's events go; `undefined` removes the destination (events are then kept, not sent). */
   setWebhookUrl(appId: string, url: string | undefined, now: string, audit?: AuditRecord): Promise<void>;
   /** Every key of the app, oldest first: for display, not for decisions (eventually consistent). */
@@ -38,18 +38,18 @@ export interface AppStore extends KeyLookup {
   setStatus(appId: string, status: AppStatus, now: string, audit?: AuditRecord): Promise<AppItem | undefined>;
   /**
    * Adds `key` to `app` and gives the keys in `expiring` their expiry, together, only while the
-   * app keeps the status and key set it was read with. `keyPks`: the app's new live keys.
+   * app keeps the status and key set it was read with. `keyHashes`: the app's new live keys.
    */
   addKey(
     app: AppItem,
     key: KeyItem,
-    expiring: { pk: string; expires_at: string }[],
-    keyPks: string[],
+    expiring: { key_hash: string; expires_at: string }[],
+    keyHashes: string[],
     now: string,
     audit?: AuditRecord,
   ): Promise<void>;
-  /** Revokes `revoked` (a subset of the app's keys) at once; `keyPks` is what remains. */
-  revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void>;
+  /** Revokes the keys `revoked` (hashes, a subset of the app's keys) at once; `keyHashes` is what remains. */
+  revokeKeys(app: AppItem, revoked: string[], keyHashes: string[], now: string, audit?: AuditRecord): Promise<void>;
   /**
    * Replaces the webhook signing secret, keeping the one it replaces as the previous secret
    * until `previousExpiresAt`; holds only while the current secret is still `app`'s.

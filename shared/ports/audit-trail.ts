@@ -1,9 +1,16 @@
-import type { RecordPrint } from "../domain/audit.ts";
+import type { AuditAction, RecordPrint } from "../domain/audit.ts";
 import type { SignedDigest } from "../domain/audit-digests.ts";
 import type { AuditRecord } from "../domain/responses/audit.ts";
 
 /** Which records a listing reads: one verification's, one actor's, or all. */
 export type AuditFilter = { verificationId: string } | { actorSub: string } | Record<string, never>;
+
+/** Within a filter's records: one action's, and those made from `since` until (before) `until`. */
+export interface AuditNarrowing {
+  action?: AuditAction;
+  since?: Date;
+  until?: Date;
+}
 
 /** The append-only audit trail. */
 export interface AuditTrail {
@@ -12,7 +19,12 @@ export interface AuditTrail {
   /** Keeps every one of `records` (one read's, a record per verification it showed); never replaces one. */
   appendAll(records: readonly AuditRecord[]): Promise<void>;
   /** Up to `limit` records, newest first, older than the record `before` when given; `more` when older ones remain. */
-  page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }>;
+  page(
+    filter: AuditFilter,
+    limit: number,
+    before?: string,
+    narrowing?: AuditNarrowing,
+  ): Promise<{ records: AuditRecord[]; more: boolean }>;
 }
 
 /** The trail's records as the sealer and the check read them: by their prints. */

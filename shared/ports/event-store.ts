@@ -4,13 +4,6 @@ import type { AttemptItem, EventItem } from "../domain/webhook-events.ts";
 /** What an attempt records of itself; the store adds its event and the attempt's number. */
 export type AttemptRecord = Omit<AttemptItem, "event_id" | "attempt">;
 
-/** Where a page of attempts ended: the last one's time and the store's keys of it, carried in a cursor. */
-export interface AttemptPosition {
-  attempted_at: string;
-  pk: string;
-  sk: string;
-}
-
 /** What follows an attempt. */
 export type AfterAttempt = { status: "delivered" | "parked" } | { status: "pending"; nextAttemptAt: string };
 
@@ -40,15 +33,16 @@ export interface EventStore {
   /** Starts a new round of attempts, the first due at `dueAt`; a person's replay written with its record. */
   requeue(event: EventItem, dueAt: string, audit?: AuditRecord): Promise<EventItem>;
   /**
-   * Up to `limit` of an app's attempts, newest first, with `outcome` only when given, after
-   * `after`; `last` is where to go on from when more may follow.
+   * Up to `limit` of an app's attempts, newest first, with `outcome` only when given, after the
+   * cursor `after`; `last` is the cursor to go on from when more may follow. A cursor is opaque:
+   * only a `last` this store handed out is taken, anything else is `invalid_cursor`.
    */
   attemptsForApp(
     appId: string,
     filter: { outcome?: AttemptItem["outcome"] },
     limit: number,
-    after?: AttemptPosition,
-  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }>;
+    after?: string,
+  ): Promise<{ items: AttemptItem[]; last: string | undefined }>;
   /**
    * Up to `limit` of an app's events, newest first, from the event `since` on (an id, so a time:
    * ids sort by time), of `type` only when given, after the event `before` when going on; `last`

@@ -5,8 +5,8 @@ export interface KeyLookup {
   /** The key with this SHA-256, as the authorizer reads it: one read. */
   getKey(keyHash: string): Promise<KeyItem | undefined>;
   /**
-   * Records that the key `pk` passed at `at`, only while its recorded use is at or before
+   * Records that the key with this SHA-256 passed at `at`, only while its recorded use is at or before
    * `staleBefore` (or none): false, writing nothing, when another request recorded it since.
    */
-  recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean>;
+  recordKeyUse(keyHash: string, at: string, staleBefore: string): Promise<boolean>;
 }

@@ -4,13 +4,18 @@
  * the adapters its handler asks for. This one reads and checks the settings.
  */
 import { systemClock } from "../adapters/system-clock.ts";
-import { FUNCTION_SETTINGS, type FunctionName } from "../declarations/function-settings.ts";
+import type { FunctionDeclaration } from "../declarations/function-definition.ts";
 import { readSettings, type SettingName } from "../declarations/settings.ts";
 import type { Destinations, Environment } from "../domain/environments.ts";
 import type { Clock } from "../ports/clock.ts";
 
+/** What a function's configuration reads of its declaration (`declarations/functions/<name>.ts`). */
+export type DeclaredSettings = Pick<FunctionDeclaration, "name" | "settings">;
+
 export interface FunctionConfig {
-  name: FunctionName;
+  name: string;
+  /** Whether the function declares `key`. */
+  declares(key: SettingName): boolean;
   /** A declared setting; throws for one the function does not declare, or that has no value. */
   setting(key: SettingName): string;
   /** A declared setting that may have no value (its default then applies); throws for one the function does not declare. */
@@ -20,12 +25,12 @@ export interface FunctionConfig {
   destinations(): Destinations;
 }
 
-/** Function `name`'s settings, read and checked now, so a missing one fails the cold start. */
-export function functionConfig(name: FunctionName): FunctionConfig {
-  const declared: readonly SettingName[] = FUNCTION_SETTINGS[name];
+/** A function's settings, read and checked now, so a missing one fails the cold start. */
+export function functionConfig({ name, settings: declared }: DeclaredSettings): FunctionConfig {
   const settings: Partial<Record<SettingName, string>> = readSettings(declared);
+  const declares = (key: SettingName): boolean => declared.includes(key);
   const optional = (key: SettingName): string | undefined => {
-    if (!declared.includes(key)) throw new Error(`Function ${name} does not declare ${key}`);
+    if (!declares(key)) throw new Error(`Function ${name} does not declare ${key}`);
     return settings[key];
   };
   const setting = (key: SettingName): string => {
@@ -35,11 +40,10 @@ export function functionConfig(name: FunctionName): FunctionConfig {
   };
   // Checked against the environments when the settings were read.
   const destinations = (): Destinations => {
-    if (!declared.includes("WEBHOOK_DESTINATIONS"))
-      throw new Error(`Function ${name} does not declare WEBHOOK_DESTINATIONS`);
+    if (!declares("WEBHOOK_DESTINATIONS")) throw new Error(`Function ${name} does not declare WEBHOOK_DESTINATIONS`);
     return (settings.WEBHOOK_DESTINATIONS as Destinations | undefined) ?? "public";
   };
-  return { name, setting, optional, environment: () => setting("ENVIRONMENT") as Environment, destinations };
+  return { name, declares, setting, optional, environment: () => setting("ENVIRONMENT") as Environment, destinations };
 }
 
 /** Every function's clock. */

@@ -6,11 +6,8 @@
  * it there, as with `functionConfig`, and an address is checked where the page's
  * Content-Security-Policy is made.
  */
-import { FUNCTION_SETTINGS } from "../declarations/function-settings.ts";
+import type { FunctionDeclaration } from "../declarations/function-definition.ts";
 import type { SettingName } from "../declarations/settings.ts";
-
-/** The functions that serve a web page. */
-type PageFunction = "backoffice-console" | "portal-page";
 
 export interface PageConfig {
   /** A declared setting with a value; throws for one the function does not declare, or that has none. */
@@ -19,8 +16,8 @@ export interface PageConfig {
   optional(key: SettingName): string | undefined;
 }
 
-export function pageConfig(name: PageFunction): PageConfig {
-  const declared: readonly SettingName[] = FUNCTION_SETTINGS[name];
+/** The settings of a page function (`backoffice-console`, `portal-page`), as its declaration names them. */
+export function pageConfig({ name, settings: declared }: Pick<FunctionDeclaration, "name" | "settings">): PageConfig {
   const optional = (key: SettingName): string | undefined => {
     if (!declared.includes(key)) throw new Error(`Function ${name} does not declare ${key}`);
     return process.env[key] || undefined;

@@ -2,7 +2,6 @@ import type { KMSClient } from "@aws-sdk/client-kms";
 import { KMS_SEALED, kmsSealer } from "../adapters/kms-sealer.ts";
 import { retiredSealer } from "../adapters/retired-sealer.ts";
 import { SecretBox } from "../adapters/secret-box.ts";
-import { FUNCTION_SETTINGS } from "../declarations/function-settings.ts";
 import type { Sealer } from "../ports/sealer.ts";
 import { kmsClient } from "./clients.ts";
 import type { FunctionConfig } from "./config.ts";
@@ -41,8 +40,7 @@ const sealers = new Map<string, Sealer>();
 export function processSealer(config: FunctionConfig): Sealer {
   const known = sealers.get(config.name);
   if (known) return known;
-  const declared: readonly string[] = FUNCTION_SETTINGS[config.name];
-  const retired = declared.includes("SECRETS_KEY_ARN") ? settingOrSecret("SECRETS_KEY", "SECRETS_KEY_ARN") : undefined;
+  const retired = config.declares("SECRETS_KEY_ARN") ? settingOrSecret("SECRETS_KEY", "SECRETS_KEY_ARN") : undefined;
   const sealer = sealerOn(kmsClient(), config.setting("SEALING_KEY_ID"), retired);
   sealers.set(config.name, sealer);
   return sealer;

@@ -9,7 +9,7 @@ import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { APPS_TABLE, AUDIT_TABLE, EVENTS_TABLE } from "#shared/declarations/tables";
-import { type KeyItem, keyPk } from "#shared/domain/apps";
+import type { KeyItem } from "#shared/domain/apps";
 import { AUDIT_RETENTION_SECONDS, type AuditContext, auditExpiry, auditMonth, auditRecord } from "#shared/domain/audit";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import { StaleAppError } from "#shared/domain/errors";
@@ -37,7 +37,7 @@ function keyOf(app: string): { key: KeyItem } {
   const apiKey = generateApiKey("sandbox");
   return {
     key: {
-      pk: keyPk(hashApiKey(apiKey)),
+      key_hash: hashApiKey(apiKey),
       kind: "key",
       key_app_id: app,
       environment: "sandbox",

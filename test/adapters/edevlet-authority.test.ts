@@ -392,6 +392,7 @@ describe("a client that does not keep the session", () => {
 describe("the wiring: which adapter a function's settings pick", () => {
   const config = (values: Partial<Record<SettingName, string>>): FunctionConfig => ({
     name: "ask-issuer",
+    declares: (key) => key in values,
     setting: (key) => {
       const value = values[key];
       if (value === undefined) throw new Error(`no ${key}`);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appPk } from "#shared/domain/apps";
+import { appPk } from "#shared/adapters/dynamodb-app-rows";
 import type { ReviewEntry, ReviewPage } from "#shared/domain/responses/review";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
@@ -514,6 +514,53 @@ describe("the audit trail", () => {
         detail: { actor: reviewer.sub, results: String(actorRecords.length) },
       }),
     ]);
+  });
+
+  it("narrows the trail by action and by time, page by page, and refuses a span that ends before it starts", async () => {
+    const waiting = await inReview();
+    const id = waiting.verification_id;
+    const started = new Date(Date.now() - 1).toISOString();
+    expect((await staff(reviewer, "POST", `${reviews(id)}/claim`)).status).toBe(200);
+    const decided = await staff(reviewer, "POST", `${reviews(id)}/decision`, {
+      body: rejection,
+      headers: { "If-Match": `"${waiting.sequence}"` },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    const trail = async (query: string) => {
+      const reply = await staff(admin, "GET", `/backoffice/v1/audit?${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      return reply.json as { data: { action: string; verification_id?: string }[]; next_cursor: string | null };
+    };
+
+    const ofAction = await trail(`verification_id=${id}&action=review.decided`);
+    expect(ofAction.data.map((record) => record.action)).toEqual(["review.decided"]);
+    // Everyone's claims since the test began, a record a page: this one's among them, and nothing else.
+    const claims: { action: string; verification_id?: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await trail(
+        `action=review.claimed&since=${started}&limit=1${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      claims.push(...page.data);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(claims.every((record) => record.action === "review.claimed")).toBe(true);
+    expect(claims.map((record) => record.verification_id)).toContain(id);
+    expect((await trail(`verification_id=${id}&until=${started}`)).data).toEqual([]);
+    expect((await trail(`verification_id=${id}&since=${new Date(Date.now() + 60_000).toISOString()}`)).data).toEqual(
+      [],
+    );
+    expect(
+      (await trail(`verification_id=${id}&since=${started}&until=${new Date(Date.now() + 60_000).toISOString()}`)).data
+        .length,
+    ).toBe(2);
+
+    expectProblem(
+      await staff(admin, "GET", `/backoffice/v1/audit?since=${started}&until=${started}`),
+      422,
+      "validation_failed",
+    );
+    expectProblem(await staff(admin, "GET", "/backoffice/v1/audit?action=review.deleted"), 422, "validation_failed");
   });
 
   it("offers no route that edits or deletes a record", async () => {

@@ -185,9 +185,8 @@ describe("the queue and the audit trail in chromium", () => {
     await page.close();
   }, 120_000);
 
-  it("shows an admin the reviewer's claim and decision, by verification and by actor, with the filter in the address", async () => {
-    const { page, problems } = await openConsole();
-    await signIn(page, admin);
+  /** An admin opens the audit screen from its link: every record, newest first, each action in words. */
+  async function openAuditScreen(page: Page): Promise<void> {
     const link = page.getByRole("link", { name: "Denetim kaydı", exact: true });
     await link.waitFor();
     await link.click();
@@ -198,10 +197,13 @@ describe("the queue and the audit trail in chromium", () => {
     expect(everything).toContain("İnceleme karara bağlandı");
     expect(everything).toContain("İnceleme üstlenildi");
     expect(everything).not.toMatch(/review\.(claimed|decided)/);
+  }
 
+  /** One verification's records, from the form, with the address saying so. */
+  async function auditOfVerification(page: Page): Promise<void> {
     // One verification's records, from the form: the address says so.
     await page.getByLabel("Doğrulama kimliği").fill(decided.verification_id);
-    await page.getByRole("button", { name: "Kayıtlarını göster" }).click();
+    await page.getByRole("button", { name: "Kayıtları göster" }).click();
     await expect
       .poll(() => page.evaluate<string>("location.hash"))
       .toBe(`#/audit?verification=${decided.verification_id}`);
@@ -211,7 +213,7 @@ describe("the queue and the audit trail in chromium", () => {
     await settled(page, "audit");
     await expect.poll(() => rows(page, "audit").count()).toBe(2);
     const [decision = "", claim = ""] = await rowTexts(page, "audit");
-    expect(decision).toMatch(/İnceleme karara bağlandı/);
+    expect(decision).toMatch(/İnceleme karara bağlandı: Reddedildi \(Gerçek değil\)/);
     expect(claim).toMatch(/İnceleme üstlenildi/);
     for (const row of [decision, claim]) {
       expect(row).toContain(reviewer.username);
@@ -240,7 +242,10 @@ describe("the queue and the audit trail in chromium", () => {
     ]);
     expect((await rowTexts(page, "audit"))[0]).toMatch(/Review decided/);
     expect((await rowTexts(page, "audit"))[1]).toMatch(/Review claimed/);
+  }
 
+  /** The records of the actor whose name is followed. */
+  async function auditOfActor(page: Page): Promise<void> {
     // The actor's name filters by them.
     await page.getByRole("link", { name: reviewer.username, exact: true }).first().click();
     await expect.poll(() => page.evaluate<string>("location.hash")).toBe(`#/audit?actor=${reviewer.sub}`);
@@ -253,6 +258,51 @@ describe("the queue and the audit trail in chromium", () => {
     for (const row of byActor) expect(row).toContain(reviewer.username);
     expect(byActor.join("\n")).not.toContain(admin.username);
     await accessibleInBoth(page, "audit trail of an actor", () => settled(page, "audit"));
+  }
+
+  /** The actor's records narrowed to one action, then to days. */
+  async function auditNarrowed(page: Page): Promise<void> {
+    // Narrowed to one action, then to days (the browser's): the actor stays the scope, the address says it all.
+    await page.getByLabel("Action", { exact: true }).selectOption("review.decided");
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided`);
+    await settled(page, "audit");
+    const decisions = await rowTexts(page, "audit");
+    expect(decisions.length).toBeGreaterThanOrEqual(1);
+    for (const row of decisions) expect(row).toMatch(/Review decided: (Rejected|Verified)/);
+    expect(decisions.join("\n")).toMatch(/Review decided: Rejected \(Not genuine\)/);
+    const day = (after: number) =>
+      page.evaluate<string>(
+        `(() => { const d = new Date(); d.setDate(d.getDate() + ${after}); return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")].join("-"); })()`,
+      );
+    const [today, tomorrow] = [await day(0), await day(1)];
+    await page.getByLabel("From (day)").fill(tomorrow);
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided&from=${tomorrow}`);
+    await settled(page, "audit");
+    expect(await rows(page, "audit").count()).toBe(0);
+    await page.getByLabel("From (day)").fill(today);
+    await page.getByLabel("To (day, included)").fill(today);
+    await page.getByRole("button", { name: "Show records" }).click();
+    await expect
+      .poll(() => page.evaluate<string>("location.hash"))
+      .toBe(`#/audit?actor=${reviewer.sub}&action=review.decided&from=${today}&to=${today}`);
+    await settled(page, "audit");
+    expect(await rowTexts(page, "audit")).toEqual(decisions);
+    await accessibleInBoth(page, "audit trail narrowed by action and days", () => settled(page, "audit"));
+  }
+
+  it("shows an admin the reviewer's claim and decision, by verification and by actor, with the filter in the address", async () => {
+    const { page, problems } = await openConsole();
+    await signIn(page, admin);
+    await openAuditScreen(page);
+    await auditOfVerification(page);
+    await auditOfActor(page);
+    await auditNarrowed(page);
 
     expect(await page.evaluate<boolean>("/\\b(AM|PM)\\b/.test(document.body.innerText)")).toBe(false);
     expect(await page.evaluate<string>("JSON.stringify(document.body.innerText.match(/\\d{4}-\\d{2}-\\d{2}T/))")).toBe(

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
-import { BACKOFFICE_ROUTES } from "#shared/declarations/routes";
+import { BACKOFFICE_ROUTES } from "#shared/declarations/backoffice-api";
 import type { StaffUser } from "../support/api.ts";
 import { fuzzAudited } from "../support/audited-fuzz.ts";
 import { call, expectVerification, type Reply, upload } from "../support/client.ts";

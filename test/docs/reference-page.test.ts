@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "#shared/declarations/routes";
+import { ROUTES } from "#shared/declarations/public-api";
 import { buildDocument } from "../../openapi/document.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { useChromium } from "../support/chromium.ts";

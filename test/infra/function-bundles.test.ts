@@ -56,6 +56,12 @@ describe("each function's bundle", () => {
     expect(files.filter((file) => file.includes("certificates/") || file.endsWith("document-registry.ts"))).toEqual([]);
   });
 
+  // 20 since it carries its own declaration (its settings and its header) rather than every
+  // function's settings and every API's routes.
+  it("the authorizer, in front of every public request, holds at most 20 project files", () => {
+    expect((projectFiles.get("authorizer") ?? []).length).toBeLessThanOrEqual(20);
+  });
+
   // The files each bundle may hold, kept in this file's snapshot: a file that joins a bundle fails
   // here by its name, and is let in only on purpose (`npx vitest run -u` on this file, reviewed).
   it.each(NAMES)("%s holds only the project files it is allowed", (name) => {

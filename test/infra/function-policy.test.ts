@@ -6,7 +6,7 @@
 
 import { AccountRootPrincipal, ArnPrincipal } from "aws-cdk-lib/aws-iam";
 import { describe, expect, it } from "vitest";
-import type { FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
 import { VERIFICATIONS_TABLE } from "#shared/declarations/tables";
 import {
   functionStatements,

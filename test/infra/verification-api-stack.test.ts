@@ -11,7 +11,8 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { afterEach, describe, expect, it } from "vitest";
 import { EDGE_MAX_BODY_BYTES, edgeLimits, MANAGED_RULE_GROUPS } from "#shared/declarations/edge";
-import { FUNCTIONS, type FunctionDefinition } from "#shared/declarations/functions";
+import type { FunctionDefinition } from "#shared/declarations/function-definition";
+import { FUNCTIONS } from "#shared/declarations/functions";
 import {
   AUDIT_TRAIL_BROKEN_METRIC,
   EDEVLET_CANARY_FAILED_METRIC,
@@ -171,6 +172,151 @@ function wiredRoutes(template: Template): Map<string, Json> {
     routes.set(`${method.Properties.HttpMethod} ${pathOf(method.Properties.ResourceId)}`, method.Properties);
   }
   return routes;
+}
+
+/** The statements a function's role holds on the tables it declares: its actions, on the table, its indexes or the ones it names. */
+function tableStatements(template: Template, definition: FunctionDefinition): Json[] {
+  const expected: Json[] = [];
+  for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, string[]][]) {
+    const id = tableId(template, setting);
+    const table = TABLES.find((candidate) => candidate.setting === setting);
+    const indexArn = (indexName: string) => ({
+      "Fn::Join": ["", [{ "Fn::GetAtt": [id, "Arn"] }, `/index/${indexName}`]],
+    });
+    const named = (definition.access.queries as Partial<Record<SettingName, readonly string[]>> | undefined)?.[
+      setting
+    ]?.map((index) => table?.indexes[index]?.indexName ?? `${index}, not an index of ${setting}`);
+    if (named) {
+      // Queries reach the named indexes only; the other actions, the table only.
+      expected.push({ Effect: "Allow", Action: ["dynamodb:Query"], Resource: named.map(indexArn) });
+      // A function that only queries its indexes gets no statement on the table itself.
+      const onTable = actions.filter((action) => action !== "dynamodb:Query");
+      if (onTable.length > 0) {
+        expected.push({ Effect: "Allow", Action: onTable, Resource: { "Fn::GetAtt": [id, "Arn"] } });
+      }
+      continue;
+    }
+    const indexes = actions.includes("dynamodb:Query")
+      ? (table?.globalIndexes ?? []).map((index) => indexArn(index.indexName))
+      : [];
+    // Updates limited to named attributes stand in a statement of their own.
+    const attributes = definition.access.updatedAttributes as Partial<Record<SettingName, unknown>> | undefined;
+    const limited = attributes?.[setting] ? ["dynamodb:UpdateItem"] : [];
+    const others = actions.filter((action) => !limited.includes(action));
+    if (others.length > 0) {
+      expected.push({ Effect: "Allow", Action: others, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
+    }
+    for (const action of limited.filter((candidate) => actions.includes(candidate))) {
+      expected.push({ Effect: "Allow", Action: [action], Resource: { "Fn::GetAtt": [id, "Arn"] } });
+    }
+  }
+  return expected;
+}
+
+/** The statements a function's role holds for the bucket, the secrets, the usage plan, the portal pool and the queues it declares. */
+function grantStatements(stack: VerificationApiStack, template: Template, definition: FunctionDefinition): Json[] {
+  const expected: Json[] = [];
+  if (definition.access.uploads.length > 0) {
+    expected.push({
+      Effect: "Allow",
+      Action: definition.access.uploads,
+      Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack, bucket(stack)), "Arn"] }, "/documents/*"]] },
+    });
+  }
+  if (definition.access.secretsKey) {
+    expected.push({
+      Effect: "Allow",
+      Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+      Resource: { Ref: secretId(template) },
+    });
+  }
+  // Sealing is granted in the sealing key's own policy, not here (see the sealing key's test).
+  if (definition.access.appLimits) {
+    const planKeys = {
+      "Fn::Join": ["", [`arn:aws:apigateway:${stack.region}::/usageplans/`, { Ref: usagePlanId(template) }, "/keys"]],
+    };
+    expected.push(
+      {
+        Effect: "Allow",
+        Action: "apigateway:POST",
+        Resource: [`arn:aws:apigateway:${stack.region}::/apikeys`, planKeys],
+      },
+      { Effect: "Allow", Action: "apigateway:GET", Resource: `arn:aws:apigateway:${stack.region}::/apikeys` },
+    );
+  }
+  if (definition.access.portalUserAdmin) {
+    const actions = definition.access.portalUserAdmin;
+    expected.push({
+      Effect: "Allow",
+      Action: actions.length === 1 ? actions[0] : [...actions],
+      Resource: { "Fn::GetAtt": [portalPoolId(template), "Arn"] },
+    });
+  }
+  if (definition.access.simulator) {
+    expected.push({
+      Effect: "Allow",
+      Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+      Resource: { Ref: secretIdStartingWith(template, "SimulatorKey") },
+    });
+  }
+  const issuerQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "IssuerLookupsQueue"), "Arn"] };
+  if (definition.access.issuer === "schedule") {
+    expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: issuerQueueArn });
+  }
+  if (definition.access.issuer === "ask") {
+    // Its own retries, and from its event source taking, hiding and deleting the queue's messages.
+    expected.push({ Effect: "Allow", Action: [...QUEUE_READING, "sqs:SendMessage"], Resource: issuerQueueArn });
+  }
+  const deliveryQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "DeliveriesQueue"), "Arn"] };
+  if (definition.access.deliveryQueue === "send") {
+    expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: deliveryQueueArn });
+  }
+  if (definition.access.deliveryQueue === "receive") {
+    // Its event source adds taking, hiding and deleting the queue's messages.
+    expected.push({ Effect: "Allow", Action: QUEUE_READING, Resource: deliveryQueueArn });
+  }
+  return expected;
+}
+
+/** The statements of `name`'s role, in order: its log group, X-Ray, then what it declares (and, for the stream's consumer, what its event source adds). */
+function expectedStatements(
+  stack: VerificationApiStack,
+  template: Template,
+  [name, definition]: [string, FunctionDefinition],
+  logGroupId: string,
+): Json[] {
+  const expected: Json[] = [
+    {
+      Effect: "Allow",
+      Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+      Resource: { "Fn::GetAtt": [logGroupId, "Arn"] },
+    },
+    { Effect: "Allow", Action: ["xray:PutTelemetryRecords", "xray:PutTraceSegments"], Resource: "*" },
+    ...tableStatements(template, definition),
+    ...grantStatements(stack, template, definition),
+  ];
+  if (name === "on-verification-change") {
+    // The stream event source adds reading the stream and sending failures to its queue.
+    const queueId = queueIdStartingWith(template, "PipelineChangeFailures");
+    expected[1] = {
+      Effect: "Allow",
+      Action: ["dynamodb:ListStreams", "xray:PutTelemetryRecords", "xray:PutTraceSegments"],
+      Resource: "*",
+    };
+    expected.push(
+      {
+        Effect: "Allow",
+        Action: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
+        Resource: { "Fn::GetAtt": [tableId(template, "VERIFICATIONS_TABLE"), "StreamArn"] },
+      },
+      {
+        Effect: "Allow",
+        Action: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+        Resource: { "Fn::GetAtt": [queueId, "Arn"] },
+      },
+    );
+  }
+  return expected;
 }
 
 describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
@@ -447,131 +593,7 @@ describe.each(ENVIRONMENTS)("VerificationApi-%s", (environment) => {
       expect(roles[roleId]?.Properties.ManagedPolicyArns).toBeUndefined();
       const functionLogical = template.findResources("AWS::Lambda::Function")[functionId(stack, name)];
       const logGroupId = functionLogical?.Properties.LoggingConfig.LogGroup.Ref as string;
-
-      const expected: Json[] = [
-        {
-          Effect: "Allow",
-          Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
-          Resource: { "Fn::GetAtt": [logGroupId, "Arn"] },
-        },
-        { Effect: "Allow", Action: ["xray:PutTelemetryRecords", "xray:PutTraceSegments"], Resource: "*" },
-      ];
-      for (const [setting, actions] of Object.entries(definition.access.tables) as [SettingName, string[]][]) {
-        const id = tableId(template, setting);
-        const table = TABLES.find((candidate) => candidate.setting === setting);
-        const indexArn = (indexName: string) => ({
-          "Fn::Join": ["", [{ "Fn::GetAtt": [id, "Arn"] }, `/index/${indexName}`]],
-        });
-        const named = (definition.access.queries as Partial<Record<SettingName, readonly string[]>> | undefined)?.[
-          setting
-        ]?.map((index) => table?.indexes[index]?.indexName ?? `${index}, not an index of ${setting}`);
-        if (named) {
-          // Queries reach the named indexes only; the other actions, the table only.
-          expected.push({ Effect: "Allow", Action: ["dynamodb:Query"], Resource: named.map(indexArn) });
-          // A function that only queries its indexes gets no statement on the table itself.
-          const onTable = actions.filter((action) => action !== "dynamodb:Query");
-          if (onTable.length > 0) {
-            expected.push({ Effect: "Allow", Action: onTable, Resource: { "Fn::GetAtt": [id, "Arn"] } });
-          }
-          continue;
-        }
-        const indexes = actions.includes("dynamodb:Query")
-          ? (table?.globalIndexes ?? []).map((index) => indexArn(index.indexName))
-          : [];
-        // Updates limited to named attributes stand in a statement of their own.
-        const attributes = definition.access.updatedAttributes as Partial<Record<SettingName, unknown>> | undefined;
-        const limited = attributes?.[setting] ? ["dynamodb:UpdateItem"] : [];
-        const others = actions.filter((action) => !limited.includes(action));
-        if (others.length > 0) {
-          expected.push({ Effect: "Allow", Action: others, Resource: [{ "Fn::GetAtt": [id, "Arn"] }, ...indexes] });
-        }
-        for (const action of limited.filter((candidate) => actions.includes(candidate))) {
-          expected.push({ Effect: "Allow", Action: [action], Resource: { "Fn::GetAtt": [id, "Arn"] } });
-        }
-      }
-      if (definition.access.uploads.length > 0) {
-        expected.push({
-          Effect: "Allow",
-          Action: definition.access.uploads,
-          Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack, bucket(stack)), "Arn"] }, "/documents/*"]] },
-        });
-      }
-      if (definition.access.secretsKey) {
-        expected.push({
-          Effect: "Allow",
-          Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-          Resource: { Ref: secretId(template) },
-        });
-      }
-      // Sealing is granted in the sealing key's own policy, not here (see the sealing key's test).
-      if (definition.access.appLimits) {
-        const planKeys = {
-          "Fn::Join": [
-            "",
-            [`arn:aws:apigateway:${stack.region}::/usageplans/`, { Ref: usagePlanId(template) }, "/keys"],
-          ],
-        };
-        expected.push(
-          {
-            Effect: "Allow",
-            Action: "apigateway:POST",
-            Resource: [`arn:aws:apigateway:${stack.region}::/apikeys`, planKeys],
-          },
-          { Effect: "Allow", Action: "apigateway:GET", Resource: `arn:aws:apigateway:${stack.region}::/apikeys` },
-        );
-      }
-      if (definition.access.portalUserAdmin) {
-        const actions = definition.access.portalUserAdmin;
-        expected.push({
-          Effect: "Allow",
-          Action: actions.length === 1 ? actions[0] : [...actions],
-          Resource: { "Fn::GetAtt": [portalPoolId(template), "Arn"] },
-        });
-      }
-      if (definition.access.simulator) {
-        expected.push({
-          Effect: "Allow",
-          Action: ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-          Resource: { Ref: secretIdStartingWith(template, "SimulatorKey") },
-        });
-      }
-      const issuerQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "IssuerLookupsQueue"), "Arn"] };
-      if (definition.access.issuer === "schedule") {
-        expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: issuerQueueArn });
-      }
-      if (definition.access.issuer === "ask") {
-        // Its own retries, and from its event source taking, hiding and deleting the queue's messages.
-        expected.push({ Effect: "Allow", Action: [...QUEUE_READING, "sqs:SendMessage"], Resource: issuerQueueArn });
-      }
-      const deliveryQueueArn = { "Fn::GetAtt": [queueIdStartingWith(template, "DeliveriesQueue"), "Arn"] };
-      if (definition.access.deliveryQueue === "send") {
-        expected.push({ Effect: "Allow", Action: "sqs:SendMessage", Resource: deliveryQueueArn });
-      }
-      if (definition.access.deliveryQueue === "receive") {
-        // Its event source adds taking, hiding and deleting the queue's messages.
-        expected.push({ Effect: "Allow", Action: QUEUE_READING, Resource: deliveryQueueArn });
-      }
-      if (name === "on-verification-change") {
-        // The stream event source adds reading the stream and sending failures to its queue.
-        const queueId = queueIdStartingWith(template, "PipelineChangeFailures");
-        expected[1] = {
-          Effect: "Allow",
-          Action: ["dynamodb:ListStreams", "xray:PutTelemetryRecords", "xray:PutTraceSegments"],
-          Resource: "*",
-        };
-        expected.push(
-          {
-            Effect: "Allow",
-            Action: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
-            Resource: { "Fn::GetAtt": [tableId(template, "VERIFICATIONS_TABLE"), "StreamArn"] },
-          },
-          {
-            Effect: "Allow",
-            Action: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
-            Resource: { "Fn::GetAtt": [queueId, "Arn"] },
-          },
-        );
-      }
+      const expected = expectedStatements(stack, template, [name, definition], logGroupId);
       expect(normalizeStatements(policyStatementsOfRole(template, roleId)), name).toEqual(
         normalizeStatements(expected),
       );

@@ -9,16 +9,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { EDEVLET_BROWSER, EDEVLET_FORM, NEGATIVE_ANSWERS, says } from "#shared/domain/edevlet";
+import type { SimulatedHolding } from "#shared/ports/issuer-catalogue";
 import {
   CHURN_COOKIE,
-  edevletSimulator,
   FORM_PAGES,
   MOVED_BARCODE_STEP,
   SESSION_LIFETIME_MS,
   SIMULATOR_TEXTS,
   type SimulatorRequest,
-} from "#shared/http/edevlet-simulator";
-import type { SimulatedHolding } from "#shared/ports/issuer-catalogue";
+} from "#shared/simulator/protocol";
+import { edevletSimulator } from "#shared/simulator/simulator";
 import {
   type EdevletSimulator,
   SESSION_IDLE_MS,

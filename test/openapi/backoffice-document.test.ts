@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { BACKOFFICE_ROUTES } from "#shared/declarations/backoffice-api";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { BACKOFFICE_ROUTES } from "#shared/declarations/routes";
 import { buildBackofficeDocument, renderBackofficeDocument } from "../../openapi/backoffice.ts";
 import type { Json } from "../../openapi/parts.ts";
 import { namedCodes } from "./codes.ts";

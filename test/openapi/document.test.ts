@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { ROUTES } from "#shared/declarations/routes";
+import { ROUTES } from "#shared/declarations/public-api";
 import { EVENT_TYPES, WEBHOOK_HEADERS } from "#shared/domain/webhook-events";
 import { PROBLEM_CODES, PROBLEMS, problemBody } from "#shared/http/problems";
 import { buildBackofficeDocument } from "../../openapi/backoffice.ts";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PORTAL_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
-import { PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import type { Json } from "../../openapi/parts.ts";
 import { buildPortalDocument, renderPortalDocument } from "../../openapi/portal.ts";
 import { namedCodes } from "./codes.ts";

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemClock } from "#shared/adapters/system-clock";
-import { AUTHORIZER } from "#shared/declarations/routes";
+import { AUTHORIZER } from "#shared/declarations/public-api";
 import { isLiveKey, type KeyItem } from "#shared/domain/apps";
 import { RefusedError } from "#shared/domain/errors";
 import { setAppStatus } from "#shared/use-cases/accounts/apps";

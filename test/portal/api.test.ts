@@ -14,7 +14,7 @@ import {
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { PORTAL_AUTHORIZER } from "#shared/declarations/routes";
+import { PORTAL_AUTHORIZER } from "#shared/declarations/portal-api";
 import { AUDIT_ACTIONS } from "#shared/domain/audit";
 import { testEventSchema } from "#shared/domain/responses/events";
 import { SENDING_LIMITS } from "#shared/domain/tenant-limits";

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
-import { PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import type { PortalUser } from "../support/api.ts";
 import { fuzzAudited } from "../support/audited-fuzz.ts";
 import { call, type Reply } from "../support/client.ts";

@@ -10,7 +10,7 @@ import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { keyPk } from "#shared/domain/apps";
+import { keyPk } from "#shared/adapters/dynamodb-key-lookup";
 import { hashApiKey } from "#shared/domain/credentials";
 import { appEventSchema, type LookupMatch } from "#shared/domain/responses/portal";
 import type { VerificationResource } from "#shared/domain/responses/verification";
@@ -171,7 +171,7 @@ describe("keys", () => {
     // Another organisation's app and key under this organisation's app: still no such key.
     const theirs = await fx.api.organizationApp(stranger.organizationId);
     const [theirKey] = await fx.api.apps.listKeys(theirs.app_id);
-    const theirKeyId = `key_${theirKey?.pk.slice(4, 24)}`;
+    const theirKeyId = `key_${theirKey?.key_hash.slice(0, 20)}`;
     expectProblem(
       await portal(developer, "PATCH", `/portal/v1/apps/${app.app_id}/keys/${theirKeyId}`, { name: "Taken" }),
       404,
@@ -235,7 +235,7 @@ describe("the authorizer's record of a key's use", () => {
     const app = await fx.api.newApp();
     await fx.api.apps.revokeKeys(
       (await fx.api.apps.getApp(app.app_id)) ?? expect.fail("no app"),
-      [keyPk(hashApiKey(app.api_key))],
+      [hashApiKey(app.api_key)],
       [],
       isoSeconds(new Date()),
     );

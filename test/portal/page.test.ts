@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
@@ -206,14 +206,8 @@ describe("the portal in chromium", () => {
     return values;
   }
 
-  it("takes an owner from a new app to a verified webhook delivery, a replay, a search and usage", async () => {
-    await chromium.browser().grantPermissions(["clipboard-read", "clipboard-write"], { origin: fx.api.portalUrl });
-    const { page, problems } = await openPortal();
-    await expectLabelled(page);
-    await expectAccessible(page, "sign-in");
-    await signIn(page, owner);
-    await expectLabelled(page);
-
+  /** A new app from the page: its key and its secret shown once, in a dialog, and nowhere else. */
+  async function createAppOnPage(page: Page): Promise<{ apiKey: string; webhookSecret: string; card: Locator }> {
     // A new app: the key and the secret, once.
     await page.getByLabel("Name", { exact: true }).fill("Admissions");
     await page.getByRole("button", { name: "Create app" }).click();
@@ -234,13 +228,11 @@ describe("the portal in chromium", () => {
     const shown = await inPage<string>(page, "document.documentElement.outerHTML");
     expect(shown).not.toContain(apiKey);
     expect(shown).not.toContain(webhookSecret);
+    return { apiKey, webhookSecret, card };
+  }
 
-    // The key works on the public API.
-    const customer = new Customer(fx.api.baseUrl, apiKey);
-    expect((await call(fx.api.baseUrl, "GET", "/v1/verifications", { headers: { "X-API-Key": apiKey } })).status).toBe(
-      200,
-    );
-
+  /** Rotating from the app's card: a new key, once; the old one keeps working for the grace period. */
+  async function rotateOnPage(page: Page, card: Locator, apiKey: string): Promise<string> {
     // Rotate: a new key, once; the old one keeps working for the grace period.
     await card.getByRole("button", { name: "Rotate key" }).click();
     const [rotatedKey = ""] = await takeSecrets(page);
@@ -251,7 +243,11 @@ describe("the portal in chromium", () => {
         200,
       );
     }
+    return rotatedKey;
+  }
 
+  /** The webhook: the receiver, a signed test event, its delivery, a replay. */
+  async function webhookOnPage(page: Page, webhookSecret: string): Promise<void> {
     // The webhook: the receiver, a signed test event, its delivery, a replay.
     await page.getByRole("link", { name: "Webhooks" }).click();
     await page.getByRole("heading", { name: "Webhooks", exact: true }).waitFor();
@@ -284,7 +280,10 @@ describe("the portal in chromium", () => {
     await expect.poll(() => rows.count()).toBe(2);
     await expectAccessible(page, "webhooks and deliveries");
     await expectDeliveryOnPhone(page, eventId);
+  }
 
+  /** A verification made with the rotated key, found by its reference. */
+  async function verificationOnPage(page: Page, customer: Customer, rotatedKey: string): Promise<void> {
     // A verification made with the rotated key, found by its reference.
     const reference = `test_verified_${crypto.randomUUID().slice(0, 8)}`;
     const created = await new Customer(fx.api.baseUrl, rotatedKey).created({
@@ -305,7 +304,10 @@ describe("the portal in chromium", () => {
     expect(await detail.innerText()).toMatch(/Completed · Verified/);
     expect(await detail.innerText()).toMatch(/Reason\s+Verified/);
     await expectAccessible(page, "verifications");
+  }
 
+  /** Usage counts it. */
+  async function usageOnPage(page: Page): Promise<void> {
     // Usage counts it.
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByRole("heading", { name: "Usage", exact: true }).waitFor();
@@ -315,6 +317,28 @@ describe("the portal in chromium", () => {
     await expectLabelled(page);
     await expectAccessible(page, "usage");
     await expectChartReadableOnPhone(page);
+  }
+
+  it("takes an owner from a new app to a verified webhook delivery, a replay, a search and usage", async () => {
+    await chromium.browser().grantPermissions(["clipboard-read", "clipboard-write"], { origin: fx.api.portalUrl });
+    const { page, problems } = await openPortal();
+    await expectLabelled(page);
+    await expectAccessible(page, "sign-in");
+    await signIn(page, owner);
+    await expectLabelled(page);
+
+    const { apiKey, webhookSecret, card } = await createAppOnPage(page);
+
+    // The key works on the public API.
+    const customer = new Customer(fx.api.baseUrl, apiKey);
+    expect((await call(fx.api.baseUrl, "GET", "/v1/verifications", { headers: { "X-API-Key": apiKey } })).status).toBe(
+      200,
+    );
+
+    const rotatedKey = await rotateOnPage(page, card, apiKey);
+    await webhookOnPage(page, webhookSecret);
+    await verificationOnPage(page, customer, rotatedKey);
+    await usageOnPage(page);
 
     const stored = await inPage(
       page,

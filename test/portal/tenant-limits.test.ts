@@ -8,7 +8,7 @@
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { orgPk } from "#shared/domain/organizations";
+import { orgPk } from "#shared/adapters/dynamodb-app-rows";
 import {
   APPS_PER_ORGANIZATION,
   MEMBERS_PER_ORGANIZATION,

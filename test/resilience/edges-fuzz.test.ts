@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "#shared/declarations/routes";
+import { ROUTES } from "#shared/declarations/public-api";
 import { MAX_BODY_BYTES } from "#shared/http/edges";
 import { isProblemCode } from "#shared/http/problems";
 import { rawCall, validBody } from "../support/client.ts";

@@ -287,6 +287,237 @@ class Reviewer {
   }
 }
 
+type Confirmed = { id: string; file: string };
+type App = Awaited<ReturnType<TestApi["newApp"]>>;
+
+/** Customers create, upload and confirm `PROFILE.verifications` certificates, each noted in `ours`. */
+async function customersConfirm(client: ContractClient, ours: Set<string>): Promise<Confirmed[]> {
+  const indexes = Array.from({ length: PROFILE.verifications }, (_, i) => i);
+  return pooled(indexes, PROFILE.customersAtOnce, async (i) => {
+    const certificate = CERTIFICATES[i % CERTIFICATES.length] as (typeof CERTIFICATES)[number];
+    const body = {
+      document_type: certificate.type,
+      original_filename: certificate.file,
+      file_size_bytes: certificate.bytes.length,
+      external_reference_id: `flow-${SEED}-${i}`,
+    };
+    const created = await client.create(body, `flow-${SEED}-${i}`);
+    expect(created?.status, created?.text).toBe(201);
+    const resource = expectVerification(created as Reply);
+    ours.add(resource.verification_id);
+    expect(await client.upload(resource, certificate.bytes)).toBe(200);
+    const confirm = await client.confirm(resource.verification_id);
+    expect(confirm?.status, confirm?.text).toBe(200);
+    return { id: resource.verification_id, file: certificate.file };
+  });
+}
+
+/** The reviewers at work until stopped; a failure of theirs is kept, and thrown by `failed` and `stop`. */
+function startReviewing(staff: Reviewer[]) {
+  let settled = false;
+  let reviewFailure: unknown;
+  const reviewing = Promise.all(staff.map((person) => person.work(() => settled))).catch((error: unknown) => {
+    reviewFailure = error;
+  });
+  return {
+    failed() {
+      if (reviewFailure) throw reviewFailure;
+    },
+    async stop() {
+      settled = true;
+      await reviewing;
+      if (reviewFailure) throw reviewFailure;
+    },
+  };
+}
+
+/** Every verification of ours reaching a terminal state under the faults, the reviewers deciding what waits; the final items. */
+async function allTerminal(
+  ours: Set<string>,
+  reviewing: ReturnType<typeof startReviewing>,
+): Promise<VerificationItem[]> {
+  let statuses: Record<string, number> = {};
+  let pending: VerificationItem[] = [];
+  const finals = await waitFor(
+    () => `every verification reaching a terminal state (now ${JSON.stringify(statuses)}; ${JSON.stringify(pending)})`,
+    PROFILE.settleMs,
+    async () => {
+      reviewing.failed();
+      const items = (await api.scan(api.tables.verifications)) as unknown as VerificationItem[];
+      const mine = items.filter((item) => ours.has(item.verification_id));
+      statuses = countBy(mine.map((item) => item.status));
+      pending = mine.filter((item) => !isTerminal(item.status));
+      return mine.length === ours.size && mine.every((item) => isTerminal(item.status)) ? mine : undefined;
+    },
+  );
+  await reviewing.stop();
+  return finals;
+}
+
+/** The app's events, not their attempts. */
+const eventsOf = async (app: App) =>
+  (await api.scan(api.tables.events)).filter(
+    (item) => item.sk === "EVENT" && item.app_id === app.app_id,
+  ) as unknown as EventItem[];
+
+/**
+ * The tick makes the retries (the clock moved past the schedule's delays): once more against the
+ * failing endpoint, then it recovers. Answers what each tick attempted.
+ */
+async function retriesByTheTick(app: App): Promise<(number | "failed")[]> {
+  const [firstDelay, secondDelay] = RETRY_DELAYS_SECONDS.sandbox as [number, number];
+  let clock = Date.now();
+  const ticks: (number | "failed")[] = [];
+  /** One tick at `seconds` later; one that fails (a store call failed past the SDK's retries) is done again a minute later, as the schedule does. */
+  const tickAt = async (seconds: number) => {
+    clock += seconds * 1000;
+    vi.setSystemTime(clock);
+    try {
+      ticks.push(((await api.handlers.tick()) as { attempted: number }).attempted);
+    } catch {
+      ticks.push("failed");
+    }
+  };
+  vi.useFakeTimers({ toFake: ["Date"], now: clock });
+  try {
+    await tickAt(firstDelay * (1 + RETRY_JITTER) + 5);
+    receiver.recover();
+    // Then until nothing is due: what a fault left (a failed tick, claim or record) is due again once its lease passes.
+    for (let round = 0; round < 12; round += 1) {
+      await tickAt(secondDelay * (1 + RETRY_JITTER) + 5);
+      if ((await eventsOf(app)).every((event) => event.status !== "pending")) break;
+    }
+  } finally {
+    vi.useRealTimers();
+  }
+  return ticks;
+}
+
+/** Every verification started: terminal, by one transition, with one terminal event. */
+function expectTerminalOnce(finals: VerificationItem[], confirmed: Confirmed[], events: EventItem[]): void {
+  expect(finals.map((item) => item.verification_id).sort()).toEqual(confirmed.map((c) => c.id).sort());
+  const transitions = flow.terminalTransitions();
+  for (const item of finals) {
+    expect(["completed", "failed"], item.verification_id).toContain(item.status);
+    expect(transitions.get(item.verification_id), `terminal transitions of ${item.verification_id}`).toHaveLength(1);
+    const about = events.filter((event) => event.verification_id === item.verification_id);
+    const sequences = about.map((event) => event.sequence);
+    expect(new Set(sequences).size, `events of ${item.verification_id}: ${sequences}`).toBe(sequences.length);
+    const terminal = about.filter((event) => ["verification.completed", "verification.failed"].includes(event.type));
+    expect(
+      terminal.map((event) => [event.type, event.sequence]),
+      item.verification_id,
+    ).toEqual([[`verification.${item.status}`, item.sequence]]);
+  }
+}
+
+/** Every event: recorded as delivered, and answered 2xx with its one signed payload. Answers the 2xx answers past each first. */
+function expectDeliveredOnce(events: EventItem[], attempts: AttemptItem[]): number {
+  expect(countBy(events.map((event) => event.status))).toEqual({ delivered: events.length });
+  const deliveriesOf = new Map<string, typeof receiver.deliveries>();
+  for (const delivery of receiver.deliveries) {
+    deliveriesOf.set(delivery.eventId, [...(deliveriesOf.get(delivery.eventId) ?? []), delivery]);
+  }
+  expect(receiver.deliveries.every((delivery) => delivery.signatureValid)).toBe(true);
+  expect([...deliveriesOf.keys()].sort()).toEqual(events.map((event) => event.event_id).sort());
+  let repeated2xx = 0;
+  for (const event of events) {
+    const received = deliveriesOf.get(event.event_id) ?? [];
+    expect(new Set(received.map((delivery) => delivery.body)), event.event_id).toEqual(new Set([event.body]));
+    const succeeded = received.filter((delivery) => delivery.answer === 200).length;
+    const recorded = attempts.filter((attempt) => attempt.event_id === event.event_id);
+    expect(succeeded, `2xx answers for ${event.event_id}`).toBeGreaterThanOrEqual(1);
+    expect(
+      recorded.filter((attempt) => attempt.outcome === "delivered"),
+      event.event_id,
+    ).toHaveLength(1);
+    // At least once: a second 2xx only where the product lost the record of an attempt.
+    // At least once: a 2xx past the first only for an attempt the product did not see succeed, because
+    // its record was lost (a store call failed past the SDK's retries) or the answer came after the timeout.
+    const unseen =
+      received.length -
+      recorded.length +
+      recorded.filter((attempt) => attempt.outcome === "failed" && attempt.status_code === undefined).length;
+    expect(succeeded - 1, `2xx answers for ${event.event_id} the product did not see`).toBeLessThanOrEqual(unseen);
+    repeated2xx += succeeded - 1;
+  }
+  return repeated2xx;
+}
+
+/** Every terminal state counted once in the app's usage. */
+async function expectUsageCountedOnce(app: App, finals: VerificationItem[]): Promise<void> {
+  const usage: Record<string, number> = {};
+  for (const row of (await api.scan(api.tables.usage)).filter((item) => item.pk === `APP#${app.app_id}`)) {
+    for (const outcome of USAGE_OUTCOMES) {
+      if (typeof row[outcome] === "number") usage[outcome] = (usage[outcome] ?? 0) + (row[outcome] as number);
+    }
+  }
+  expect(usage).toEqual(countBy(finals.map((item) => usageOutcome(item) ?? "none")));
+}
+
+/** Every reviewer decision: one audit record, and the chain holds. */
+async function expectDecisionsAuditedOnce(finals: VerificationItem[], staff: Reviewer[]) {
+  const audit = (await api.scan(api.tables.audit)).filter((item) => typeof item.action === "string");
+  const decisions = audit.filter((record) => record.action === "review.decided");
+  const reviewedIds = finals.filter((item) => item.decided_by !== undefined).map((item) => item.verification_id);
+  expect(reviewedIds.length).toBeGreaterThan(0);
+  expect(decisions.map((record) => record.verification_id).sort()).toEqual(reviewedIds.sort());
+  expect(reviewedIds.sort()).toEqual(staff.flatMap((person) => [...person.decided]).sort());
+  const actions = audit.map((record) => `${record.action} ${record.request_id}`);
+  expect(new Set(actions).size, "an action recorded twice").toBe(actions.length);
+  // Sealed as the sealer would seal them once they can have landed, and then checked.
+  const sealedAt = new FixedClock(isoSeconds(new Date(Date.now() + SEAL_MARGIN_MS + 1000)));
+  const trail = auditIn(dynamo, api.tables.audit);
+  const kms = new KMSClient({
+    endpoint: process.env.KMS_ENDPOINT,
+    region: LOCAL_REGION,
+    credentials: inject("engines").credentials,
+  });
+  const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
+  await sealAudit({ prints: trail, ...sealing, clock: sealedAt });
+  const chain = await verifyAuditTrail({ prints: trail, strays: trail, ...sealing, clock: sealedAt }, {});
+  kms.destroy();
+  expect(chain.findings).toEqual([]);
+  return { audit, decisions, chain };
+}
+
+/** What the run met, in numbers, on the console. */
+function logSummary(run: {
+  client: ContractClient;
+  staff: Reviewer[];
+  finals: VerificationItem[];
+  events: EventItem[];
+  attempts: AttemptItem[];
+  ticks: (number | "failed")[];
+  repeated2xx: number;
+  audited: Awaited<ReturnType<typeof expectDecisionsAuditedOnce>>;
+  seconds: { customer: number; settled: number; delivered: number };
+}): void {
+  const { client, staff, finals, events, attempts, ticks, repeated2xx } = run;
+  const { audit, decisions, chain } = run.audited;
+  const { customer: customerSeconds, settled: settledSeconds, delivered: deliveredSeconds } = run.seconds;
+  const dynamoCounts = dynamoProxy.counts();
+  const lost = lostReplies.counts();
+  const s3Counts = s3Proxy.counts();
+  const issuerCounts = issuer.counts();
+  const crashes = flow.counts();
+  const sum = (of: (person: Reviewer) => number) => staff.reduce((total, person) => total + of(person), 0);
+  const answers = countBy(receiver.deliveries.map((delivery) => String(delivery.answer)));
+  console.log(
+    [
+      `resilience/flow-faults (${FULL ? "full" : "short"}): seed ${SEED}, ${PROFILE.verifications} verifications`,
+      `  customer: ${client.stats.requests} requests, ${client.stats.retries} retries, statuses ${JSON.stringify(client.stats.statuses)}, all confirmed in ${customerSeconds.toFixed(1)} s`,
+      `  final states: ${JSON.stringify(countBy(finals.map((f) => `${f.status}/${f.result ?? "-"}/${f.reasons?.[0]?.code ?? "-"}`)))}, all terminal at ${settledSeconds.toFixed(1)} s`,
+      `  DynamoDB: ${dynamoCounts.requests} requests, ${dynamoCounts.throttle} throttled, ${dynamoCounts.error} 500s, ${dynamoCounts.drop} dropped; ${lost.lost} of ${lost.writes} writes applied but answered 500`,
+      `  S3: ${s3Counts.requests} requests, ${s3Counts.throttle} SlowDown, ${s3Counts.error} 500s, ${s3Counts.drop} dropped`,
+      `  e-Devlet: ${issuerCounts.lookups} lookups, ${issuerCounts.busy} busy, ${issuerCounts.timeout} timed out`,
+      `  crashes: stream consumer ${crashes.consumerCrashes} of ${crashes.consumerInvocations} invocations, delivery reader ${crashes.readerCrashes} of ${crashes.readerInvocations}; ${crashes.recordsSeenAgain} stream records handed over again`,
+      `  reviewers: ${staff.map((person) => person.decided.size).join("+")} decided, ${sum((person) => person.stats.claims)} claims, ${sum((person) => person.stats.requests)} requests, ${sum((person) => person.stats.retries)} retries; audit ${audit.length} records, ${decisions.length} decisions, sealed ${chain.months.map((m) => `${m.month}: ${m.sealed}`).join(", ")}, holds`,
+      `  webhooks: ${events.length} events, ${receiver.deliveries.length} deliveries (${JSON.stringify(answers)}), ${attempts.length} attempts recorded, ${ticks.join("+")} by the tick, ${repeated2xx} repeated 2xx; every event delivered by ${deliveredSeconds.toFixed(1)} s`,
+    ].join("\n"),
+  );
+}
+
 describe("the whole flow under injected faults", () => {
   it("finishes every verification once, delivers every event, and audits every decision once", async () => {
     const started = performance.now();
@@ -297,52 +528,14 @@ describe("the whole flow under injected faults", () => {
     const client = new ContractClient(api.baseUrl, app.api_key, 20);
     const ours = new Set<string>();
     const staff = reviewers.map((user, r) => new Reviewer(user, ours, r === 0 ? "oldest" : "newest"));
-    let settled = false;
-    let reviewFailure: unknown;
-    const reviewing = Promise.all(staff.map((person) => person.work(() => settled))).catch((error: unknown) => {
-      reviewFailure = error;
-    });
+    const reviewing = startReviewing(staff);
 
     // Customers: create, upload, confirm.
-    const indexes = Array.from({ length: PROFILE.verifications }, (_, i) => i);
-    const confirmed = await pooled(indexes, PROFILE.customersAtOnce, async (i) => {
-      const certificate = CERTIFICATES[i % CERTIFICATES.length] as (typeof CERTIFICATES)[number];
-      const body = {
-        document_type: certificate.type,
-        original_filename: certificate.file,
-        file_size_bytes: certificate.bytes.length,
-        external_reference_id: `flow-${SEED}-${i}`,
-      };
-      const created = await client.create(body, `flow-${SEED}-${i}`);
-      expect(created?.status, created?.text).toBe(201);
-      const resource = expectVerification(created as Reply);
-      ours.add(resource.verification_id);
-      expect(await client.upload(resource, certificate.bytes)).toBe(200);
-      const confirm = await client.confirm(resource.verification_id);
-      expect(confirm?.status, confirm?.text).toBe(200);
-      return { id: resource.verification_id, file: certificate.file };
-    });
+    const confirmed = await customersConfirm(client, ours);
     const customerSeconds = (performance.now() - started) / 1000;
 
     // Every verification reaches a terminal state under the faults, the reviewer deciding what waits.
-    let statuses: Record<string, number> = {};
-    let pending: VerificationItem[] = [];
-    const finals = await waitFor(
-      () =>
-        `every verification reaching a terminal state (now ${JSON.stringify(statuses)}; ${JSON.stringify(pending)})`,
-      PROFILE.settleMs,
-      async () => {
-        if (reviewFailure) throw reviewFailure;
-        const items = (await api.scan(api.tables.verifications)) as unknown as VerificationItem[];
-        const mine = items.filter((item) => ours.has(item.verification_id));
-        statuses = countBy(mine.map((item) => item.status));
-        pending = mine.filter((item) => !isTerminal(item.status));
-        return mine.length === ours.size && mine.every((item) => isTerminal(item.status)) ? mine : undefined;
-      },
-    );
-    settled = true;
-    await reviewing;
-    if (reviewFailure) throw reviewFailure;
+    const finals = await allTerminal(ours, reviewing);
     const settledSeconds = (performance.now() - started) / 1000;
     await flow.pipeline.drain();
     await waitFor(
@@ -351,36 +544,7 @@ describe("the whole flow under injected faults", () => {
       async () => (receiver.hanging() === 0 ? true : undefined),
     );
 
-    // The tick makes the retries: once more against the failing endpoint, then it recovers.
-    const [firstDelay, secondDelay] = RETRY_DELAYS_SECONDS.sandbox as [number, number];
-    let clock = Date.now();
-    const ticks: (number | "failed")[] = [];
-    /** One tick at `seconds` later; one that fails (a store call failed past the SDK's retries) is done again a minute later, as the schedule does. */
-    const tickAt = async (seconds: number) => {
-      clock += seconds * 1000;
-      vi.setSystemTime(clock);
-      try {
-        ticks.push(((await api.handlers.tick()) as { attempted: number }).attempted);
-      } catch {
-        ticks.push("failed");
-      }
-    };
-    const eventsOfOurs = async () =>
-      (await api.scan(api.tables.events)).filter(
-        (item) => item.sk === "EVENT" && item.app_id === app.app_id,
-      ) as unknown as EventItem[];
-    vi.useFakeTimers({ toFake: ["Date"], now: clock });
-    try {
-      await tickAt(firstDelay * (1 + RETRY_JITTER) + 5);
-      receiver.recover();
-      // Then until nothing is due: what a fault left (a failed tick, claim or record) is due again once its lease passes.
-      for (let round = 0; round < 12; round += 1) {
-        await tickAt(secondDelay * (1 + RETRY_JITTER) + 5);
-        if ((await eventsOfOurs()).every((event) => event.status !== "pending")) break;
-      }
-    } finally {
-      vi.useRealTimers();
-    }
+    const ticks = await retriesByTheTick(app);
     dynamoProxy.calm();
     lostReplies.calm();
     s3Proxy.calm();
@@ -388,109 +552,27 @@ describe("the whole flow under injected faults", () => {
     flow.calm();
     const deliveredSeconds = (performance.now() - started) / 1000;
 
-    const events = await eventsOfOurs();
+    const events = await eventsOf(app);
     const attempts = (await api.scan(api.tables.events)).filter(
       (item) => item.sk !== "EVENT" && events.some((event) => event.event_id === item.event_id),
     ) as unknown as AttemptItem[];
 
-    // Every verification started: terminal, by one transition, with one terminal event.
-    expect(finals.map((item) => item.verification_id).sort()).toEqual(confirmed.map((c) => c.id).sort());
-    const transitions = flow.terminalTransitions();
-    for (const item of finals) {
-      expect(["completed", "failed"], item.verification_id).toContain(item.status);
-      expect(transitions.get(item.verification_id), `terminal transitions of ${item.verification_id}`).toHaveLength(1);
-      const about = events.filter((event) => event.verification_id === item.verification_id);
-      const sequences = about.map((event) => event.sequence);
-      expect(new Set(sequences).size, `events of ${item.verification_id}: ${sequences}`).toBe(sequences.length);
-      const terminal = about.filter((event) => ["verification.completed", "verification.failed"].includes(event.type));
-      expect(
-        terminal.map((event) => [event.type, event.sequence]),
-        item.verification_id,
-      ).toEqual([[`verification.${item.status}`, item.sequence]]);
-    }
-
-    // Every event: recorded as delivered, and answered 2xx with its one signed payload.
-    expect(countBy(events.map((event) => event.status))).toEqual({ delivered: events.length });
-    const deliveriesOf = new Map<string, typeof receiver.deliveries>();
-    for (const delivery of receiver.deliveries) {
-      deliveriesOf.set(delivery.eventId, [...(deliveriesOf.get(delivery.eventId) ?? []), delivery]);
-    }
-    expect(receiver.deliveries.every((delivery) => delivery.signatureValid)).toBe(true);
-    expect([...deliveriesOf.keys()].sort()).toEqual(events.map((event) => event.event_id).sort());
-    let repeated2xx = 0;
-    for (const event of events) {
-      const received = deliveriesOf.get(event.event_id) ?? [];
-      expect(new Set(received.map((delivery) => delivery.body)), event.event_id).toEqual(new Set([event.body]));
-      const succeeded = received.filter((delivery) => delivery.answer === 200).length;
-      const recorded = attempts.filter((attempt) => attempt.event_id === event.event_id);
-      expect(succeeded, `2xx answers for ${event.event_id}`).toBeGreaterThanOrEqual(1);
-      expect(
-        recorded.filter((attempt) => attempt.outcome === "delivered"),
-        event.event_id,
-      ).toHaveLength(1);
-      // At least once: a second 2xx only where the product lost the record of an attempt.
-      // At least once: a 2xx past the first only for an attempt the product did not see succeed, because
-      // its record was lost (a store call failed past the SDK's retries) or the answer came after the timeout.
-      const unseen =
-        received.length -
-        recorded.length +
-        recorded.filter((attempt) => attempt.outcome === "failed" && attempt.status_code === undefined).length;
-      expect(succeeded - 1, `2xx answers for ${event.event_id} the product did not see`).toBeLessThanOrEqual(unseen);
-      repeated2xx += succeeded - 1;
-    }
-
-    // Every terminal state counted once in the app's usage.
-    const usage: Record<string, number> = {};
-    for (const row of (await api.scan(api.tables.usage)).filter((item) => item.pk === `APP#${app.app_id}`)) {
-      for (const outcome of USAGE_OUTCOMES) {
-        if (typeof row[outcome] === "number") usage[outcome] = (usage[outcome] ?? 0) + (row[outcome] as number);
-      }
-    }
-    expect(usage).toEqual(countBy(finals.map((item) => usageOutcome(item) ?? "none")));
-
-    // Every reviewer decision: one audit record, and the chain holds.
-    const audit = (await api.scan(api.tables.audit)).filter((item) => typeof item.action === "string");
-    const decisions = audit.filter((record) => record.action === "review.decided");
-    const reviewedIds = finals.filter((item) => item.decided_by !== undefined).map((item) => item.verification_id);
-    expect(reviewedIds.length).toBeGreaterThan(0);
-    expect(decisions.map((record) => record.verification_id).sort()).toEqual(reviewedIds.sort());
-    expect(reviewedIds.sort()).toEqual(staff.flatMap((person) => [...person.decided]).sort());
-    const actions = audit.map((record) => `${record.action} ${record.request_id}`);
-    expect(new Set(actions).size, "an action recorded twice").toBe(actions.length);
-    // Sealed as the sealer would seal them once they can have landed, and then checked.
-    const sealedAt = new FixedClock(isoSeconds(new Date(Date.now() + SEAL_MARGIN_MS + 1000)));
-    const trail = auditIn(dynamo, api.tables.audit);
-    const kms = new KMSClient({
-      endpoint: process.env.KMS_ENDPOINT,
-      region: LOCAL_REGION,
-      credentials: inject("engines").credentials,
-    });
-    const sealing = sealingIn(dynamo, kms, api.tables.auditDigests, String(process.env.AUDIT_SEALING_KEY_ID));
-    await sealAudit({ prints: trail, ...sealing, clock: sealedAt });
-    const chain = await verifyAuditTrail({ prints: trail, strays: trail, ...sealing, clock: sealedAt }, {});
-    kms.destroy();
-    expect(chain.findings).toEqual([]);
+    expectTerminalOnce(finals, confirmed, events);
+    const repeated2xx = expectDeliveredOnce(events, attempts);
+    await expectUsageCountedOnce(app, finals);
+    const audited = await expectDecisionsAuditedOnce(finals, staff);
     expect(unexpected).toEqual([]);
 
-    const dynamoCounts = dynamoProxy.counts();
-    const lost = lostReplies.counts();
-    const s3Counts = s3Proxy.counts();
-    const issuerCounts = issuer.counts();
-    const crashes = flow.counts();
-    const sum = (of: (person: Reviewer) => number) => staff.reduce((total, person) => total + of(person), 0);
-    const answers = countBy(receiver.deliveries.map((delivery) => String(delivery.answer)));
-    console.log(
-      [
-        `resilience/flow-faults (${FULL ? "full" : "short"}): seed ${SEED}, ${PROFILE.verifications} verifications`,
-        `  customer: ${client.stats.requests} requests, ${client.stats.retries} retries, statuses ${JSON.stringify(client.stats.statuses)}, all confirmed in ${customerSeconds.toFixed(1)} s`,
-        `  final states: ${JSON.stringify(countBy(finals.map((f) => `${f.status}/${f.result ?? "-"}/${f.reasons?.[0]?.code ?? "-"}`)))}, all terminal at ${settledSeconds.toFixed(1)} s`,
-        `  DynamoDB: ${dynamoCounts.requests} requests, ${dynamoCounts.throttle} throttled, ${dynamoCounts.error} 500s, ${dynamoCounts.drop} dropped; ${lost.lost} of ${lost.writes} writes applied but answered 500`,
-        `  S3: ${s3Counts.requests} requests, ${s3Counts.throttle} SlowDown, ${s3Counts.error} 500s, ${s3Counts.drop} dropped`,
-        `  e-Devlet: ${issuerCounts.lookups} lookups, ${issuerCounts.busy} busy, ${issuerCounts.timeout} timed out`,
-        `  crashes: stream consumer ${crashes.consumerCrashes} of ${crashes.consumerInvocations} invocations, delivery reader ${crashes.readerCrashes} of ${crashes.readerInvocations}; ${crashes.recordsSeenAgain} stream records handed over again`,
-        `  reviewers: ${staff.map((person) => person.decided.size).join("+")} decided, ${sum((person) => person.stats.claims)} claims, ${sum((person) => person.stats.requests)} requests, ${sum((person) => person.stats.retries)} retries; audit ${audit.length} records, ${decisions.length} decisions, sealed ${chain.months.map((m) => `${m.month}: ${m.sealed}`).join(", ")}, holds`,
-        `  webhooks: ${events.length} events, ${receiver.deliveries.length} deliveries (${JSON.stringify(answers)}), ${attempts.length} attempts recorded, ${ticks.join("+")} by the tick, ${repeated2xx} repeated 2xx; every event delivered by ${deliveredSeconds.toFixed(1)} s`,
-      ].join("\n"),
-    );
+    logSummary({
+      client,
+      staff,
+      finals,
+      events,
+      attempts,
+      ticks,
+      repeated2xx,
+      audited,
+      seconds: { customer: customerSeconds, settled: settledSeconds, delivered: deliveredSeconds },
+    });
   }, 600_000);
 });

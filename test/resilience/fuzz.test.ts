@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { methodsByPath, ROUTES } from "#shared/declarations/routes";
+import { ROUTES } from "#shared/declarations/public-api";
+import { methodsByPath } from "#shared/declarations/routes";
 import { startApi, type TestApi } from "../support/api.ts";
 import { call, expectProblem, type Reply } from "../support/client.ts";
 

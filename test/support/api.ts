@@ -165,26 +165,80 @@ export interface TestIssuer {
   concurrency?: number;
 }
 
-export async function startApi(
-  options: {
-    environment?: Environment;
-    dynamoEndpoint?: string;
-    /** The S3 endpoint the functions call and sign upload URLs for (a fault proxy); the shared engine by default. */
-    s3Endpoint?: string;
-    pipeline?: boolean;
-    /** The e-Devlet simulator and how processing asks it; `false` runs with no issuer (`ISSUER=none`). */
-    issuer?: TestIssuer | false;
-    /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
-    throttle?: GatewayOptions["throttle"];
-    /** The web ACL's rate rules in front of the gateways; none by default. */
-    edge?: GatewayOptions["edge"];
-    /** Each app's own bucket in the usage plan, as deployed; none by default (the plan's keys are checked regardless). */
-    appThrottle?: Throttle;
-  } = {},
-): Promise<TestApi> {
-  const engines = inject("engines");
+/** What `startApi` takes: the engines' endpoints, the issuer, and the gateways' limits. */
+interface ApiOptions {
+  environment?: Environment;
+  dynamoEndpoint?: string;
+  /** The S3 endpoint the functions call and sign upload URLs for (a fault proxy); the shared engine by default. */
+  s3Endpoint?: string;
+  pipeline?: boolean;
+  /** The e-Devlet simulator and how processing asks it; `false` runs with no issuer (`ISSUER=none`). */
+  issuer?: TestIssuer | false;
+  /** Stage throttling in the gateway, as deployed; none by default, so tests can burst. */
+  throttle?: GatewayOptions["throttle"];
+  /** The web ACL's rate rules in front of the gateways; none by default. */
+  edge?: GatewayOptions["edge"];
+  /** Each app's own bucket in the usage plan, as deployed; none by default (the plan's keys are checked regardless). */
+  appThrottle?: Throttle;
+}
+
+export async function startApi(options: ApiOptions = {}): Promise<TestApi> {
   const environment = options.environment ?? "sandbox";
   const prefix = `t${randomUUID().slice(0, 8)}-`;
+  const services = await startServices(options);
+  await configureFunctions(options, environment, prefix, services);
+  const stores = await storesOf(prefix, services.identity.url);
+  const handlers = await loadHandlers();
+  simulatorHandler = handlers["edevlet-simulator"];
+  const gateways = await startGateways(options, handlers, services.usagePlans);
+  const pipeline = options.pipeline ? await startTestPipeline(stores.tables, handlers, services.queues) : undefined;
+  const accounts = accountHelpers(environment, stores, services);
+  return {
+    ...gateways.urls,
+    organization: accounts.newOrganization,
+    portalUser: accounts.portalUser,
+    organizationApp: accounts.organizationApp,
+    identity: identityHelpers(services.identity.url, stores.cognito, services.mailbox),
+    staffUser: (groups) => signedInUser(stores.cognito, LOCAL_STAFF_POOL, groups),
+    environment,
+    tables: stores.tables,
+    bucket: LOCAL_BUCKET,
+    db: stores.db,
+    async newSendingWindow(appId, kind) {
+      await stores.db.send(new DeleteCommand({ TableName: stores.tables.events, Key: sendingKey(appId, kind) }));
+    },
+    s3: stores.s3,
+    apps: stores.apps,
+    handlers,
+    pipeline,
+    simulator: services.simulator,
+    queues: services.queues,
+    sealer: services.sealer,
+    limits: services.limits,
+    clock: systemClock,
+    newApp: accounts.newApp,
+    appWithoutLimits: accounts.appWithoutLimits,
+    ...tableReaders(stores.db),
+    async stop() {
+      await pipeline?.stop();
+      await services.simulator?.stop();
+      await gateways.close();
+      await services.identity.stop();
+      await services.kms.stop();
+      await services.usagePlans.stop();
+      await services.queues.stop();
+      stores.cognito.destroy();
+      stores.raw.destroy();
+      stores.s3.destroy();
+    },
+  };
+}
+
+type Services = Awaited<ReturnType<typeof startServices>>;
+
+/** The services beside the functions: KMS, the usage plans, the queues, the simulator and the identity pools. */
+async function startServices(options: ApiOptions) {
+  const engines = inject("engines");
   const secretsKey = SecretBox.generateKey();
   const kms = await startKms({ port: 0, keyMaterial: secretsKey });
   const sealer = localSealer(kms.url, secretsKey);
@@ -201,6 +255,13 @@ export async function startApi(
   // The invitations the pools mail, each a file, as `npm start` keeps them.
   const mailbox = mkdtempSync(path.join(os.tmpdir(), "verification-api-mailbox-"));
   const identity = await startIdentity({ port: 0, pools: LOCAL_POOLS, credentials: engines.credentials, mailbox });
+  return { secretsKey, kms, sealer, usagePlans, issuer, queues, limits, simulator, mailbox, identity };
+}
+
+/** The functions' settings in this process's environment, as the handlers read them when they load. */
+async function configureFunctions(options: ApiOptions, environment: Environment, prefix: string, services: Services) {
+  const engines = inject("engines");
+  const { secretsKey, kms, usagePlans, queues, simulator, issuer, identity } = services;
   const webAssets = await builtWeb();
   Object.assign(
     process.env,
@@ -227,7 +288,13 @@ export async function startApi(
       backoffice: { identityEndpoint: identity.url, webAssets },
     }),
   );
-  const cognito = new CognitoIdentityProviderClient({ ...clientConfigOf(), endpoint: identity.url });
+}
+
+type Stores = Awaited<ReturnType<typeof storesOf>>;
+/** This file's tables (created), and the clients a test arranges and inspects state with. */
+async function storesOf(prefix: string, identityUrl: string) {
+  const engines = inject("engines");
+  const cognito = new CognitoIdentityProviderClient({ ...clientConfigOf(), endpoint: identityUrl });
   const clientConfig = clientConfigOf();
   const raw = new DynamoDBClient({ ...clientConfig, endpoint: engines.dynamoEndpoint });
   await ensureTables(raw, prefix);
@@ -249,19 +316,11 @@ export async function startApi(
   };
   const apps = new DynamoDbAppStore(db, tables.apps);
   const organizations = new DynamoDbOrganizationStore(db, tables.apps);
-  const newOrganization = async (name = `test organisation ${randomUUID()}`) =>
-    (await createOrganization({ organizations, clock: systemClock }, { name, environment })).organization_id;
+  return { cognito, raw, db, s3, tables, apps, organizations };
+}
 
-  /** What creating an app needs here, with `appLimits` keeping (or not) its request bucket. */
-  const appDeps = (appLimits: Pick<AppLimits, "register">) => ({
-    apps,
-    sealer,
-    limits: appLimits,
-    clock: systemClock,
-    destinations: destinationsFor(environment, "local"),
-  });
-  const handlers = await loadHandlers();
-  simulatorHandler = handlers["edevlet-simulator"];
+/** The public, backoffice and portal gateways over `handlers`, listening; their URLs, and how to close them. */
+async function startGateways(options: ApiOptions, handlers: Handlers, usagePlans: Services["usagePlans"]) {
   const server = createGateway({
     handlers,
     region: LOCAL_REGION,
@@ -274,26 +333,57 @@ export async function startApi(
   const port = await listen(server);
   const backofficePort = await listen(backoffice);
   const portalPort = await listen(portal);
-  const pipeline = options.pipeline
-    ? await startPipeline({
-        endpoint: engines.dynamoEndpoint,
-        region: LOCAL_REGION,
-        table: tables.verifications,
-        consumer: handlers["on-verification-change"],
-        deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
-        lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
-        tick: async () => undefined,
-        pollMs: 50,
-        tickMs: 3_600_000,
-        onError: (error) => console.error("change stream poller:", error),
-      })
-    : undefined;
-
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    backofficeUrl: `http://127.0.0.1:${backofficePort}`,
-    portalUrl: `http://127.0.0.1:${portalPort}`,
-    organization: newOrganization,
+    urls: {
+      baseUrl: `http://127.0.0.1:${port}`,
+      backofficeUrl: `http://127.0.0.1:${backofficePort}`,
+      portalUrl: `http://127.0.0.1:${portalPort}`,
+    },
+    async close() {
+      for (const gateway of [server, backoffice, portal]) {
+        gateway.closeAllConnections();
+        await new Promise((resolve) => gateway.close(resolve));
+      }
+    },
+  };
+}
+
+/** The change-stream poller over the verifications table, its tick left to the test. */
+function startTestPipeline(tables: Stores["tables"], handlers: Handlers, queues: LocalQueues): Promise<Pipeline> {
+  return startPipeline({
+    endpoint: inject("engines").dynamoEndpoint,
+    region: LOCAL_REGION,
+    table: tables.verifications,
+    consumer: handlers["on-verification-change"],
+    deliveries: { queue: queues.queue("Deliveries"), reader: handlers["deliver-webhooks"] },
+    lookups: { queue: queues.queue("IssuerLookups"), reader: handlers["ask-issuer"] },
+    tick: async () => undefined,
+    pollMs: 50,
+    tickMs: 3_600_000,
+    onError: (error) => console.error("change stream poller:", error),
+  });
+}
+
+/** The handle's organisations, portal users and apps, created as the ops commands and the portal create them. */
+function accountHelpers(
+  environment: Environment,
+  { organizations, apps, cognito }: Stores,
+  { sealer, limits }: Services,
+): Pick<TestApi, "portalUser" | "organizationApp" | "newApp" | "appWithoutLimits"> & {
+  newOrganization: TestApi["organization"];
+} {
+  const newOrganization = async (name = `test organisation ${randomUUID()}`) =>
+    (await createOrganization({ organizations, clock: systemClock }, { name, environment })).organization_id;
+  /** What creating an app needs here, with `appLimits` keeping (or not) its request bucket. */
+  const appDeps = (appLimits: Pick<AppLimits, "register">) => ({
+    apps,
+    sealer,
+    limits: appLimits,
+    clock: systemClock,
+    destinations: destinationsFor(environment, "local"),
+  });
+  return {
+    newOrganization,
     async portalUser(role, organizationId) {
       const organization = organizationId ?? (await newOrganization());
       const user = await signedInUser(cognito, LOCAL_PORTAL_POOL, []);
@@ -305,69 +395,66 @@ export async function startApi(
     },
     organizationApp: (organizationId, webhookUrl) =>
       createApp(appDeps(limits), { name: `test app ${randomUUID()}`, environment, webhookUrl, organizationId }),
-    identity: {
-      endpoint: identity.url,
-      userPoolId: LOCAL_STAFF_POOL.id,
-      clientId: LOCAL_STAFF_POOL.clientId,
-      cognito,
-      invitationOf(username) {
-        const latest = readdirSync(mailbox)
-          .filter((name) => name.endsWith(`-${encodeURIComponent(username)}.json`))
-          .sort()
-          .at(-1);
-        if (!latest) return undefined;
-        const mail = JSON.parse(readFileSync(path.join(mailbox, latest), "utf8")) as { to: string; body: string };
-        const temporaryPassword = /temporary password is (\S+)\.$/.exec(mail.body)?.[1];
-        return temporaryPassword ? { to: mail.to, temporaryPassword } : undefined;
-      },
-      async firstPortalSignIn(username) {
-        const invitation = this.invitationOf(username);
-        if (!invitation) throw new Error(`No invitation was mailed to ${username}`);
-        const first = await cognito.send(
-          new InitiateAuthCommand({
-            ClientId: LOCAL_PORTAL_POOL.clientId,
-            AuthFlow: "USER_PASSWORD_AUTH",
-            AuthParameters: { USERNAME: username, PASSWORD: invitation.temporaryPassword },
-          }),
-        );
-        if (first.ChallengeName !== ChallengeNameType.NEW_PASSWORD_REQUIRED) {
-          throw new Error(`${username}'s first sign-in asked for ${first.ChallengeName}, not a new password`);
-        }
-        const answered = await cognito.send(
-          new RespondToAuthChallengeCommand({
-            ClientId: LOCAL_PORTAL_POOL.clientId,
-            ChallengeName: ChallengeNameType.NEW_PASSWORD_REQUIRED,
-            Session: first.Session,
-            ChallengeResponses: { USERNAME: username, NEW_PASSWORD: staffPassword() },
-          }),
-        );
-        const token = answered.AuthenticationResult?.AccessToken;
-        if (!token) throw new Error(`No access token after ${username}'s new password`);
-        return token;
-      },
-    },
-    staffUser: (groups) => signedInUser(cognito, LOCAL_STAFF_POOL, groups),
-    environment,
-    tables,
-    bucket: LOCAL_BUCKET,
-    db,
-    async newSendingWindow(appId, kind) {
-      await db.send(new DeleteCommand({ TableName: tables.events, Key: sendingKey(appId, kind) }));
-    },
-    s3,
-    apps,
-    handlers,
-    pipeline,
-    simulator,
-    queues,
-    sealer,
-    limits,
-    clock: systemClock,
     newApp: (appEnvironment = environment, webhookUrl) =>
       createApp(appDeps(limits), { name: `test app ${randomUUID()}`, environment: appEnvironment, webhookUrl }),
     // Its registration lost: stored, with no key in the usage plan.
     appWithoutLimits: () =>
       createApp(appDeps({ register: async () => undefined }), { name: `test app ${randomUUID()}`, environment }),
+  };
+}
+
+/** The handle's `identity`: the staff pool's endpoint, and the invitations the pools mailed to `mailbox`. */
+function identityHelpers(
+  endpoint: string,
+  cognito: CognitoIdentityProviderClient,
+  mailbox: string,
+): TestApi["identity"] {
+  return {
+    endpoint,
+    userPoolId: LOCAL_STAFF_POOL.id,
+    clientId: LOCAL_STAFF_POOL.clientId,
+    cognito,
+    invitationOf(username) {
+      const latest = readdirSync(mailbox)
+        .filter((name) => name.endsWith(`-${encodeURIComponent(username)}.json`))
+        .sort()
+        .at(-1);
+      if (!latest) return undefined;
+      const mail = JSON.parse(readFileSync(path.join(mailbox, latest), "utf8")) as { to: string; body: string };
+      const temporaryPassword = /temporary password is (\S+)\.$/.exec(mail.body)?.[1];
+      return temporaryPassword ? { to: mail.to, temporaryPassword } : undefined;
+    },
+    async firstPortalSignIn(username) {
+      const invitation = this.invitationOf(username);
+      if (!invitation) throw new Error(`No invitation was mailed to ${username}`);
+      const first = await cognito.send(
+        new InitiateAuthCommand({
+          ClientId: LOCAL_PORTAL_POOL.clientId,
+          AuthFlow: "USER_PASSWORD_AUTH",
+          AuthParameters: { USERNAME: username, PASSWORD: invitation.temporaryPassword },
+        }),
+      );
+      if (first.ChallengeName !== ChallengeNameType.NEW_PASSWORD_REQUIRED) {
+        throw new Error(`${username}'s first sign-in asked for ${first.ChallengeName}, not a new password`);
+      }
+      const answered = await cognito.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: LOCAL_PORTAL_POOL.clientId,
+          ChallengeName: ChallengeNameType.NEW_PASSWORD_REQUIRED,
+          Session: first.Session,
+          ChallengeResponses: { USERNAME: username, NEW_PASSWORD: staffPassword() },
+        }),
+      );
+      const token = answered.AuthenticationResult?.AccessToken;
+      if (!token) throw new Error(`No access token after ${username}'s new password`);
+      return token;
+    },
+  };
+}
+
+/** The handle's `scan` and `count`, read consistently through `db`. */
+function tableReaders(db: DynamoDBDocumentClient): Pick<TestApi, "scan" | "count"> {
+  return {
     async scan(table) {
       const items: Record<string, unknown>[] = [];
       for await (const page of paginateScan({ client: db }, { TableName: table, ConsistentRead: true })) {
@@ -380,21 +467,6 @@ export async function startApi(
       const pages = paginateScan({ client: db }, { TableName: table, Select: "COUNT", ConsistentRead: true });
       for await (const page of pages) count += page.Count ?? 0;
       return count;
-    },
-    async stop() {
-      await pipeline?.stop();
-      await simulator?.stop();
-      for (const gateway of [server, backoffice, portal]) {
-        gateway.closeAllConnections();
-        await new Promise((resolve) => gateway.close(resolve));
-      }
-      await identity.stop();
-      await kms.stop();
-      await usagePlans.stop();
-      await queues.stop();
-      cognito.destroy();
-      raw.destroy();
-      s3.destroy();
     },
   };
 }

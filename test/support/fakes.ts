@@ -5,8 +5,8 @@ import { createHmac, generateKeyPairSync, sign, verify } from "node:crypto";
  * it keeps less. Every read returns a copy, as a table would, so a test cannot change what is
  * stored by changing what it was given.
  */
-import { type AppItem, type AppStatus, appPk, isLiveKey, type KeyItem, keyPk } from "#shared/domain/apps";
-import { auditMonth, auditPrint, type RecordPrint } from "#shared/domain/audit";
+import { type AppItem, type AppStatus, isLiveKey, type KeyItem } from "#shared/domain/apps";
+import { auditMonth, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
 import type { SignedDigest } from "#shared/domain/audit-digests";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import type { FileType } from "#shared/domain/document-types";
@@ -15,6 +15,7 @@ import {
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   IdempotencyRecordError,
+  InvalidInputError,
   StaleAppError,
 } from "#shared/domain/errors";
 import { guardHolds } from "#shared/domain/guards";
@@ -39,6 +40,7 @@ import type { AppStore } from "#shared/ports/app-store";
 import type {
   AuditDigests,
   AuditFilter,
+  AuditNarrowing,
   AuditPrints,
   AuditTrail,
   DigestSigner,
@@ -48,7 +50,7 @@ import type { Authority, IssuerAnswer, IssuerLookup } from "#shared/ports/author
 import type { DeliveryQueue } from "#shared/ports/delivery-queue";
 import type { DocumentContent, DocumentReader, ReadResult } from "#shared/ports/document-reader";
 import type { DocumentStore } from "#shared/ports/document-store";
-import type { AfterAttempt, AttemptPosition, AttemptRecord, EventStore } from "#shared/ports/event-store";
+import type { AfterAttempt, AttemptRecord, EventStore } from "#shared/ports/event-store";
 import type { Idempotency, IdempotentInput, Invocation } from "#shared/ports/idempotency";
 import type { IssuerQueue } from "#shared/ports/issuer-queue";
 import type { Log, ServiceMetric } from "#shared/ports/log";
@@ -94,13 +96,22 @@ export class InMemoryAuditTrail implements AuditTrail, AuditPrints {
     for (const record of records) await this.append(record);
   }
 
-  async page(filter: AuditFilter, limit: number, before?: string): Promise<{ records: AuditRecord[]; more: boolean }> {
+  async page(
+    filter: AuditFilter,
+    limit: number,
+    before?: string,
+    narrowing: AuditNarrowing = {},
+  ): Promise<{ records: AuditRecord[]; more: boolean }> {
+    const { action, since, until } = narrowing;
     const matching = this.records
       .filter(
         (record) =>
           ("verificationId" in filter ? record.verification_id === filter.verificationId : true) &&
           ("actorSub" in filter ? record.actor.sub === filter.actorSub : true) &&
-          (before === undefined || record.audit_id < before),
+          (before === undefined || record.audit_id < before) &&
+          (action === undefined || record.action === action) &&
+          (since === undefined || auditTime(record.audit_id) >= since.getTime()) &&
+          (until === undefined || auditTime(record.audit_id) < until.getTime()),
       )
       .sort((a, b) => b.audit_id.localeCompare(a.audit_id));
     return { records: matching.slice(0, limit), more: matching.length > limit };
@@ -494,7 +505,7 @@ export class InMemoryAppStore implements AppStore {
   }
 
   /**
-   * Arranges a stored key. Unless revoked it joins its app's `key_pks` (which the real store
+   * Arranges a stored key. Unless revoked it joins its app's `key_hashes` (which the real store
    * prunes only when it next writes the key set, so a key that has since expired is still there).
    * Returns the key in plain text too.
    */
@@ -503,7 +514,7 @@ export class InMemoryAppStore implements AppStore {
     if (!app) throw new Error(`No app ${appId} to issue a key to`);
     const apiKey = generateApiKey(app.environment);
     const key: KeyItem = {
-      pk: keyPk(hashApiKey(apiKey)),
+      key_hash: hashApiKey(apiKey),
       kind: "key",
       key_app_id: appId,
       environment: app.environment,
@@ -512,8 +523,8 @@ export class InMemoryAppStore implements AppStore {
       created_at: T0,
       ...fields,
     };
-    this.keys.set(key.pk, copy(key));
-    if (!key.revoked_at) app.key_pks.push(key.pk);
+    this.keys.set(key.key_hash, copy(key));
+    if (!key.revoked_at) app.key_hashes.push(key.key_hash);
     return { apiKey, key: copy(key) };
   }
 
@@ -523,9 +534,9 @@ export class InMemoryAppStore implements AppStore {
     return copy(app);
   }
 
-  key(pk: string): KeyItem {
-    const key = this.keys.get(pk);
-    if (!key) throw new Error(`No key ${pk} is stored`);
+  key(keyHash: string): KeyItem {
+    const key = this.keys.get(keyHash);
+    if (!key) throw new Error(`No key ${keyHash} is stored`);
     return copy(key);
   }
 
@@ -555,14 +566,14 @@ export class InMemoryAppStore implements AppStore {
     audit: AuditRecord | undefined,
     appsPerOrganization: number,
   ): Promise<boolean> {
-    if (this.apps.has(app.app_id) || this.keys.has(key.pk)) throw new Error("The app or its key exists");
+    if (this.apps.has(app.app_id) || this.keys.has(key.key_hash)) throw new Error("The app or its key exists");
     const owner = app.organization_id;
     if (owner && [...this.apps.values()].filter((one) => one.organization_id === owner).length >= appsPerOrganization) {
       return false;
     }
     await this.trail.keep(audit);
     this.apps.set(app.app_id, copy(app));
-    this.keys.set(key.pk, copy(key));
+    this.keys.set(key.key_hash, copy(key));
     return true;
   }
 
@@ -579,23 +590,23 @@ export class InMemoryAppStore implements AppStore {
 
   async getKey(keyHash: string): Promise<KeyItem | undefined> {
     this.keyReads += 1;
-    const key = this.keys.get(keyPk(keyHash));
+    const key = this.keys.get(keyHash);
     return key && copy(key);
   }
 
   /** Writes of `last_used_at` attempted, whether their condition held or not. */
   keyUseWrites = 0;
 
-  async recordKeyUse(pk: string, at: string, staleBefore: string): Promise<boolean> {
+  async recordKeyUse(keyHash: string, at: string, staleBefore: string): Promise<boolean> {
     this.keyUseWrites += 1;
-    const key = this.keys.get(pk);
+    const key = this.keys.get(keyHash);
     if (!key || (key.last_used_at !== undefined && key.last_used_at > staleBefore)) return false;
     key.last_used_at = at;
     return true;
   }
 
-  async renameKey(appId: string, pk: string, name: string, audit?: AuditRecord): Promise<boolean> {
-    const key = this.keys.get(pk);
+  async renameKey(appId: string, keyHash: string, name: string, audit?: AuditRecord): Promise<boolean> {
+    const key = this.keys.get(keyHash);
     if (!key || key.key_app_id !== appId) return false;
     await this.trail.keep(audit);
     key.name = name;
@@ -619,8 +630,8 @@ export class InMemoryAppStore implements AppStore {
   }
 
   async currentKeys(app: AppItem, now: string): Promise<KeyItem[]> {
-    return app.key_pks
-      .map((pk) => this.keys.get(pk))
+    return app.key_hashes
+      .map((keyHash) => this.keys.get(keyHash))
       .filter((key): key is KeyItem => key !== undefined && isLiveKey(key, now))
       .map(copy);
   }
@@ -631,7 +642,7 @@ export class InMemoryAppStore implements AppStore {
     this.conditionalWrite("setStatus");
     await this.trail.keep(audit);
     for (const key of await this.currentKeys(app, now)) {
-      const stored = this.keys.get(key.pk);
+      const stored = this.keys.get(key.key_hash);
       if (stored) stored.app_status = status;
     }
     app.status = status;
@@ -642,38 +653,44 @@ export class InMemoryAppStore implements AppStore {
   async addKey(
     app: AppItem,
     key: KeyItem,
-    expiring: { pk: string; expires_at: string }[],
-    keyPks: string[],
+    expiring: { key_hash: string; expires_at: string }[],
+    keyHashes: string[],
     now: string,
     audit?: AuditRecord,
   ): Promise<void> {
     this.conditionalWrite("addKey");
     const stored = this.apps.get(app.app_id);
     if (!stored || stored.key_version !== app.key_version || stored.status !== app.status) throw new StaleAppError();
-    if (this.keys.has(key.pk)) throw new Error(`Key ${key.pk} exists`);
+    if (this.keys.has(key.key_hash)) throw new Error(`Key ${key.key_hash} exists`);
     await this.trail.keep(audit);
     for (const old of expiring) {
-      const oldKey = this.keys.get(old.pk);
-      if (!oldKey) throw new Error(`No key ${old.pk}`);
+      const oldKey = this.keys.get(old.key_hash);
+      if (!oldKey) throw new Error(`No key ${old.key_hash}`);
       oldKey.expires_at = old.expires_at;
     }
-    this.keys.set(key.pk, copy(key));
-    stored.key_pks = [...keyPks];
+    this.keys.set(key.key_hash, copy(key));
+    stored.key_hashes = [...keyHashes];
     stored.key_version += 1;
     stored.updated_at = now;
   }
 
-  async revokeKeys(app: AppItem, revoked: string[], keyPks: string[], now: string, audit?: AuditRecord): Promise<void> {
+  async revokeKeys(
+    app: AppItem,
+    revoked: string[],
+    keyHashes: string[],
+    now: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
     this.conditionalWrite("revokeKeys");
     const stored = this.apps.get(app.app_id);
     if (!stored || stored.key_version !== app.key_version) throw new StaleAppError();
     await this.trail.keep(audit);
-    for (const pk of revoked) {
-      const key = this.keys.get(pk);
-      if (!key) throw new Error(`No key ${pk}`);
+    for (const keyHash of revoked) {
+      const key = this.keys.get(keyHash);
+      if (!key) throw new Error(`No key ${keyHash}`);
       key.revoked_at ??= now;
     }
-    stored.key_pks = [...keyPks];
+    stored.key_hashes = [...keyHashes];
     stored.key_version += 1;
     stored.updated_at = now;
   }
@@ -719,6 +736,9 @@ export class InMemoryAppStore implements AppStore {
 // ---------------------------------------------------------------------------------------------
 // Webhook events
 
+/** The fake's cursor of an attempt: its event and number, which name it alone. */
+const attemptCursor = (attempt: AttemptItem) => `${attempt.event_id}/${attempt.attempt}`;
+
 /**
  * Events and attempts in memory, with the conditions the port states: `create` once per id,
  * `claim` only while the event is pending with the `next_attempt_at` and `attempts` the caller
@@ -731,8 +751,8 @@ export class InMemoryEventStore implements EventStore {
 
   readonly events = new Map<string, EventItem>();
   readonly attempts: AttemptItem[] = [];
-  /** Each attempt's app and its place in the attempts index, as the table keeps them. */
-  private readonly attemptKeys = new Map<AttemptItem, { appId: string; position: AttemptPosition }>();
+  /** Each attempt's app and the order it was recorded in (the later of two in one second is the newer). */
+  private readonly attemptPlaces = new Map<AttemptItem, { appId: string; recorded: number }>();
   readonly dueLimits: number[] = [];
 
   put(...events: EventItem[]): this {
@@ -790,14 +810,7 @@ export class InMemoryEventStore implements EventStore {
     const number = event.attempts + 1;
     const recorded: AttemptItem = { ...copy(attempt), event_id: event.event_id, attempt: nextAttemptNumber(event) };
     this.attempts.push(recorded);
-    this.attemptKeys.set(recorded, {
-      appId: event.app_id,
-      position: {
-        attempted_at: attempt.attempted_at,
-        pk: `EVT#${event.event_id}`,
-        sk: `ATTEMPT#${attempt.attempted_at}#${String(number).padStart(2, "0")}`,
-      },
-    });
+    this.attemptPlaces.set(recorded, { appId: event.app_id, recorded: this.attemptPlaces.size });
     stored.status = next.status;
     stored.attempts = number;
     if (next.status === "pending") stored.next_attempt_at = next.nextAttemptAt;
@@ -826,19 +839,23 @@ export class InMemoryEventStore implements EventStore {
     appId: string,
     filter: { outcome?: AttemptItem["outcome"] },
     limit: number,
-    after?: AttemptPosition,
-  ): Promise<{ items: AttemptItem[]; last: AttemptPosition | undefined }> {
-    const order = (a: AttemptPosition) => `${a.attempted_at}|${a.sk}`;
-    const matching = this.attempts
-      .map((attempt) => ({
-        attempt,
-        ...(this.attemptKeys.get(attempt) as { appId: string; position: AttemptPosition }),
-      }))
-      .filter(({ attempt, appId: owner }) => owner === appId && (!filter.outcome || attempt.outcome === filter.outcome))
-      .filter(({ position }) => !after || order(position) < order(after))
-      .sort((a, b) => order(b.position).localeCompare(order(a.position)));
+    after?: string,
+  ): Promise<{ items: AttemptItem[]; last: string | undefined }> {
+    const places = [...this.attemptPlaces].filter(([, place]) => place.appId === appId);
+    const newestFirst = (a: [AttemptItem, { recorded: number }], b: [AttemptItem, { recorded: number }]) =>
+      b[0].attempted_at.localeCompare(a[0].attempted_at) || b[1].recorded - a[1].recorded;
+    places.sort(newestFirst);
+    // A cursor is the place of the page's last attempt in that order, as only this store hands out.
+    const start = after === undefined ? 0 : places.findIndex(([attempt]) => attemptCursor(attempt) === after) + 1;
+    if (start === 0 && after !== undefined) {
+      throw new InvalidInputError("invalid_cursor", "cursor must be the next_cursor of a previous page of this list");
+    }
+    const matching = places
+      .slice(start)
+      .map(([attempt]) => attempt)
+      .filter((attempt) => !filter.outcome || attempt.outcome === filter.outcome);
     const last = matching.length > limit ? matching[limit - 1] : undefined;
-    return { items: matching.slice(0, limit).map(({ attempt }) => copy(attempt)), last: last?.position };
+    return { items: matching.slice(0, limit).map(copy), last: last && attemptCursor(last) };
   }
 
   async recentEventsForApp(
@@ -1236,7 +1253,6 @@ export const CERTIFICATE_LINES = [
 export function anApp(fields: Partial<AppItem> = {}): AppItem {
   const id = fields.app_id ?? appId(1);
   return {
-    pk: appPk(id),
     kind: "app",
     app_id: id,
     name: "Acme Admissions",
@@ -1244,7 +1260,7 @@ export function anApp(fields: Partial<AppItem> = {}): AppItem {
     status: "active",
     webhook_url: "https://hooks.example.com/verifications",
     webhook_secret_sealed: tagSealed(WEBHOOK_SECRET),
-    key_pks: [],
+    key_hashes: [],
     key_version: 1,
     created_at: "2026-11-01T09:00:00Z",
     updated_at: "2026-11-01T09:00:00Z",

@@ -102,6 +102,39 @@ function transactionTables(parsed: Record<string, unknown>): string[] {
   );
 }
 
+/** What a rule matches a request by: its DynamoDB operation and table (none for S3), and the SDK call it belongs to. */
+function dynamoRequestOf(req: http.IncomingMessage, body: Buffer): DynamoRequest {
+  const operation = String(req.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
+  let parsed: Record<string, unknown> = {};
+  try {
+    const json: unknown = JSON.parse(body.toString("utf8"));
+    if (json && typeof json === "object" && !Array.isArray(json)) parsed = json as Record<string, unknown>;
+  } catch {
+    // Not JSON: an S3 request.
+  }
+  const table = typeof parsed.TableName === "string" ? parsed.TableName : undefined;
+  const invocation = req.headers["amz-sdk-invocation-id"];
+  return {
+    operation,
+    table,
+    tables: table === undefined ? transactionTables(parsed) : [table],
+    call: typeof invocation === "string" ? invocation : undefined,
+  };
+}
+
+/** The request passed on to the engine as it came, and its answer passed back. */
+function forwardTo(target: URL, req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+  const forward = http.request(
+    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+    (upstreamRes) => {
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      upstreamRes.pipe(res);
+    },
+  );
+  forward.on("error", () => res.destroy());
+  forward.end(body);
+}
+
 export async function startFaultProxy(
   upstream: string,
   options: { service?: "dynamodb" | "s3" } = {},
@@ -122,22 +155,7 @@ export async function startFaultProxy(
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     counts.requests += 1;
-    const operation = String(req.headers["x-amz-target"] ?? "").split(".")[1] ?? "";
-    let parsed: Record<string, unknown> = {};
-    try {
-      const json: unknown = JSON.parse(body.toString("utf8"));
-      if (json && typeof json === "object" && !Array.isArray(json)) parsed = json as Record<string, unknown>;
-    } catch {
-      // Not JSON: an S3 request.
-    }
-    const table = typeof parsed.TableName === "string" ? parsed.TableName : undefined;
-    const invocation = req.headers["amz-sdk-invocation-id"];
-    const request: DynamoRequest = {
-      operation,
-      table,
-      tables: table === undefined ? transactionTables(parsed) : [table],
-      call: typeof invocation === "string" ? invocation : undefined,
-    };
+    const request = dynamoRequestOf(req, body);
     for (const listener of listeners) listener(request);
     const index = rules.findIndex((rule) => rule.match(request));
     const rule = index >= 0 ? rules[index] : undefined;
@@ -165,15 +183,7 @@ export async function startFaultProxy(
       else s3Error(res, status, code);
       return;
     }
-    const forward = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (upstreamRes) => {
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-        upstreamRes.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    forward.end(body);
+    forwardTo(target, req, res, body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { EDEVLET_FORM } from "#shared/domain/edevlet";
-import { BUSY_RETRY_AFTER_SECONDS, SIMULATOR_TEXTS } from "#shared/http/edevlet-simulator";
+import { BUSY_RETRY_AFTER_SECONDS, SIMULATOR_TEXTS } from "#shared/simulator/protocol";
 import { seededFaults } from "./fault-draws.ts";
 
 export type IssuerFault = "busy" | "timeout";

@@ -1887,6 +1887,12 @@ export interface operations {
                 verification_id?: string;
                 /** @description One actor's records, by `actor.sub` */
                 actor?: string;
+                /** @description Only records of this action */
+                action?: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
+                /** @description Only records made at or after this time */
+                since?: string;
+                /** @description Only records made before this time */
+                until?: string;
                 /** @description How many items a page holds: 1-100, 20 by default */
                 limit?: number;
                 /** @description `next_cursor` of the previous page; omit for the first page */

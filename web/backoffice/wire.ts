@@ -25,7 +25,7 @@ export type AuditRecord = Schemas["AuditRecord"];
 /** Whose records the audit trail shows: one verification's, one actor's (by `sub`), or everyone's. */
 export type AuditFilter = Pick<
   NonNullable<operations["readAudit"]["parameters"]["query"]>,
-  "verification_id" | "actor"
+  "verification_id" | "actor" | "action" | "since" | "until"
 >;
 /** Who holds a review's claim, and until when. */
 export type Claim = NonNullable<ReviewEntry["claim"]>;

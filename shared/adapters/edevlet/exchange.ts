@@ -181,6 +181,63 @@ export function maskedPath(url: URL): string {
 /** Tells a probe what each request met; nothing by default. */
 export type Observe = (step: ProbeStep) => void;
 
+const discard = (response: Response) => response.body?.cancel().catch(() => undefined);
+
+/** The answer's body, up to `limit` bytes: over it, the answer is none e-Devlet gives; a broken read is `wireFailure`'s. */
+async function readBody(response: Response, limit: number, wireFailure: () => Unavailable): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > limit) {
+    await discard(response);
+    throw new Unavailable("unrecognised");
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new Unavailable("unrecognised");
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    throw error instanceof Unavailable ? error : wireFailure();
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** What a probe is told of one request: its status, type and size, and the exchange a cassette keeps. */
+function observedStep(target: URL, sent: Request, response: Response, body: Uint8Array): ProbeStep {
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = [value];
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  const path = `${target.pathname}${target.search}`;
+  return {
+    kind: "request",
+    method: sent.method,
+    path: maskedPath(target),
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    bytes: body.byteLength,
+    exchange: {
+      method: sent.method,
+      path,
+      ...(sent.method === "POST" && { form: Object.fromEntries(sent.form) }),
+      status: response.status,
+      headers,
+      body: isPdf(body)
+        ? { pdf: { sha256: createHash("sha256").update(body).digest("hex"), size: body.byteLength } }
+        : { base64: Buffer.from(body).toString("base64") },
+    },
+  };
+}
+
 export function openExchange(budgetMs: number, now: () => number = Date.now, observe?: Observe): Exchange {
   const signal = AbortSignal.timeout(budgetMs);
   const jar = cookieJar(now);
@@ -217,35 +274,6 @@ export function openExchange(budgetMs: number, now: () => number = Date.now, obs
     }
   };
 
-  const discard = (response: Response) => response.body?.cancel().catch(() => undefined);
-
-  const readBody = async (response: Response, limit: number): Promise<Uint8Array> => {
-    const declared = Number(response.headers.get("content-length"));
-    if (declared > limit) {
-      await discard(response);
-      throw new Unavailable("unrecognised");
-    }
-    const reader = response.body?.getReader();
-    if (!reader) return new Uint8Array();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > limit) {
-          await reader.cancel().catch(() => undefined);
-          throw new Unavailable("unrecognised");
-        }
-        chunks.push(value);
-      }
-    } catch (error) {
-      throw error instanceof Unavailable ? error : wireFailure();
-    }
-    return new Uint8Array(Buffer.concat(chunks));
-  };
-
   return {
     async send(url, request, limit, accept = EDEVLET_BROWSER.acceptPage) {
       let target = url;
@@ -253,32 +281,7 @@ export function openExchange(budgetMs: number, now: () => number = Date.now, obs
       for (let redirects = 0; ; redirects += 1) {
         const response = await fetchOnce(target, next, accept);
         const sent = next;
-        const seen = (body: Uint8Array) => {
-          if (!observe) return;
-          const headers: Record<string, string[]> = {};
-          for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = [value];
-          const cookies = response.headers.getSetCookie();
-          if (cookies.length > 0) headers["set-cookie"] = cookies;
-          const path = `${target.pathname}${target.search}`;
-          observe({
-            kind: "request",
-            method: sent.method,
-            path: maskedPath(target),
-            status: response.status,
-            contentType: response.headers.get("content-type") ?? "",
-            bytes: body.byteLength,
-            exchange: {
-              method: sent.method,
-              path,
-              ...(sent.method === "POST" && { form: Object.fromEntries(sent.form) }),
-              status: response.status,
-              headers,
-              body: isPdf(body)
-                ? { pdf: { sha256: createHash("sha256").update(body).digest("hex"), size: body.byteLength } }
-                : { base64: Buffer.from(body).toString("base64") },
-            },
-          });
-        };
+        const seen = (body: Uint8Array) => observe?.(observedStep(target, sent, response, body));
         if (response.status !== 200) seen(new Uint8Array());
         if (REDIRECTS.has(response.status)) {
           await discard(response);
@@ -299,7 +302,7 @@ export function openExchange(budgetMs: number, now: () => number = Date.now, obs
           await discard(response);
           throw new Unavailable("unrecognised");
         }
-        const body = await readBody(response, limit);
+        const body = await readBody(response, limit, wireFailure);
         seen(body);
         referer = target;
         return { url: target, contentType: response.headers.get("content-type") ?? "", body };

@@ -135,56 +135,148 @@ interface Open {
   message: boolean;
 }
 
+/**
+ * The tag whose name begins at `from` (just after `<` or `</`): its name and attributes (names in
+ * lower case, values decoded, the first of a repeated one kept), whether it closes itself, and
+ * where it ends; none when the page ends inside it.
+ */
+function readTag(
+  html: string,
+  from: number,
+): { name: string; attributes: Map<string, string>; selfClosing: boolean; end: number } | undefined {
+  const length = html.length;
+  let cursor = from;
+  const nameAt = cursor;
+  while (cursor < length && !isSpace(html.charCodeAt(cursor)) && html[cursor] !== "/" && html[cursor] !== ">") {
+    cursor += 1;
+  }
+  const name = html.slice(nameAt, cursor).toLowerCase();
+  const attributes = new Map<string, string>();
+  let finished = false;
+  let selfClosing = false;
+  while (cursor < length) {
+    const code = html.charCodeAt(cursor);
+    if (code === 0x3e) {
+      finished = true;
+      cursor += 1;
+      break;
+    }
+    if (isSpace(code) || code === 0x2f) {
+      selfClosing = code === 0x2f;
+      cursor += 1;
+      continue;
+    }
+    selfClosing = false;
+    const attributeAt = cursor;
+    cursor += 1;
+    while (cursor < length) {
+      const c = html.charCodeAt(cursor);
+      if (isSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
+      cursor += 1;
+    }
+    const attribute = html.slice(attributeAt, cursor).toLowerCase();
+    let value = "";
+    let after = cursor;
+    while (after < length && isSpace(html.charCodeAt(after))) after += 1;
+    if (html.charCodeAt(after) === 0x3d) {
+      cursor = after + 1;
+      while (cursor < length && isSpace(html.charCodeAt(cursor))) cursor += 1;
+      const quote = html[cursor];
+      if (quote === '"' || quote === "'") {
+        const end = html.indexOf(quote, cursor + 1);
+        if (end < 0) {
+          cursor = length;
+          break;
+        }
+        value = html.slice(cursor + 1, end);
+        cursor = end + 1;
+      } else {
+        const valueAt = cursor;
+        while (cursor < length && !isSpace(html.charCodeAt(cursor)) && html.charCodeAt(cursor) !== 0x3e) cursor += 1;
+        value = html.slice(valueAt, cursor);
+      }
+    }
+    if (!attributes.has(attribute)) attributes.set(attribute, decodeEntities(value));
+  }
+  return finished ? { name, attributes, selfClosing, end: cursor } : undefined;
+}
+
+/**
+ * The elements open where the reading stands, and the messages they make: the text inside a
+ * message element (`role="alert"`, a message class) that nothing hidden holds, read when it closes.
+ */
+class OpenElements {
+  private readonly messages: string[] = [];
+  private readonly stack: Open[] = [];
+  private readonly openCount = new Map<string, number>();
+  private hiddenDepth = 0;
+  private messageDepth = 0;
+  private message: string[] = [];
+  private tooDeep = false;
+
+  constructor(private readonly html: string) {}
+
+  /** The page's text from `from` to `to`, kept when a message shows it. */
+  readonly text = (from: number, to: number): void => {
+    if (to > from && this.hiddenDepth === 0 && this.messageDepth > 0) this.message.push(this.html.slice(from, to));
+  };
+
+  /** A tag between two texts: a space, in a message. */
+  readonly gap = (): void => {
+    if (this.hiddenDepth === 0 && this.messageDepth > 0) this.message.push(" ");
+  };
+
+  push(open: Open): void {
+    if (this.stack.length === MAX_DEPTH) {
+      this.tooDeep = true;
+      return;
+    }
+    this.stack.push(open);
+    this.openCount.set(open.name, (this.openCount.get(open.name) ?? 0) + 1);
+    if (open.hidden) this.hiddenDepth += 1;
+    if (open.message) {
+      if (this.messageDepth === 0) this.message = [];
+      this.messageDepth += 1;
+    }
+  }
+
+  private pop(): void {
+    const open = this.stack.pop();
+    if (!open) return;
+    this.openCount.set(open.name, (this.openCount.get(open.name) ?? 1) - 1);
+    if (open.message) {
+      this.messageDepth -= 1;
+      if (this.messageDepth === 0 && this.hiddenDepth === 0) {
+        this.messages.push(collapse(decodeEntities(this.message.join(""))));
+      }
+    }
+    if (open.hidden) this.hiddenDepth -= 1;
+  }
+
+  /** Closes the innermost open `name` and everything opened inside it; an end tag nothing opened is ignored. */
+  close(name: string): void {
+    if ((this.openCount.get(name) ?? 0) === 0) return;
+    for (;;) {
+      const top = this.stack[this.stack.length - 1];
+      this.pop();
+      if (!top || top.name === name) return;
+    }
+  }
+
+  /** Closes what the page left open; the messages, or none on a page nested past `MAX_DEPTH`. */
+  finish(): string[] {
+    while (this.stack.length > 0) this.pop();
+    return this.tooDeep ? [] : this.messages;
+  }
+}
+
 /** Reads `html` in one pass. */
 export function readPage(html: string): Page {
   const tags: Tag[] = [];
-  const messages: string[] = [];
-  const stack: Open[] = [];
-  const openCount = new Map<string, number>();
-  let hiddenDepth = 0;
-  let messageDepth = 0;
-  let message: string[] = [];
-  let tooDeep = false;
+  const open = new OpenElements(html);
+  const { text, gap } = open;
   const length = html.length;
 
-  const text = (from: number, to: number) => {
-    if (to > from && hiddenDepth === 0 && messageDepth > 0) message.push(html.slice(from, to));
-  };
-  const gap = () => {
-    if (hiddenDepth === 0 && messageDepth > 0) message.push(" ");
-  };
-  const push = (open: Open) => {
-    if (stack.length === MAX_DEPTH) {
-      tooDeep = true;
-      return;
-    }
-    stack.push(open);
-    openCount.set(open.name, (openCount.get(open.name) ?? 0) + 1);
-    if (open.hidden) hiddenDepth += 1;
-    if (open.message) {
-      if (messageDepth === 0) message = [];
-      messageDepth += 1;
-    }
-  };
-  const pop = () => {
-    const open = stack.pop();
-    if (!open) return;
-    openCount.set(open.name, (openCount.get(open.name) ?? 1) - 1);
-    if (open.message) {
-      messageDepth -= 1;
-      if (messageDepth === 0 && hiddenDepth === 0) messages.push(collapse(decodeEntities(message.join(""))));
-    }
-    if (open.hidden) hiddenDepth -= 1;
-  };
-  /** Closes the innermost open `name` and everything opened inside it; an end tag nothing opened is ignored. */
-  const close = (name: string) => {
-    if ((openCount.get(name) ?? 0) === 0) return;
-    for (;;) {
-      const top = stack[stack.length - 1];
-      pop();
-      if (!top || top.name === name) return;
-    }
-  };
   /** Where the raw text of `name` begun at `from` ends: its end tag, whatever its case, or the page's end. */
   const rawEnd = (name: string, from: number): number => {
     for (let at = html.indexOf("</", from); at >= 0; at = html.indexOf("</", at + 2)) {
@@ -215,71 +307,21 @@ export function readPage(html: string): Page {
       continue;
     }
     const closing = next === 0x2f;
-    let cursor = closing ? lt + 2 : lt + 1;
+    const cursor = closing ? lt + 2 : lt + 1;
     if (!isAsciiLetter(html.charCodeAt(cursor))) {
       // A `<` that opens no tag is text.
       text(lt, lt + 1);
       at = lt + 1;
       continue;
     }
-    const nameAt = cursor;
-    while (cursor < length && !isSpace(html.charCodeAt(cursor)) && html[cursor] !== "/" && html[cursor] !== ">") {
-      cursor += 1;
-    }
-    const name = html.slice(nameAt, cursor).toLowerCase();
-    const attributes = new Map<string, string>();
-    let finished = false;
-    let selfClosing = false;
-    while (cursor < length) {
-      const code = html.charCodeAt(cursor);
-      if (code === 0x3e) {
-        finished = true;
-        cursor += 1;
-        break;
-      }
-      if (isSpace(code) || code === 0x2f) {
-        selfClosing = code === 0x2f;
-        cursor += 1;
-        continue;
-      }
-      selfClosing = false;
-      const attributeAt = cursor;
-      cursor += 1;
-      while (cursor < length) {
-        const c = html.charCodeAt(cursor);
-        if (isSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
-        cursor += 1;
-      }
-      const attribute = html.slice(attributeAt, cursor).toLowerCase();
-      let value = "";
-      let after = cursor;
-      while (after < length && isSpace(html.charCodeAt(after))) after += 1;
-      if (html.charCodeAt(after) === 0x3d) {
-        cursor = after + 1;
-        while (cursor < length && isSpace(html.charCodeAt(cursor))) cursor += 1;
-        const quote = html[cursor];
-        if (quote === '"' || quote === "'") {
-          const end = html.indexOf(quote, cursor + 1);
-          if (end < 0) {
-            cursor = length;
-            break;
-          }
-          value = html.slice(cursor + 1, end);
-          cursor = end + 1;
-        } else {
-          const valueAt = cursor;
-          while (cursor < length && !isSpace(html.charCodeAt(cursor)) && html.charCodeAt(cursor) !== 0x3e) cursor += 1;
-          value = html.slice(valueAt, cursor);
-        }
-      }
-      if (!attributes.has(attribute)) attributes.set(attribute, decodeEntities(value));
-    }
+    const tag = readTag(html, cursor);
     // A tag the page never finishes is no tag: the page ends inside it.
-    if (!finished) break;
-    at = cursor;
+    if (!tag) break;
+    const { name, attributes, selfClosing } = tag;
+    at = tag.end;
     gap();
     if (closing) {
-      close(name);
+      open.close(name);
       continue;
     }
     tags.push({ name, attributes });
@@ -291,14 +333,13 @@ export function readPage(html: string): Page {
     }
     if (VOID.has(name) || selfClosing) continue;
     const classes = (attributes.get("class") ?? "").split(/\s+/).filter(Boolean);
-    push({
+    open.push({
       name,
       hidden: name === "template" || hides(attributes, classes),
       message: attributes.get("role")?.toLowerCase() === "alert" || classes.some((token) => MESSAGE_CLASSES.has(token)),
     });
   }
-  while (stack.length > 0) pop();
-  return { tags, messages: tooDeep ? [] : messages };
+  return { tags, messages: open.finish() };
 }
 
 /** Spacing collapsed and trimmed. */

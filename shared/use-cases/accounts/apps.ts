@@ -1,4 +1,4 @@
-import { type AppItem, type AppStatus, appPk, keyPk } from "../../domain/apps.ts";
+import type { AppItem, AppStatus } from "../../domain/apps.ts";
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "../../domain/credentials.ts";
 import type { Destinations, Environment } from "../../domain/environments.ts";
@@ -11,8 +11,9 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { Sealer } from "../../ports/sealer.ts";
 import { checkWebhookUrl } from "../webhooks/destination.ts";
-import { appNotFound, requireApp, retryWhenStale } from "./current-app.ts";
 import { checkKeyName, type KeyView, keyView } from "./keys.ts";
+import { appNotFound, requireApp } from "./require-app.ts";
+import { retryWhenStale } from "./retry-when-stale.ts";
 
 export interface NewApp {
   app_id: string;
@@ -107,10 +108,9 @@ export async function createApp(
   const at = deps.clock.now();
   const now = isoSeconds(at);
   const apiKey = generateApiKey(input.environment);
-  const firstKey = keyPk(hashApiKey(apiKey));
+  const firstKey = hashApiKey(apiKey);
   const created = await deps.apps.createWithKey(
     {
-      pk: appPk(appId),
       kind: "app",
       app_id: appId,
       name,
@@ -119,13 +119,13 @@ export async function createApp(
       ...(organizationId ? { organization_id: organizationId } : {}),
       webhook_url: webhookUrl,
       webhook_secret_sealed: webhookSecretSealed,
-      key_pks: [firstKey],
+      key_hashes: [firstKey],
       key_version: 1,
       created_at: now,
       updated_at: now,
     },
     {
-      pk: firstKey,
+      key_hash: firstKey,
       kind: "key",
       key_app_id: appId,
       environment: input.environment,

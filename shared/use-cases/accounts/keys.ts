@@ -1,5 +1,5 @@
 /** API key lifecycle: rotation with a grace period, revocation, and what operators see of keys. */
-import { isLiveKey, type KeyItem, keyIdOf, keyPk } from "../../domain/apps.ts";
+import { isLiveKey, type KeyItem, keyIdOf } from "../../domain/apps.ts";
 import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../domain/credentials.ts";
 import { InvalidInputError, NotFoundError, RefusedError } from "../../domain/errors.ts";
@@ -8,7 +8,8 @@ import { LIVE_KEYS_PER_APP } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
-import { requireApp, retryWhenStale } from "./current-app.ts";
+import { requireApp } from "./require-app.ts";
+import { retryWhenStale } from "./retry-when-stale.ts";
 
 export const DEFAULT_GRACE_SECONDS = 24 * 3600;
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
@@ -109,7 +110,7 @@ export async function rotateKey(
     }));
     const apiKey = generateApiKey(app.environment);
     const key: KeyItem = {
-      pk: keyPk(hashApiKey(apiKey)),
+      key_hash: hashApiKey(apiKey),
       kind: "key",
       key_app_id: app.app_id,
       environment: app.environment,
@@ -119,12 +120,12 @@ export async function rotateKey(
       app_status: app.status,
       created_at: nowIso,
     };
-    const stillLive = expiring.filter((old) => isLiveKey(old, nowIso)).map((old) => old.pk);
+    const stillLive = expiring.filter((old) => isLiveKey(old, nowIso)).map((old) => old.key_hash);
     await deps.apps.addKey(
       app,
       key,
-      expiring.map(({ pk, expires_at }) => ({ pk, expires_at })),
-      [...stillLive, key.pk],
+      expiring.map(({ key_hash, expires_at }) => ({ key_hash, expires_at })),
+      [...stillLive, key.key_hash],
       nowIso,
       by && auditRecord(by, now, { action: "key.created", app_id: app.app_id, detail: { key_id: keyIdOf(key) } }),
     );
@@ -151,7 +152,7 @@ export async function renameKey(
   const now = deps.clock.now();
   const renamed = await deps.apps.renameKey(
     input.appId,
-    key.pk,
+    key.key_hash,
     name,
     by && auditRecord(by, now, { action: "key.renamed", app_id: input.appId, detail: { key_id: input.keyId } }),
   );
@@ -191,13 +192,13 @@ export async function revokeKeys(
         throw new RefusedError("ambiguous_key_prefix", `More than one live key has prefix ${prefix}; use --all`);
       }
     }
-    const revokedPks = new Set(revoked.map((key) => key.pk));
-    const remaining = live.filter((key) => !revokedPks.has(key.pk)).map((key) => key.pk);
+    const revokedHashes = new Set(revoked.map((key) => key.key_hash));
+    const remaining = live.filter((key) => !revokedHashes.has(key.key_hash)).map((key) => key.key_hash);
     if (revoked.length > 0) {
       const keyIds = revoked.map(keyIdOf).join(",");
       await deps.apps.revokeKeys(
         app,
-        [...revokedPks],
+        [...revokedHashes],
         remaining,
         nowIso,
         by && auditRecord(by, now, { action: "key.revoked", app_id: app.app_id, detail: { key_id: keyIds } }),

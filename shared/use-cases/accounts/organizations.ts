@@ -7,13 +7,7 @@ import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import type { Environment } from "../../domain/environments.ts";
 import { LimitReachedError, NotFoundError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
-import {
-  type MemberItem,
-  memberPk,
-  type OrganizationItem,
-  orgPk,
-  type PortalRole,
-} from "../../domain/organizations.ts";
+import type { MemberItem, OrganizationItem, PortalRole } from "../../domain/organizations.ts";
 import {
   APPS_PER_ORGANIZATION,
   MEMBERS_PER_ORGANIZATION,
@@ -26,7 +20,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { PoolPerson, PortalDirectory } from "../../ports/identity.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import { checkAppName, tooManyApps } from "./apps.ts";
-import { requireApp } from "./current-app.ts";
+import { requireApp } from "./require-app.ts";
 
 /** A membership as the portal and the ops command show it. */
 export type MemberView = Pick<MemberItem, "username" | "role" | "created_at">;
@@ -48,7 +42,6 @@ export async function createOrganization(
   const name = checkAppName(input.name);
   const organizationId = newId("organization");
   const organization: OrganizationItem = {
-    pk: orgPk(organizationId),
     kind: "organization",
     organization_id: organizationId,
     name,
@@ -203,7 +196,6 @@ export async function inviteMember(
     await dropLeftBehind(deps, member, by);
     await deps.organizations.addInvitedMember(
       {
-        pk: memberPk(member.sub),
         kind: "member",
         sub: member.sub,
         username: member.username,
@@ -238,7 +230,6 @@ export async function addMembership(
   const now = deps.clock.now();
   const added = await deps.organizations.addMember(
     {
-      pk: memberPk(input.sub),
       kind: "member",
       sub: input.sub,
       username: input.username,

@@ -15,7 +15,8 @@ import type { Sealer } from "../../ports/sealer.ts";
 import { type AppWithKeys, appView, appWithKeys, checkAppName, createApp } from "../accounts/apps.ts";
 import { checkKeyName, type KeyView, keyView, renameKey, revokeKeys, rotateKey } from "../accounts/keys.ts";
 import { checkWebhookUrl, rotateWebhookSecret, setWebhookDestination } from "../webhooks/destination.ts";
-import { asFieldRule, memberApp } from "./member.ts";
+import { asFieldRule } from "./field-rule.ts";
+import { memberApp } from "./member-app.ts";
 
 type Audited = { clock: Clock };
 

@@ -15,7 +15,8 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EventStore } from "../../ports/event-store.ts";
 import { deliveryView } from "../webhooks/replay.ts";
-import { memberApp, recordAction } from "./member.ts";
+import { recordAction } from "./audit-records.ts";
+import { memberApp } from "./member-app.ts";
 
 /** What the body is as JSON; a body that is not JSON (none is written so) as its text. */
 function payloadOf(body: string): unknown {

@@ -16,7 +16,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { RequestLog } from "../../ports/request-log.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
-import { recordRead } from "./member.ts";
+import { recordRead } from "./audit-records.ts";
 
 /** Every app of the organisation (at most 20 today: one page). */
 async function appsOfOrganization(

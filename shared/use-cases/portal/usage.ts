@@ -10,7 +10,7 @@ import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { UsageStore } from "../../ports/usage-store.ts";
-import { memberApp } from "./member.ts";
+import { memberApp } from "./member-app.ts";
 
 /** How many apps one usage request reads at most (an organisation has a handful). */
 const MAX_APPS = 100;

@@ -10,7 +10,8 @@ import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { type ListedVerification, listVerifications } from "../public/list-verifications.ts";
-import { memberApp, recordAction, recordRead } from "./member.ts";
+import { recordAction, recordRead } from "./audit-records.ts";
+import { memberApp } from "./member-app.ts";
 
 type Deps = {
   apps: Pick<AppStore, "getApp">;

@@ -2,9 +2,7 @@
 import { auditRecord } from "../../domain/audit.ts";
 import { NotFoundError, RateLimitedError, RefusedError } from "../../domain/errors.ts";
 import { isId, newId } from "../../domain/ids.ts";
-import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { Member, PortalCaller } from "../../domain/organizations.ts";
-import { deliveryPositionSchema } from "../../domain/portal.ts";
 import type { TestEvent } from "../../domain/responses/events.ts";
 import { SENDING_LIMITS, type SendingKind } from "../../domain/tenant-limits.ts";
 import { addSeconds, isoSeconds } from "../../domain/time.ts";
@@ -15,7 +13,7 @@ import type { EventStore } from "../../ports/event-store.ts";
 import type { SendingBudget } from "../../ports/sending-budget.ts";
 import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
-import { memberApp } from "./member.ts";
+import { memberApp } from "./member-app.ts";
 
 /** What each kind of send by hand is called in a refusal: one, and several. */
 const SENDS: Record<SendingKind, readonly [string, string]> = {
@@ -90,11 +88,10 @@ export async function memberDeliveries(
   query: { status?: AttemptItem["outcome"]; limit: number; cursor?: string },
 ): Promise<{ data: DeliveryView[]; next_cursor: string | null }> {
   await memberApp(deps.apps, member, appId);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, deliveryPositionSchema);
-  const { items, last } = await deps.events.attemptsForApp(appId, { outcome: query.status }, query.limit, after);
+  const { items, last } = await deps.events.attemptsForApp(appId, { outcome: query.status }, query.limit, query.cursor);
   return {
     data: items.map((item) => deliveryView(item.event_id, item.attempt, item)),
-    next_cursor: last ? encodeCursor(last) : null,
+    next_cursor: last ?? null,
   };
 }
 

@@ -34,7 +34,7 @@ export async function authorize(
   if (key.app_status !== "active") return { outcome: "deny", appId: key.key_app_id };
   if (keyUseIsStale(key, at)) {
     try {
-      await deps.apps.recordKeyUse(key.pk, now, keyUseStaleBefore(at));
+      await deps.apps.recordKeyUse(key.key_hash, now, keyUseStaleBefore(at));
     } catch (error) {
       deps.log.warn("key_use_not_recorded", { app_id: key.key_app_id, error });
     }

@@ -9,7 +9,8 @@ import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { Sealer } from "../../ports/sealer.ts";
-import { requireApp, retryWhenStale } from "../accounts/current-app.ts";
+import { requireApp } from "../accounts/require-app.ts";
+import { retryWhenStale } from "../accounts/retry-when-stale.ts";
 
 /** After a rotation the previous secret still signs for this long, so receivers can switch over. */
 export const PREVIOUS_SECRET_SECONDS = 24 * 3600;

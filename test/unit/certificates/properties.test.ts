@@ -162,6 +162,86 @@ function required<Fields extends Record<string, unknown>>(fields: Fields, names:
   return names.filter((name) => fields[name] === null);
 }
 
+/** The university, faculty, department and program: one path of two to four parts (perhaps wrapped), or a line each; as read. */
+function yokUnits(
+  g: Gen,
+  blocks: string[][],
+  value: (labels: readonly string[], printedValue: string) => string,
+  optional: <T>(isRequired: boolean, make: () => T) => T | null,
+): {
+  university_name: string | null;
+  faculty_name: string | null;
+  department_name: string | null;
+  program_name: string | null;
+} {
+  const unit = {
+    university: g(named, "ÜNİVERSİTESİ"),
+    faculty: g(named, "FAKÜLTESİ"),
+    department: g(named, "BÖLÜMÜ"),
+    program: g(named, "PROGRAMI"),
+  };
+  if (g(fc.boolean)) {
+    const shape = g(fc.constantFrom, "four", "three", "two");
+    const parts =
+      shape === "four"
+        ? [unit.university, unit.faculty, unit.department, unit.program]
+        : shape === "three"
+          ? [unit.university, unit.faculty, unit.program]
+          : [unit.university, unit.program];
+    const joined = parts
+      .map((part) => runs(g, part))
+      .map((part, i) => (i === 0 ? part : `${g(fc.constantFrom, " / ", "/", " /", "/ ", "  /  ")}${part}`));
+    if (g(fc.boolean) && parts.length > 2) {
+      // A long path wrapped after a slash.
+      const [firstLine, ...rest] = pair(g, YOK.unit, `${joined.slice(0, 2).join("")} /`);
+      blocks.push([
+        ...(firstLine === undefined ? [] : [firstLine]),
+        ...rest,
+        joined
+          .slice(2)
+          .join("")
+          .replace(/^\s*\/\s*/, ""),
+      ]);
+    } else {
+      blocks.push(pair(g, YOK.unit, joined.join("")));
+    }
+    return {
+      university_name: asPrinted(unit.university),
+      faculty_name: parts.length > 2 ? asPrinted(unit.faculty) : null,
+      department_name: parts.length > 3 ? asPrinted(unit.department) : null,
+      program_name: asPrinted(unit.program),
+    };
+  } else {
+    return {
+      university_name: optional(true, () => value(YOK.university_name, unit.university)),
+      faculty_name: optional(false, () => value(YOK.faculty_name, unit.faculty)),
+      department_name: optional(false, () => value(YOK.department_name, unit.department)),
+      program_name: optional(true, () => value(YOK.program_name, unit.program)),
+    };
+  }
+}
+
+/** The YÖK layout reads `lines` as `expected`, never yields the identity number, and names what is missing. */
+function expectYokReading(lines: string[], expected: Record<string, unknown>): void {
+  const reading = yokStudentLayout.read(lines, BARCODE);
+  expectEqual(reading.fields, expected, lines.join("\n"));
+  if (JSON.stringify(reading.fields).includes(TCKN)) expect.fail("the identity number was yielded");
+  expectEqual(
+    reading.incomplete,
+    required(expected, [
+      "full_name",
+      "birth_date",
+      "registered_at",
+      "student_status",
+      "class_year",
+      "university_name",
+      "program_name",
+      "barcode",
+    ]),
+    lines.join("\n"),
+  );
+}
+
 describe("the YÖK student layout reads any messy rendering of a certificate", () => {
   it("returns the fields it was rendered from", () => {
     fc.assert(
@@ -227,57 +307,7 @@ describe("the YÖK student layout reads any messy rendering of a certificate", (
           return year;
         });
 
-        const unit = {
-          university: g(named, "ÜNİVERSİTESİ"),
-          faculty: g(named, "FAKÜLTESİ"),
-          department: g(named, "BÖLÜMÜ"),
-          program: g(named, "PROGRAMI"),
-        };
-        let units: {
-          university_name: string | null;
-          faculty_name: string | null;
-          department_name: string | null;
-          program_name: string | null;
-        };
-        if (g(fc.boolean)) {
-          const shape = g(fc.constantFrom, "four", "three", "two");
-          const parts =
-            shape === "four"
-              ? [unit.university, unit.faculty, unit.department, unit.program]
-              : shape === "three"
-                ? [unit.university, unit.faculty, unit.program]
-                : [unit.university, unit.program];
-          const joined = parts
-            .map((part) => runs(g, part))
-            .map((part, i) => (i === 0 ? part : `${g(fc.constantFrom, " / ", "/", " /", "/ ", "  /  ")}${part}`));
-          if (g(fc.boolean) && parts.length > 2) {
-            // A long path wrapped after a slash.
-            const [firstLine, ...rest] = pair(g, YOK.unit, `${joined.slice(0, 2).join("")} /`);
-            blocks.push([
-              ...(firstLine === undefined ? [] : [firstLine]),
-              ...rest,
-              joined
-                .slice(2)
-                .join("")
-                .replace(/^\s*\/\s*/, ""),
-            ]);
-          } else {
-            blocks.push(pair(g, YOK.unit, joined.join("")));
-          }
-          units = {
-            university_name: asPrinted(unit.university),
-            faculty_name: parts.length > 2 ? asPrinted(unit.faculty) : null,
-            department_name: parts.length > 3 ? asPrinted(unit.department) : null,
-            program_name: asPrinted(unit.program),
-          };
-        } else {
-          units = {
-            university_name: optional(true, () => value(YOK.university_name, unit.university)),
-            faculty_name: optional(false, () => value(YOK.faculty_name, unit.faculty)),
-            department_name: optional(false, () => value(YOK.department_name, unit.department)),
-            program_name: optional(true, () => value(YOK.program_name, unit.program)),
-          };
-        }
+        const units = yokUnits(g, blocks, value, optional);
 
         const lines = shuffled(g, blocks);
         const expected = {
@@ -295,23 +325,7 @@ describe("the YÖK student layout reads any messy rendering of a certificate", (
           ...units,
           barcode: BARCODE,
         };
-        const reading = yokStudentLayout.read(lines, BARCODE);
-        expectEqual(reading.fields, expected, lines.join("\n"));
-        if (JSON.stringify(reading.fields).includes(TCKN)) expect.fail("the identity number was yielded");
-        expectEqual(
-          reading.incomplete,
-          required(expected, [
-            "full_name",
-            "birth_date",
-            "registered_at",
-            "student_status",
-            "class_year",
-            "university_name",
-            "program_name",
-            "barcode",
-          ]),
-          lines.join("\n"),
-        );
+        expectYokReading(lines, expected);
       }),
       { numRuns: 200, seed: 248927349 },
     );

@@ -50,9 +50,8 @@ describe("createApp", () => {
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       webhook_url: "https://hooks.example.com/v",
     });
-    const keyPk = `KEY#${createHash("sha256").update(created.api_key).digest("hex")}`;
+    const keyHash = createHash("sha256").update(created.api_key).digest("hex");
     expect(apps.app(created.app_id)).toEqual({
-      pk: `APP#${created.app_id}`,
       kind: "app",
       app_id: created.app_id,
       name: "Acme Admissions",
@@ -60,13 +59,13 @@ describe("createApp", () => {
       status: "active",
       webhook_url: "https://hooks.example.com/v",
       webhook_secret_sealed: tagSealed(created.webhook_secret),
-      key_pks: [keyPk],
+      key_hashes: [keyHash],
       key_version: 1,
       created_at: T0,
       updated_at: T0,
     });
-    expect(apps.key(keyPk)).toEqual({
-      pk: keyPk,
+    expect(apps.key(keyHash)).toEqual({
+      key_hash: keyHash,
       kind: "key",
       key_app_id: created.app_id,
       environment: "sandbox",

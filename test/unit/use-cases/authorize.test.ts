@@ -63,7 +63,7 @@ describe("authorize", () => {
   it("refuses a stored key whose item names another environment than the prefix", async () => {
     const { apps, deps } = setup();
     const { apiKey, key } = apps.issueKey(appId(1));
-    apps.keys.set(key.pk, { ...key, environment: "production" });
+    apps.keys.set(key.key_hash, { ...key, environment: "production" });
 
     expect(await authorize(deps, apiKey)).toEqual({ outcome: "unauthorized" });
   });
@@ -71,7 +71,7 @@ describe("authorize", () => {
   it("denies a good key of a disabled app, naming the app", async () => {
     const { apps, deps } = setup();
     const { apiKey, key } = apps.issueKey(appId(1));
-    apps.keys.set(key.pk, { ...key, app_status: "disabled" });
+    apps.keys.set(key.key_hash, { ...key, app_status: "disabled" });
 
     expect(await authorize(deps, apiKey)).toEqual({ outcome: "deny", appId: appId(1) });
   });
@@ -89,7 +89,7 @@ describe("authorize", () => {
       const { apiKey, key } = apps.issueKey(appId(1));
 
       await authorize(deps, apiKey);
-      const first = apps.key(key.pk).last_used_at;
+      const first = apps.key(key.key_hash).last_used_at;
       for (let second = 0; second < 59; second += 1) {
         clock.advance(1);
         await authorize(deps, apiKey);
@@ -101,7 +101,7 @@ describe("authorize", () => {
       expect(first).toBe(T0);
       expect(writesWithinTheMinute).toBe(1);
       expect(apps.keyUseWrites).toBe(2);
-      expect(apps.key(key.pk).last_used_at).toBe("2026-11-22T12:01:00Z");
+      expect(apps.key(key.key_hash).last_used_at).toBe("2026-11-22T12:01:00Z");
       // The extra cost: the same one read per decision, plus one conditional write per key a minute.
       expect(apps.keyReads).toBe(61);
     });
@@ -109,7 +109,7 @@ describe("authorize", () => {
     it("writes nothing for a key whose item says it was used less than a minute ago", async () => {
       const { apps, deps } = setup();
       const { apiKey, key } = apps.issueKey(appId(1));
-      apps.keys.set(key.pk, { ...key, last_used_at: "2026-11-22T11:59:01Z" });
+      apps.keys.set(key.key_hash, { ...key, last_used_at: "2026-11-22T11:59:01Z" });
 
       expect((await authorize(deps, apiKey)).outcome).toBe("allow");
       expect(apps.keyUseWrites).toBe(0);
@@ -118,20 +118,20 @@ describe("authorize", () => {
     it("leaves the record to the request that won when two read the same stale item", async () => {
       const { apps, deps } = setup();
       const { apiKey, key } = apps.issueKey(appId(1));
-      apps.keys.set(key.pk, { ...key, last_used_at: "2026-11-22T11:58:00Z" });
+      apps.keys.set(key.key_hash, { ...key, last_used_at: "2026-11-22T11:58:00Z" });
 
       const [one, two] = await Promise.all([authorize(deps, apiKey), authorize(deps, apiKey)]);
 
       expect([one.outcome, two.outcome]).toEqual(["allow", "allow"]);
       expect(apps.keyUseWrites).toBe(2);
-      expect(apps.key(key.pk).last_used_at).toBe(T0);
+      expect(apps.key(key.key_hash).last_used_at).toBe(T0);
     });
 
     it("records no use of a refused or denied key", async () => {
       const { apps, deps } = setup();
       const revoked = apps.issueKey(appId(1), { revoked_at: "2026-11-22T11:59:59Z" });
       const denied = apps.issueKey(appId(1));
-      apps.keys.set(denied.key.pk, { ...denied.key, app_status: "disabled" });
+      apps.keys.set(denied.key.key_hash, { ...denied.key, app_status: "disabled" });
 
       await authorize(deps, revoked.apiKey);
       await authorize(deps, denied.apiKey);

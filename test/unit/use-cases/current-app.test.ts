@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NotFoundError, RefusedError, StaleAppError } from "#shared/domain/errors";
-import { requireApp, retryWhenStale } from "#shared/use-cases/accounts/current-app";
+import { requireApp } from "#shared/use-cases/accounts/require-app";
+import { retryWhenStale } from "#shared/use-cases/accounts/retry-when-stale";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 
 /** A step that throws each of `failures` in turn, then returns "done"; it counts its runs. */

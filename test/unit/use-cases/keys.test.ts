@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AppItem, keyIdOf, keyPk } from "#shared/domain/apps";
+import { type AppItem, keyIdOf } from "#shared/domain/apps";
 import { hashApiKey } from "#shared/domain/credentials";
 import {
   DEFAULT_GRACE_SECONDS,
@@ -46,7 +46,7 @@ describe("rotateKey", () => {
       app_id: appId(1),
       api_key: expect.stringMatching(/^vk_sandbox_[A-Za-z0-9_-]{43}$/),
       key: {
-        key_id: keyIdOf({ pk: keyPk(hashApiKey(rotated.api_key)) }),
+        key_id: keyIdOf({ key_hash: hashApiKey(rotated.api_key) }),
         prefix: rotated.api_key.slice(0, 19),
         created_at: T0,
         expires_at: null,
@@ -68,11 +68,11 @@ describe("rotateKey", () => {
         },
       ],
     });
-    expect(apps.key(old.pk).expires_at).toBe(IN_24H);
+    expect(apps.key(old.key_hash).expires_at).toBe(IN_24H);
     const app = apps.app(appId(1));
-    expect(app.key_pks).toHaveLength(2);
-    expect(app.key_pks[0]).toBe(old.pk);
-    expect(apps.key(app.key_pks[1] ?? "")).toMatchObject({
+    expect(app.key_hashes).toHaveLength(2);
+    expect(app.key_hashes[0]).toBe(old.key_hash);
+    expect(apps.key(app.key_hashes[1] ?? "")).toMatchObject({
       key_app_id: appId(1),
       environment: "sandbox",
       app_status: "active",
@@ -125,8 +125,8 @@ describe("rotateKey", () => {
     expect(rotated.expiring).toEqual([
       expect.objectContaining({ prefix: old.prefix, expires_at: T0, status: "expired" }),
     ]);
-    expect(apps.app(appId(1)).key_pks).not.toContain(old.pk);
-    expect(apps.app(appId(1)).key_pks).toHaveLength(1);
+    expect(apps.app(appId(1)).key_hashes).not.toContain(old.key_hash);
+    expect(apps.app(appId(1)).key_hashes).toHaveLength(1);
   });
 
   it("refuses a third live key with too_many_live_keys, writing nothing", async () => {
@@ -151,8 +151,8 @@ describe("rotateKey", () => {
     const rotated = await rotateKey(deps, { appId: appId(1) });
 
     expect(rotated.expiring.map((key) => key.prefix)).toEqual([live.prefix]);
-    expect(apps.app(appId(1)).key_pks).not.toContain(expired.pk);
-    expect(apps.key(expired.pk).expires_at).toBe("2026-11-22T11:00:00Z");
+    expect(apps.app(appId(1)).key_hashes).not.toContain(expired.key_hash);
+    expect(apps.key(expired.key_hash).expires_at).toBe("2026-11-22T11:00:00Z");
   });
 
   it("keeps an earlier expiry: a key that expires within the grace is not given more time", async () => {
@@ -162,7 +162,7 @@ describe("rotateKey", () => {
     const rotated = await rotateKey(deps, { appId: appId(1) });
 
     expect(rotated.expiring).toEqual([expect.objectContaining({ prefix: expiring.prefix, expires_at: IN_1H })]);
-    expect(apps.key(expiring.pk).expires_at).toBe(IN_1H);
+    expect(apps.key(expiring.key_hash).expires_at).toBe(IN_1H);
   });
 
   it("shortens a later expiry to the grace", async () => {
@@ -171,7 +171,7 @@ describe("rotateKey", () => {
 
     await rotateKey(deps, { appId: appId(1), graceSeconds: 3600 });
 
-    expect(apps.key(expiring.pk).expires_at).toBe(IN_1H);
+    expect(apps.key(expiring.key_hash).expires_at).toBe(IN_1H);
   });
 
   it("gives a disabled app's new key the disabled status, so it is denied", async () => {
@@ -240,8 +240,8 @@ describe("revokeKeys", () => {
         },
       ],
     });
-    expect(apps.key(a.key.pk).revoked_at).toBe(T0);
-    expect(apps.app(appId(1))).toMatchObject({ key_pks: [b.key.pk], key_version: 2 });
+    expect(apps.key(a.key.key_hash).revoked_at).toBe(T0);
+    expect(apps.app(appId(1))).toMatchObject({ key_hashes: [b.key.key_hash], key_version: 2 });
     expect([await allowed(a.apiKey), await allowed(b.apiKey)]).toEqual(["unauthorized", "allow"]);
   });
 
@@ -254,7 +254,7 @@ describe("revokeKeys", () => {
 
     expect(result.revoked.map((key) => key.prefix).sort()).toEqual([a.key.prefix, b.key.prefix].sort());
     expect(result.revoked.every((key) => key.status === "revoked" && key.revoked_at === T0)).toBe(true);
-    expect(apps.app(appId(1)).key_pks).toEqual([]);
+    expect(apps.app(appId(1)).key_hashes).toEqual([]);
   });
 
   it("with all and no live key, revokes nothing and writes nothing", async () => {
@@ -301,8 +301,8 @@ describe("revokeKeys", () => {
     // The retry also revokes the key the other caller added.
     expect(apps.writes).toEqual(["revokeKeys", "revokeKeys"]);
     expect(result.revoked).toHaveLength(2);
-    expect(apps.key(a.pk).revoked_at).toBe(T0);
-    expect(apps.app(appId(1)).key_pks).toEqual([]);
+    expect(apps.key(a.key_hash).revoked_at).toBe(T0);
+    expect(apps.app(appId(1)).key_hashes).toEqual([]);
   });
 
   it("refuses an unknown app with app_not_found", async () => {
@@ -337,7 +337,7 @@ describe("listAppKeys and keyStatus", () => {
 
   it("calls a revoked key revoked, whatever its expiry", () => {
     const key = {
-      pk: "KEY#x",
+      key_hash: "x",
       kind: "key" as const,
       key_app_id: appId(1),
       environment: "sandbox" as const,
@@ -369,7 +369,7 @@ describe("key names", () => {
 
     expect(rotated.key.name).toBe("Web servers");
     expect(rotated.expiring[0]?.name).toBeNull();
-    expect(apps.key(keyPk(hashApiKey(rotated.api_key))).name).toBe("Web servers");
+    expect(apps.key(hashApiKey(rotated.api_key)).name).toBe("Web servers");
   });
 
   it.each([
@@ -390,7 +390,7 @@ describe("key names", () => {
     const renamed = await renameKey(deps, { appId: appId(1), keyId: keyIdOf(revoked), name: "Old servers" }, by);
 
     expect(renamed.key).toMatchObject({ key_id: keyIdOf(revoked), name: "Old servers", revoked_at: T0 });
-    expect(apps.key(revoked.pk).name).toBe("Old servers");
+    expect(apps.key(revoked.key_hash).name).toBe("Old servers");
     expect(apps.trail.records.map((record) => [record.action, record.detail?.key_id])).toEqual([
       ["key.renamed", keyIdOf(revoked)],
     ]);
@@ -398,13 +398,13 @@ describe("key names", () => {
 
   it("refuses a key of another app with key_not_found, recording nothing", async () => {
     const { apps, deps } = setup();
-    apps.put(anApp({ app_id: appId(2), pk: `APP#${appId(2)}` }));
+    apps.put(anApp({ app_id: appId(2) }));
     const other = apps.issueKey(appId(2)).key;
 
     await expect(
       renameKey(deps, { appId: appId(1), keyId: keyIdOf(other), name: "Mine now" }, by),
     ).rejects.toMatchObject({ code: "key_not_found" });
-    expect(apps.key(other.pk).name).toBeUndefined();
+    expect(apps.key(other.key_hash).name).toBeUndefined();
     expect(apps.trail.records).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AuditContext } from "#shared/domain/audit";
 import { RefusedError } from "#shared/domain/errors";
 import { newId } from "#shared/domain/ids";
-import { type MemberItem, memberPk, type OrganizationItem, type PortalRole } from "#shared/domain/organizations";
+import type { MemberItem, OrganizationItem, PortalRole } from "#shared/domain/organizations";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import { MEMBERS_PER_ORGANIZATION, PENDING_INVITES_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import type { PoolPerson, PortalDirectory, StaffMember } from "#shared/ports/identity";
@@ -58,7 +58,6 @@ class Memberships
     { sub = `sub-${username}`, organizationId = ORGANIZATION } = {},
   ): MemberItem {
     const member: MemberItem = {
-      pk: memberPk(sub),
       kind: "member",
       sub,
       username,
@@ -74,7 +73,6 @@ class Memberships
   async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
     return organizationId === ORGANIZATION
       ? {
-          pk: `ORG#${ORGANIZATION}`,
           kind: "organization",
           organization_id: ORGANIZATION,
           name: "Acme",

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PORTAL_ROUTES } from "#shared/declarations/routes";
+import { PORTAL_ROUTES } from "#shared/declarations/portal-api";
 import type { AppItem } from "#shared/domain/apps";
 import type { MemberItem, PortalRole } from "#shared/domain/organizations";
 import { usageOutcome } from "#shared/domain/usage";
 import { authorizeMember } from "#shared/use-cases/portal/authorize-member";
-import { memberApp } from "#shared/use-cases/portal/member";
+import { memberApp } from "#shared/use-cases/portal/member-app";
 import { anApp, appId, InMemoryAppStore } from "../../support/fakes.ts";
 
 const ORG = "org_01KAAAAAAAAAAAAAAAAAAAAAAA";
@@ -17,7 +17,7 @@ const tokens = {
 
 function organizations(role?: PortalRole) {
   const membership: MemberItem | undefined = role
-    ? { pk: "MEMBER#sub-1", kind: "member", sub: "sub-1", username: "ayse", member_org_id: ORG, role, created_at: "" }
+    ? { kind: "member", sub: "sub-1", username: "ayse", member_org_id: ORG, role, created_at: "" }
     : undefined;
   return { getMember: async (sub: string) => (sub === "sub-1" ? membership : undefined) };
 }
@@ -60,8 +60,8 @@ describe("authorizeMember", () => {
 describe("memberApp", () => {
   const member = { sub: "s", username: "u", organizationId: ORG, role: "viewer" as const };
   const owned: AppItem = { ...anApp(), organization_id: ORG };
-  const foreign: AppItem = { ...anApp({ app_id: appId(2), pk: `APP#${appId(2)}` }), organization_id: OTHER };
-  const unowned: AppItem = anApp({ app_id: appId(3), pk: `APP#${appId(3)}` });
+  const foreign: AppItem = { ...anApp({ app_id: appId(2) }), organization_id: OTHER };
+  const unowned: AppItem = anApp({ app_id: appId(3) });
   const apps = new InMemoryAppStore().put(owned).put(foreign).put(unowned);
 
   it("finds the organisation's own app, and reads any other (another's, nobody's, malformed) as not found", async () => {

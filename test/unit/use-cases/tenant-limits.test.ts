@@ -30,7 +30,6 @@ class Organizations implements Pick<OrganizationStore, "getOrganization" | "apps
   async getOrganization(organizationId: string): Promise<OrganizationItem | undefined> {
     if (organizationId !== ORGANIZATION) return undefined;
     return {
-      pk: `ORG#${ORGANIZATION}`,
       kind: "organization",
       organization_id: ORGANIZATION,
       name: "Acme",

@@ -1,0 +1,16 @@
+import type { FunctionDeclaration } from "../function-definition.ts";
+
+export const DECIDE_REVIEW_FUNCTION = {
+  name: "decide-review",
+  entry: "functions/decide-review.ts",
+  settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+  timeoutSeconds: 10,
+  access: {
+    tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+    // Which copies exist, for the answer.
+    uploads: ["s3:GetObject"],
+  },
+  routes: [
+    { method: "POST", path: "/backoffice/v1/reviews/{verification_id}/decision", groups: ["reviewers", "admins"] },
+  ],
+} as const satisfies FunctionDeclaration;
