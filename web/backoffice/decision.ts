@@ -43,15 +43,8 @@ function reasonOption(code: RejectionCode): HTMLOptionElement {
   return h("option", { value: code }, digit > 0 ? `${digit} · ${label}` : label);
 }
 
-/**
- * `submit` gets the decision once the form's own checks pass; `invalid` hears what they found
- * missing; `leave` is Esc inside the form, which hands the keys back to the screen.
- */
-export function decisionForm(
-  submit: (decision: DecisionBody) => void,
-  invalid: (message: string) => void,
-  leave: () => void,
-): DecisionForm {
+/** The form and its controls: the result, the reason, the note and its count, the button, and where a decision leads. */
+function formParts() {
   const reason = h(
     "select",
     { id: "reason-code", name: "reason_code", disabled: true, "aria-describedby": "reason-hint" },
@@ -93,6 +86,37 @@ export function decisionForm(
     h("div", { class: "actions" }, button),
     h("div", { class: "choice setting" }, thenQueue, h("label", { for: "then-queue" }, t("decision.then_queue"))),
   );
+  note.addEventListener("input", () => {
+    count.textContent = counted();
+  });
+  return { form, reason, note, button };
+}
+
+/** Enter in the note decides; Shift+Enter is a new line (and an input method's Enter is its own). Esc anywhere in the form leaves it. */
+function listenForKeys(form: HTMLFormElement, note: HTMLTextAreaElement, decide: () => boolean, leave: () => void) {
+  note.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    decide();
+  });
+  // The screen's own Esc (back to the queue) is the next one.
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    leave();
+  });
+}
+
+/**
+ * `submit` gets the decision once the form's own checks pass; `invalid` hears what they found
+ * missing; `leave` is Esc inside the form, which hands the keys back to the screen.
+ */
+export function decisionForm(
+  submit: (decision: DecisionBody) => void,
+  invalid: (message: string) => void,
+  leave: () => void,
+): DecisionForm {
+  const { form, reason, note, button } = formParts();
   // Closed until the claim is held: every control at once.
   let open = false;
 
@@ -104,9 +128,6 @@ export function decisionForm(
     reason.required = rejecting;
   };
   form.addEventListener("change", follow);
-  note.addEventListener("input", () => {
-    count.textContent = counted();
-  });
   /** Decides when the form is open and complete; says what is missing otherwise. */
   const decide = (): boolean => {
     const chosen = result();
@@ -134,18 +155,7 @@ export function decisionForm(
     event.preventDefault();
     decide();
   });
-  // Enter in the note decides; Shift+Enter is a new line (and an input method's Enter is its own).
-  note.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
-    event.preventDefault();
-    decide();
-  });
-  // Esc anywhere in the form leaves it; the screen's own Esc (back to the queue) is the next one.
-  form.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
-    event.preventDefault();
-    leave();
-  });
+  listenForKeys(form, note, decide, leave);
 
   const check = (value: DecisionBody["result"]): HTMLInputElement | undefined => {
     const input = form.querySelector<HTMLInputElement>(`#result-${value}`);
