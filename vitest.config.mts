@@ -4,9 +4,6 @@ export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
     pool: "forks",
-    // Two files at a time: vitest's default is one fewer than the CPUs, a single worker on a 2-core
-    // machine, and most files spend their time waiting on the engines, a browser or the pipeline.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: {
