@@ -1,6 +1,6 @@
 /**
  * GET /v1/verifications/{verification_id}: primary adapter -> use case `getVerification`
- * -> secondary adapters (DynamoDB read, S3 presigner).
+ * -> secondary adapters (one DynamoDB read, S3 presigner).
  */
 import { GET_VERIFICATION_FUNCTION } from "#shared/declarations/functions/get-verification";
 import { routeHandler } from "#shared/http/route-handler";
@@ -9,10 +9,10 @@ import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { requestLog } from "#shared/wiring/stores/requests";
-import { verificationStore } from "#shared/wiring/stores/verifications";
+import { verificationReader } from "#shared/wiring/stores/verification-reader";
 
 const config = functionConfig(GET_VERIFICATION_FUNCTION);
-const deps = { verifications: verificationStore(config), documents: documentStore(config), clock };
+const deps = { verifications: verificationReader(config), documents: documentStore(config), clock };
 
 export const handler = routeHandler({ log, requests: requestLog(config), clock }, async (event, caller) => ({
   status: 200,

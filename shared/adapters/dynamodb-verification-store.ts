@@ -3,7 +3,6 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   paginateQuery,
 } from "@aws-sdk/lib-dynamodb";
@@ -27,6 +26,7 @@ import type {
   VerificationStore,
 } from "../ports/verification-store.ts";
 import { countMatching, queryPage, queryWithMore } from "./dynamodb-pages.ts";
+import { DynamoDbVerificationReader, fromStored } from "./dynamodb-verification-reader.ts";
 import {
   type AuditLinker,
   linked,
@@ -47,31 +47,11 @@ const { indexes } = VERIFICATIONS_TABLE;
 /** How many partitions of an index by time (upload deadlines, erasures) the tick reads at once. */
 export const EXPIRY_CONCURRENCY = 4;
 
-/**
- * The attributes only this table needs, kept beside a verification and never shown to the
- * callers: the sparse keys of its indexes and the record's expiry (TTL).
- */
-const STORED_ONLY = [
-  indexes.awaitingByDeadline.partitionKey.name,
-  indexes.inReviewByDeadline.partitionKey.name,
-  indexes.byReference.partitionKey.name,
-  indexes.erasedByTime.partitionKey.name,
-  VERIFICATIONS_TABLE.ttlAttribute,
-] as const;
-
 /** The by-reference index's key of an app's reference. */
 const appReference = (appId: string, reference: string) => `${appId}#${reference}`;
 
 /** The review-deadline index's key: the review deadline's UTC date. */
 const reviewDay = (deadline: string) => deadline.slice(0, 10);
-
-/** A verification as the callers know it: without what only the table needs. */
-function fromStored(stored: Record<string, unknown> | undefined): VerificationItem | undefined {
-  if (!stored) return undefined;
-  const item = { ...stored };
-  for (const name of STORED_ONLY) delete item[name];
-  return item as unknown as VerificationItem;
-}
 
 /** `item` without the fields `names`. */
 function withoutFields(item: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
@@ -165,11 +145,8 @@ export class DynamoDbVerificationStore implements VerificationStore {
     }
   }
 
-  async get(id: string): Promise<VerificationItem | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { verification_id: id }, ConsistentRead: true }),
-    );
-    return fromStored(Item);
+  get(id: string): Promise<VerificationItem | undefined> {
+    return new DynamoDbVerificationReader(this.db, this.table).get(id);
   }
 
   /**
