@@ -12,6 +12,7 @@ import type { StaffUser } from "../support/api.ts";
 import { expectAccessible, PHONE } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
 import { processedDocument } from "../support/client.ts";
+import { signedInConsole } from "../support/console-page.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, issuer: { settings: { ISSUER_RETRY_WINDOW_S: "2" } } });
@@ -53,20 +54,8 @@ describe("the item screen's layout in headless chromium", () => {
   const chromium = useChromium();
   const LOADED = { timeout: 30_000 };
 
-  async function signedIn(size: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
-    const page = await chromium.browser().newPage();
-    await page.setViewportSize(size);
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    expect((await page.goto(consoleUrl))?.status()).toBe(200);
-    await page.locator("#language").selectOption("en");
-    await page.locator("html[lang=en]").waitFor();
-    await page.locator("input[name=username]").fill(reviewer.username);
-    await page.locator("input[name=password]").fill(reviewer.password);
-    await page.locator("form.sign-in button[type=submit]").click();
-    await page.locator("table.queue").waitFor();
-    return { page, problems };
-  }
+  const signedIn = (size: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> =>
+    signedInConsole(chromium.browser(), consoleUrl, reviewer, { size });
 
   async function openItem(page: Page, id: string): Promise<void> {
     await page.evaluate(`location.hash = ${JSON.stringify(`#/reviews/${id}`)}`);

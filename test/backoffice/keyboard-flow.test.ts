@@ -13,11 +13,11 @@ import { REJECTION_CODES } from "../../web/backoffice/order.ts";
 import type { StaffUser } from "../support/api.ts";
 import { useChromium } from "../support/chromium.ts";
 import { expectVerification, processedDocument } from "../support/client.ts";
+import { signedInConsole } from "../support/console-page.ts";
 import { useApiFixture } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 const fx = useApiFixture({ pipeline: true, issuer: { settings: { ISSUER_RETRY_WINDOW_S: "2" } } });
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let reviewer: StaffUser;
 let otherReviewer: StaffUser;
@@ -29,14 +29,17 @@ beforeAll(async () => {
   [reviewer, otherReviewer] = await Promise.all([fx.api.staffUser(["reviewers"]), fx.api.staffUser(["reviewers"])]);
   waiting = [];
   for (let count = 0; count < 5; count += 1) {
-    waiting.push(
-      await processedDocument(fx.customer, "gsb-issuer-unavailable.pdf", "GSB_KYK_DORM", {
-        status: "in_review",
-        reason_code: "issuer_unavailable",
-      }),
+    const inReview = await processedDocument(fx.customer, "gsb-issuer-unavailable.pdf", "GSB_KYK_DORM", {
+      status: "in_review",
+      reason_code: "issuer_unavailable",
+    });
+    waiting.push(inReview);
+    // The queue orders by the second each went to review: the next goes in a later second, so "oldest" is this order.
+    const second = Math.floor(Date.parse(inReview.review?.required_at ?? "") / 1000);
+    await until(
+      () => Math.floor(Date.now() / 1000),
+      (now) => now > second,
     );
-    // The queue orders by the second each went to review: one apiece, so "oldest" is this order.
-    await pause(1_100);
   }
   consoleUrl = `${fx.api.backofficeUrl}/backoffice/`;
   const claimed = await fetch(`${consoleUrl}v1/reviews/${waiting[0]?.verification_id}/claim`, {
@@ -66,18 +69,11 @@ describe("a day's work by keyboard in headless chromium", () => {
   const LOADED = { timeout: 30_000 };
 
   async function signedIn(): Promise<{ page: Page; problems: string[] }> {
-    const page = await chromium.browser().newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    expect((await page.goto(consoleUrl))?.status()).toBe(200);
-    await page.locator("#language").selectOption("en");
-    await page.locator("html[lang=en]").waitFor();
-    await page.locator("input[name=username]").fill(reviewer.username);
-    await page.locator("input[name=password]").fill(reviewer.password);
-    await page.locator("form.sign-in button[type=submit]").click();
-    await page.locator("table.queue tbody tr").first().waitFor(LOADED);
-    return { page, problems };
+    const signed = await signedInConsole(chromium.browser(), consoleUrl, reviewer, {
+      size: { width: 1280, height: 800 },
+    });
+    await signed.page.locator("table.queue tbody tr").first().waitFor(LOADED);
+    return signed;
   }
 
   /** Opens the item `id` by its address and waits until it is read. */
