@@ -1,11 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  paginateQuery,
-} from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
 import { VERIFICATIONS_TABLE } from "../declarations/tables.ts";
 import type { TransitionGuard } from "../domain/guards.ts";
 import { inParallel } from "../domain/in-parallel.ts";
