@@ -18,6 +18,7 @@ import type { SettingName } from "#shared/declarations/settings";
 import type { WebPageName } from "#shared/http/web-assets";
 import { PROJECT_ROOT } from "../infra/bundling.ts";
 import { esbuildOptions } from "../infra/esbuild-options.ts";
+import { STAND_IN_SETTINGS } from "../test/support/stand-in-settings.ts";
 import { buildWeb } from "../web/build.ts";
 import { median, round } from "./stats.ts";
 
@@ -147,38 +148,9 @@ function houseBaseline(name: FunctionName): BaselineSource {
   };
 }
 
-/** A stand-in value of every setting a deployed function must have, in its format; nothing at init reaches the network (the web pages are real: `WEB_ASSETS`). */
-export const STAND_INS: Partial<Record<SettingName, string>> = {
-  ENVIRONMENT: "sandbox",
-  APPS_TABLE: "bench-apps",
-  VERIFICATIONS_TABLE: "bench-verifications",
-  IDEMPOTENCY_TABLE: "bench-idempotency",
-  EVENTS_TABLE: "bench-events",
-  UPLOADS_BUCKET: "bench-uploads",
-  VERIFICATION_RETENTION_DAYS: "365",
-  SECRETS_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-key",
-  SEALING_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000be",
-  IDENTITY_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000bf",
-  SUBJECT_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000c0",
-  SIMULATOR_DOCUMENTS: "/var/task/issuer",
-  SIMULATOR_KEY_ARN: "arn:aws:secretsmanager:us-east-1:000000000000:secret:bench-simulator",
-  ISSUER: "edevlet",
-  ISSUER_QUEUE_URL: "https://sqs.us-east-1.amazonaws.com/000000000000/bench-lookups",
-  AUDIT_TABLE: "bench-audit",
-  AUDIT_DIGESTS_TABLE: "bench-audit-digests",
-  AUDIT_SEALING_KEY_ID: "arn:aws:kms:us-east-1:000000000000:key/00000000-0000-4000-8000-0000000000c1",
-  USAGE_TABLE: "bench-usage",
-  STAFF_USER_POOL_ID: "us-east-1_BenchStaff",
-  STAFF_CLIENT_ID: "benchconsole",
-  PORTAL_USER_POOL_ID: "us-east-1_BenchPortal",
-  PORTAL_CLIENT_ID: "benchportal",
-  USAGE_PLAN_ID: "benchplan",
-  DELIVERY_QUEUE_URL: "https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries",
-};
-
 function initEnvironment(name: FunctionName, webAssets: string): NodeJS.ProcessEnv {
   // The console reads its built files at init, so they are real.
-  const dummies: Partial<Record<SettingName, string>> = { ...STAND_INS, WEB_ASSETS: webAssets };
+  const dummies: Partial<Record<SettingName, string>> = { ...STAND_IN_SETTINGS, WEB_ASSETS: webAssets };
   return {
     PATH: process.env.PATH,
     ...Object.fromEntries(

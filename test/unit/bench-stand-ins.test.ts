@@ -2,13 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { FUNCTIONS } from "#shared/declarations/functions";
 import { isOptionalSetting, readSettings } from "#shared/declarations/settings";
-import { STAND_INS } from "../../bench/cold-start.ts";
+import { STAND_IN_SETTINGS } from "../support/stand-in-settings.ts";
 
 describe("the cold-start bench's stand-in settings", () => {
-  it.each(Object.values(FUNCTIONS).map((definition) => [definition.name, definition] as const))(
+  it.each(Object.entries(FUNCTIONS))(
     "start %s: every setting it must have has a stand-in its parser takes",
     (_name, definition) => {
-      const env = { ...STAND_INS, WEB_ASSETS: "/var/task/web" };
+      const env = { ...STAND_IN_SETTINGS, WEB_ASSETS: "/var/task/web" };
       const missing = definition.settings.filter((setting) => !isOptionalSetting(setting) && !(setting in env));
       expect(missing).toEqual([]);
       expect(() => readSettings(definition.settings, env)).not.toThrow();
