@@ -361,7 +361,9 @@ describe("the console in headless chromium", () => {
     expect(await page.getByLabel("Rejected").isChecked()).toBe(true);
     expect(await page.getByLabel("Rejection reason").isDisabled()).toBe(false);
     // r moves focus into the form once its pick has run; an Esc before that would be the screen's.
-    await expect.poll(() => inPage<boolean>(page, 'document.activeElement?.closest("form.decision") !== null')).toBe(true);
+    await expect
+      .poll(() => inPage<boolean>(page, 'document.activeElement?.closest("form.decision") !== null'))
+      .toBe(true);
 
     // The first Esc leaves the form, the second goes back to the queue.
     await page.keyboard.press("Escape");
