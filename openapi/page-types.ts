@@ -38,6 +38,7 @@ export const PAGE_TYPES = [
       EVENT_TYPES: "/components/schemas/AppEvent/properties/type",
       DELIVERY_OUTCOMES: "/components/schemas/Delivery/properties/outcome",
       ROLES: "/components/schemas/Member/properties/role",
+      STATUS_CLASSES: "/paths/~1portal~1v1~1apps~1{app_id}~1requests/get/parameters/1/schema",
     },
   },
 ] as const;

@@ -10,6 +10,7 @@ import { listPageSchema } from "#shared/domain/lists";
 import { ROLE_GRANTS } from "#shared/domain/organizations";
 import {
   appEventsQuerySchema,
+  appRequestsQuerySchema,
   appsQuerySchema,
   deliveriesQuerySchema,
   inviteBodySchema,
@@ -22,11 +23,13 @@ import {
   usageQuerySchema,
   webhookBodySchema,
 } from "#shared/domain/portal";
+import { KEEP_REQUESTS_DAYS } from "#shared/domain/requests";
 import {
   appEventSchema,
   createdAppSchema,
   deliverySchema,
   invitedSchema,
+  keptRequestSchema,
   keySchema,
   lookupMatchSchema,
   memberSchema,
@@ -91,6 +94,10 @@ const RESPONSE_SCHEMAS = {
   TestDelivery: testDeliverySchema,
   LookupPage: listPageSchema(lookupMatchSchema).check(
     z.describe("The verifications found (or the most recent), newest first; `next_cursor` is always null"),
+  ),
+  KeptRequest: keptRequestSchema,
+  KeptRequestPage: listPageSchema(keptRequestSchema).check(
+    z.describe("One page of an app's kept requests, newest first"),
   ),
   AppEvent: appEventSchema,
   AppEventPage: listPageSchema(appEventSchema).check(z.describe("One page of an app's events, newest first")),
@@ -159,6 +166,16 @@ const EXAMPLE_DELIVERY = deliverySchema.parse({
   error: null,
 });
 
+const EXAMPLE_REQUEST = keptRequestSchema.parse({
+  request_id: "c6f1a7a2-3b1e-4d55-9a43-1f0e2d3c4b5a",
+  method: "POST",
+  path: "/v1/verifications",
+  status: 422,
+  code: "validation_failed",
+  errors: [{ field: "file_size_bytes", code: "too_large" }],
+  verification_id: null,
+  at: "2026-11-22T12:04:31Z",
+});
 const EXAMPLE_EVENT = appEventSchema.parse({
   event_id: EXAMPLE_DELIVERY.event_id,
   type: "webhook.test",
@@ -196,7 +213,7 @@ const EXAMPLE_EVENT = appEventSchema.parse({
 });
 
 interface OperationDefinition extends OperationDefinitionBase {
-  tag: "Account" | "Apps" | "Webhooks" | "Verifications" | "Usage" | "People";
+  tag: "Account" | "Apps" | "Webhooks" | "Requests" | "Verifications" | "Usage" | "People";
   query?: z.ZodMiniObject;
   body?: { schema: keyof typeof REQUEST_SCHEMAS; required: boolean; example: Json };
   success: { status: 200 | 201 | 202; description: string; schema: string; example?: Json; noStore?: true };
@@ -386,6 +403,20 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
     },
     problems: ["event_not_found", "event_pending", "rate_limited", "internal_error"],
   },
+  "list-app-requests": {
+    operationId: "listAppRequests",
+    summary: "List the app's requests",
+    description: `The app's requests to the public API of the last ${KEEP_REQUESTS_DAYS} days, newest first, as the API answered them: every request that could change something (every \`POST\` and \`DELETE\`) and every refused one; a read that succeeded is not kept. A refusal shows its problem \`code\` and, for \`validation_failed\`, each invalid field's path and code (never the value sent). Filter by \`status\` class and by time. No personal data is kept with a request, so reading the log is not recorded in the audit trail.`,
+    tag: "Requests",
+    query: appRequestsQuerySchema,
+    success: {
+      status: 200,
+      description: "One page of requests",
+      schema: "KeptRequestPage",
+      example: { data: [EXAMPLE_REQUEST], next_cursor: null },
+    },
+    problems: ["app_not_found", "validation_failed", "invalid_cursor", "internal_error"],
+  },
   "lookup-verifications": {
     operationId: "lookupVerifications",
     summary: "Look up a verification",
@@ -573,6 +604,7 @@ export function buildPortalDocument(): Json {
       { name: "Account", description: "Who is signed in" },
       { name: "Apps", description: "Apps and their API keys" },
       { name: "Webhooks", description: "The destination, its secret, test events, deliveries and replays" },
+      { name: "Requests", description: "Your apps' requests to the public API, as it answered them" },
       { name: "Verifications", description: "Search and read your apps' verifications" },
       { name: "Usage", description: "Verifications per day by outcome" },
       { name: "People", description: "Your organisation's people (owners)" },

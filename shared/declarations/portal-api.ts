@@ -4,6 +4,7 @@ import { CREATE_APP_FUNCTION } from "./functions/create-app.ts";
 import { GET_MEMBER_FUNCTION } from "./functions/get-member.ts";
 import { INVITE_MEMBER_FUNCTION } from "./functions/invite-member.ts";
 import { LIST_APP_EVENTS_FUNCTION } from "./functions/list-app-events.ts";
+import { LIST_APP_REQUESTS_FUNCTION } from "./functions/list-app-requests.ts";
 import { LIST_APPS_FUNCTION } from "./functions/list-apps.ts";
 import { LIST_DELIVERIES_FUNCTION } from "./functions/list-deliveries.ts";
 import { LIST_MEMBERS_FUNCTION } from "./functions/list-members.ts";
@@ -45,6 +46,7 @@ export const PORTAL_FUNCTIONS = [
   LIST_APP_EVENTS_FUNCTION,
   REPLAY_EVENT_FUNCTION,
   SEND_EVENT_FUNCTION,
+  LIST_APP_REQUESTS_FUNCTION,
   SEARCH_VERIFICATIONS_FUNCTION,
   LOOKUP_VERIFICATIONS_FUNCTION,
   VIEW_VERIFICATION_FUNCTION,

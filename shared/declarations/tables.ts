@@ -234,15 +234,25 @@ export const AUDIT_DIGESTS_TABLE = {
  * the change stream as verifications reach their final state; `pk = VER#<verification_id>`,
  * `sk = COUNTED` marks one as counted, so a change seen twice is counted once (kept 7 days);
  * `pk = REQ#<request_id>`, `sk = REQUEST` is the public API's request log, what the portal's
- * lookup finds by request id (kept 30 days).
+ * lookup finds by request id and lists by app (kept 30 days).
  */
+const USAGE_INDEXES = {
+  // Sparse: only kept requests carry request_app_id, so an app's requests list in time order.
+  requestsByApp: {
+    indexName: "requests_by_app",
+    partitionKey: { name: "request_app_id", type: "S" },
+    sortKey: { name: "requested_at", type: "S" },
+    addedInStep: 1,
+  },
+} as const satisfies Record<string, IndexDefinition>;
+
 export const USAGE_TABLE = {
   id: "Usage",
   setting: "USAGE_TABLE",
   partitionKey: { name: "pk", type: "S" },
   sortKey: { name: "sk", type: "S" },
-  indexes: {},
-  globalIndexes: [],
+  indexes: USAGE_INDEXES,
+  globalIndexes: Object.values(USAGE_INDEXES),
   ttlAttribute: "expires_at_epoch",
 } as const satisfies TableDefinition;
 

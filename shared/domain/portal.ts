@@ -92,6 +92,25 @@ export const lookupQuerySchema = z.strictObject({
   limit: limitSchema,
 });
 
+/** The status classes the request log is filtered by. */
+export const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export const appRequestsQuerySchema = z.strictObject({
+  status: z
+    .optional(z.enum(STATUS_CLASSES))
+    .check(z.describe("Only requests answered with a status of this class: `2xx`, `4xx` or `5xx`")),
+  since: z
+    .optional(z.iso.datetime())
+    .check(z.describe("Only requests answered at or after this instant; the last 30 days at most either way")),
+  until: z.optional(z.iso.datetime()).check(z.describe("Only requests answered at or before this instant")),
+  limit: limitSchema,
+  cursor: z.optional(cursorSchema),
+});
+
+/** Where a page of an app's requests ended, as the request log handed it out. */
+export const appRequestPositionSchema = z.strictObject({ after: z.string().check(z.minLength(1), z.maxLength(256)) });
+
 /** Where a page of an app's events ended: the last event's id (newest first). */
 export const appEventPositionSchema = z.strictObject({ event_id: z.string().check(z.regex(ID_PATTERNS.event)) });
 

@@ -7,7 +7,13 @@
 import { isDeepStrictEqual } from "node:util";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import type { Environment } from "../domain/environments.ts";
-import { type RequestRecord, type RequestToKeep, worthKeeping } from "../domain/requests.ts";
+import {
+  type KeptFieldError,
+  MAX_KEPT_ERRORS,
+  type RequestRecord,
+  type RequestToKeep,
+  worthKeeping,
+} from "../domain/requests.ts";
 import { isoSeconds } from "../domain/time.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Log } from "../ports/log.ts";
@@ -70,26 +76,46 @@ export interface PublicRouteDeps {
   clock: Clock;
 }
 
-/** A string field of a JSON body (the problem's `code`, a created verification's id); none when the body is not JSON. */
-function bodyField(body: string, field: string): string | undefined {
+/** A JSON body as an object; none when the body is not a JSON object. */
+function bodyOf(body: string): Record<string, unknown> {
   try {
-    const value = (JSON.parse(body) as Record<string, unknown>)[field];
-    return typeof value === "string" ? value : undefined;
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
-    return undefined;
+    return {};
   }
 }
 
-/** The request as it was answered, for the request log: the verification it named or created, a refusal's code. */
+/** A string field of a parsed body (the problem's `code`, a created verification's id). */
+function stringField(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A problem's invalid fields as the log keeps them: each one's path and code, never its message (it may quote the value). */
+function keptErrors(problem: Record<string, unknown>): KeptFieldError[] {
+  const errors = Array.isArray(problem.errors) ? (problem.errors as unknown[]) : [];
+  return errors.slice(0, MAX_KEPT_ERRORS).flatMap((error) => {
+    if (typeof error !== "object" || error === null) return [];
+    const field = stringField(error as Record<string, unknown>, "field");
+    const code = stringField(error as Record<string, unknown>, "code");
+    return field === undefined || code === undefined ? [] : [{ field, code }];
+  });
+}
+
+/** The request as it was answered, for the request log: the verification it named or created, a refusal's code and fields. */
 function requestRecord(event: APIGatewayProxyEvent, response: APIGatewayProxyResult, at: string): RequestRecord {
   const problem = response.headers?.["Content-Type"] === PROBLEM_CONTENT_TYPE;
+  const body = bodyOf(response.body);
   const verificationId =
-    event.pathParameters?.verification_id ?? (problem ? undefined : bodyField(response.body, "verification_id"));
-  const code = problem ? bodyField(response.body, "code") : undefined;
+    event.pathParameters?.verification_id ?? (problem ? undefined : stringField(body, "verification_id"));
+  const code = problem ? stringField(body, "code") : undefined;
+  const errors = problem ? keptErrors(body) : [];
   return {
     ...requestOf(event, at),
     status: response.statusCode,
     ...(code === undefined ? {} : { code }),
+    ...(errors.length === 0 ? {} : { errors }),
     ...(verificationId === undefined ? {} : { verification_id: verificationId }),
   };
 }

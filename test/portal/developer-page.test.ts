@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PortalUser } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
-import { Customer, call, callAs, expectVerification, upload } from "../support/client.ts";
+import { Customer, call, callAs, expectVerification, upload, validBody } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
@@ -103,6 +103,37 @@ describe("the portal's developer tools in chromium", () => {
     const revokedAt = await firstRow.locator("td").nth(6).locator("time").getAttribute("datetime");
     expect(revokedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     await expectAccessible(page, "apps with named keys");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("lists an app's requests newest first, shows why one was refused, filters by status class, and opens a request's verification", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId);
+    const customer = new Customer(fx.api.baseUrl, app.api_key);
+    const created = await customer.created({ external_reference_id: "request-log" });
+    expect((await customer.create({ ...validBody(), file_size_bytes: 0 })).status).toBe(422);
+
+    const { page, problems } = await openPortal();
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Requests" }).click();
+    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    const rows = page.locator("#requests-list-title ~ div table tbody tr");
+    await expect.poll(() => rows.count()).toBe(2);
+    // Newest first: the refusal, by its label and its field's code, then the create.
+    expect(await rows.nth(0).innerText()).toMatch(
+      /POST \/v1\/verifications[\s\S]*422[\s\S]*Validation failed[\s\S]*file_size_bytes · too small/,
+    );
+    expect(await rows.nth(1).innerText()).toContain(created.verification_id);
+
+    await page.getByLabel("Show", { exact: true }).selectOption("2xx");
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.nth(0).getByRole("button", { name: "Open" }).click();
+    await expect.poll(() => page.locator("#verification-detail").innerText()).toContain("request-log");
+    await expectAccessible(page, "requests");
+
+    // A window with none of them says so.
+    await page.getByLabel("From", { exact: true }).fill("2099-01-01");
+    await expect.poll(() => page.locator("#view").innerText()).toContain("No requests in this window.");
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -12,6 +12,7 @@ import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keyPk } from "#shared/adapters/dynamodb-key-lookup";
 import { hashApiKey } from "#shared/domain/credentials";
+import { encodeCursor } from "#shared/domain/lists";
 import { appEventSchema, type LookupMatch } from "#shared/domain/responses/portal";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import { isoSeconds } from "#shared/domain/time";
@@ -537,7 +538,8 @@ describe("lookup", () => {
       app_id: app.app_id,
       matched_by: "request_id",
       verification: null,
-      request: { status: 422, code: "validation_failed" },
+      // Why, by each invalid field's path and code, never the value sent.
+      request: { status: 422, code: "validation_failed", errors: [{ field: "file_size_bytes", code: "too_small" }] },
     });
 
     // A read that succeeded is not kept; another organisation finds none of these.
@@ -561,5 +563,109 @@ describe("lookup", () => {
     ]);
     expectProblem(await portal(viewer, "GET", `/portal/v1/lookup?q=${"x".repeat(129)}`), 422, "validation_failed");
     expectProblem(await portal(viewer, "GET", "/portal/v1/lookup?q="), 422, "validation_failed");
+  });
+});
+
+describe("the request log", () => {
+  type Kept = {
+    request_id: string;
+    method: string;
+    path: string;
+    status: number;
+    code: string | null;
+    errors: unknown[];
+    verification_id: string | null;
+    at: string;
+  };
+
+  async function requestsOf(
+    user: PortalUser,
+    appId: string,
+    query = "",
+  ): Promise<{ data: Kept[]; next_cursor: string | null }> {
+    const reply = await portal(user, "GET", `/portal/v1/apps/${appId}/requests${query}`);
+    expect(reply.status, reply.text).toBe(200);
+    return reply.json as { data: Kept[]; next_cursor: string | null };
+  }
+
+  it("lists an app's kept requests newest first, filters them by status class and time, pages them, and shows another organisation nothing", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId);
+    const customer = new Customer(fx.api.baseUrl, app.api_key);
+    const requestOf = (reply: Reply) => reply.headers.get("Request-Id") ?? expect.fail("no Request-Id");
+    const created = await customer.create(validBody({ external_reference_id: "logged" }));
+    expect(created.status).toBe(201);
+    const { verification_id } = created.json as VerificationResource;
+    const early = await customer.confirm(verification_id);
+    expect(early.status).toBe(409);
+    const refused = await customer.create(validBody({ file_size_bytes: 0, metadata: { secret: "value-never-kept" } }));
+    expect(refused.status).toBe(422);
+    // A read that succeeded is not kept.
+    expect((await customer.get(verification_id)).status).toBe(200);
+
+    const all = await requestsOf(viewer, app.app_id);
+    expect(all.data.map((request) => request.request_id)).toEqual([
+      requestOf(refused),
+      requestOf(early),
+      requestOf(created),
+    ]);
+    expect(all.data).toEqual([
+      expect.objectContaining({
+        method: "POST",
+        path: "/v1/verifications",
+        status: 422,
+        code: "validation_failed",
+        errors: [{ field: "file_size_bytes", code: "too_small" }],
+        verification_id: null,
+      }),
+      expect.objectContaining({
+        path: `/v1/verifications/${verification_id}/upload-complete`,
+        status: 409,
+        code: "upload_not_found",
+        errors: [],
+        verification_id,
+      }),
+      expect.objectContaining({ status: 201, code: null, errors: [], verification_id }),
+    ]);
+    expect(JSON.stringify(all)).not.toContain("value-never-kept");
+
+    expect((await requestsOf(viewer, app.app_id, "?status=4xx")).data.map((request) => request.status)).toEqual([
+      422, 409,
+    ]);
+    expect((await requestsOf(viewer, app.app_id, "?status=2xx")).data.map((request) => request.status)).toEqual([201]);
+    expect((await requestsOf(viewer, app.app_id, "?status=5xx")).data).toEqual([]);
+    const later = isoSeconds(new Date(Date.now() + 60_000));
+    expect((await requestsOf(viewer, app.app_id, `?since=${later}`)).data).toEqual([]);
+    const first = all.data.at(-1)?.at ?? "";
+    const before = isoSeconds(new Date(Date.parse(first) - 1000));
+    expect((await requestsOf(viewer, app.app_id, `?until=${before}`)).data).toEqual([]);
+
+    // One at a time, newest first, each exactly once.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await requestsOf(
+        viewer,
+        app.app_id,
+        `?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      seen.push(...page.data.map((request) => request.request_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all.data.map((request) => request.request_id));
+
+    expectProblem(await portal(stranger, "GET", `/portal/v1/apps/${app.app_id}/requests`), 404, "app_not_found");
+    expectProblem(
+      await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/requests?status=3xx`),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/requests?cursor=nope`),
+      400,
+      "invalid_cursor",
+    );
+    // A cursor made up by hand reads from where it says within the app, and never fails.
+    const madeUp = encodeURIComponent(encodeCursor({ after: "2999-01-01T00:00:00Z#made-up" }));
+    expect((await requestsOf(viewer, app.app_id, `?cursor=${madeUp}`)).data).toHaveLength(3);
   });
 });

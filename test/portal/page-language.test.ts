@@ -16,7 +16,7 @@ import { totpCode } from "../../local/identity/totp.ts";
 import type { PortalUser } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
-import { Customer, callAs, expectVerification, upload } from "../support/client.ts";
+import { Customer, callAs, expectVerification, upload, validBody } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
@@ -54,6 +54,8 @@ beforeAll(async () => {
   // Its completed event delivered, for its timeline.
   await fx.receiver.waitForBody([verifiedId, "verification.completed"]);
   waitingId = (await customer.created({ external_reference_id: "lang-waiting" })).verification_id;
+  // A refused request, for the request log: its code and its field's code by their labels.
+  expect((await customer.create({ ...validBody(), file_size_bytes: 0 })).status).toBe(422);
   // A delivery and an event on the Webhooks screen.
   const tested = await callAs(
     fx.api.portalUrl,
@@ -99,6 +101,7 @@ async function choose(page: Page, language: "tr" | "en"): Promise<void> {
 const SCREENS = [
   { name: "apps", ready: "article table tbody tr", tr: "Etkin", en: "Active" },
   { name: "webhooks", ready: "#events-title ~ div table tbody tr", tr: "Test olayı", en: "Test event" },
+  { name: "requests", ready: "#requests-list-title ~ div table tbody tr", tr: "çok küçük", en: "too small" },
   { name: "verifications", ready: "#lookup tbody tr", tr: "Yükleme bekleniyor", en: "Awaiting upload" },
   { name: "usage", ready: "figure svg rect.bar", tr: "Doğrulandı", en: "Verified" },
   { name: "people", ready: "table tbody tr", tr: "Geliştirici", en: "Developer" },

@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import { VerificationNotFoundError } from "#shared/domain/errors";
+import { ValidationError, VerificationNotFoundError } from "#shared/domain/errors";
 import type { RequestRecord } from "#shared/domain/requests";
 import { type LoggedRequest, type RouteResult, routeHandler } from "#shared/http/route-handler";
 import { RecordingLog } from "../support/fakes.ts";
@@ -77,6 +77,21 @@ describe("the request log", () => {
       },
     ]);
     expect(JSON.stringify(kept)).not.toContain("limit");
+  });
+
+  it("keeps a validation refusal's field paths and codes (at most 20), never the messages that may quote a value", async () => {
+    const fields = Array.from({ length: 25 }, (_, i) => ({
+      field: `metadata.k${i}`,
+      code: "too_long",
+      message: `"secret-value-${i}" is too long`,
+    }));
+    const { kept, call } = handler(async () => {
+      throw new ValidationError(fields);
+    });
+    expect((await call(request("POST", "/v1/verifications"))).statusCode).toBe(422);
+    expect(kept[0]?.code).toBe("validation_failed");
+    expect(kept[0]?.errors).toEqual(fields.slice(0, 20).map(({ field, code }) => ({ field, code })));
+    expect(JSON.stringify(kept)).not.toContain("secret-value");
   });
 
   it("answers as it would when the log cannot be written, and says so in the function's log", async () => {

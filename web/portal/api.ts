@@ -13,12 +13,14 @@ import type {
   DeliveryPage,
   EventType,
   Invited,
+  KeptRequestPage,
   LookupPage,
   Me,
   Member,
   MemberPage,
   RenamedKey,
   Replay,
+  RequestFilter,
   RevokedKey,
   Role,
   RotatedKey,
@@ -126,6 +128,15 @@ export class PortalApi {
     return this.#client.body(
       this.#api.GET("/portal/v1/apps/{app_id}/events", {
         params: { path: { app_id: appId }, query: { verification_id: verificationId, limit: 100 } },
+      }),
+    );
+  }
+
+  /** The app's kept requests, newest first, as `filter` narrows them. */
+  requests(appId: string, filter: RequestFilter, cursor: string | null): Promise<KeptRequestPage> {
+    return this.#client.body(
+      this.#api.GET("/portal/v1/apps/{app_id}/requests", {
+        params: { path: { app_id: appId }, query: { ...filter, cursor: cursor ?? undefined, limit: 20 } },
       }),
     );
   }

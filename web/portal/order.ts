@@ -34,6 +34,13 @@ export const DELIVERY_OUTCOMES = inOrder(values.DELIVERY_OUTCOMES, {
   failed: 2,
 }) satisfies readonly LabelledIn<TextKey, "delivery_outcome">[];
 
+/** The status classes the request log's filter offers. */
+export const STATUS_CLASSES = inOrder(values.STATUS_CLASSES, {
+  "2xx": 1,
+  "4xx": 2,
+  "5xx": 3,
+}) satisfies readonly LabelledIn<TextKey, "status_class">[];
+
 /** The roles, least first, as the pickers offer them (each with its label and its hint). */
 export const ROLES = inOrder(values.ROLES, {
   viewer: 1,

@@ -16,6 +16,7 @@ import { showApps } from "./apps.ts";
 import { canChange, type PortalContext } from "./context.ts";
 import { confirmChange, showSecrets, wireDialogs } from "./dialogs.ts";
 import { showPeople } from "./people.ts";
+import { showRequests } from "./requests.ts";
 import { problemText, t, text, writeFixedText } from "./text.ts";
 import { showUsage } from "./usage.ts";
 import { showVerifications } from "./verifications.ts";
@@ -25,6 +26,7 @@ import type { App, Me } from "./wire.ts";
 const SCREENS = {
   apps: showApps,
   webhooks: showWebhooks,
+  requests: showRequests,
   verifications: showVerifications,
   usage: showUsage,
   people: showPeople,

@@ -298,6 +298,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/apps/{app_id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the app's requests
+         * @description The app's requests to the public API of the last 30 days, newest first, as the API answered them: every request that could change something (every `POST` and `DELETE`) and every refused one; a read that succeeded is not kept. A refusal shows its problem `code` and, for `validation_failed`, each invalid field's path and code (never the value sent). Filter by `status` class and by time. No personal data is kept with a request, so reading the log is not recorded in the audit trail.
+         *
+         *     **Roles**: `owner`, `developer`, `viewer`.
+         */
+        get: operations["listAppRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/v1/verifications": {
         parameters: {
             query?: never;
@@ -673,19 +695,34 @@ export interface components {
                 /** @description The verification found; null only for a request that named or created none */
                 verification: components["schemas"]["Verification"] | null;
                 /** @description With `matched_by: request_id`: the request as the API answered it (kept 30 days: every request that could change something, and every refused one) */
-                request: {
-                    request_id: string;
-                    method: string;
-                    /** @description The path as sent, without its query */
-                    path: string;
-                    /** @description The HTTP status it was answered with */
-                    status: number;
-                    /** @description The problem's code, when it was refused */
-                    code: string | null;
-                    /** Format: date-time */
-                    at: string;
-                } | null;
+                request: components["schemas"]["KeptRequest"] | null;
             }[];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /** @description A request of one of your apps as the API answered it, kept 30 days: every request that could change something, and every refused one */
+        KeptRequest: {
+            request_id: string;
+            method: string;
+            /** @description The path as sent, without its query */
+            path: string;
+            /** @description The HTTP status it was answered with */
+            status: number;
+            /** @description The problem's code, when it was refused */
+            code: string | null;
+            /** @description A `validation_failed` refusal's invalid fields (at most 20): each one's path and code, never the value sent */
+            errors: {
+                field: string;
+                code: string;
+            }[];
+            /** @description The verification it created or was about */
+            verification_id: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description One page of an app's kept requests, newest first */
+        KeptRequestPage: {
+            data: components["schemas"]["KeptRequest"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
@@ -3723,6 +3760,220 @@ export interface operations {
                         status?: 415;
                         /** @enum {string} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listAppRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests answered with a status of this class: `2xx`, `4xx` or `5xx` */
+                status?: "2xx" | "4xx" | "5xx";
+                /** @description Only requests answered at or after this instant; the last 30 days at most either way */
+                since?: string;
+                /** @description Only requests answered at or before this instant */
+                until?: string;
+                /** @description How many items a page holds: 1-100, 20 by default */
+                limit?: number;
+                /** @description `next_cursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description One of your organisation's apps; any other is 404.
+                 * @example app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1
+                 */
+                app_id: components["parameters"]["AppId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "request_id": "c6f1a7a2-3b1e-4d55-9a43-1f0e2d3c4b5a",
+                     *           "method": "POST",
+                     *           "path": "/v1/verifications",
+                     *           "status": 422,
+                     *           "code": "validation_failed",
+                     *           "errors": [
+                     *             {
+                     *               "field": "file_size_bytes",
+                     *               "code": "too_large"
+                     *             }
+                     *           ],
+                     *           "verification_id": null,
+                     *           "at": "2026-11-22T12:04:31Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeptRequestPage"];
+                };
+            };
+            /** @description `invalid_cursor`: The cursor is not one this list gave. `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `app_not_found`: App not found. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "app_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {string} */
+                        code?: "validation_failed";
                     };
                 };
             };

@@ -23,3 +23,6 @@ export const DELIVERY_OUTCOMES = ["delivered", "failed"] as const;
 
 /** `/components/schemas/Member/properties/role` */
 export const ROLES = ["owner", "developer", "viewer"] as const;
+
+/** `/paths/~1portal~1v1~1apps~1{app_id}~1requests/get/parameters/1/schema` */
+export const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;

@@ -298,7 +298,7 @@ function resultsOf(rows: Verification[], open: (verification: Verification) => v
 }
 
 /** Reads one verification of `appId` and shows it, with its events, in `shown`. */
-function openVerification(context: PortalContext, shown: HTMLElement, id: string, appId: string): void {
+export function openVerification(context: PortalContext, shown: HTMLElement, id: string, appId: string): void {
   context.api
     .verification(id)
     .then((verification) => {

@@ -32,6 +32,11 @@ export type AppEventPage = Schemas["AppEventPage"];
 export type EventType = AppEvent["type"];
 export type EventStatus = AppEvent["status"];
 export type EventAttempt = AppEvent["attempts"][number];
+export type KeptRequest = Schemas["KeptRequest"];
+export type KeptRequestPage = Schemas["KeptRequestPage"];
+/** The request log's filters; the page chooses the size of a page and follows the cursor itself. */
+export type RequestFilter = Omit<Query<"listAppRequests">, "limit" | "cursor">;
+export type StatusClass = NonNullable<RequestFilter["status"]>;
 export type Verification = Schemas["Verification"];
 export type LookupPage = Schemas["LookupPage"];
 export type LookupMatch = LookupPage["data"][number];

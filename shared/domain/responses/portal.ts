@@ -6,6 +6,7 @@ import { ENVIRONMENTS } from "../environments.ts";
 import { ID_PATTERNS } from "../ids.ts";
 import { roleSchema } from "../organizations.ts";
 import { KEY_ID_PATTERN } from "../portal.ts";
+import { MAX_KEPT_ERRORS } from "../requests.ts";
 import { USAGE_OUTCOMES, type UsageOutcome } from "../usage.ts";
 import { EVENT_TYPES } from "../webhook-events.ts";
 import * as z from "../zod.ts";
@@ -159,6 +160,32 @@ export const appEventSchema = z
   .check(z.describe("One event of the app, with what it sends and every attempt to send it"));
 export type AppEvent = z.infer<typeof appEventSchema>;
 
+export const keptRequestSchema = z
+  .strictObject({
+    request_id: z.string(),
+    method: z.string(),
+    path: z.string().check(z.describe("The path as sent, without its query")),
+    status: z.int().check(z.describe("The HTTP status it was answered with")),
+    code: z.nullable(z.string()).check(z.describe("The problem's code, when it was refused")),
+    errors: z
+      .array(z.strictObject({ field: z.string(), code: z.string() }))
+      .check(
+        z.describe(
+          `A \`validation_failed\` refusal's invalid fields (at most ${MAX_KEPT_ERRORS}): each one's path and code, never the value sent`,
+        ),
+      ),
+    verification_id: z
+      .nullable(z.string().check(z.regex(ID_PATTERNS.verification)))
+      .check(z.describe("The verification it created or was about")),
+    at: instant,
+  })
+  .check(
+    z.describe(
+      "A request of one of your apps as the API answered it, kept 30 days: every request that could change something, and every refused one",
+    ),
+  );
+export type KeptRequest = z.infer<typeof keptRequestSchema>;
+
 export const lookupMatchSchema = z
   .strictObject({
     app_id: z.string().check(z.regex(ID_PATTERNS.app)),
@@ -170,16 +197,7 @@ export const lookupMatchSchema = z
       .nullable(listedVerificationSchema)
       .check(z.describe("The verification found; null only for a request that named or created none")),
     request: z
-      .nullable(
-        z.strictObject({
-          request_id: z.string(),
-          method: z.string(),
-          path: z.string().check(z.describe("The path as sent, without its query")),
-          status: z.int().check(z.describe("The HTTP status it was answered with")),
-          code: z.nullable(z.string()).check(z.describe("The problem's code, when it was refused")),
-          at: instant,
-        }),
-      )
+      .nullable(keptRequestSchema)
       .check(
         z.describe(
           "With `matched_by: request_id`: the request as the API answered it (kept 30 days: every request that could change something, and every refused one)",

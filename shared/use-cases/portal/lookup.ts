@@ -17,6 +17,7 @@ import type { OrganizationStore } from "../../ports/organization-store.ts";
 import type { RequestLog } from "../../ports/request-log.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
 import { recordRead } from "./audit-records.ts";
+import { keptRequestView } from "./requests.ts";
 
 /** Every app of the organisation (at most 20 today: one page). */
 async function appsOfOrganization(
@@ -50,9 +51,7 @@ async function byRequestId(
 }
 
 function requestView(request: RequestRecord | undefined): LookupMatch["request"] {
-  if (!request) return null;
-  const { request_id, method, path, status, code, at } = request;
-  return { request_id, method, path, status, code: code ?? null, at };
+  return request ? keptRequestView(request) : null;
 }
 
 export async function lookupVerifications(
