@@ -232,6 +232,8 @@ describe("the portal's developer tools in chromium", () => {
     const row = await rows.first().innerText();
     expect(row).toContain("Request id");
     expect(row).toContain("POST /v1/verifications · 422 · Validation failed");
+    // Why, field by field, by the codes' labels.
+    expect(row).toMatch(/original_filename · required/);
     expect(row).toContain(app.name);
     expect(row).not.toContain("validation_failed");
     // It made no verification: nothing to open.

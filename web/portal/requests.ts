@@ -6,6 +6,7 @@
 import { h, timeOf } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, table } from "./context.ts";
 import { STATUS_CLASSES } from "./order.ts";
+import { refusalOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
 import { openVerification } from "./verifications.ts";
 import type { App, KeptRequest, StatusClass } from "./wire.ts";
@@ -18,25 +19,6 @@ function startOf(day: string): string | undefined {
 /** The last second of `day` in the browser's time zone, as an instant; none for no day. */
 function endOf(day: string): string | undefined {
   return day ? new Date(`${day}T23:59:59`).toISOString() : undefined;
-}
-
-/** Why a request was refused: its problem's label, then each invalid field by its path and its code's label. */
-function refusalOf(request: KeptRequest): HTMLElement | string {
-  if (!request.code) return "—";
-  return h(
-    "span",
-    {},
-    text.label("api_problem", request.code),
-    request.errors.length === 0
-      ? null
-      : h(
-          "ul",
-          { class: "field-errors" },
-          ...request.errors.map((error) =>
-            h("li", {}, h("code", {}, error.field), ` · ${text.label("field_code", error.code)}`),
-          ),
-        ),
-  );
 }
 
 function filters() {

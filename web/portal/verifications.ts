@@ -5,10 +5,11 @@
 import { h, timeOf } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, table } from "./context.ts";
 import { STATUSES } from "./order.ts";
+import { fieldErrorsOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
 import type { AppEvent, EventAttempt, LookupMatch, Search, Verification } from "./wire.ts";
 
-/** A request a lookup found by its id: what it asked, how it was answered (a refusal by its label), when. */
+/** A request a lookup found by its id: what it asked, how it was answered (a refusal by its labels, field by field), when. */
 function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLElement {
   return h(
     "span",
@@ -18,6 +19,7 @@ function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLEleme
     request.code ? ` · ${text.label("api_problem", request.code)}` : "",
     " · ",
     timeOf(request.at),
+    fieldErrorsOf(request),
   );
 }
 
