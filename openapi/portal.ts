@@ -380,7 +380,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "send-event": {
     operationId: "sendEvent",
     summary: "Send an event now",
-    description: `Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
+    description: `Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, its first made at once by the delivery queue (within a minute by the schedule should the queue not take it), retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
     tag: "Webhooks",
     success: {
       status: 202,
@@ -393,7 +393,7 @@ const OPERATIONS: Record<PortalFunction, OperationDefinition> = {
   "replay-event": {
     operationId: "replayEvent",
     summary: "Replay an event",
-    description: `Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
+    description: `Delivers one of your events again, delivered or parked: a new round of attempts due now, its first made at once by the delivery queue (within a minute by the schedule should the queue not take it), retried on the usual schedule. An event still being delivered on its schedule is \`409 event_pending\`. An app may send or replay ${SENDING_LIMITS.manual.most} events by hand every ${SENDING_LIMITS.manual.perSeconds / 3600} hour, both routes together: beyond, \`429 rate_limited\`, with the seconds to wait in \`Retry-After\`.`,
     tag: "Webhooks",
     success: {
       status: 202,

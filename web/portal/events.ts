@@ -40,7 +40,7 @@ function attemptPart(attempt: EventAttempt): HTMLElement {
 }
 
 /** What an opened event shows: its payload, its attempts, and (for those who may) send it now. */
-function eventDetail(context: PortalContext, event: AppEvent, sent: () => void): HTMLElement {
+function eventDetail(context: PortalContext, event: AppEvent, sent: (event: AppEvent) => void): HTMLElement {
   return h(
     "section",
     {
@@ -61,7 +61,7 @@ function eventDetail(context: PortalContext, event: AppEvent, sent: () => void):
             async () => {
               const answer = await context.api.sendEvent(event.event_id);
               context.say.info(t("events.queued", { id: answer.event_id }));
-              sent();
+              sent(event);
             },
             { class: "primary", "aria-label": t("events.send_named", { id: event.event_id }) },
           ),
@@ -78,8 +78,19 @@ function eventDetail(context: PortalContext, event: AppEvent, sent: () => void):
   );
 }
 
-/** The events section of the Webhooks screen for `app`; `reload` reads its first page again. */
-export function eventsSection(context: PortalContext, app: App): { element: HTMLElement; reload: () => void } {
+/** How long the page waits for a sent event's attempt to come back before it stops looking. */
+const ATTEMPT_WAIT_MS = 30_000;
+const ATTEMPT_POLL_MS = 1_000;
+
+/**
+ * The events section of the Webhooks screen for `app`; `reload` reads its first page again, and
+ * `attempted` hears that an attempt was made (so the deliveries can be read again too).
+ */
+export function eventsSection(
+  context: PortalContext,
+  app: App,
+  attempted: () => void,
+): { element: HTMLElement; reload: () => void } {
   const type = h(
     "select",
     { id: "event-type", name: "type" },
@@ -93,9 +104,32 @@ export function eventsSection(context: PortalContext, app: App): { element: HTML
   let rows: AppEvent[] = [];
   let opened: string | undefined;
 
+  /** After a send: reads the app's attempts until the new one is there, then says how it went and shows it. */
+  const awaitAttempt = async (event: AppEvent): Promise<void> => {
+    const number = event.attempts.length + 1;
+    const deadline = Date.now() + ATTEMPT_WAIT_MS;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, ATTEMPT_POLL_MS));
+      const { data } = await context.api.deliveries(app.app_id, undefined, null);
+      const made = data.find((attempt) => attempt.event_id === event.event_id && attempt.attempt === number);
+      if (made) {
+        const answer = made.response_status === null ? t("common.no_answer") : `HTTP ${made.response_status}`;
+        const said = { id: event.event_id, number, answer, outcome: text.label("delivery_outcome", made.outcome) };
+        if (made.outcome === "delivered") context.say.info(t("events.attempt_made", said));
+        else context.say.error(t("events.attempt_made", said));
+        reload();
+        attempted();
+        return;
+      }
+    }
+    context.say.info(t("events.attempt_later", { id: event.event_id }));
+  };
+  const sent = (event: AppEvent) => {
+    awaitAttempt(event).catch((error: unknown) => context.say.error(problemText(error, "events.load_failed")));
+  };
   const show = (event: AppEvent) => {
     opened = event.event_id;
-    detail.replaceChildren(eventDetail(context, event, reload));
+    detail.replaceChildren(eventDetail(context, event, sent));
     detail.querySelector<HTMLElement>("#event-detail")?.focus();
   };
   const draw = () => {
@@ -124,7 +158,7 @@ export function eventsSection(context: PortalContext, app: App): { element: HTML
     );
     more.hidden = cursor === null;
     const still = rows.find((event) => event.event_id === opened);
-    if (still) detail.replaceChildren(eventDetail(context, still, reload));
+    if (still) detail.replaceChildren(eventDetail(context, still, sent));
   };
   const load = async (next: boolean) => {
     const page = await context.api.events(

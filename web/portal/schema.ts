@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an event
-         * @description Delivers one of your events again, delivered or parked: a new round of attempts due now, made within a minute, retried on the usual schedule. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
+         * @description Delivers one of your events again, delivered or parked: a new round of attempts due now, its first made at once by the delivery queue (within a minute by the schedule should the queue not take it), retried on the usual schedule. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
          *
          *     **Roles**: `owner`, `developer`.
          */
@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event now
-         * @description Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, made within a minute, retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
+         * @description Sends one of your events to the app's destination as it now is, whether it was delivered, parked, or never sent because no destination was set then: a new round of attempts due now, its first made at once by the delivery queue (within a minute by the schedule should the queue not take it), retried on the usual schedule. The same action as replaying it. An event still being delivered on its schedule is `409 event_pending`. An app may send or replay 60 events by hand every 1 hour, both routes together: beyond, `429 rate_limited`, with the seconds to wait in `Retry-After`.
          *
          *     **Roles**: `owner`, `developer`.
          */

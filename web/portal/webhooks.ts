@@ -178,7 +178,7 @@ export async function showWebhooks(context: PortalContext): Promise<void> {
   const content = h("div", { class: "stack" });
   const picker = await appPicker(context, (app) => {
     const deliveries = deliveriesSection(context, app);
-    const events = eventsSection(context, app);
+    const events = eventsSection(context, app, () => deliveries.reload());
     const afterTest = () => {
       deliveries.reload();
       events.reload();

@@ -3,7 +3,7 @@ import type { FunctionDeclaration } from "../function-definition.ts";
 export const SEND_EVENT_FUNCTION = {
   name: "send-event",
   entry: "functions/send-event.ts",
-  settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE"],
+  settings: ["APPS_TABLE", "EVENTS_TABLE", "AUDIT_TABLE", "DELIVERY_QUEUE_URL", "SQS_ENDPOINT"],
   timeoutSeconds: 10,
   access: {
     tables: {
@@ -12,6 +12,8 @@ export const SEND_EVENT_FUNCTION = {
       AUDIT_TABLE: ["dynamodb:PutItem"],
     },
     uploads: [],
+    // The new round's first attempt is made at once by the delivery queue's reader, not the tick's next run.
+    deliveryQueue: "send",
   },
   routes: [{ method: "POST", path: "/portal/v1/events/{event_id}/send", groups: ["developer"] }],
 } as const satisfies FunctionDeclaration;

@@ -9,7 +9,9 @@ import { addSeconds, isoSeconds } from "../../domain/time.ts";
 import { API_VERSION, type AttemptItem, type EventItem, TEST_EVENT_TYPE } from "../../domain/webhook-events.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { DeliveryQueue } from "../../ports/delivery-queue.ts";
 import type { EventStore } from "../../ports/event-store.ts";
+import type { Log } from "../../ports/log.ts";
 import type { SendingBudget } from "../../ports/sending-budget.ts";
 import { attemptDelivery, FIRST_ATTEMPT_LEASE_SECONDS, type WebhookDeps } from "../webhooks/delivery.ts";
 import { type DeliveryView, deliveryView, replayEvent } from "../webhooks/replay.ts";
@@ -104,6 +106,8 @@ export async function replayMemberEvent(
     apps: Pick<AppStore, "getApp">;
     events: Pick<EventStore, "get" | "requeue">;
     sending: SendingBudget;
+    queue: DeliveryQueue;
+    log: Log;
     clock: Clock;
   },
   caller: PortalCaller,
@@ -123,6 +127,13 @@ export async function replayMemberEvent(
   }
   await takeSend(deps, event.app_id, "manual");
   const queued = await replayEvent(deps, eventId, caller.audit);
+  // Made at once by the delivery queue's reader; should the queue not take it, the tick makes it
+  // within a minute (the event is due now either way, and only one of them claims the attempt).
+  await deps.queue
+    .send({ event_id: eventId, app_id: event.app_id })
+    .catch((error: unknown) =>
+      deps.log.warn("the replayed event was not queued; the tick sends it", { error, event_id: eventId }),
+    );
   return {
     event_id: eventId,
     status: "pending",
