@@ -146,6 +146,10 @@ describe("a browser whose locale is tr-TR", () => {
       await page.locator(screen.ready).first().waitFor();
       await expect.poll(() => page.locator("[aria-busy=true]").count()).toBe(0);
       if (screen.name === "verifications") {
+        // The list says what each came to, not only where it stands.
+        expect(await page.locator("#lookup tbody tr", { hasText: verifiedId }).innerText()).toContain(
+          "Tamamlandı · Doğrulandı",
+        );
         await page.locator("#lookup tbody tr", { hasText: verifiedId }).getByRole("button").click();
         const detail = page.locator("#verification-detail");
         await expect.poll(() => detail.innerText()).toMatch(/Durum\s+Tamamlandı · Doğrulandı/);

@@ -23,6 +23,23 @@ function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLEleme
   );
 }
 
+/**
+ * What a verification came to: its result once it has one, and why when the reason says more than
+ * the status and result do (a rejection's cause, a review's); none before either.
+ */
+function outcomeOf(verification: Verification): string[] {
+  const { status, result, reason_code: reason } = verification;
+  return [
+    ...(result ? [text.label("result", result)] : []),
+    ...(reason !== status && reason !== result ? [text.label("reason", reason)] : []),
+  ];
+}
+
+/** Where a verification stands, in one line: its status, then what it came to. */
+function standing(verification: Verification): string {
+  return [text.label("status", verification.status), ...outcomeOf(verification)].join(" · ");
+}
+
 /** The lookup across the organisation's apps, showing the most recent verifications until asked. */
 function lookupSection(context: PortalContext, open: (id: string, appId: string) => void): HTMLElement {
   const q = h("input", { id: "lookup-q", name: "q", maxlength: "128", autocomplete: "off", required: true });
@@ -55,7 +72,7 @@ function lookupSection(context: PortalContext, open: (id: string, appId: string)
                 match.app_name,
                 found ? opener(found.verification_id, match.app_id, index) : "—",
                 found?.external_reference_id ?? "—",
-                found ? text.label("status", found.status) : "—",
+                found ? standing(found) : "—",
                 found ? timeOf(found.created_at) : "—",
                 h(
                   "span",
@@ -292,7 +309,7 @@ function resultsOf(rows: Verification[], open: (verification: Verification) => v
         link,
         verification.external_reference_id ?? "—",
         text.label("status", verification.status),
-        verification.result ? text.label("result", verification.result) : "—",
+        outcomeOf(verification).join(" · ") || "—",
         timeOf(verification.created_at),
       ];
     }),
