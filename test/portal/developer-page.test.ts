@@ -71,8 +71,9 @@ describe("the portal's developer tools in chromium", () => {
     const firstRow = keys.locator("tbody tr", { hasText: prefix });
     const otherRow = keys.locator("tbody tr", { hasNotText: prefix });
     await expect.poll(() => firstRow.innerText()).toContain("Never");
-    const nameInput = card.getByRole("textbox", { name: `Key name ${prefix}…` });
-    expect(await nameInput.inputValue()).toBe("Web servers");
+    // A name is text with a Rename action, not an open box.
+    expect(await firstRow.locator(".key-name").innerText()).toBe("Web servers");
+    expect(await keys.getByRole("textbox").count()).toBe(0);
 
     // Used on the public API; the next drawing (after a rotation) shows when.
     expect((await call(fx.api.baseUrl, "GET", "/v1/verifications", { headers: { "X-API-Key": apiKey } })).status).toBe(
@@ -86,13 +87,22 @@ describe("the portal's developer tools in chromium", () => {
     await expect.poll(() => firstRow.locator("time").count()).toBe(3);
     expect(await firstRow.innerText()).not.toContain("Never");
     expect(await otherRow.innerText()).toContain("Never");
-    expect(await otherRow.getByRole("textbox", { name: /^Key name / }).inputValue()).toBe("Batch jobs");
+    expect(await otherRow.locator(".key-name").innerText()).toBe("Batch jobs");
 
-    // Renamed in place.
+    // Rename opens a box with the name in it; Esc leaves it as it was, Save renames.
+    await firstRow.getByRole("button", { name: `Rename key ${prefix}…` }).click();
+    const nameInput = card.getByRole("textbox", { name: `Key name ${prefix}…` });
+    expect(await nameInput.inputValue()).toBe("Web servers");
+    await expectAccessible(page, "a key being renamed");
+    await nameInput.fill("Not kept");
+    await page.keyboard.press("Escape");
+    expect(await keys.getByRole("textbox").count()).toBe(0);
+    expect(await firstRow.locator(".key-name").innerText()).toBe("Web servers");
+    await firstRow.getByRole("button", { name: `Rename key ${prefix}…` }).click();
     await nameInput.fill("Old web servers");
-    await firstRow.getByRole("button", { name: "Rename" }).click();
+    await firstRow.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => status(page).innerText()).toBe("The key is renamed.");
-    await expect.poll(() => nameInput.inputValue()).toBe("Old web servers");
+    await expect.poll(() => firstRow.locator(".key-name").innerText()).toBe("Old web servers");
 
     // Revoked: the time it was revoked is shown.
     await firstRow.getByRole("button", { name: /^Revoke key/ }).click();

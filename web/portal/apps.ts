@@ -16,24 +16,60 @@ const GRACE_CHOICES = [
   { seconds: 604_800, label: "rotate.grace.604800" },
 ] as const satisfies readonly { seconds: number; label: TextKey }[];
 
-/** The key's name, changeable in place by those who may change things. */
+/** A key's name as text, or a muted "Unnamed". */
+function nameText(key: Key): HTMLElement {
+  return h("span", key.name ? { class: "key-name" } : { class: "key-name muted" }, key.name ?? t("keys.unnamed"));
+}
+
+/**
+ * The key's name, and for those who may change things a Rename action: it opens a small form in
+ * the cell (Save, or Cancel and Esc to leave it as it was), so the table is not a row of open boxes.
+ */
 function nameCell(context: PortalContext, app: App, key: Key, redraw: () => void): HTMLElement {
-  if (!canChange(context.me)) return h("span", key.name ? {} : { class: "muted" }, key.name ?? t("keys.unnamed"));
-  const input = h("input", {
-    name: "key_name",
-    value: key.name ?? "",
-    maxlength: MAX_KEY_NAME_LENGTH,
-    required: true,
-    autocomplete: "off",
-    "aria-label": t("keys.name_of", { prefix: key.prefix }),
+  if (!canChange(context.me)) return nameText(key);
+  const cell = h("div", { class: "key-name-cell" });
+  const edit = h(
+    "button",
+    { type: "button", class: "link", "aria-label": t("keys.rename_named", { prefix: key.prefix }) },
+    t("keys.rename"),
+  );
+  const shown = () => cell.replaceChildren(nameText(key), " ", edit);
+  edit.addEventListener("click", () => {
+    const input = h("input", {
+      name: "key_name",
+      value: key.name ?? "",
+      maxlength: MAX_KEY_NAME_LENGTH,
+      required: true,
+      autocomplete: "off",
+      "aria-label": t("keys.name_of", { prefix: key.prefix }),
+    });
+    const cancel = h("button", { type: "button" }, t("keys.cancel"));
+    const form = h(
+      "form",
+      { class: "inline-form rename-key" },
+      input,
+      h("button", { type: "submit", class: "primary" }, t("keys.save")),
+      cancel,
+    );
+    const leave = () => {
+      shown();
+      edit.focus();
+    };
+    cancel.addEventListener("click", leave);
+    form.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") leave();
+    });
+    onSubmit(context, form, "keys.rename_failed", async () => {
+      await context.api.renameKey(app.app_id, key.key_id, input.value.trim());
+      context.say.info(t("keys.renamed"));
+      redraw();
+    });
+    cell.replaceChildren(form);
+    input.focus();
+    input.select();
   });
-  const form = h("form", { class: "inline-form rename-key" }, input, h("button", { type: "submit" }, t("keys.rename")));
-  onSubmit(context, form, "keys.rename_failed", async () => {
-    await context.api.renameKey(app.app_id, key.key_id, input.value.trim());
-    context.say.info(t("keys.renamed"));
-    redraw();
-  });
-  return form;
+  shown();
+  return cell;
 }
 
 function revokeButton(context: PortalContext, app: App, key: Key, redraw: () => void): HTMLButtonElement {
