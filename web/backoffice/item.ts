@@ -331,17 +331,32 @@ async function claim(item: Item): Promise<boolean> {
   if (item.current?.status !== "in_review" || button.disabled) return false;
   button.disabled = true;
   let held = false;
+  let refusal: unknown;
   try {
     const taken = await item.context.api.claim(item.id);
     held = true;
     item.say.info(t("claim.taken", { time: taken.expires_at }));
   } catch (error) {
-    item.say.error(problemText(error, "claim.failed"));
+    refusal = error;
   } finally {
     button.disabled = false;
     await reload(item);
   }
+  // Said once the item is read again: another's claim by who holds it and until when, in the page's words.
+  if (refusal !== undefined) item.say.error(refusalText(item, refusal, "claim.failed"));
   return held && item.holdsUntil !== undefined;
+}
+
+/**
+ * A refusal in the reviewer's words: another reviewer's claim from the item as last read (who
+ * and until when), anything else by its code's label and the API's detail.
+ */
+function refusalText(item: Item, error: unknown, fallback: TextKey): string {
+  const other = item.current?.claim;
+  if (error instanceof ApiError && error.code === "review_claimed" && other) {
+    return t("claim.theirs", { holder: other.claimed_by, time: other.expires_at });
+  }
+  return problemText(error, fallback);
 }
 
 /** v, r and the digits: the result (and reason) chosen, the item claimed first when nobody holds it; someone else's claim is said. */
@@ -380,8 +395,8 @@ async function decide(item: Item, decision: DecisionBody): Promise<void> {
     if (settings.thenQueue()) item.context.back(recorded);
     else await item.context.next(recorded, item.id);
   } catch (error) {
-    item.say.error(problemText(error, "decision.failed"));
     if (error instanceof ApiError && STALE.has(error.code)) await reload(item);
+    item.say.error(refusalText(item, error, "decision.failed"));
   } finally {
     item.form.busy(false);
   }
