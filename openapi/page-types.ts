@@ -37,6 +37,7 @@ export const PAGE_TYPES = [
       STATUSES: "/components/schemas/Verification/properties/status",
       EVENT_TYPES: "/components/schemas/AppEvent/properties/type",
       DELIVERY_OUTCOMES: "/components/schemas/Delivery/properties/outcome",
+      DELIVERY_ERROR_CODES: "/components/schemas/Delivery/properties/error_code/anyOf/0",
       ROLES: "/components/schemas/Member/properties/role",
       STATUS_CLASSES: "/paths/~1portal~1v1~1apps~1{app_id}~1requests/get/parameters/1/schema",
     },

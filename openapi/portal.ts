@@ -164,6 +164,7 @@ const EXAMPLE_DELIVERY = deliverySchema.parse({
   latency_ms: 84,
   response_body: '{"received":true}',
   error: null,
+  error_code: null,
 });
 
 const EXAMPLE_REQUEST = keptRequestSchema.parse({
@@ -201,6 +202,7 @@ const EXAMPLE_EVENT = appEventSchema.parse({
       latency_ms: 84,
       response_body: '{"received":true}',
       error: null,
+      error_code: null,
       headers: {
         "Content-Type": "application/json",
         "User-Agent": "verification-api-webhooks/1",

@@ -66,12 +66,14 @@ function firstBytes(response: http.IncomingMessage, limit: number): Promise<stri
   });
 }
 
-function failure(error: unknown): string {
-  if (error instanceof RefusedDestination) return REFUSED_DESTINATION;
+const REFUSED = { error: REFUSED_DESTINATION, errorCode: "destination_refused" } as const;
+
+function failure(error: unknown) {
+  if (error instanceof RefusedDestination) return REFUSED;
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {
-    return "timed out after 10 s";
+    return { error: "timed out after 10 s", errorCode: "timeout" } as const;
   }
-  return "connection failed";
+  return { error: "connection failed", errorCode: "connection_failed" } as const;
 }
 
 /** A sender that reaches only what `destinations` allows; `resolve` is the system's resolver but in tests. */
@@ -85,7 +87,7 @@ export function webhookSender(destinations: Destinations, resolve?: Resolve): We
       // An address in the URL is connected to without a lookup: it is judged here instead.
       const plainHttp = target.protocol === "http:" && destinations === "public";
       if ((isAddressLiteral(host) && !mayReach(host, destinations)) || plainHttp) {
-        return Promise.resolve({ error: REFUSED_DESTINATION, latencyMs: 0 });
+        return Promise.resolve({ ...REFUSED, latencyMs: 0 });
       }
       const client = target.protocol === "https:" ? https : http;
       const started = performance.now();
@@ -111,7 +113,7 @@ export function webhookSender(destinations: Destinations, resolve?: Resolve): We
           },
         );
         request.on("error", (error) => {
-          if (!answered) resolve({ error: failure(error), latencyMs: performance.now() - started });
+          if (!answered) resolve({ ...failure(error), latencyMs: performance.now() - started });
         });
         request.end(body);
       });

@@ -71,6 +71,14 @@ export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
   }
 }
 
+/**
+ * Why an attempt failed, as a code the pages give their own words: the destination answered with
+ * a status other than 2xx, took longer than 10 s, could not be connected to, or is an address
+ * the environment does not send to.
+ */
+export const DELIVERY_ERROR_CODES = ["http_status", "timeout", "connection_failed", "destination_refused"] as const;
+export type DeliveryErrorCode = (typeof DELIVERY_ERROR_CODES)[number];
+
 /** One delivery attempt of an event, kept as long as its event. */
 export interface AttemptItem {
   event_id: string;
@@ -81,7 +89,9 @@ export interface AttemptItem {
   outcome: "delivered" | "failed";
   status_code?: number;
   latency_ms: number;
+  /** Why it failed, in a sentence (operators read it), and as a code (attempts recorded before it was kept have none). */
   error?: string;
+  error_code?: DeliveryErrorCode;
   /** The event's type (attempts recorded before it was kept have none). */
   event_type?: EventType;
   /** The first 1 KiB of what the destination answered. */

@@ -107,10 +107,10 @@ describe("retries", () => {
     ]);
     const completed = events[1] as EventItem;
     const attempts = await attemptsOf(completed.event_id);
-    expect(attempts.map((a) => [a.attempt, a.outcome, a.status_code, a.error])).toEqual([
-      [1, "failed", 500, "answered 500"],
-      [2, "failed", 500, "answered 500"],
-      [3, "failed", 500, "answered 500"],
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.status_code, a.error, a.error_code])).toEqual([
+      [1, "failed", 500, "answered 500", "http_status"],
+      [2, "failed", 500, "answered 500", "http_status"],
+      [3, "failed", 500, "answered 500", "http_status"],
     ]);
     expect(attempts.every((a) => a.url === receiver.url && a.latency_ms >= 0)).toBe(true);
 
@@ -156,7 +156,7 @@ describe("retries", () => {
       (found) => found.length === 2 && found.every((e) => e.attempts === 1),
     );
     const [attempt] = await attemptsOf((first as EventItem).event_id);
-    expect(attempt).toMatchObject({ outcome: "failed", error: "connection failed" });
+    expect(attempt).toMatchObject({ outcome: "failed", error: "connection failed", error_code: "connection_failed" });
     expect(attempt?.status_code).toBeUndefined();
   });
 });

@@ -282,7 +282,7 @@ describe("webhooks", () => {
       const { delivery } = tested.json as {
         delivery: { outcome: string; response_status: number; response_body: string };
       };
-      expect(delivery).toMatchObject({ outcome: "failed", response_status: 503 });
+      expect(delivery).toMatchObject({ outcome: "failed", response_status: 503, error_code: "http_status" });
       expect(fx.receiver.answerBody.startsWith(delivery.response_body)).toBe(true);
       expect(Buffer.byteLength(delivery.response_body)).toBeGreaterThan(1000);
       expect(Buffer.byteLength(delivery.response_body)).toBeLessThanOrEqual(1024);

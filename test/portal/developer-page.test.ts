@@ -148,6 +148,35 @@ describe("the portal's developer tools in chromium", () => {
     await page.close();
   }, 90_000);
 
+  it("says why a delivery failed in the page's words, in English and in Turkish", async () => {
+    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    const { page, problems } = await openPortal();
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    fx.receiver.answer = 503;
+    try {
+      await page.getByRole("button", { name: "Send test event" }).click();
+      await expect
+        .poll(() => page.locator("#alert").innerText())
+        .toMatch(/^Test event evt_\w+ was not delivered: HTTP 503/);
+    } finally {
+      fx.receiver.answer = 200;
+    }
+    const row = page.locator("#deliveries-title ~ div table tbody tr").first();
+    await row.locator("summary").click();
+    await expect.poll(() => row.innerText()).toContain("Your endpoint answered 503, not a 2xx status.");
+    await page.locator("#language").selectOption("tr");
+    await page.locator("html[lang=tr]").waitFor();
+    // The screen is drawn again in Turkish: the row's answer opened anew.
+    const again = page.locator("#deliveries-title ~ div table tbody tr").first();
+    await again.locator("summary").click();
+    await expect.poll(() => again.innerText()).toContain("Uç noktanız 2xx değil, 503 yanıtı verdi.");
+    expect(await page.locator("#view").innerText()).not.toContain("answered 503");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   it("lists an app's events, opens one to its payload, headers and attempts, and sends it again as attempt 2", async () => {
     const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
     const { page, problems } = await openPortal();

@@ -9,6 +9,18 @@ import { EVENT_TYPES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { App, AppEvent, EventAttempt, EventType } from "./wire.ts";
 
+/** Why an attempt failed, in the page's words: its status for an answer that was not 2xx. */
+export function failureText(attempt: Pick<EventAttempt, "error_code" | "response_status">): string | null {
+  switch (attempt.error_code) {
+    case null:
+      return null;
+    case "http_status":
+      return t("delivery_error.http_status", { status: attempt.response_status ?? "" });
+    default:
+      return t(`delivery_error.${attempt.error_code}`);
+  }
+}
+
 /** The request the attempt made: its line, then the headers it sent when they were kept. */
 function requestOf(attempt: EventAttempt): Child[] {
   const sent = Object.entries(attempt.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
@@ -31,7 +43,7 @@ function attemptPart(attempt: EventAttempt): HTMLElement {
       timeOf(attempt.attempted_at),
       ` · ${attempt.outcome === "delivered" ? text.label("delivery_outcome", attempt.outcome) : answer} · ${attempt.latency_ms} ms`,
     ),
-    attempt.error ? h("p", {}, attempt.error) : null,
+    attempt.error_code ? h("p", {}, failureText(attempt)) : null,
     h("h5", {}, t("events.headers")),
     ...requestOf(attempt),
     h("h5", {}, t("events.answer")),

@@ -668,8 +668,10 @@ export interface components {
             latency_ms: number;
             /** @description The first 1 KiB of the destination's answer */
             response_body: string | null;
-            /** @description Why the attempt failed, when it did */
+            /** @description Why the attempt failed, when it did, in a sentence */
             error: string | null;
+            /** @description Why the attempt failed, as a code: `http_status` (answered with a status other than 2xx), `timeout` (no answer within 10 s), `connection_failed`, `destination_refused` (not a public address); null when it was delivered */
+            error_code: ("http_status" | "timeout" | "connection_failed" | "destination_refused") | null;
         };
         /** @description One page of delivery attempts, newest first */
         DeliveryPage: {
@@ -757,8 +759,10 @@ export interface components {
                 latency_ms: number;
                 /** @description The first 1 KiB of the destination's answer */
                 response_body: string | null;
-                /** @description Why the attempt failed, when it did */
+                /** @description Why the attempt failed, when it did, in a sentence */
                 error: string | null;
+                /** @description Why the attempt failed, as a code (as in the deliveries); null when it was delivered */
+                error_code: ("http_status" | "timeout" | "connection_failed" | "destination_refused") | null;
                 /** @description The headers the attempt sent, its signature included; null for attempts made before they were kept */
                 headers: {
                     [key: string]: string;
@@ -2831,7 +2835,8 @@ export interface operations {
                      *         "response_status": 200,
                      *         "latency_ms": 84,
                      *         "response_body": "{\"received\":true}",
-                     *         "error": null
+                     *         "error": null,
+                     *         "error_code": null
                      *       }
                      *     }
                      */
@@ -3036,7 +3041,8 @@ export interface operations {
                      *           "response_status": 200,
                      *           "latency_ms": 84,
                      *           "response_body": "{\"received\":true}",
-                     *           "error": null
+                     *           "error": null,
+                     *           "error_code": null
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -3265,6 +3271,7 @@ export interface operations {
                      *               "latency_ms": 84,
                      *               "response_body": "{\"received\":true}",
                      *               "error": null,
+                     *               "error_code": null,
                      *               "headers": {
                      *                 "Content-Type": "application/json",
                      *                 "User-Agent": "verification-api-webhooks/1",

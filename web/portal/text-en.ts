@@ -309,6 +309,11 @@ export const en = {
   "event_status.delivered": "Delivered",
   "event_status.parked": "Failed, no more retries",
   "event_status.no_destination": "No destination was set",
+  "delivery_error.http_status": "Your endpoint answered {status}, not a 2xx status.",
+  "delivery_error.timeout": "No answer within 10 seconds.",
+  "delivery_error.connection_failed": "The connection to your endpoint failed.",
+  "delivery_error.destination_refused":
+    "Not sent: the address is not a public one (loopback, private, link-local or special-use).",
   "delivery_outcome.delivered": "Delivered",
   "delivery_outcome.failed": "Failed",
 

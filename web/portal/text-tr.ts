@@ -315,6 +315,11 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "event_status.delivered": "Teslim edildi",
   "event_status.parked": "Başarısız, yeniden denenmiyor",
   "event_status.no_destination": "Hedef adres tanımlı değildi",
+  "delivery_error.http_status": "Uç noktanız 2xx değil, {status} yanıtı verdi.",
+  "delivery_error.timeout": "10 saniye içinde yanıt gelmedi.",
+  "delivery_error.connection_failed": "Uç noktanıza bağlanılamadı.",
+  "delivery_error.destination_refused":
+    "Gönderilmedi: adres herkese açık bir adres değil (loopback, özel, link-local ya da özel amaçlı).",
   "delivery_outcome.delivered": "Teslim edildi",
   "delivery_outcome.failed": "Başarısız",
 

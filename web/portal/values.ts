@@ -21,6 +21,9 @@ export const EVENT_TYPES = [
 /** `/components/schemas/Delivery/properties/outcome` */
 export const DELIVERY_OUTCOMES = ["delivered", "failed"] as const;
 
+/** `/components/schemas/Delivery/properties/error_code/anyOf/0` */
+export const DELIVERY_ERROR_CODES = ["http_status", "timeout", "connection_failed", "destination_refused"] as const;
+
 /** `/components/schemas/Member/properties/role` */
 export const ROLES = ["owner", "developer", "viewer"] as const;
 

@@ -4,7 +4,7 @@
  */
 import { h, timeOf } from "../common/dom.ts";
 import { action, appPicker, canChange, field, type PortalContext, table } from "./context.ts";
-import { eventsSection } from "./events.ts";
+import { eventsSection, failureText } from "./events.ts";
 import { DELIVERY_OUTCOMES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { App, Delivery, DeliveryFilter } from "./wire.ts";
@@ -13,8 +13,9 @@ function answerOf(delivery: Delivery): HTMLElement {
   const status = delivery.response_status === null ? t("common.no_answer") : String(delivery.response_status);
   const answer = `${status} · ${delivery.latency_ms} ms`;
   const body = delivery.response_body ? h("pre", {}, delivery.response_body) : h("p", {}, t("common.empty_body"));
-  return delivery.response_body || delivery.error
-    ? h("details", {}, h("summary", {}, answer), delivery.error ? h("p", {}, delivery.error) : null, body)
+  const failure = failureText(delivery);
+  return delivery.response_body || failure
+    ? h("details", {}, h("summary", {}, answer), failure ? h("p", {}, failure) : null, body)
     : h("span", {}, answer);
 }
 
@@ -122,7 +123,7 @@ function settingsSection(context: PortalContext, app: App, afterTest: () => void
       const { event_id, delivery } = await context.api.testWebhook(app.app_id);
       const answer =
         delivery.response_status === null
-          ? (delivery.error ?? t("common.no_answer"))
+          ? (failureText(delivery) ?? t("common.no_answer"))
           : `HTTP ${delivery.response_status}`;
       const values = { id: event_id, answer, ms: delivery.latency_ms };
       if (delivery.outcome === "delivered") context.say.info(t("test.delivered", values));

@@ -8,7 +8,7 @@ import { roleSchema } from "../organizations.ts";
 import { KEY_ID_PATTERN } from "../portal.ts";
 import { MAX_KEPT_ERRORS } from "../requests.ts";
 import { USAGE_OUTCOMES, type UsageOutcome } from "../usage.ts";
-import { EVENT_TYPES } from "../webhook-events.ts";
+import { DELIVERY_ERROR_CODES, EVENT_TYPES } from "../webhook-events.ts";
 import * as z from "../zod.ts";
 import { listedVerificationSchema } from "./verification.ts";
 
@@ -111,7 +111,14 @@ export const deliverySchema = z
       .check(z.describe("The destination's HTTP status; null when it did not answer")),
     latency_ms: z.int().check(z.gte(0)),
     response_body: z.nullable(z.string()).check(z.describe("The first 1 KiB of the destination's answer")),
-    error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did")),
+    error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did, in a sentence")),
+    error_code: z
+      .nullable(z.enum(DELIVERY_ERROR_CODES))
+      .check(
+        z.describe(
+          "Why the attempt failed, as a code: `http_status` (answered with a status other than 2xx), `timeout` (no answer within 10 s), `connection_failed`, `destination_refused` (not a public address); null when it was delivered",
+        ),
+      ),
   })
   .check(z.describe("One attempt to deliver an event"));
 export type Delivery = z.infer<typeof deliverySchema>;
@@ -127,7 +134,10 @@ export const eventAttemptSchema = z
       .check(z.describe("The destination's HTTP status; null when it did not answer")),
     latency_ms: z.int().check(z.gte(0)),
     response_body: z.nullable(z.string()).check(z.describe("The first 1 KiB of the destination's answer")),
-    error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did")),
+    error: z.nullable(z.string()).check(z.describe("Why the attempt failed, when it did, in a sentence")),
+    error_code: z
+      .nullable(z.enum(DELIVERY_ERROR_CODES))
+      .check(z.describe("Why the attempt failed, as a code (as in the deliveries); null when it was delivered")),
     headers: z
       .nullable(z.record(z.string(), z.string()))
       .check(

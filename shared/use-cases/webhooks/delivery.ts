@@ -156,7 +156,11 @@ export async function attemptDelivery(
     status_code: statusCode,
     latency_ms: Math.round(outcome.latencyMs),
     ...("body" in outcome && outcome.body !== undefined ? { response_body: outcome.body } : {}),
-    error: "error" in outcome ? outcome.error : delivered ? undefined : `answered ${statusCode}`,
+    ...("error" in outcome
+      ? { error: outcome.error, error_code: outcome.errorCode }
+      : delivered
+        ? { error: undefined, error_code: undefined }
+        : { error: `answered ${statusCode}`, error_code: "http_status" as const }),
     // What was sent, so a developer can compare it with what their endpoint checked.
     headers,
   };

@@ -49,6 +49,9 @@ export function deliveryView(eventId: string, attempt: number, record: AttemptRe
     latency_ms: record.latency_ms,
     response_body: record.response_body ?? null,
     error: record.error ?? null,
+    // Attempts recorded before the code was kept: one that was answered failed by its status.
+    error_code:
+      record.error_code ?? (record.outcome === "failed" && record.status_code !== undefined ? "http_status" : null),
   };
 }
 

@@ -295,6 +295,7 @@ describe("attemptDelivery", () => {
       outcome: delivered ? "delivered" : "failed",
       status_code: statusCode,
       error: delivered ? undefined : `answered ${statusCode}`,
+      error_code: delivered ? undefined : "http_status",
     });
   });
 
@@ -318,7 +319,7 @@ describe("attemptDelivery", () => {
     const { events, sender, deps } = setup();
     const event = anEvent(processingItem());
     events.put(event);
-    sender.respond = () => ({ error: "timed out after 10 s", latencyMs: 10_000.4 });
+    sender.respond = () => ({ error: "timed out after 10 s", errorCode: "timeout", latencyMs: 10_000.4 });
 
     await attemptDelivery(deps, event, new Date(T0));
 
@@ -327,6 +328,7 @@ describe("attemptDelivery", () => {
       status_code: undefined,
       latency_ms: 10_000,
       error: "timed out after 10 s",
+      error_code: "timeout",
     });
     expect(events.stored(event.event_id).status).toBe("pending");
   });
@@ -413,7 +415,11 @@ describe("attemptDelivery", () => {
     const { events, sender, deps } = setup({ apps: [app] });
     const event = anEvent(processingItem({ environment: "production" }));
     events.put(event);
-    sender.respond = () => ({ error: "The destination is not a public address", latencyMs: 0 });
+    sender.respond = () => ({
+      error: "The destination is not a public address",
+      errorCode: "destination_refused",
+      latencyMs: 0,
+    });
 
     await attemptDelivery(deps, event, new Date(T0));
 
@@ -423,6 +429,7 @@ describe("attemptDelivery", () => {
       latency_ms: 0,
       status_code: undefined,
       error: "The destination is not a public address",
+      error_code: "destination_refused",
     });
     expect(events.stored(event.event_id)).toMatchObject({ status: "pending", next_attempt_at: "2026-11-22T12:01:00Z" });
   });

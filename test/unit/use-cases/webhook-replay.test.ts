@@ -130,6 +130,7 @@ describe("deliveryHistory", () => {
         latency_ms: 50,
         response_body: "ok",
         error: null,
+        error_code: null,
       },
       {
         attempted_at: "2026-11-22T10:01:00Z",
@@ -142,10 +143,17 @@ describe("deliveryHistory", () => {
         latency_ms: 40,
         response_body: null,
         error: "answered 500",
+        // Recorded before the code was kept: an answer that failed reads as its status.
+        error_code: "http_status",
       },
     ]);
     const all = await deliveryHistory({ events }, appId(1), 10);
-    expect(all.at(-1)).toMatchObject({ attempt: 1, response_status: null, error: "connection failed" });
+    expect(all.at(-1)).toMatchObject({
+      attempt: 1,
+      response_status: null,
+      error: "connection failed",
+      error_code: null,
+    });
   });
 
   it("shows nothing of another app's attempts", async () => {
