@@ -57,6 +57,16 @@ describe("the portal's developer tools in chromium", () => {
 
   const status = (page: Page) => page.locator("#status[role=status]");
 
+  /** The owner signed in on the Webhooks screen of a new app whose destination is the receiver. */
+  async function openWebhooksOfNewApp(): Promise<{ page: Page; problems: string[] }> {
+    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
+    const opened = await openPortal();
+    await signIn(opened.page, owner);
+    await opened.page.getByRole("link", { name: "Webhooks" }).click();
+    await opened.page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    return opened;
+  }
+
   it("names a key, shows its last use, renames it and shows when it was revoked", async () => {
     const { page, problems } = await openPortal();
     await signIn(page, owner);
@@ -149,11 +159,7 @@ describe("the portal's developer tools in chromium", () => {
   }, 90_000);
 
   it("says why a delivery failed in the page's words, in English and in Turkish", async () => {
-    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
-    const { page, problems } = await openPortal();
-    await signIn(page, owner);
-    await page.getByRole("link", { name: "Webhooks" }).click();
-    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    const { page, problems } = await openWebhooksOfNewApp();
     fx.receiver.answer = 503;
     try {
       await page.getByRole("button", { name: "Send test event" }).click();
@@ -178,11 +184,7 @@ describe("the portal's developer tools in chromium", () => {
   }, 90_000);
 
   it("lists an app's events, opens one to its payload, headers and attempts, and sends it again as attempt 2", async () => {
-    const app = await fx.api.organizationApp(owner.organizationId, fx.receiver.url);
-    const { page, problems } = await openPortal();
-    await signIn(page, owner);
-    await page.getByRole("link", { name: "Webhooks" }).click();
-    await page.getByLabel("App", { exact: true }).selectOption(app.app_id);
+    const { page, problems } = await openWebhooksOfNewApp();
     const before = fx.receiver.deliveries.length;
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect
