@@ -201,6 +201,12 @@ export interface ColdStartRow {
   house: BaselineResult;
   /** The AWS SDK clients the function declares, and nothing else: for information. */
   sdkOnly: BaselineResult;
+  /**
+   * The house baseline against itself: in each round its odd-numbered processes' p50 over its
+   * even-numbered ones', the median of the rounds. The same bundle both sides, so how far a
+   * ratio strays by chance alone on this machine.
+   */
+  houseSelf: number;
   /** The bytes its bundle holds beyond its house baseline's (KB). */
   beyondHouseKb: number;
   /** What the function's bundle holds that the house baseline's does not: the largest parts, in KB. */
@@ -299,6 +305,11 @@ async function rowOf(built: Built, rounds: Samples[], runs: number): Promise<Col
   };
   const bundleKb = await kb(built.fn.outfile);
   const house = await against("house");
+  const halves = rounds.map(({ house: times }) => {
+    const odd = times.filter((_, i) => i % 2 === 0);
+    const even = times.filter((_, i) => i % 2 === 1);
+    return round(median(odd) / median(even));
+  });
   return {
     function: built.name,
     bundleKb,
@@ -308,6 +319,7 @@ async function rowOf(built: Built, rounds: Samples[], runs: number): Promise<Col
     samples: runs,
     house,
     sdkOnly: await against("sdkOnly"),
+    houseSelf: median(halves),
     beyondHouseKb: round(bundleKb - house.kb, 1),
     beyondHouse: beyond(packageBytes(built.fn.metafile), packageBytes(built.house.metafile)),
   };

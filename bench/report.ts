@@ -474,6 +474,23 @@ ${
 }
 
 /** Section 1: each function's init against its baselines. */
+/**
+ * How far the method strays by chance: each function's house baseline against itself (its odd
+ * processes against its even ones), over every function. A ratio within that of the target
+ * cannot be told from it in this run.
+ */
+function selfComparison(rows: ColdStartRow[]): string {
+  const strays = rows.map((row) => Math.abs(row.houseSelf - 1)).sort((a, b) => a - b);
+  if (strays.length === 0) return "";
+  const at = (share: number) =>
+    (strays[Math.min(strays.length - 1, Math.floor(share * strays.length))] ?? 0).toFixed(2);
+  return `**The method's own spread.** The last column loads each house baseline against itself (in
+each round its odd-numbered processes against its even-numbered ones, the median of the rounds):
+the same bundle on both sides, so any distance from 1x is chance. Across the ${rows.length} functions
+it strayed from 1x by ${at(0.5)} at the median, ${at(0.9)} at p90 and ${(strays.at(-1) ?? 0).toFixed(2)} at most. A
+function's ratio within that distance of the ${COLD_START_TARGET}x target is on either side of it by chance in this run.`;
+}
+
 function coldStartSection(results: BenchResults): string {
   const { settings } = results;
   return `## 1. Cold start
@@ -504,6 +521,8 @@ ratio is the function's init p50 over its baseline's in that round; the target i
 of the rounds' ratios; the init columns are the p50 of every round's processes. "Project files" counts the project's own source
 files in the bundle (the wiring gives each function only the stores and adapters its handler asks for).
 
+${selfComparison(results.coldStart)}
+
 ${table(
   [
     "function",
@@ -517,6 +536,7 @@ ${table(
     "rounds' ratios",
     "ratio (median)",
     "target",
+    "house vs itself",
     "SDK clients",
     "SDK-only (KB)",
     "SDK-only init p50 (ms)",
@@ -534,6 +554,7 @@ ${table(
     row.house.rounds.map((ratio) => `${ratio}x`).join(", "),
     `${row.house.ratio}x`,
     verdict(row.house.ratio <= COLD_START_TARGET),
+    `${row.houseSelf}x`,
     row.sdkOnly.holds.join(", "),
     row.sdkOnly.kb,
     ms(row.sdkOnly.initMs),
