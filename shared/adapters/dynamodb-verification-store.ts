@@ -419,8 +419,12 @@ export class DynamoDbVerificationStore implements VerificationStore {
     let filter: string | undefined;
     if (query.status !== undefined) {
       names["#status"] = "status";
-      values[":now"] = query.now;
-      values[":awaiting"] = "awaiting_upload";
+      // An upload awaited past its deadline reads as expired: those two compare with now. Only
+      // the values an expression names may be sent (DynamoDB refuses an unused one).
+      if (query.status === "expired" || query.status === "awaiting_upload") {
+        values[":now"] = query.now;
+        values[":awaiting"] = "awaiting_upload";
+      }
       if (query.status === "expired") {
         values[":expired"] = "expired";
         filter = "#status = :expired OR (#status = :awaiting AND upload_deadline <= :now)";

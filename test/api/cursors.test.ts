@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { REVIEW_WINDOW_SECONDS } from "#shared/domain/state";
+import { REVIEW_WINDOW_SECONDS, STATUSES, type Status } from "#shared/domain/state";
 import { isoSeconds } from "#shared/domain/time";
 import type { NewApp } from "#shared/use-cases/accounts/apps";
 import { type PortalUser, type StaffUser, startApi, type TestApi } from "../support/api.ts";
@@ -267,4 +267,31 @@ describe("GET /v1/events", () => {
       expect(calls, after).toBeLessThanOrEqual(REFUSAL_CALLS);
     }
   });
+});
+
+describe("the lists filtered by status", () => {
+  // Two awaiting their upload and two in review (beforeAll); none of any other status.
+  const expected: Record<Status, number> = {
+    awaiting_upload: 2,
+    processing: 0,
+    in_review: 2,
+    completed: 0,
+    failed: 0,
+    expired: 0,
+  };
+
+  it.each(STATUSES)(
+    "answers %s with exactly the verifications of that status, on the public list and the portal's search",
+    async (status) => {
+      const listed = await call(api.baseUrl, "GET", `/v1/verifications?status=${status}`, {
+        headers: { "X-API-Key": orgApp.api_key },
+      });
+      expect(listed.status, listed.text).toBe(200);
+      const publicStatuses = (listed.json as { data: { status: string }[] }).data.map((one) => one.status);
+      expect(publicStatuses).toEqual(Array(expected[status]).fill(status));
+      const searched = await portal("GET", `/portal/v1/verifications?app_id=${orgApp.app_id}&status=${status}`);
+      expect(searched.status, searched.text).toBe(200);
+      expect((searched.json as { data: { status: string }[] }).data.map((one) => one.status)).toEqual(publicStatuses);
+    },
+  );
 });
