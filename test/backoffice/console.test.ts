@@ -360,12 +360,12 @@ describe("the console in headless chromium", () => {
     await page.keyboard.press("r");
     expect(await page.getByLabel("Rejected").isChecked()).toBe(true);
     expect(await page.getByLabel("Rejection reason").isDisabled()).toBe(false);
-    // r moves focus into the form once its pick has run; an Esc before that would be the screen's.
+    // r moves focus into the form, and a reading of the item landing meanwhile (the claim's) leaves it there.
     await expect
       .poll(() => inPage<boolean>(page, 'document.activeElement?.closest("form.decision") !== null'))
       .toBe(true);
 
-    // The first Esc leaves the form, the second goes back to the queue.
+    // The first Esc leaves the form for the item's heading, the second goes back to the queue.
     await page.keyboard.press("Escape");
     await expect.poll(() => inPage<string>(page, 'document.activeElement?.id ?? ""')).toBe("item-title");
     await page.keyboard.press("Escape");

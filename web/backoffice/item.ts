@@ -305,11 +305,17 @@ function showVerification(item: Item, verification: StaffVerification): void {
     detailSection("reasons-title", "item.reasons", reasonsList(verification)),
   );
   showClaim(item, verification);
-  parts.outcome.replaceChildren(
+  const outcome = [
     parts.claim,
     ...parts.feedback,
     verification.status === "in_review" ? item.form.element : decidedSection(verification),
-  );
+  ];
+  // Put back only when it changed: moving the form takes the focus out of it, and a reading that
+  // lands while the reviewer is in the form (a claim's, a renewal's) would leave them on the page.
+  const placed = parts.outcome.children;
+  if (outcome.length !== placed.length || outcome.some((part, index) => placed[index] !== part)) {
+    parts.outcome.replaceChildren(...outcome);
+  }
   parts.article.setAttribute("aria-busy", "false");
 }
 
