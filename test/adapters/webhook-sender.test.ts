@@ -64,7 +64,11 @@ describe("the webhook sender", () => {
 
     const outcome = await post(webhookSender("public", resolve), `https://hooks.test:${port}/`);
 
-    expect(outcome).toEqual({ error: REFUSED_DESTINATION, latencyMs: expect.any(Number) });
+    expect(outcome).toEqual({
+      error: REFUSED_DESTINATION,
+      errorCode: "destination_refused",
+      latencyMs: expect.any(Number),
+    });
     expect(resolve.calls).toBe(1);
     expect(connections - before).toBe(0);
   });

@@ -95,6 +95,29 @@ const ATTEMPT_WAIT_MS = 30_000;
 const ATTEMPT_POLL_MS = 1_000;
 
 /**
+ * After a send: reads the app's attempts until the event's next one is there (at most
+ * `ATTEMPT_WAIT_MS`), then says how it went and calls `made`; says it is still queued otherwise.
+ */
+async function awaitAttempt(context: PortalContext, app: App, event: AppEvent, made: () => void): Promise<void> {
+  const number = event.attempts.length + 1;
+  const deadline = Date.now() + ATTEMPT_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, ATTEMPT_POLL_MS));
+    const { data } = await context.api.deliveries(app.app_id, undefined, null);
+    const attempt = data.find((one) => one.event_id === event.event_id && one.attempt === number);
+    if (attempt) {
+      const answer = attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
+      const said = { id: event.event_id, number, answer, outcome: text.label("delivery_outcome", attempt.outcome) };
+      if (attempt.outcome === "delivered") context.say.info(t("events.attempt_made", said));
+      else context.say.error(t("events.attempt_made", said));
+      made();
+      return;
+    }
+  }
+  context.say.info(t("events.attempt_later", { id: event.event_id }));
+}
+
+/**
  * The events section of the Webhooks screen for `app`; `reload` reads its first page again, and
  * `attempted` hears that an attempt was made (so the deliveries can be read again too).
  */
@@ -116,28 +139,14 @@ export function eventsSection(
   let rows: AppEvent[] = [];
   let opened: string | undefined;
 
-  /** After a send: reads the app's attempts until the new one is there, then says how it went and shows it. */
-  const awaitAttempt = async (event: AppEvent): Promise<void> => {
-    const number = event.attempts.length + 1;
-    const deadline = Date.now() + ATTEMPT_WAIT_MS;
-    while (Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, ATTEMPT_POLL_MS));
-      const { data } = await context.api.deliveries(app.app_id, undefined, null);
-      const made = data.find((attempt) => attempt.event_id === event.event_id && attempt.attempt === number);
-      if (made) {
-        const answer = made.response_status === null ? t("common.no_answer") : `HTTP ${made.response_status}`;
-        const said = { id: event.event_id, number, answer, outcome: text.label("delivery_outcome", made.outcome) };
-        if (made.outcome === "delivered") context.say.info(t("events.attempt_made", said));
-        else context.say.error(t("events.attempt_made", said));
-        reload();
-        attempted();
-        return;
-      }
-    }
-    context.say.info(t("events.attempt_later", { id: event.event_id }));
-  };
   const sent = (event: AppEvent) => {
-    awaitAttempt(event).catch((error: unknown) => context.say.error(problemText(error, "events.load_failed")));
+    const made = () => {
+      reload();
+      attempted();
+    };
+    awaitAttempt(context, app, event, made).catch((error: unknown) =>
+      context.say.error(problemText(error, "events.load_failed")),
+    );
   };
   const show = (event: AppEvent) => {
     opened = event.event_id;
