@@ -247,12 +247,25 @@ describe("the portal's developer tools in chromium", () => {
     expect(recent).toContain(two.name);
 
     await page.getByLabel("Find", { exact: true }).fill(reference);
-    await page.getByRole("button", { name: "Look up" }).click();
+    await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => lookup.locator("tbody tr").count()).toBe(1);
     expect(await lookup.innerText()).toContain(first.verification_id);
     await lookup.getByRole("button", { name: "Open" }).click();
     await expect.poll(() => page.locator("#verification-detail").innerText()).toContain(first.verification_id);
     await expectAccessible(page, "verifications with lookup");
+
+    // The same form narrows one app: a status alone asks for the app first, then lists its own.
+    await page.getByLabel("Find", { exact: true }).fill("");
+    await page.getByLabel("Status", { exact: true }).selectOption("awaiting_upload");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect
+      .poll(() => page.locator("#alert").innerText())
+      .toBe("Choose an app to narrow by status or creation day.");
+    await page.getByLabel("App", { exact: true }).selectOption(two.app_id);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => lookup.innerText()).toContain(second.verification_id);
+    expect(await lookup.locator("tbody tr").count()).toBe(1);
+    expect(await lookup.innerText()).not.toContain(first.verification_id);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
@@ -268,7 +281,7 @@ describe("the portal's developer tools in chromium", () => {
     await signIn(page, member);
     await page.getByRole("link", { name: "Verifications" }).click();
     await page.getByLabel("Find", { exact: true }).fill(requestId);
-    await page.getByRole("button", { name: "Look up" }).click();
+    await page.getByRole("button", { name: "Search" }).click();
     const rows = page.locator("#lookup tbody tr");
     await expect.poll(() => rows.count()).toBe(1);
     const row = await rows.first().innerText();
@@ -299,7 +312,7 @@ describe("the portal's developer tools in chromium", () => {
     await signIn(page, member);
     await page.getByRole("link", { name: "Verifications" }).click();
     await page.getByLabel("Find", { exact: true }).fill(created.verification_id);
-    await page.getByRole("button", { name: "Look up" }).click();
+    await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.locator("#lookup tbody tr").count()).toBe(1);
     await page.locator("#lookup").getByRole("button", { name: "Open" }).click();
     const timeline = page.locator("section[aria-labelledby=timeline-title]");

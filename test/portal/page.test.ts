@@ -295,7 +295,10 @@ describe("the portal in chromium", () => {
     expect(expectVerification(await customer.confirm(created.verification_id))).toMatchObject({ status: "completed" });
     await page.getByRole("link", { name: "Verifications" }).click();
     await page.getByRole("heading", { name: "Verifications", exact: true }).waitFor();
-    await page.getByLabel("Reference").fill(reference);
+    // One form: the app and a reference search that app's verifications.
+    await page.getByLabel("App", { exact: true }).selectOption({ label: "Admissions" });
+    await page.getByLabel("Status", { exact: true }).selectOption("completed");
+    await page.getByLabel("Find", { exact: true }).fill(reference);
     await page.getByRole("button", { name: "Search" }).click();
     const found = page.getByRole("button", { name: created.verification_id });
     await found.click();

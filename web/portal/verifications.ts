@@ -1,13 +1,14 @@
 /**
- * The organisation's recent verifications at once; a lookup across its apps by verification id
- * or reference; a search of one app by its reference, status or creation day; and reading one.
+ * The organisation's recent verifications at once; one form that looks a verification up across
+ * its apps by id, request id or reference, or searches one app by reference, status or creation
+ * day; and reading one.
  */
 import { h, timeOf } from "../common/dom.ts";
-import { appPicker, field, type PortalContext, table } from "./context.ts";
+import { field, type PortalContext, table } from "./context.ts";
 import { STATUSES } from "./order.ts";
 import { fieldErrorsOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
-import type { AppEvent, EventAttempt, LookupMatch, Search, Verification } from "./wire.ts";
+import type { App, AppEvent, EventAttempt, LookupMatch, Search, Verification } from "./wire.ts";
 
 /** A request a lookup found by its id: what it asked, how it was answered (a refusal by its labels, field by field), when. */
 function requestSummary(request: NonNullable<LookupMatch["request"]>): HTMLElement {
@@ -40,82 +41,44 @@ function standing(verification: Verification): string {
   return [text.label("status", verification.status), ...outcomeOf(verification)].join(" · ");
 }
 
-/** The lookup across the organisation's apps, showing the most recent verifications until asked. */
-function lookupSection(context: PortalContext, open: (id: string, appId: string) => void): HTMLElement {
-  const q = h("input", { id: "lookup-q", name: "q", maxlength: "128", autocomplete: "off", required: true });
-  const heading = h("h3", { id: "lookup-results-title" }, t("lookup.recent"));
-  const results = h("div", { "aria-live": "polite" });
-  // Named "Open", described by the id beside it: the search below names its buttons by the id.
+/**
+ * What a lookup found, across the organisation's apps: each with its app, where it stands and what
+ * found it (a request with why it was refused). Each opens by an "Open" button described by its id.
+ */
+function matchesTable(caption: string, matches: LookupMatch[], open: (id: string, appId: string) => void) {
+  if (matches.length === 0) return h("p", { class: "empty" }, t("lookup.none"));
   const opener = (id: string, appId: string, index: number) => {
     const idCell = h("code", { id: `lookup-id-${index}` }, id);
     const button = h("button", { type: "button", "aria-describedby": idCell.id }, t("lookup.open"));
     button.addEventListener("click", () => open(id, appId));
     return h("span", {}, idCell, " ", button);
   };
-  const draw = (matches: LookupMatch[]) => {
-    results.replaceChildren(
-      matches.length === 0
-        ? h("p", { class: "empty" }, t("lookup.none"))
-        : table(
-            heading.textContent ?? "",
-            [
-              t("common.app"),
-              t("lookup.verification"),
-              t("lookup.reference"),
-              t("lookup.status"),
-              t("lookup.created"),
-              t("lookup.matched_by"),
-            ],
-            matches.map((match, index) => {
-              const found = match.verification;
-              return [
-                match.app_name,
-                found ? opener(found.verification_id, match.app_id, index) : "—",
-                found?.external_reference_id ?? "—",
-                found ? standing(found) : "—",
-                found ? timeOf(found.created_at) : "—",
-                h(
-                  "span",
-                  {},
-                  text.label("matched_by", match.matched_by),
-                  ...(match.request ? [h("br", {}), requestSummary(match.request)] : []),
-                ),
-              ];
-            }),
-          ),
-    );
-  };
-  const run = (value: string | undefined) => {
-    context.say.clear();
-    heading.textContent = t(value ? "lookup.found" : "lookup.recent");
-    context.api
-      .lookup(value)
-      .then((page) => draw(page.data))
-      .catch((error: unknown) => context.say.error(problemText(error, "lookup.failed")));
-  };
-  const recent = h("button", { type: "button" }, t("lookup.show_recent"));
-  recent.addEventListener("click", () => {
-    q.value = "";
-    run(undefined);
-  });
-  const form = h(
-    "form",
-    { class: "search", role: "search", "aria-labelledby": "lookup-title" },
-    field(t("lookup.query"), q, t("lookup.hint")),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("lookup.submit")), recent),
-  );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    run(q.value.trim() || undefined);
-  });
-  run(undefined);
-  return h(
-    "section",
-    { class: "panel", id: "lookup", "aria-labelledby": "lookup-title" },
-    h("h2", { id: "lookup-title" }, t("lookup.title")),
-    form,
-    heading,
-    results,
+  return table(
+    caption,
+    [
+      t("common.app"),
+      t("lookup.verification"),
+      t("lookup.reference"),
+      t("lookup.status"),
+      t("lookup.created"),
+      t("lookup.matched_by"),
+    ],
+    matches.map((match, index) => {
+      const found = match.verification;
+      return [
+        match.app_name,
+        found ? opener(found.verification_id, match.app_id, index) : "—",
+        found?.external_reference_id ?? "—",
+        found ? standing(found) : "—",
+        found ? timeOf(found.created_at) : "—",
+        h(
+          "span",
+          {},
+          text.label("matched_by", match.matched_by),
+          ...(match.request ? [h("br", {}), requestSummary(match.request)] : []),
+        ),
+      ];
+    }),
   );
 }
 
@@ -250,10 +213,16 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
   );
 }
 
-/** The search form's fields: a reference, a status, and the days it was created between. */
-function searchFields() {
+/** The one form's fields: what to find, in which app, and what narrows one app's verifications. */
+function findFields(apps: App[]) {
   return {
-    reference: h("input", { id: "search-reference", name: "external_reference_id", autocomplete: "off" }),
+    q: h("input", { id: "lookup-q", name: "q", maxlength: "128", autocomplete: "off" }),
+    app: h(
+      "select",
+      { id: "find-app", name: "app" },
+      h("option", { value: "" }, t("find.all_apps")),
+      ...apps.map((app) => h("option", { value: app.app_id }, app.name)),
+    ),
     status: h(
       "select",
       { id: "search-status", name: "status" },
@@ -265,25 +234,31 @@ function searchFields() {
   };
 }
 
-type SearchFields = ReturnType<typeof searchFields>;
+type FindFields = ReturnType<typeof findFields>;
 
-function searchForm({ reference, status, from, to }: SearchFields): HTMLFormElement {
+function findForm({ q, app, status, from, to }: FindFields, recent: HTMLButtonElement): HTMLFormElement {
   return h(
     "form",
-    { class: "panel search", role: "search", "aria-label": t("search.label") },
-    field(t("search.reference"), reference, t("search.reference_hint")),
+    { class: "search", role: "search", "aria-labelledby": "lookup-title" },
+    field(t("lookup.query"), q, t("lookup.hint")),
+    field(t("common.app"), app, t("find.app_hint")),
     field(t("search.status"), status),
     field(t("search.from"), from),
     field(t("search.to"), to),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("search.submit"))),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, t("lookup.submit")), recent),
   );
 }
 
-/** What the fields ask of `appId`'s verifications: only what is filled in. */
-function searchOf({ reference, status, from, to }: SearchFields, appId: string): Search {
+/** Whether the fields narrow by more than what to find: a status or a day. */
+function narrowed({ status, from, to }: FindFields): boolean {
+  return Boolean(status.value || from.value || to.value);
+}
+
+/** What the fields ask of `appId`'s verifications: only what is filled in, `q` as a reference. */
+function searchOf({ q, status, from, to }: FindFields, appId: string): Search {
   return {
     app_id: appId,
-    ...(reference.value.trim() ? { external_reference_id: reference.value.trim() } : {}),
+    ...(q.value.trim() ? { external_reference_id: q.value.trim() } : {}),
     ...(status.value ? { status: status.value as Search["status"] } : {}),
     ...(from.value ? { created_after: dayStart(from.value) } : {}),
     ...(to.value ? { created_before: dayStart(to.value, 1) } : {}),
@@ -327,9 +302,18 @@ export function openVerification(context: PortalContext, shown: HTMLElement, id:
     .catch((error: unknown) => context.say.error(problemText(error, "detail.load_failed")));
 }
 
+/**
+ * The Verifications screen: one form. What to find alone is looked up in every app, as a
+ * verification id, a request id or a reference, exactly (the most recent ones when empty); an app
+ * alone lists its verifications, and a status or a day narrows them, `q` then as a reference (an
+ * id is always looked up as it is: nothing narrows one verification).
+ */
 export async function showVerifications(context: PortalContext): Promise<void> {
-  const fields = searchFields();
-  const form = searchForm(fields);
+  const apps = await context.apps();
+  const fields = findFields(apps);
+  const recent = h("button", { type: "button" }, t("lookup.show_recent"));
+  const form = findForm(fields, recent);
+  const heading = h("h3", { id: "lookup-results-title" }, t("lookup.recent"));
   const results = h("div", { "aria-live": "polite" });
   const more = h("button", { type: "button", hidden: true }, t("common.load_more"));
   const shown = h("div");
@@ -338,42 +322,66 @@ export async function showVerifications(context: PortalContext): Promise<void> {
   let search: Search | undefined;
 
   const open = (id: string, appId: string) => openVerification(context, shown, id, appId);
-  const run = async (next: boolean) => {
+  const lookup = async (q: string | undefined) => {
+    search = undefined;
+    more.hidden = true;
+    heading.textContent = t(q ? "lookup.found" : "lookup.recent");
+    const page = await context.api.lookup(q);
+    results.replaceChildren(matchesTable(heading.textContent, page.data, open));
+  };
+  const searchPage = async (next: boolean) => {
     if (!search) return;
     const page = await context.api.search(search, next ? cursor : null);
     rows = next ? [...rows, ...page.data] : page.data;
     cursor = page.next_cursor;
     const appId = search.app_id;
+    heading.textContent = t("lookup.found");
     results.replaceChildren(resultsOf(rows, (verification) => open(verification.verification_id, appId)));
     more.hidden = cursor === null;
   };
+  const find = (): Promise<void> => {
+    const q = fields.q.value.trim();
+    const appId = fields.app.value;
+    if (appId) context.selected = appId;
+    // What to find alone is looked up across every app (an app alone lists that app's).
+    if (q.startsWith("ver_") || (!narrowed(fields) && (q || !appId))) return lookup(q || undefined);
+    if (!appId) {
+      context.say.error(t("find.choose_app"));
+      return Promise.resolve();
+    }
+    search = searchOf(fields, appId);
+    return searchPage(false);
+  };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (!context.selected) return;
     context.say.clear();
     shown.replaceChildren();
-    search = searchOf(fields, context.selected);
-    run(false).catch((error: unknown) => context.say.error(problemText(error, "search.failed")));
+    find().catch((error: unknown) => context.say.error(problemText(error, "lookup.failed")));
+  });
+  recent.addEventListener("click", () => {
+    form.reset();
+    context.say.clear();
+    shown.replaceChildren();
+    lookup(undefined).catch((error: unknown) => context.say.error(problemText(error, "lookup.failed")));
   });
   more.addEventListener("click", () => {
-    run(true).catch((error: unknown) => context.say.error(problemText(error, "search.more_failed")));
+    searchPage(true).catch((error: unknown) => context.say.error(problemText(error, "search.more_failed")));
   });
-  const picker = await appPicker(context, () => {
-    rows = [];
-    cursor = null;
-    results.replaceChildren();
-    shown.replaceChildren();
-  });
+  lookup(undefined).catch((error: unknown) => context.say.error(problemText(error, "lookup.failed")));
   context.view.replaceChildren(
     h(
       "section",
       { "aria-labelledby": "verifications-title" },
       h("h1", { id: "verifications-title", tabindex: "-1" }, t("verifications.title")),
-      lookupSection(context, open),
-      picker,
-      form,
-      results,
-      more,
+      h(
+        "section",
+        { class: "panel", id: "lookup", "aria-labelledby": "lookup-title" },
+        h("h2", { id: "lookup-title" }, t("lookup.title")),
+        form,
+        heading,
+        results,
+        more,
+      ),
       shown,
     ),
   );
