@@ -23,6 +23,7 @@ import { LOCAL_PORTAL_POOL } from "../../local/resources.ts";
 import type { PortalUser } from "../support/api.ts";
 import { Customer, call, expectProblem, type Reply, upload } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 const fx = useApiFixture({ pipeline: true, receiver: true });
 
@@ -242,16 +243,24 @@ describe("webhooks", () => {
       expect.objectContaining({ event_id, attempt: 1, response_status: 200, url: fx.receiver.url }),
     ]);
 
-    const replayed = await portal(developer, "POST", `/portal/v1/events/${event_id}/replay`);
-    expect(replayed.status, replayed.text).toBe(202);
-    // Pending again until the tick delivers it: another replay or send would restart its schedule.
-    for (const route of ["replay", "send"]) {
-      expectProblem(await portal(developer, "POST", `/portal/v1/events/${event_id}/${route}`), 409, "event_pending");
+    // The replay's attempt is made at once through the delivery queue (no tick runs here); while
+    // it is under way (the endpoint takes its time) the event is pending, and another replay or
+    // send would restart its schedule.
+    fx.receiver.answerAfterMs = 3_000;
+    try {
+      const replayed = await portal(developer, "POST", `/portal/v1/events/${event_id}/replay`);
+      expect(replayed.status, replayed.text).toBe(202);
+      for (const route of ["replay", "send"]) {
+        expectProblem(await portal(developer, "POST", `/portal/v1/events/${event_id}/${route}`), 409, "event_pending");
+      }
+      await fx.receiver.waitFor(before + 2);
+    } finally {
+      fx.receiver.answerAfterMs = 0;
     }
-    await fx.api.handlers.tick();
-    await fx.receiver.waitFor(before + 2);
-    const again = await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/deliveries?status=delivered`);
-    expect((again.json as { data: unknown[] }).data).toHaveLength(2);
+    await until(
+      async () => (await portal(viewer, "GET", `/portal/v1/apps/${app.app_id}/deliveries?status=delivered`)).json,
+      (page) => (page as { data: unknown[] }).data.length === 2,
+    );
   });
 
   it(`sends ${SENDING_LIMITS.test.most} test event every ${SENDING_LIMITS.test.perSeconds} s per app: another is 429 with the seconds to wait`, async () => {
