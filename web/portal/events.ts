@@ -9,6 +9,11 @@ import { EVENT_TYPES } from "./order.ts";
 import { problemText, t, text } from "./text.ts";
 import type { App, AppEvent, EventAttempt, EventType } from "./wire.ts";
 
+/** What came back to an attempt: its HTTP status, or that there was no answer. */
+export function attemptAnswer(attempt: Pick<EventAttempt, "response_status">): string {
+  return attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
+}
+
 /** Why an attempt failed, in the page's words: its status for an answer that was not 2xx. */
 export function failureText(attempt: Pick<EventAttempt, "error_code" | "response_status">): string | null {
   switch (attempt.error_code) {
@@ -32,7 +37,7 @@ function requestOf(attempt: EventAttempt): Child[] {
 
 /** One attempt, open: what it sent and what came back (a long line wraps inside its box). */
 function attemptPart(attempt: EventAttempt): HTMLElement {
-  const answer = attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
+  const answer = attemptAnswer(attempt);
   return h(
     "details",
     { class: "attempt", open: true },
@@ -106,8 +111,12 @@ async function awaitAttempt(context: PortalContext, app: App, event: AppEvent, m
     const { data } = await context.api.deliveries(app.app_id, undefined, null);
     const attempt = data.find((one) => one.event_id === event.event_id && one.attempt === number);
     if (attempt) {
-      const answer = attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
-      const said = { id: event.event_id, number, answer, outcome: text.label("delivery_outcome", attempt.outcome) };
+      const said = {
+        id: event.event_id,
+        number,
+        answer: attemptAnswer(attempt),
+        outcome: text.label("delivery_outcome", attempt.outcome),
+      };
       if (attempt.outcome === "delivered") context.say.info(t("events.attempt_made", said));
       else context.say.error(t("events.attempt_made", said));
       made();

@@ -8,7 +8,7 @@ import { appPicker, field, type PortalContext, table } from "./context.ts";
 import { STATUS_CLASSES } from "./order.ts";
 import { refusalOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
-import { openVerification } from "./verifications.ts";
+import { openVerification, verificationOpener } from "./verifications.ts";
 import type { App, KeptRequest, StatusClass } from "./wire.ts";
 
 /** Midnight starting `day` (`YYYY-MM-DD`) in the browser's time zone, as an instant; none for no day. */
@@ -46,10 +46,9 @@ function requestsSection(context: PortalContext, app: App): HTMLElement {
   const opener = (request: KeptRequest, index: number) => {
     const id = request.verification_id;
     if (!id) return "—";
-    const idCell = h("code", { id: `request-verification-${index}` }, id);
-    const button = h("button", { type: "button", "aria-describedby": idCell.id }, t("requests.open"));
-    button.addEventListener("click", () => openVerification(context, shown, id, app.app_id));
-    return h("span", {}, idCell, " ", button);
+    return verificationOpener(`request-verification-${index}`, id, () =>
+      openVerification(context, shown, id, app.app_id),
+    );
   };
   const draw = () => {
     body.replaceChildren(

@@ -145,7 +145,6 @@ export const en = {
   "requests.status": "Status",
   "requests.refusal": "Why refused",
   "requests.verification": "Verification",
-  "requests.open": "Open",
   "requests.load_failed": "The requests could not be loaded.",
   "requests.more_failed": "More requests could not be loaded.",
   "deliveries.title": "Deliveries",

@@ -152,7 +152,6 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "requests.status": "Durum kodu",
   "requests.refusal": "Reddedilme nedeni",
   "requests.verification": "Doğrulama",
-  "requests.open": "Aç",
   "requests.load_failed": "İstekler yüklenemedi.",
   "requests.more_failed": "Daha fazla istek yüklenemedi.",
   "deliveries.title": "Gönderimler",

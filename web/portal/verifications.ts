@@ -5,6 +5,7 @@
  */
 import { h, timeOf } from "../common/dom.ts";
 import { field, type PortalContext, table } from "./context.ts";
+import { attemptAnswer } from "./events.ts";
 import { STATUSES } from "./order.ts";
 import { fieldErrorsOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
@@ -41,18 +42,20 @@ function standing(verification: Verification): string {
   return [text.label("status", verification.status), ...outcomeOf(verification)].join(" · ");
 }
 
+/** A verification's id with an "Open" button the id describes (`codeId` names the id's element). */
+export function verificationOpener(codeId: string, id: string, open: () => void): HTMLElement {
+  const idCell = h("code", { id: codeId }, id);
+  const button = h("button", { type: "button", "aria-describedby": codeId }, t("lookup.open"));
+  button.addEventListener("click", open);
+  return h("span", {}, idCell, " ", button);
+}
+
 /**
  * What a lookup found, across the organisation's apps: each with its app, where it stands and what
  * found it (a request with why it was refused). Each opens by an "Open" button described by its id.
  */
 function matchesTable(caption: string, matches: LookupMatch[], open: (id: string, appId: string) => void) {
   if (matches.length === 0) return h("p", { class: "empty" }, t("lookup.none"));
-  const opener = (id: string, appId: string, index: number) => {
-    const idCell = h("code", { id: `lookup-id-${index}` }, id);
-    const button = h("button", { type: "button", "aria-describedby": idCell.id }, t("lookup.open"));
-    button.addEventListener("click", () => open(id, appId));
-    return h("span", {}, idCell, " ", button);
-  };
   return table(
     caption,
     [
@@ -67,7 +70,11 @@ function matchesTable(caption: string, matches: LookupMatch[], open: (id: string
       const found = match.verification;
       return [
         match.app_name,
-        found ? opener(found.verification_id, match.app_id, index) : "—",
+        found
+          ? verificationOpener(`lookup-id-${index}`, found.verification_id, () =>
+              open(found.verification_id, match.app_id),
+            )
+          : "—",
         found?.external_reference_id ?? "—",
         found ? standing(found) : "—",
         found ? timeOf(found.created_at) : "—",
@@ -92,7 +99,7 @@ function dayStart(value: string, plusDays = 0): string | undefined {
 
 /** One attempt to deliver an event: its number, when, what came back, how it ended, how long it took. */
 function attemptLine(attempt: EventAttempt): HTMLElement {
-  const answer = attempt.response_status === null ? t("common.no_answer") : `HTTP ${attempt.response_status}`;
+  const answer = attemptAnswer(attempt);
   return h(
     "li",
     {},
