@@ -91,12 +91,17 @@ function guardCondition(guard: TransitionGuard, names: Record<string, string>, v
  * change an API request makes with that request's record, through the request log (`requests`).
  */
 export class DynamoDbVerificationStore implements VerificationStore {
+  /** One verification by its id: the read a fetch makes alone, which the store shares. */
+  private readonly reader: DynamoDbVerificationReader;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly audit?: AuditLinker,
     private readonly requests?: RequestLinker,
-  ) {}
+  ) {
+    this.reader = new DynamoDbVerificationReader(db, table);
+  }
 
   async create(item: VerificationItem, keepDays: number, logged?: RequestRecord): Promise<void> {
     const reference = item.external_reference_id;
@@ -141,7 +146,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
   }
 
   get(id: string): Promise<VerificationItem | undefined> {
-    return new DynamoDbVerificationReader(this.db, this.table).get(id);
+    return this.reader.get(id);
   }
 
   /**

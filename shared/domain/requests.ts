@@ -1,3 +1,4 @@
+import type { FieldError } from "./errors.ts";
 import type { StatusClass } from "./portal.ts";
 
 /**
@@ -13,11 +14,8 @@ export const KEEP_REQUESTS_DAYS = 30;
 /** The most invalid fields one kept request holds (a body may name hundreds of unknown fields). */
 export const MAX_KEPT_ERRORS = 20;
 
-/** One invalid field of a refused request, as the log keeps it: where and why, not what was sent. */
-export interface KeptFieldError {
-  field: string;
-  code: string;
-}
+/** One invalid field of a refused request, as the log keeps it: where and why, not what was sent (its message may quote it). */
+export type KeptFieldError = Omit<FieldError, "message">;
 
 /** One request of an app, as it was answered. */
 export interface RequestRecord {

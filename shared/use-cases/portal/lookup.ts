@@ -50,10 +50,6 @@ async function byRequestId(
   return { request, item: item?.app_id === request.app_id ? item : undefined, matchedBy: "request_id" };
 }
 
-function requestView(request: RequestRecord | undefined): LookupMatch["request"] {
-  return request ? keptRequestView(request) : null;
-}
-
 export async function lookupVerifications(
   deps: {
     organizations: Pick<OrganizationStore, "appsOf">;
@@ -97,7 +93,7 @@ export async function lookupVerifications(
       app_name: byId.get(appId)?.name ?? appId,
       matched_by: matchedBy,
       verification: item ? toResource(item, now) : null,
-      request: requestView(request),
+      request: request ? keptRequestView(request) : null,
     };
   });
   // The record names what was shown, and how it was found, never what was asked for.

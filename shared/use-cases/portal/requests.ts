@@ -6,10 +6,11 @@
  */
 import { decodeCursor, encodeCursor } from "../../domain/lists.ts";
 import type { PortalCaller } from "../../domain/organizations.ts";
-import { appRequestPositionSchema, type StatusClass } from "../../domain/portal.ts";
+import { appRequestPositionSchema, type appRequestsQuerySchema } from "../../domain/portal.ts";
 import { KEEP_REQUESTS_DAYS, type RequestRecord } from "../../domain/requests.ts";
 import type { KeptRequest } from "../../domain/responses/portal.ts";
 import { isoSeconds } from "../../domain/time.ts";
+import type * as z from "../../domain/zod.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { RequestHistory } from "../../ports/request-log.ts";
@@ -30,13 +31,7 @@ export function keptRequestView(request: RequestRecord): KeptRequest {
   };
 }
 
-export type AppRequestsQuery = {
-  status?: StatusClass;
-  since?: string;
-  until?: string;
-  limit: number;
-  cursor?: string;
-};
+export type AppRequestsQuery = z.infer<typeof appRequestsQuerySchema>;
 
 /** The app's kept requests of the last `KEEP_REQUESTS_DAYS` days (or from `since`), newest first. */
 export async function memberAppRequests(
