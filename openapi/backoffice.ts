@@ -8,6 +8,7 @@
 import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/backoffice-api";
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { auditQuerySchema } from "#shared/domain/audit-query";
+import { checkDetail } from "#shared/domain/check-details";
 import { listPageSchema } from "#shared/domain/lists";
 import { decisionMessage, reasonMessage } from "#shared/domain/reasons";
 import { auditRecordSchema } from "#shared/domain/responses/audit";
@@ -26,6 +27,7 @@ import {
   reviewDecisionSchema,
   reviewsQuerySchema,
 } from "#shared/domain/review";
+import { type StoredCheck, shownCheck } from "#shared/domain/verification";
 import * as z from "#shared/domain/zod";
 import { fieldErrorSchema, problemSchema } from "#shared/http/problem-schema";
 import { PROBLEM_CONTENT_TYPE } from "#shared/http/problems";
@@ -87,10 +89,12 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   max_document_age_days: null,
   environment: "production",
   upload_deadline: "2026-11-23T12:00:00Z",
-  checks: [
-    { name: "document_readable", outcome: "passed", detail: "The PDF opened within the decode budget" },
-    { name: "authority_match", outcome: "skipped", detail: "The issuer could not be asked" },
-  ],
+  checks: (
+    [
+      { name: "document_readable", outcome: "passed", ...checkDetail("document_opens", { file_type: "PDF" }) },
+      { name: "authority_match", outcome: "skipped", ...checkDetail("issuer_no_answer", { cause: "timeout" }) },
+    ] satisfies StoredCheck[]
+  ).map(shownCheck),
   reasons: [],
   failure_code: null,
   sequence: 3,

@@ -3,8 +3,10 @@
  * table. `npm run openapi` writes it to `openapi.json`; a test fails when that file differs
  * from a fresh build, and the HTTP tests validate every response against it.
  */
+
 import { GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { AUTHORIZER, ROUTES } from "#shared/declarations/public-api";
+import { checkDetail } from "#shared/domain/check-details";
 import { registryEntry } from "#shared/domain/document-registry";
 import { allowedExtensions, DOCUMENT_TYPES, type DocumentType } from "#shared/domain/document-types";
 import { ID_PATTERNS } from "#shared/domain/ids";
@@ -21,7 +23,7 @@ import {
   verificationResourceSchema,
 } from "#shared/domain/responses/verification";
 import { eventsQuerySchema, verificationListQuerySchema } from "#shared/domain/searches";
-import { erasedResource } from "#shared/domain/verification";
+import { erasedResource, type StoredCheck, shownCheck } from "#shared/domain/verification";
 import {
   API_VERSION,
   EVENT_TYPES,
@@ -132,20 +134,22 @@ const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
   result: "verified",
   reason_code: "verified",
   message: reasonMessage("verified"),
-  checks: [
-    { name: "upload_present", outcome: "passed", detail: "The document is stored" },
-    { name: "size_matches", outcome: "passed", detail: "183422 bytes, as declared" },
-    { name: "file_type_allowed", outcome: "passed", detail: "The content is PDF" },
-    { name: "document_readable", outcome: "passed", detail: "The PDF opens" },
-    {
-      name: "barcode_found",
-      outcome: "passed",
-      detail: "Barcode YOK-7Q4M-2K9D-81XA and the identity number were read",
-    },
-    { name: "authority_match", outcome: "passed", detail: "The document is byte for byte the issuer's copy" },
-    { name: "fields_extracted", outcome: "passed", detail: "Read the yok_student.v1 fields from the issuer's copy" },
-    { name: "student_active", outcome: "passed", detail: "The certificate shows an active student" },
-  ],
+  checks: (
+    [
+      { name: "upload_present", outcome: "passed", ...checkDetail("document_stored") },
+      { name: "size_matches", outcome: "passed", ...checkDetail("size_as_declared", { bytes: 183422 }) },
+      { name: "file_type_allowed", outcome: "passed", ...checkDetail("file_type_is", { file_type: "PDF" }) },
+      { name: "document_readable", outcome: "passed", ...checkDetail("document_opens", { file_type: "PDF" }) },
+      {
+        name: "barcode_found",
+        outcome: "passed",
+        ...checkDetail("barcode_and_number_read", { barcode: "YOK-7Q4M-2K9D-81XA" }),
+      },
+      { name: "authority_match", outcome: "passed", ...checkDetail("issuer_copy_same_bytes") },
+      { name: "fields_extracted", outcome: "passed", ...checkDetail("fields_read", { schema: "yok_student.v1" }) },
+      { name: "student_active", outcome: "passed", ...checkDetail("rule_met", { rule: "student_active" }) },
+    ] satisfies StoredCheck[]
+  ).map(shownCheck),
   extracted: {
     schema: "yok_student.v1",
     source: "issuer_copy",

@@ -24,6 +24,8 @@ export function renderTypeFacts(registry: Registry): string {
         : {
             check: entry.rule.check,
             reasonCode: entry.rule.reasonCode,
+            met: entry.rule.details.met.en,
+            notMet: entry.rule.details.notMet.en,
             message: entry.rule.message,
             finding: entry.rule.finding,
           },

@@ -12,6 +12,10 @@ export const WEB_DOCUMENT_TYPES = "web/common/document-types.ts";
 
 const literal = (value: unknown) => JSON.stringify(value, null, 2);
 
+function schemaFields(registry: Registry): Record<string, string[]> {
+  return Object.fromEntries(registry.map((entry) => [entry.layout.schema, Object.keys(entry.layout.fieldLabels)]));
+}
+
 /** The module's source for `registry`, formatted by the project's formatter. */
 export function renderWebDocumentTypes(registry: Registry): string {
   return formatted(unformatted(registry), WEB_DOCUMENT_TYPES);
@@ -45,6 +49,15 @@ function unformatted(registry: Registry): string {
     "",
     "/** Each rule reason's label, by its code. */",
     `export const RULE_REASON_WORDS = ${literal(words.reasons)} as const;`,
+    "",
+    "/** Each rule check's detail when the rule is met (`rule_met`), by the check's name. */",
+    `export const RULE_MET_WORDS = ${literal(words.ruleMet)} as const;`,
+    "",
+    "/** Each rule check's detail when the rule is not met (`rule_not_met`), by the check's name. */",
+    `export const RULE_NOT_MET_WORDS = ${literal(words.ruleNotMet)} as const;`,
+    "",
+    "/** Each schema's fields, in the order the pages show them (its layout's labels' order). */",
+    `export const SCHEMA_FIELDS = ${literal(schemaFields(registry))} as const;`,
     "",
     "/** Each extracted field's label, by its name. */",
     `export const FIELD_WORDS = ${literal(words.fields)} as const;`,

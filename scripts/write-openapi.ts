@@ -1,7 +1,7 @@
 /**
  * `npm run openapi`: writes the generated documents (public, backoffice, portal) at the project
  * root, what the pages and the functions that read no document need of the document-type
- * registry, the guides' lists of types (`openapi/docs-sections.ts`), then the console's and the
+ * registry, the API's check details for the pages, the guides' lists of types (`openapi/docs-sections.ts`), then the console's and the
  * portal's wire types and the value lists they offer from theirs.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { renderDocument } from "../openapi/document.ts";
 import { generatePageTypes, PAGE_TYPES, writePageValues } from "../openapi/page-types.ts";
 import { renderPortalDocument } from "../openapi/portal.ts";
 import { renderTypeFacts, TYPE_FACTS_MODULE } from "../openapi/type-facts.ts";
+import { renderWebCheckDetails, WEB_CHECK_DETAILS } from "../openapi/web-check-details.ts";
 import { renderWebDocumentTypes, WEB_DOCUMENT_TYPES } from "../openapi/web-document-types.ts";
 
 const root = path.resolve(__dirname, "..");
@@ -23,6 +24,7 @@ for (const [file, text] of [
   ["openapi-portal.json", renderPortalDocument()],
   [WEB_DOCUMENT_TYPES, renderWebDocumentTypes(DOCUMENT_REGISTRY)],
   [TYPE_FACTS_MODULE, renderTypeFacts(DOCUMENT_REGISTRY)],
+  [WEB_CHECK_DETAILS, renderWebCheckDetails()],
 ] as const) {
   const target = path.join(root, file);
   writeFileSync(target, text);

@@ -22,9 +22,8 @@ export interface TypeRule<Fields, Check extends string = string, Reason extends 
   check: Check;
   reasonCode: Reason;
   passes(fields: Fields): boolean;
-  /** The check's detail when it passes, and when it fails. */
-  passedDetail: string;
-  failedDetail: string;
+  /** The check's detail when the rule is met, and when it is not (`rule_met`, `rule_not_met`). */
+  details: { met: Words; notMet: Words };
   /** The sentence the resource shows beside the reason code. */
   message: string;
   /** What a reviewer who rejects with the reason found, after "A reviewer ". */
@@ -91,8 +90,13 @@ export const DOCUMENT_REGISTRY = [
       check: "student_active",
       reasonCode: "student_not_active",
       passes: (fields) => fields.is_active === true,
-      passedDetail: "The certificate shows an active student",
-      failedDetail: "The certificate shows a student who is not active",
+      details: {
+        met: { en: "The certificate shows an active student", tr: "Belge, öğrencinin aktif olduğunu gösteriyor" },
+        notMet: {
+          en: "The certificate shows a student who is not active",
+          tr: "Belge, öğrencinin aktif olmadığını gösteriyor",
+        },
+      },
       message: "The certificate does not show an active student",
       finding: "found the certificate does not show an active student",
       labels: {
@@ -117,8 +121,16 @@ export const DOCUMENT_REGISTRY = [
       check: "student_accommodated",
       reasonCode: "student_not_accommodated",
       passes: (fields) => fields.is_accommodated === true,
-      passedDetail: "The certificate shows the student living in the dormitory",
-      failedDetail: "The certificate shows a student who no longer lives in the dormitory",
+      details: {
+        met: {
+          en: "The certificate shows the student living in the dormitory",
+          tr: "Belge, öğrencinin yurtta kaldığını gösteriyor",
+        },
+        notMet: {
+          en: "The certificate shows a student who no longer lives in the dormitory",
+          tr: "Belge, öğrencinin artık yurtta kalmadığını gösteriyor",
+        },
+      },
       message: "The certificate does not show a student staying in the dormitory",
       finding: "found the certificate does not show a student staying in the dormitory",
       labels: {
@@ -143,8 +155,13 @@ export const DOCUMENT_REGISTRY = [
       check: "graduated",
       reasonCode: "not_graduated",
       passes: (fields) => fields.is_graduated === true,
-      passedDetail: "The certificate shows the holder graduated",
-      failedDetail: "The certificate does not show the holder graduated",
+      details: {
+        met: { en: "The certificate shows the holder graduated", tr: "Belge, sahibinin mezun olduğunu gösteriyor" },
+        notMet: {
+          en: "The certificate does not show the holder graduated",
+          tr: "Belge, sahibinin mezun olduğunu göstermiyor",
+        },
+      },
       message: "The certificate does not show a graduate",
       finding: "found the certificate does not show a graduate",
       labels: {
@@ -183,8 +200,10 @@ export const DOCUMENT_REGISTRY = [
       check: "no_criminal_record",
       reasonCode: "criminal_record_present",
       passes: (fields) => fields.has_record === false,
-      passedDetail: "The certificate shows no criminal record",
-      failedDetail: "The certificate shows a criminal record",
+      details: {
+        met: { en: "The certificate shows no criminal record", tr: "Belge, adli sicil kaydı olmadığını gösteriyor" },
+        notMet: { en: "The certificate shows a criminal record", tr: "Belge, bir adli sicil kaydı gösteriyor" },
+      },
       message: "The certificate shows a criminal record",
       finding: "found the certificate shows a criminal record",
       labels: {
@@ -252,6 +271,8 @@ export function pageWords(registry: Registry): {
   checks: Record<keyof Words, Record<string, string>>;
   reasons: Record<keyof Words, Record<string, string>>;
   fields: Record<keyof Words, Record<string, string>>;
+  ruleMet: Record<keyof Words, Record<string, string>>;
+  ruleNotMet: Record<keyof Words, Record<string, string>>;
 } {
   const rules = rulesOf(registry);
   const byLanguage = (pairs: [string, Words][]) => ({
@@ -263,6 +284,8 @@ export function pageWords(registry: Registry): {
     checks: byLanguage(rules.map((rule) => [rule.check, rule.labels.check])),
     reasons: byLanguage(rules.map((rule) => [rule.reasonCode, rule.labels.reason])),
     fields: byLanguage([...fieldLabels(registry)]),
+    ruleMet: byLanguage(rules.map((rule) => [rule.check, rule.details.met])),
+    ruleNotMet: byLanguage(rules.map((rule) => [rule.check, rule.details.notMet])),
   };
 }
 

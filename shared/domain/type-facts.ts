@@ -13,6 +13,8 @@ export const TYPE_FACTS = [
     rule: {
       check: "student_active",
       reasonCode: "student_not_active",
+      met: "The certificate shows an active student",
+      notMet: "The certificate shows a student who is not active",
       message: "The certificate does not show an active student",
       finding: "found the certificate does not show an active student",
     },
@@ -25,6 +27,8 @@ export const TYPE_FACTS = [
     rule: {
       check: "student_accommodated",
       reasonCode: "student_not_accommodated",
+      met: "The certificate shows the student living in the dormitory",
+      notMet: "The certificate shows a student who no longer lives in the dormitory",
       message: "The certificate does not show a student staying in the dormitory",
       finding: "found the certificate does not show a student staying in the dormitory",
     },
@@ -37,6 +41,8 @@ export const TYPE_FACTS = [
     rule: {
       check: "graduated",
       reasonCode: "not_graduated",
+      met: "The certificate shows the holder graduated",
+      notMet: "The certificate does not show the holder graduated",
       message: "The certificate does not show a graduate",
       finding: "found the certificate does not show a graduate",
     },
@@ -56,6 +62,8 @@ export const TYPE_FACTS = [
     rule: {
       check: "no_criminal_record",
       reasonCode: "criminal_record_present",
+      met: "The certificate shows no criminal record",
+      notMet: "The certificate shows a criminal record",
       message: "The certificate shows a criminal record",
       finding: "found the certificate shows a criminal record",
     },

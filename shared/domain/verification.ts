@@ -37,7 +37,7 @@ export interface VerificationItem {
   media_type?: string;
   object_key: string;
   upload_deadline: string;
-  checks: Check[];
+  checks: StoredCheck[];
   reasons: Reason[];
   failure_code?: string;
   sequence: number;
@@ -107,6 +107,17 @@ export const ERASED_ATTRIBUTES = [
   "submitted_keys",
   "decision_note",
 ] as const satisfies readonly (keyof VerificationItem)[];
+
+/**
+ * A check as stored: no parameters kept when it has none, and one recorded before checks carried
+ * a code has its sentence only.
+ */
+export type StoredCheck = Omit<Check, "detail_code" | "detail_params"> & Partial<Check>;
+
+/** A stored check as the resource shows it: every check with its parameters; one without a code is `unrecorded`, its sentence all there is. */
+export function shownCheck(check: StoredCheck): Check {
+  return { detail_code: "unrecorded", detail_params: {}, ...check };
+}
 
 /**
  * The resource as an erased verification shows it: what `ERASED_ATTRIBUTES` leaves, and no
@@ -185,7 +196,7 @@ export function toResource(item: VerificationItem, now: string, upload?: UploadI
     environment: item.environment,
     ...(status === "awaiting_upload" && upload ? { upload } : {}),
     upload_deadline: item.upload_deadline,
-    checks: item.checks,
+    checks: item.checks.map(shownCheck),
     reasons: item.reasons,
     failure_code: item.failure_code ?? null,
     sequence: lazilyExpired ? item.sequence + 1 : item.sequence,

@@ -1,3 +1,4 @@
+import type { UnreadableReason } from "../domain/check-details.ts";
 import type { FileType } from "../domain/document-types.ts";
 
 /** What a verification reads from a document. */
@@ -10,10 +11,10 @@ export interface DocumentContent {
   qrCodes: string[];
 }
 
-export type ReadResult = { readable: true; content: DocumentContent } | { readable: false; reason: string };
+export type ReadResult = { readable: true; content: DocumentContent } | { readable: false; reason: UnreadableReason };
 
 /** Opens documents, inside a budget: a decompression bomb is cheap to send. */
 export interface DocumentReader {
-  /** The document's content, or why it cannot be read, in a sentence. */
+  /** The document's content, or why it cannot be read. */
   read(fileType: FileType, bytes: Uint8Array): Promise<ReadResult>;
 }

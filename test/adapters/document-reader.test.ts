@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { READ_MEMORY_BUDGET_BYTES } from "#shared/adapters/documents/budget";
 import { documentReader, libraryDocumentReader } from "#shared/adapters/documents/reader";
+import { detailSentence } from "#shared/domain/check-details";
 import type { FileType } from "#shared/domain/document-types";
 import type { DocumentContent, ReadResult } from "#shared/ports/document-reader";
 import type { DecodePeak } from "../support/decode-peak.ts";
@@ -66,11 +67,12 @@ async function readAlone(bytes: Uint8Array, fileType: FileType, name: string): P
 
 async function content(fileType: FileType, bytes: Uint8Array): Promise<DocumentContent> {
   const read = await libraryDocumentReader.read(fileType, bytes);
-  if (!read.readable) throw new Error(`unreadable: ${read.reason}`);
+  if (!read.readable) throw new Error(`unreadable: ${read.reason.code}`);
   return read.content;
 }
 
-const reason = (read: ReadResult) => (read.readable ? undefined : read.reason);
+/** Why `read` was refused, in the sentence the check's detail gives it. */
+const reason = (read: ReadResult) => (read.readable ? undefined : detailSentence(read.reason.code, read.reason.params));
 
 describe("a PDF's text layer", () => {
   it("is read as lines top to bottom, each line's runs left to right, in Turkish", async () => {

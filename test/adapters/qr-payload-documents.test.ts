@@ -39,7 +39,7 @@ const TRANSCRIPT_LINK = "https://www.turkiye.gov.tr/belge-dogrulama?belge=transk
 
 async function content(fileType: FileType, bytes: Uint8Array): Promise<DocumentContent> {
   const read = await libraryDocumentReader.read(fileType, bytes);
-  if (!read.readable) throw new Error(`unreadable: ${read.reason}`);
+  if (!read.readable) throw new Error(`unreadable: ${read.reason.code}`);
   return read.content;
 }
 

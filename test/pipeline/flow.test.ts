@@ -133,15 +133,24 @@ describe("the asynchronous flow in the sandbox", () => {
   });
 
   it.each([
-    ["an encrypted PDF", encryptedPdf, "belge.pdf", "The PDF is encrypted"],
-    ["a PDF that does not parse", async () => brokenPdf(), "belge.pdf", "The PDF could not be read"],
+    ["an encrypted PDF", encryptedPdf, "belge.pdf", "The PDF is encrypted", "pdf_encrypted", {}],
+    [
+      "a PDF that does not parse",
+      async () => brokenPdf(),
+      "belge.pdf",
+      "The PDF could not be read",
+      "pdf_unreadable",
+      {},
+    ],
     [
       "a PNG decompression bomb",
       () => pngBomb(),
       "scan.png",
       "The image (7000 x 7000) needs more than 160 MiB to decode",
+      "image_too_large",
+      { width: 7000, height: 7000, mib: 160 },
     ],
-  ])("%s fails with document_unreadable", async (_name, make, filename, detail) => {
+  ])("%s fails with document_unreadable", async (_name, make, filename, detail, detail_code, detail_params) => {
     const confirmed = await submitted(await make(), { original_filename: filename });
     const final = await settled(confirmed.verification_id);
     expect(final).toMatchObject({ status: "failed", failure_code: "document_unreadable", result: null });
@@ -149,6 +158,8 @@ describe("the asynchronous flow in the sandbox", () => {
       name: "document_readable",
       outcome: "failed",
       detail,
+      detail_code,
+      detail_params,
     });
   });
 

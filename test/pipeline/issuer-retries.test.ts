@@ -108,6 +108,8 @@ describe("a busy e-Devlet", () => {
       outcome: "skipped",
       // The web form's busy answer is a 429.
       detail: "No answer: the issuer answered with an error, though asked again for the whole retry window",
+      detail_code: "issuer_no_answer",
+      detail_params: { cause: "http_error" },
     });
   });
 });

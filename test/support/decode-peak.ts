@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { libraryDocumentReader } from "#shared/adapters/documents/reader";
+import { detailSentence } from "#shared/domain/check-details";
 import { sameText } from "#shared/domain/document-content";
 import { type FileType, sameBytes } from "#shared/domain/document-types";
 import type { DocumentContent } from "#shared/ports/document-reader";
@@ -30,7 +31,7 @@ async function compared(bytes: Uint8Array, content: DocumentContent, copyFile: s
   const started = performance.now();
   const read = await libraryDocumentReader.read("pdf", copy);
   const copyReadMs = performance.now() - started;
-  if (!read.readable) throw new Error(`The issuer's copy was not read: ${read.reason}`);
+  if (!read.readable) throw new Error(`The issuer's copy was not read: ${read.reason.code}`);
   const comparing = performance.now();
   const same_bytes = sameBytes(bytes, copy);
   const same_text = sameText(content, read.content);
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const comparison = copyFile && read.readable ? await compared(bytes, read.content, copyFile) : undefined;
   const peak = process.resourceUsage().maxRSS / 1024;
   const result: DecodePeak = {
-    unreadable: read.readable ? null : read.reason,
+    unreadable: read.readable ? null : detailSentence(read.reason.code, read.reason.params),
     lines: read.readable ? read.content.lines : [],
     qr_codes: read.readable ? read.content.qrCodes : [],
     read_ms: Math.round(readMs),

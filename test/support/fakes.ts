@@ -1,13 +1,14 @@
 import { createHmac, generateKeyPairSync, sign, verify } from "node:crypto";
+import { type AppItem, type AppStatus, isLiveKey, type KeyItem } from "#shared/domain/apps";
+import { auditMonth, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
+import type { SignedDigest } from "#shared/domain/audit-digests";
 /**
  * In-memory stand-ins for the ports in shared/ports, for unit tests of the use cases: no
  * engine, no network. Each keeps the contract its port's doc comment states, and says where
  * it keeps less. Every read returns a copy, as a table would, so a test cannot change what is
  * stored by changing what it was given.
  */
-import { type AppItem, type AppStatus, isLiveKey, type KeyItem } from "#shared/domain/apps";
-import { auditMonth, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
-import type { SignedDigest } from "#shared/domain/audit-digests";
+import type { UnreadableReason } from "#shared/domain/check-details";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import type { FileType } from "#shared/domain/document-types";
 import type { Environment } from "#shared/domain/environments";
@@ -1189,7 +1190,7 @@ export class ScriptedReader implements DocumentReader {
   /** Content for particular bytes (an issuer's copy that reads differently from the upload). */
   private readonly byBytes = new Map<string, DocumentContent>();
 
-  constructor(public refusal?: string) {}
+  constructor(public refusal?: UnreadableReason) {}
 
   answer(bytes: Uint8Array, content: DocumentContent): this {
     this.byBytes.set(Buffer.from(bytes).toString("base64"), content);

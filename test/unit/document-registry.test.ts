@@ -72,6 +72,8 @@ const newType = fc
         reason: name,
         checkWords: words,
         reasonWords: words,
+        metWords: words,
+        notMetWords: words,
         message: fc.string(),
         finding: fc.string(),
       }),
@@ -101,8 +103,7 @@ const newType = fc
               check: drawn.rule.check,
               reasonCode: drawn.rule.reason,
               passes: () => true,
-              passedDetail: "passed",
-              failedDetail: "failed",
+              details: { met: drawn.rule.metWords, notMet: drawn.rule.notMetWords },
               message: drawn.rule.message,
               finding: drawn.rule.finding,
               labels: { check: drawn.rule.checkWords, reason: drawn.rule.reasonWords },
@@ -149,7 +150,7 @@ describe("the derivations of a registry with a type added", () => {
     );
   });
 
-  it("label the type, its fields, its check and its reason in both languages", () => {
+  it("label the type, its fields, its check, its reason and its check's details in both languages", () => {
     fc.assert(
       fc.property(newType, (entry) => {
         const labels = pageWords(withType(entry));
@@ -161,6 +162,8 @@ describe("the derivations of a registry with a type added", () => {
           if (entry.rule === null) continue;
           expect(labels.checks[language][entry.rule.check]).toBe(entry.rule.labels.check[language]);
           expect(labels.reasons[language][entry.rule.reasonCode]).toBe(entry.rule.labels.reason[language]);
+          expect(labels.ruleMet[language][entry.rule.check]).toBe(entry.rule.details.met[language]);
+          expect(labels.ruleNotMet[language][entry.rule.check]).toBe(entry.rule.details.notMet[language]);
         }
       }),
     );
@@ -211,6 +214,8 @@ describe("the derivations of a registry with a type added", () => {
           rule: entry.rule && {
             check: entry.rule.check,
             reasonCode: entry.rule.reasonCode,
+            met: entry.rule.details.met.en,
+            notMet: entry.rule.details.notMet.en,
             message: entry.rule.message,
             finding: entry.rule.finding,
           },

@@ -251,8 +251,17 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 outcome: "passed" | "failed" | "skipped";
-                /** @description A sentence a person can read */
+                /** @description A sentence a person can read, in English, written from `detail_code` and `detail_params` */
                 detail: string;
+                /**
+                 * @description What `detail` says, as a stable code: show it in your own words and language. `unrecorded`: a check recorded before checks carried a code, whose `detail` is all there is
+                 * @enum {string}
+                 */
+                detail_code: "document_stored" | "document_not_stored" | "size_as_declared" | "size_differs" | "file_type_is" | "file_type_refused" | "document_opens" | "pdf_encrypted" | "pdf_no_pages" | "pdf_too_many_pages" | "pdf_unreadable" | "png_truncated" | "png_no_header" | "png_header_invalid" | "jpeg_invalid" | "jpeg_frame_invalid" | "jpeg_no_frame" | "image_too_large" | "image_unreadable" | "read_too_slow" | "read_too_large" | "barcode_and_number_read" | "barcode_and_number_sent" | "barcode_without_number" | "barcode_not_in_pdf" | "barcode_not_in_image" | "issuer_holds_keys" | "issuer_holds_image" | "issuer_copy_same_bytes" | "issuer_copy_same_text" | "issuer_copy_differs" | "issuer_not_found" | "issuer_not_configured" | "issuer_no_answer" | "issuer_copy_unreadable" | "fields_read" | "fields_missing" | "rule_met" | "rule_not_met" | "issue_date_missing" | "issued_within" | "issued_too_long_ago" | "subject_matches" | "subject_differs" | "not_run_earlier_failed" | "not_run_decided" | "not_run_sandbox_prefix" | "unrecorded";
+                /** @description The values `detail` names, by name (`bytes`, `barcode`, `days`, `fields`, ...); a code among them (`cause`, `reason`, `rule`) has its own words */
+                detail_params: {
+                    [key: string]: string | number | string[];
+                };
             }[];
             /** @description Why the result is `rejected` or `inconclusive`; empty otherwise */
             reasons: {
@@ -1225,12 +1234,20 @@ export interface operations {
                      *         {
                      *           "name": "document_readable",
                      *           "outcome": "passed",
-                     *           "detail": "The PDF opened within the decode budget"
+                     *           "detail": "The PDF opens",
+                     *           "detail_code": "document_opens",
+                     *           "detail_params": {
+                     *             "file_type": "PDF"
+                     *           }
                      *         },
                      *         {
                      *           "name": "authority_match",
                      *           "outcome": "skipped",
-                     *           "detail": "The issuer could not be asked"
+                     *           "detail": "No answer: the issuer did not answer in time, though asked again for the whole retry window",
+                     *           "detail_code": "issuer_no_answer",
+                     *           "detail_params": {
+                     *             "cause": "timeout"
+                     *           }
                      *         }
                      *       ],
                      *       "reasons": [
@@ -1500,12 +1517,20 @@ export interface operations {
                      *         {
                      *           "name": "document_readable",
                      *           "outcome": "passed",
-                     *           "detail": "The PDF opened within the decode budget"
+                     *           "detail": "The PDF opens",
+                     *           "detail_code": "document_opens",
+                     *           "detail_params": {
+                     *             "file_type": "PDF"
+                     *           }
                      *         },
                      *         {
                      *           "name": "authority_match",
                      *           "outcome": "skipped",
-                     *           "detail": "The issuer could not be asked"
+                     *           "detail": "No answer: the issuer did not answer in time, though asked again for the whole retry window",
+                     *           "detail_code": "issuer_no_answer",
+                     *           "detail_params": {
+                     *             "cause": "timeout"
+                     *           }
                      *         }
                      *       ],
                      *       "reasons": [],

@@ -80,6 +80,123 @@ export const RULE_REASON_WORDS = {
   },
 } as const;
 
+/** Each rule check's detail when the rule is met (`rule_met`), by the check's name. */
+export const RULE_MET_WORDS = {
+  en: {
+    student_active: "The certificate shows an active student",
+    student_accommodated: "The certificate shows the student living in the dormitory",
+    graduated: "The certificate shows the holder graduated",
+    no_criminal_record: "The certificate shows no criminal record",
+  },
+  tr: {
+    student_active: "Belge, öğrencinin aktif olduğunu gösteriyor",
+    student_accommodated: "Belge, öğrencinin yurtta kaldığını gösteriyor",
+    graduated: "Belge, sahibinin mezun olduğunu gösteriyor",
+    no_criminal_record: "Belge, adli sicil kaydı olmadığını gösteriyor",
+  },
+} as const;
+
+/** Each rule check's detail when the rule is not met (`rule_not_met`), by the check's name. */
+export const RULE_NOT_MET_WORDS = {
+  en: {
+    student_active: "The certificate shows a student who is not active",
+    student_accommodated: "The certificate shows a student who no longer lives in the dormitory",
+    graduated: "The certificate does not show the holder graduated",
+    no_criminal_record: "The certificate shows a criminal record",
+  },
+  tr: {
+    student_active: "Belge, öğrencinin aktif olmadığını gösteriyor",
+    student_accommodated: "Belge, öğrencinin artık yurtta kalmadığını gösteriyor",
+    graduated: "Belge, sahibinin mezun olduğunu göstermiyor",
+    no_criminal_record: "Belge, bir adli sicil kaydı gösteriyor",
+  },
+} as const;
+
+/** Each schema's fields, in the order the pages show them (its layout's labels' order). */
+export const SCHEMA_FIELDS = {
+  "yok_student.v1": [
+    "full_name",
+    "mother_name",
+    "father_name",
+    "birth_date",
+    "barcode",
+    "nationality",
+    "registered_at",
+    "education_type",
+    "education_duration_years",
+    "student_status",
+    "is_active",
+    "class_year",
+    "university_name",
+    "faculty_name",
+    "department_name",
+    "program_name",
+  ],
+  "gsb_kyk_dorm.v1": [
+    "first_name",
+    "last_name",
+    "mother_name",
+    "father_name",
+    "birth_date",
+    "barcode",
+    "city",
+    "district",
+    "dorm_name",
+    "registered_at",
+    "is_accommodated",
+  ],
+  "yok_graduate.v1": [
+    "full_name",
+    "father_name",
+    "mother_name",
+    "birth_date",
+    "barcode",
+    "university_name",
+    "faculty_name",
+    "program_name",
+    "graduated_at",
+    "diploma_grade",
+    "diploma_number",
+    "graduation_status",
+    "is_graduated",
+  ],
+  "nvi_residence.v1": [
+    "full_name",
+    "father_name",
+    "mother_name",
+    "birth_place",
+    "birth_date",
+    "barcode",
+    "address",
+    "address_number",
+    "moved_in_at",
+    "declared_at",
+  ],
+  "criminal_record.v1": [
+    "full_name",
+    "father_name",
+    "mother_name",
+    "birth_place",
+    "birth_date",
+    "barcode",
+    "purpose",
+    "record",
+    "has_record",
+  ],
+  "sgk_service_record.v1": [
+    "full_name",
+    "father_name",
+    "birth_date",
+    "barcode",
+    "insurance_type",
+    "first_registered_at",
+    "total_insured_days",
+    "latest_employer",
+    "latest_employment_started_at",
+  ],
+  "edevlet_document.v1": ["full_name", "barcode", "title", "issued_at"],
+} as const;
+
 /** Each extracted field's label, by its name. */
 export const FIELD_WORDS = {
   en: {

@@ -6,6 +6,8 @@
  * the time and the peak resident memory.
  */
 
+import type { DetailParams, UnreadableCode, UnreadableReason } from "../../domain/check-details.ts";
+
 /**
  * A mebibyte. The domain has the same constant, but importing it would bring the domain's
  * schema library into the reader's thread, which needs none of it.
@@ -70,7 +72,13 @@ export const PHOTO_DECODE_BUDGET_BYTES = 160 * MiB;
  */
 export const QR_DECODER_MEMORY_BYTES = 192 * MiB;
 
-/** Why a document cannot be read: its message is the sentence the verification reports. */
+/** Why a document cannot be read: the reason the verification reports (its code the message). */
 export class Unreadable extends Error {
   override readonly name = "Unreadable";
+  readonly reason: UnreadableReason;
+
+  constructor(code: UnreadableCode, params: DetailParams = {}) {
+    super(code);
+    this.reason = { code, params };
+  }
 }

@@ -24,17 +24,17 @@ const PNG_BIT_DEPTHS = new Set([1, 2, 4, 8, 16]);
 /** The IHDR chunk, which the PNG format puts first. */
 export function pngHeader(bytes: Uint8Array): ImageHeader {
   // The 8-byte signature, then IHDR's length and type, then its 13 bytes.
-  if (bytes.length < 33) throw new Unreadable("The PNG is truncated");
+  if (bytes.length < 33) throw new Unreadable("png_truncated");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const type = String.fromCharCode(...bytes.subarray(12, 16));
-  if (type !== "IHDR") throw new Unreadable("The PNG has no image header");
+  if (type !== "IHDR") throw new Unreadable("png_no_header");
   const width = view.getUint32(16);
   const height = view.getUint32(20);
   const bitDepth = view.getUint8(24);
   const colourType = view.getUint8(25);
   const channels = PNG_CHANNELS[colourType];
   if (!channels || !PNG_BIT_DEPTHS.has(bitDepth) || width === 0 || height === 0) {
-    throw new Unreadable("The PNG's image header is not valid");
+    throw new Unreadable("png_header_invalid");
   }
   return { width, height, channels, bitDepth, palette: colourType === 3, progressive: false };
 }
@@ -50,7 +50,7 @@ export function jpegHeader(bytes: Uint8Array): ImageHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 2; // after SOI
   while (at + 4 <= bytes.length) {
-    if (bytes[at] !== 0xff) throw new Unreadable("The JPEG's structure is not valid");
+    if (bytes[at] !== 0xff) throw new Unreadable("jpeg_invalid");
     const marker = bytes[at + 1] ?? 0;
     if (marker === 0xff) {
       at += 1; // a fill byte
@@ -70,12 +70,12 @@ export function jpegHeader(bytes: Uint8Array): ImageHeader {
       const width = view.getUint16(at + 7);
       const channels = view.getUint8(at + 9);
       // A height of 0 is declared later (DNL), which the decoder does not support.
-      if (width === 0 || height === 0 || channels === 0) throw new Unreadable("The JPEG's frame header is not valid");
+      if (width === 0 || height === 0 || channels === 0) throw new Unreadable("jpeg_frame_invalid");
       return { width, height, channels, bitDepth, palette: false, progressive: PROGRESSIVE_MARKERS.has(marker) };
     }
     at += 2 + length;
   }
-  throw new Unreadable("The JPEG has no frame header");
+  throw new Unreadable("jpeg_no_frame");
 }
 
 /**
@@ -110,9 +110,11 @@ export function photoHeader(fileType: "png" | "jpeg", bytes: Uint8Array): ImageH
   const header = fileType === "png" ? pngHeader(bytes) : jpegHeader(bytes);
   const cost = decodeCost(fileType, header, bytes.length);
   if (cost > PHOTO_DECODE_BUDGET_BYTES) {
-    throw new Unreadable(
-      `The image (${header.width} x ${header.height}) needs more than ${PHOTO_DECODE_BUDGET_BYTES / MiB} MiB to decode`,
-    );
+    throw new Unreadable("image_too_large", {
+      width: header.width,
+      height: header.height,
+      mib: PHOTO_DECODE_BUDGET_BYTES / MiB,
+    });
   }
   return header;
 }

@@ -228,14 +228,14 @@ export async function readPdf(bytes: Uint8Array): Promise<DocumentContent> {
     } catch (error) {
       // A password pdf.js lacks, or an encryption dictionary it cannot use: either way encrypted.
       if ((error as Error).name === "PasswordException" || declaresEncryption(bytes)) {
-        throw new Unreadable("The PDF is encrypted");
+        throw new Unreadable("pdf_encrypted");
       }
       throw error;
     }
     const { info } = await pdf.getMetadata();
-    if ((info as { EncryptFilterName?: string | null }).EncryptFilterName) throw new Unreadable("The PDF is encrypted");
-    if (pdf.numPages === 0) throw new Unreadable("The PDF has no pages");
-    if (pdf.numPages > MAX_PDF_PAGES) throw new Unreadable(`The PDF has more than ${MAX_PDF_PAGES} pages`);
+    if ((info as { EncryptFilterName?: string | null }).EncryptFilterName) throw new Unreadable("pdf_encrypted");
+    if (pdf.numPages === 0) throw new Unreadable("pdf_no_pages");
+    if (pdf.numPages > MAX_PDF_PAGES) throw new Unreadable("pdf_too_many_pages", { max_pages: MAX_PDF_PAGES });
 
     const lines: string[] = [];
     const linesPerPage: number[] = [];
@@ -267,7 +267,7 @@ export async function readPdf(bytes: Uint8Array): Promise<DocumentContent> {
     return { lines, linesPerPage, qrCodes: [...qrCodes] };
   } catch (error) {
     if (error instanceof Unreadable) throw error;
-    throw new Unreadable("The PDF could not be read");
+    throw new Unreadable("pdf_unreadable");
   } finally {
     session.close();
     await task.destroy();

@@ -17,7 +17,7 @@ export async function readPhoto(fileType: "png" | "jpeg", bytes: Uint8Array): Pr
   const session = decoder.session();
   try {
     const codes = await session.inEncodedImage(bytes).catch(() => undefined);
-    if (!codes) throw new Unreadable(`The ${fileType.toUpperCase()} could not be read`);
+    if (!codes) throw new Unreadable("image_unreadable", { file_type: fileType.toUpperCase() });
     return { lines: [], linesPerPage: [], qrCodes: codes };
   } finally {
     session.close();

@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import type { UnreadableReason } from "../../domain/check-details.ts";
 import type { FileType } from "../../domain/document-types.ts";
 import type { DocumentReader, ReadResult } from "../../ports/document-reader.ts";
 import {
@@ -52,7 +53,7 @@ function startThread(): Worker {
   return thread;
 }
 
-const refused = (reason: string): ReadResult => ({ readable: false, reason });
+const refused = (reason: UnreadableReason): ReadResult => ({ readable: false, reason });
 
 /** A reader with its own thread, reading one document at a time within `limits`. */
 export function documentReader(
@@ -60,8 +61,11 @@ export function documentReader(
 ): DocumentReader {
   let idle: Worker | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const overTime = `The document takes more than ${limits.timeMs / 1000} s to read`;
-  const overMemory = `The document needs more than ${Math.round(limits.memoryBytes / MiB)} MiB of memory to read`;
+  const overTime: UnreadableReason = { code: "read_too_slow", params: { seconds: limits.timeMs / 1000 } };
+  const overMemory: UnreadableReason = {
+    code: "read_too_large",
+    params: { mib: Math.round(limits.memoryBytes / MiB) },
+  };
 
   const startOwnThread = () => {
     const thread = startThread();
@@ -94,7 +98,7 @@ export function documentReader(
         }
         settle();
       };
-      const stop = (reason: string) => finish(false, () => resolve(refused(reason)));
+      const stop = (reason: UnreadableReason) => finish(false, () => resolve(refused(reason)));
       const onMessage = (reply: ReadReply) =>
         "result" in reply
           ? finish(true, () => resolve(reply.result))
@@ -121,7 +125,7 @@ export function documentReader(
         try {
           photoHeader(fileType, bytes);
         } catch (error) {
-          if (error instanceof Unreadable) return refused(error.message);
+          if (error instanceof Unreadable) return refused(error.reason);
           throw error;
         }
       }

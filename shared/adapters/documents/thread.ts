@@ -17,7 +17,7 @@ export async function readHere(fileType: FileType, bytes: Uint8Array): Promise<R
     const content = fileType === "pdf" ? await readPdf(bytes) : await readPhoto(fileType, bytes);
     return { readable: true, content };
   } catch (error) {
-    if (error instanceof Unreadable) return { readable: false, reason: error.message };
+    if (error instanceof Unreadable) return { readable: false, reason: error.reason };
     throw error;
   }
 }

@@ -4,6 +4,7 @@
  * is the stored item and what the service shows of it).
  */
 
+import { DETAIL_CODES } from "../check-details.ts";
 import { extractedSchema } from "../document-layouts.ts";
 import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
 import { ENVIRONMENTS } from "../environments.ts";
@@ -19,7 +20,23 @@ export const checkSchema = z
   .strictObject({
     name: z.string().check(z.describe("What was checked, e.g. `size_matches`")),
     outcome: z.enum(["passed", "failed", "skipped"]),
-    detail: z.string().check(z.describe("A sentence a person can read")),
+    detail: z
+      .string()
+      .check(z.describe("A sentence a person can read, in English, written from `detail_code` and `detail_params`")),
+    detail_code: z
+      .enum(DETAIL_CODES)
+      .check(
+        z.describe(
+          "What `detail` says, as a stable code: show it in your own words and language. `unrecorded`: a check recorded before checks carried a code, whose `detail` is all there is",
+        ),
+      ),
+    detail_params: z
+      .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]))
+      .check(
+        z.describe(
+          "The values `detail` names, by name (`bytes`, `barcode`, `days`, `fields`, ...); a code among them (`cause`, `reason`, `rule`) has its own words",
+        ),
+      ),
   })
   .check(z.describe("One check the service ran on the document"));
 export type Check = z.infer<typeof checkSchema>;

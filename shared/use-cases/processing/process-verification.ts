@@ -8,16 +8,17 @@
 
 import { type DocumentKeys, documentKeys, recordedKeys } from "../../domain/certificates/keys.ts";
 import { sameSubject } from "../../domain/certificates/subject.ts";
+import { checkDetail, type DetailCode, type DetailParams } from "../../domain/check-details.ts";
 import { sameText, type TextDifferences, textDifferences } from "../../domain/document-content.ts";
 import { issueDateOf, layoutOf, ruleOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
 import type { FraudSignal, ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
-import type { Check } from "../../domain/responses/verification.ts";
+
 import { forcedOutcome } from "../../domain/sandbox.ts";
 import { type Result, reviewDeadline } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
-import { type Extracted, issuerCopyKey, type VerificationItem } from "../../domain/verification.ts";
+import { type Extracted, issuerCopyKey, type StoredCheck, type VerificationItem } from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
@@ -43,7 +44,7 @@ export interface ProcessDeps {
 
 /** What the checks decided, with what the resource shows of it. */
 type Decision = {
-  checks: Check[];
+  checks: StoredCheck[];
   extracted?: Extracted;
   issuerCopy?: boolean;
   /** What the comparison with the issuer's copy noted: an alteration, a file saved again, an image not compared. */
@@ -66,20 +67,20 @@ type Checklist = ReturnType<typeof checklist>;
  * The checks after integrity, in order; each step passes, fails or is skipped, and a step that
  * decides marks the ones after it skipped.
  */
-function checklist(done: Check[], names: string[]) {
+function checklist(done: StoredCheck[], names: string[]) {
   const checks = [...done];
-  const record = (name: string, outcome: Check["outcome"], detail: string) => {
-    checks.push({ name, outcome, detail });
+  const record = (name: string, outcome: StoredCheck["outcome"], code: DetailCode, params?: DetailParams) => {
+    checks.push({ name, outcome, ...checkDetail(code, params) });
     names.splice(names.indexOf(name), 1);
   };
   return {
     checks,
-    pass: (name: string, detail: string) => record(name, "passed", detail),
-    fail: (name: string, detail: string) => record(name, "failed", detail),
-    skip: (name: string, detail: string) => record(name, "skipped", detail),
+    pass: (name: string, code: DetailCode, params?: DetailParams) => record(name, "passed", code, params),
+    fail: (name: string, code: DetailCode, params?: DetailParams) => record(name, "failed", code, params),
+    skip: (name: string, code: DetailCode, params?: DetailParams) => record(name, "skipped", code, params),
     /** Marks every step not yet run as skipped. */
-    rest: (detail = "Not run: an earlier check decided the outcome") => {
-      for (const name of [...names]) record(name, "skipped", detail);
+    rest: (code: DetailCode = "not_run_decided", params?: DetailParams) => {
+      for (const name of [...names]) record(name, "skipped", code, params);
       return checks;
     },
   };
@@ -89,22 +90,13 @@ function checklist(done: Check[], names: string[]) {
 function forcedDecision(item: VerificationItem, steps: Checklist): Decision | undefined {
   const forced = forcedOutcome(item.environment, item.external_reference_id);
   if (!forced) return undefined;
-  const checks = steps.rest(`Not run: the sandbox reference prefix ${forced.prefix} chose the outcome`);
+  const checks = steps.rest("not_run_sandbox_prefix", { prefix: forced.prefix });
   const { outcome, prefix } = forced;
   if (outcome.kind === "failed")
     return { to: "failed", checks, failureCode: outcome.reasonCode, sandboxPrefix: prefix };
   if (outcome.kind === "review") return { to: "in_review", checks, reason: "review_requested", sandboxPrefix: prefix };
   return { to: "completed", checks, result: outcome.result, reasonCode: outcome.reasonCode, sandboxPrefix: prefix };
 }
-
-/** Why the issuer's answer cannot be had, in the words of the authority check. */
-const UNAVAILABLE_DETAIL = {
-  timeout: "the issuer did not answer in time",
-  http_error: "the issuer answered with an error",
-  busy: "the issuer was busy",
-  unrecognised: "the issuer answered in a way the service does not recognise",
-  unreachable: "the issuer could not be reached",
-} as const;
 
 /**
  * What the customer sent, as the checks see it: a PDF with a text layer, compared with the
@@ -127,25 +119,22 @@ interface IssuerCopy {
  */
 function compared(sent: Sent, issuerBytes: Uint8Array, copy: DocumentContent, steps: Checklist): Decision | IssuerCopy {
   if (sent.kind === "keys") {
-    steps.pass("authority_match", "The issuer holds the document for the keys sent; there was no upload to compare");
+    steps.pass("authority_match", "issuer_holds_keys");
     return { content: copy, fraudSignals: [] };
   }
   if (sent.kind === "image") {
-    steps.pass(
-      "authority_match",
-      "The issuer holds the document for these keys; a photo or scan cannot be compared with it",
-    );
+    steps.pass("authority_match", "issuer_holds_image");
     return { content: copy, fraudSignals: ["upload_not_compared"] };
   }
   if (sameBytes(sent.bytes, issuerBytes)) {
-    steps.pass("authority_match", "The document is byte for byte the issuer's copy");
+    steps.pass("authority_match", "issuer_copy_same_bytes");
     return { content: copy, fraudSignals: [] };
   }
   if (sameText(sent.content, copy)) {
-    steps.pass("authority_match", "The document has the same content as the issuer's copy, in another file");
+    steps.pass("authority_match", "issuer_copy_same_text");
     return { content: copy, fraudSignals: ["not_original_file"] };
   }
-  steps.fail("authority_match", "The document's text differs from the issuer's copy");
+  steps.fail("authority_match", "issuer_copy_differs");
   return {
     to: "completed",
     checks: steps.rest(),
@@ -169,8 +158,8 @@ async function authenticity(
   steps: Checklist,
   deps: { reader: DocumentReader; issuer: IssuerGate | undefined },
 ): Promise<Decision | Pending | IssuerCopy> {
-  const unavailable = (detail: string): Decision => {
-    steps.skip("authority_match", detail);
+  const unavailable = (code: DetailCode, params?: DetailParams): Decision => {
+    steps.skip("authority_match", code, params);
     // An image only the issuer's answer could have decided (a subject to match) waits for it; any other, for its PDF.
     const decidable = sent.kind !== "image" || item.expected_subject !== undefined;
     return {
@@ -179,14 +168,14 @@ async function authenticity(
       reason: decidable ? "issuer_unavailable" : "original_pdf_not_provided",
     };
   };
-  if (!deps.issuer) return unavailable("No issuer integration is configured");
+  if (!deps.issuer) return unavailable("issuer_not_configured");
   const answer = await deps.issuer.answerFor(item, keys);
   if (answer.kind === "pending") return answer;
   if (answer.kind === "unavailable") {
-    return unavailable(`No answer: ${UNAVAILABLE_DETAIL[answer.cause]}, though asked again for the whole retry window`);
+    return unavailable("issuer_no_answer", { cause: answer.cause });
   }
   if (answer.kind === "not_found") {
-    steps.fail("authority_match", "The issuer has no document with this barcode for this identity number");
+    steps.fail("authority_match", "issuer_not_found");
     return {
       to: "completed",
       checks: steps.rest(),
@@ -197,7 +186,7 @@ async function authenticity(
   // The copy is kept beside the upload whatever follows: the evidence, and what a reviewer compares.
   const read = await deps.reader.read("pdf", answer.document);
   if (!read.readable) {
-    steps.skip("authority_match", `The issuer's copy could not be read: ${read.reason}`);
+    steps.skip("authority_match", "issuer_copy_unreadable", { reason: read.reason.code, ...read.reason.params });
     return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable", issuerCopy: true };
   }
   return compared(sent, answer.document, read.content, steps);
@@ -239,10 +228,10 @@ function confirmedDecision(
   });
   if (sent.kind === "image" && !item.expected_subject) return review("original_pdf_not_provided");
   if (incomplete.length > 0) {
-    steps.fail("fields_extracted", `Missing or malformed: ${incomplete.join(", ")}`);
+    steps.fail("fields_extracted", "fields_missing", { fields: incomplete });
     return review("fields_incomplete");
   }
-  steps.pass("fields_extracted", `Read the ${layout.schema} fields from the issuer's copy`);
+  steps.pass("fields_extracted", "fields_read", { schema: layout.schema });
 
   // From here the issuer confirmed the document: every decision shows the fields and keeps the copy.
   const decided = (result: Result, reasonCode: ReasonCode): Decision => ({
@@ -257,35 +246,32 @@ function confirmedDecision(
   const rule = ruleOf(item.document_type);
   if (rule) {
     if (!rule.passes(fields)) {
-      steps.fail(rule.check, rule.failedDetail);
+      steps.fail(rule.check, "rule_not_met", { rule: rule.check });
       return decided("rejected", rule.reasonCode as ReasonCode);
     }
-    steps.pass(rule.check, rule.passedDetail);
+    steps.pass(rule.check, "rule_met", { rule: rule.check });
   }
 
   if (item.max_document_age_days !== undefined) {
     const issued = issueDateOf(item.document_type, copy.content.lines);
     if (issued === null) {
-      steps.fail("document_fresh", "The issuer's copy prints no issue date to judge its age by");
+      steps.fail("document_fresh", "issue_date_missing");
       return review("fields_incomplete");
     }
     const age = ageInDays(issued, facts.now);
     if (age > item.max_document_age_days) {
-      steps.fail("document_fresh", `Issued ${age} days ago, more than the ${item.max_document_age_days} allowed`);
+      steps.fail("document_fresh", "issued_too_long_ago", { days: age, max_days: item.max_document_age_days });
       return decided("rejected", "document_too_old");
     }
-    steps.pass(
-      "document_fresh",
-      `Issued ${Math.max(age, 0)} days ago, within the ${item.max_document_age_days} allowed`,
-    );
+    steps.pass("document_fresh", "issued_within", { days: Math.max(age, 0), max_days: item.max_document_age_days });
   }
 
   if (item.expected_subject) {
     if (!sameSubject(item.expected_subject, layout.subject(fields), facts.keyedNumber)) {
-      steps.fail("subject_match", "The document is about someone other than the expected subject");
+      steps.fail("subject_match", "subject_differs");
       return decided("rejected", "subject_mismatch");
     }
-    steps.pass("subject_match", "The expected subject is the one the issuer's copy names");
+    steps.pass("subject_match", "subject_matches");
   }
   return decided("verified", "verified");
 }
@@ -306,12 +292,7 @@ interface DecideDeps {
 function keysToAsk(sent: Sent, keys: DocumentKeys, steps: Checklist): Decision | Required<DocumentKeys> {
   const image = sent.kind === "image";
   if (!keys.barcode) {
-    steps.fail(
-      "barcode_found",
-      image
-        ? "The photo or scan holds no QR code with the barcode number"
-        : "The PDF carries no barcode number, in its text or its QR code",
-    );
+    steps.fail("barcode_found", image ? "barcode_not_in_image" : "barcode_not_in_pdf");
     const checks = steps.rest();
     return image
       ? { to: "in_review", checks, reason: "original_pdf_not_provided" }
@@ -319,10 +300,10 @@ function keysToAsk(sent: Sent, keys: DocumentKeys, steps: Checklist): Decision |
   }
   if (!keys.identityNumber) {
     // A bare-barcode QR code is a real form: the issuer cannot be asked without the number, a person can look.
-    steps.fail("barcode_found", `Barcode ${keys.barcode} was read, but no identity number to ask the issuer with`);
+    steps.fail("barcode_found", "barcode_without_number", { barcode: keys.barcode });
     return { to: "in_review", checks: steps.rest(), reason: image ? "original_pdf_not_provided" : "fields_incomplete" };
   }
-  steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were read`);
+  steps.pass("barcode_found", "barcode_and_number_read", { barcode: keys.barcode });
   return { barcode: keys.barcode, identityNumber: keys.identityNumber };
 }
 
@@ -340,7 +321,7 @@ async function decideByKeys(
 ): Promise<Decision | Pending> {
   let lookup: LookupKeys;
   if (sent.kind === "keys" && keys.barcode) {
-    steps.pass("barcode_found", `Barcode ${keys.barcode} and the identity number were sent with the request`);
+    steps.pass("barcode_found", "barcode_and_number_sent", { barcode: keys.barcode });
     lookup = { barcode: keys.barcode };
   } else {
     const read = keysToAsk(sent, keys, steps);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkDetail } from "#shared/domain/check-details";
 import { ERASED_ATTRIBUTES } from "#shared/domain/verification";
 import { eraseVerification } from "#shared/use-cases/public/erase-verification";
 import { appId, aVerification, verificationDeps, verificationId } from "../../support/fakes.ts";
@@ -19,7 +20,7 @@ function completed() {
     external_reference_id: "student-4711",
     metadata: { customer_id: "cus_1" },
     expected_subject: { full_name: "AYŞE DENEME" },
-    checks: [{ name: "subject_match", outcome: "failed", detail: "The certificate is about AYŞE DENEME" }],
+    checks: [{ name: "subject_match", outcome: "failed", ...checkDetail("subject_differs") }],
     reasons: [{ code: "subject_mismatch", message: "The document is about someone else" }],
     issuer_copy_key: `documents/${verificationId(1)}.issuer-copy`,
     decision_note: "Called AYŞE",

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
+import type { DetailCode, DetailParams } from "#shared/domain/check-details";
 import { inspectDocument } from "#shared/use-cases/processing/inspect-document";
 import { aVerification, documentBytes, pageContent, ScriptedReader } from "../../support/fakes.ts";
 
-const SKIPPED = "Not run: an earlier check failed";
+/** A check's detail as the API shows it: the sentence, and the code and values it is written from. */
+const detail = (sentence: string, code: DetailCode, params?: DetailParams) => ({
+  detail: sentence,
+  detail_code: code,
+  ...(params ? { detail_params: params } : {}),
+});
+const SKIPPED = detail("Not run: an earlier check failed", "not_run_earlier_failed");
 
 describe("inspectDocument", () => {
   it("passes the four checks in order for a readable document of the declared size and an allowed type, and hands on its content", async () => {
@@ -13,10 +20,22 @@ describe("inspectDocument", () => {
 
     expect(inspection).toEqual({
       checks: [
-        { name: "upload_present", outcome: "passed", detail: "The document is stored" },
-        { name: "size_matches", outcome: "passed", detail: "1024 bytes, as declared" },
-        { name: "file_type_allowed", outcome: "passed", detail: "The content is PDF" },
-        { name: "document_readable", outcome: "passed", detail: "The PDF opens" },
+        { name: "upload_present", outcome: "passed", ...detail("The document is stored", "document_stored") },
+        {
+          name: "size_matches",
+          outcome: "passed",
+          ...detail("1024 bytes, as declared", "size_as_declared", { bytes: 1024 }),
+        },
+        {
+          name: "file_type_allowed",
+          outcome: "passed",
+          ...detail("The content is PDF", "file_type_is", { file_type: "PDF" }),
+        },
+        {
+          name: "document_readable",
+          outcome: "passed",
+          ...detail("The PDF opens", "document_opens", { file_type: "PDF" }),
+        },
       ],
       fileType: "pdf",
       content: pageContent(["Barkod No : YOK-7Q4M-2K9D"], ["YOK-7Q4M-2K9D"]),
@@ -35,7 +54,7 @@ describe("inspectDocument", () => {
     expect(inspection.checks[2]).toEqual({
       name: "file_type_allowed",
       outcome: "passed",
-      detail: `The content is ${shown}`,
+      ...detail(`The content is ${shown}`, "file_type_is", { file_type: shown }),
     });
     expect(reader.opened).toEqual([type]);
   });
@@ -48,10 +67,14 @@ describe("inspectDocument", () => {
     expect(inspection).toEqual({
       failureCode: "document_missing",
       checks: [
-        { name: "upload_present", outcome: "failed", detail: "No document is stored for this verification" },
-        { name: "size_matches", outcome: "skipped", detail: SKIPPED },
-        { name: "file_type_allowed", outcome: "skipped", detail: SKIPPED },
-        { name: "document_readable", outcome: "skipped", detail: SKIPPED },
+        {
+          name: "upload_present",
+          outcome: "failed",
+          ...detail("No document is stored for this verification", "document_not_stored"),
+        },
+        { name: "size_matches", outcome: "skipped", ...SKIPPED },
+        { name: "file_type_allowed", outcome: "skipped", ...SKIPPED },
+        { name: "document_readable", outcome: "skipped", ...SKIPPED },
       ],
     });
     expect(reader.opened).toEqual([]);
@@ -90,7 +113,7 @@ describe("inspectDocument", () => {
   });
 
   it("fails document_unreadable with the reader's reason when the document does not open", async () => {
-    const reader = new ScriptedReader("The PDF is encrypted");
+    const reader = new ScriptedReader({ code: "pdf_too_many_pages", params: { max_pages: 50 } });
 
     const inspection = await inspectDocument(reader, aVerification(), documentBytes("pdf", 1024));
 
@@ -98,7 +121,9 @@ describe("inspectDocument", () => {
     expect(inspection.checks.at(-1)).toEqual({
       name: "document_readable",
       outcome: "failed",
-      detail: "The PDF is encrypted",
+      detail: "The PDF has more than 50 pages",
+      detail_code: "pdf_too_many_pages",
+      detail_params: { max_pages: 50 },
     });
     expect(inspection.checks.map((check) => check.outcome)).toEqual(["passed", "passed", "passed", "failed"]);
   });

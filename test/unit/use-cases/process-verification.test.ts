@@ -700,7 +700,7 @@ describe("processVerification: a document that cannot be processed", () => {
 
   it("fails document_unreadable when the reader refuses it, and never asks the authority", async () => {
     const { reader, scripted, deps } = setup();
-    reader.refusal = "The PDF could not be read";
+    reader.refusal = { code: "pdf_unreadable", params: {} };
 
     const final = await asked(deps);
 
@@ -709,6 +709,7 @@ describe("processVerification: a document that cannot be processed", () => {
       name: "document_readable",
       outcome: "failed",
       detail: "The PDF could not be read",
+      detail_code: "pdf_unreadable",
     });
     expect(scripted.asked).toEqual([]);
   });
