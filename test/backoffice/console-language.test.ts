@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { VerificationResource } from "#shared/domain/responses/verification";
 import type { StaffUser } from "../support/api.ts";
+import { apiSentencesIn } from "../support/api-vocabulary.ts";
 import { pageClock, TIME_ZONE, useChromium } from "../support/chromium.ts";
 import { processedDocument } from "../support/client.ts";
 import { useApiFixture } from "../support/fixture.ts";
@@ -86,6 +87,7 @@ describe("the console in both languages, on one clock", () => {
     // The time left before the 72-hour review deadline, in Turkish units.
     expect(cells).toMatch(/\b2 g 23 sa\b/);
     expect(cells).not.toMatch(/fields_incomplete|GSB_KYK_DORM/);
+    expect(apiSentencesIn(await page.locator("main").innerText())).toEqual([]);
     expect(await page.locator("table.queue thead").innerText()).toMatch(/Kalan süre/);
 
     await page.getByRole("link", { name: free.verification_id, exact: true }).click();
@@ -95,7 +97,15 @@ describe("the console in both languages, on one clock", () => {
     const item = await page.locator("article.item").innerText();
     expect(item).toMatch(/Durum\s+İncelemede/);
     expect(item).toMatch(/Kurum kopyasıyla eşleşiyor\s+Geçti/);
-    expect(item).toMatch(/Alanlar okundu\s+Geçmedi/);
+    expect(item).toMatch(/Alanlar okundu\s+Geçmedi\s+Eksik ya da hatalı: \S/);
+    // Every check's detail in Turkish: no sentence of the API's vocabulary on the screen.
+    expect(apiSentencesIn(item)).toEqual([]);
+    // The fields read in the order the certificate prints them, a date as printed (ISO on hover).
+    expect((await page.locator("dl.fields dt").allInnerTexts()).slice(0, 2)).toEqual(["Adı", "Soyadı"]);
+    const born = page.locator("dl.fields time").first();
+    expect(await born.innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(await born.getAttribute("title")).toBe(await born.getAttribute("datetime"));
+    expect(await born.getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // The form stays closed until the reviewer holds the claim.
     expect(await page.getByRole("button", { name: "Kararı kaydet" }).isDisabled()).toBe(true);
     expect(await page.getByLabel("Doğrulandı").isDisabled()).toBe(true);

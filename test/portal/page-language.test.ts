@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { NewApp } from "#shared/use-cases/accounts/apps";
 import { totpCode } from "../../local/identity/totp.ts";
 import type { PortalUser } from "../support/api.ts";
+import { apiSentencesIn } from "../support/api-vocabulary.ts";
 import { expectAccessible } from "../support/axe.ts";
 import { useChromium } from "../support/chromium.ts";
 import { Customer, callAs, expectVerification, upload, validBody } from "../support/client.ts";
@@ -156,7 +157,8 @@ describe("a browser whose locale is tr-TR", () => {
         expect(await detail.innerText()).toMatch(/Neden\s+Doğrulandı/);
         expect(await detail.innerText()).toMatch(/Karşılaştırmanın notları\s+Özgün dosya değil/);
         expect(await detail.innerText()).toMatch(/Belge türü\s+YÖK öğrenci belgesi/);
-        expect(await detail.innerText()).toMatch(/Yükleme var\s+Geçti/);
+        expect(await detail.innerText()).toMatch(/Yükleme var\s+Geçti\s+Belge saklanıyor/);
+        expect(await detail.innerText()).toMatch(/Belge, kurumun kopyasıyla aynı içerikte, başka bir dosyada/);
         await expect
           .poll(() => detail.locator("ol.timeline").innerText())
           .toMatch(/Doğrulama tamamlandı · [\s\S]*Deneme 1 · [^·]+ · HTTP 200 · Teslim edildi · \d+ ms/);
@@ -168,6 +170,8 @@ describe("a browser whose locale is tr-TR", () => {
       }
       await expect.poll(() => page.locator("#view").innerText()).toContain(screen.tr);
       expect(await codesOnScreen(page, "tr"), `${screen.name} (tr)`).toEqual([]);
+      // No sentence of the API's vocabulary: the page says it in its own words.
+      expect(apiSentencesIn(await page.locator("#view").innerText()), `${screen.name} (tr)`).toEqual([]);
       await expectAccessible(page, `${screen.name} (tr)`);
 
       await choose(page, "en");
@@ -179,13 +183,13 @@ describe("a browser whose locale is tr-TR", () => {
       await choose(page, "tr");
     }
 
-    // A refusal by its code's label first, then the API's detail.
+    // A refusal in the page's words: its code's label, not the API's English detail.
     await inPage(page, 'location.hash = "#/people"');
     await page.locator("#invite-username").waitFor();
     await page.getByLabel("Kullanıcı adı", { exact: true }).fill(colleague.username);
     await page.getByLabel("E-posta").fill(`${colleague.username}@example.com`);
     await page.getByRole("button", { name: "Davet et" }).click();
-    await expect.poll(() => alert(page).innerText()).toMatch(/^Bu kullanıcı adı alınmış\. \S/);
+    await expect.poll(() => alert(page).innerText()).toBe("Bu kullanıcı adı alınmış");
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);

@@ -6,7 +6,7 @@
  */
 
 import { announcer, byId, typingIn } from "../common/dom.ts";
-import { LANGUAGES, type Language } from "../common/i18n.ts";
+import { LANGUAGES, type Language } from "../common/language.ts";
 import { pageIdentity } from "../common/page.ts";
 import { Session } from "../common/session.ts";
 import { type SignIn, showSignIn } from "../common/sign-in.ts";

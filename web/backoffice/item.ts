@@ -5,6 +5,8 @@
  * copies load once per visit (each view is audited); everything else reloads after an action, so
  * a refusal always shows the current state.
  */
+import { checkDetailText, type DetailedCheck } from "../common/check-details.ts";
+import { SCHEMA_FIELDS } from "../common/document-types.ts";
 import { type Announcer, announcer, clockText, h, timeOf } from "../common/dom.ts";
 import { countdown } from "../common/i18n.ts";
 import { ApiError } from "../common/problem.ts";
@@ -30,10 +32,20 @@ let detailsOpen = false;
 /** The countdown warns this long before the claim lapses. */
 const WARN_MS = 60_000;
 
-function fieldValue(value: unknown): string {
+function fieldValue(value: unknown): string | Node {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? t("item.yes") : t("item.no");
-  return typeof value === "string" ? value : JSON.stringify(value);
+  if (typeof value !== "string") return JSON.stringify(value);
+  // A date as the document prints it (DD.MM.YYYY), the API's ISO date on hover.
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return date ? h("time", { datetime: value, title: value }, `${date[3]}.${date[2]}.${date[1]}`) : value;
+}
+
+/** `fields` in the order the schema's layout shows them (as the document prints them); a field it does not list after them. */
+function inSchemaOrder(schema: string, fields: Record<string, unknown>): [string, unknown][] {
+  const order: readonly string[] = schema in SCHEMA_FIELDS ? SCHEMA_FIELDS[schema as keyof typeof SCHEMA_FIELDS] : [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.entries(fields).sort(([a], [b]) => rank(a) - rank(b));
 }
 
 /** The checks in order, each with its outcome in words (not colour alone). */
@@ -53,15 +65,22 @@ function checksTable(verification: StaffVerification): HTMLElement {
           {},
           h("td", {}, text.label("check", check.name)),
           h("td", {}, h("span", { class: `outcome ${check.outcome}` }, text.label("outcome", check.outcome))),
-          h("td", {}, check.detail),
+          detailCell(check),
         ),
       ),
     ),
   );
 }
 
+/** A check's detail in the console's language (an old check's own English sentence marked so). */
+function detailCell(check: DetailedCheck): HTMLElement {
+  const shown = checkDetailText(check, text.language());
+  return h("td", { lang: shown.lang }, shown.text);
+}
+
 function fieldsList(verification: StaffVerification): HTMLElement {
-  const fields = Object.entries(verification.extracted?.fields ?? {});
+  const { extracted } = verification;
+  const fields = extracted ? inSchemaOrder(extracted.schema, extracted.fields) : [];
   if (fields.length === 0) return h("p", { class: "muted" }, t("item.fields_none"));
   return h(
     "dl",

@@ -5,13 +5,10 @@
  * in storage, so a new tab starts in the page's default.
  */
 
-export const LANGUAGES = ["tr", "en"] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { fill, type Language, type Values } from "./language.ts";
 
 /** What a page says, by key, in one language. */
 export type Dictionary<K extends string> = Readonly<Record<K, string>>;
-
-export type Values = Record<string, string | number>;
 
 export interface Translator<K extends string> {
   language(): Language;
@@ -24,11 +21,6 @@ export interface Translator<K extends string> {
   /** The label of a code in a group (`status.in_review`); the code in words when the dictionary has none. */
   label(group: string, code: string): string;
   onChange(listener: (language: Language) => void): void;
-}
-
-/** `{name}` in `text` replaced by its value; a placeholder with no value stays as written. */
-export function fill(text: string, values: Values = {}): string {
-  return text.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /** A code such as `issuer_unavailable` as words, for a code no dictionary names. */

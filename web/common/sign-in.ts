@@ -16,7 +16,7 @@ import {
   verifySoftwareToken,
 } from "./cognito.ts";
 import { type Announcer, type Child, h } from "./dom.ts";
-import type { Values } from "./i18n.ts";
+import type { Values } from "./language.ts";
 import type { SignInKey, SignInWords } from "./sign-in-words.ts";
 
 /** Where the sign-in draws, in which words, and what it hands the tokens to. */

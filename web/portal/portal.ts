@@ -6,7 +6,7 @@
  * browser's language, Turkish or English, and the header switches it.
  */
 import { announcer, byId } from "../common/dom.ts";
-import { LANGUAGES } from "../common/i18n.ts";
+import { LANGUAGES } from "../common/language.ts";
 import { pageIdentity } from "../common/page.ts";
 import { ApiError } from "../common/problem.ts";
 import { Session } from "../common/session.ts";

@@ -232,7 +232,6 @@ export const en = {
   "detail.status_result": "{status} · {result}",
   "detail.reason": "Reason",
   "detail.signals": "What the comparison noted",
-  "detail.message": "The API's message",
   "detail.created": "Created",
   "detail.document": "Document",
   "detail.by_keys": "By barcode alone: no file, decided on the issuer's copy",

@@ -239,7 +239,6 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "detail.status_result": "{status} · {result}",
   "detail.reason": "Neden",
   "detail.signals": "Karşılaştırmanın notları",
-  "detail.message": "API'nin açıklaması",
   "detail.created": "Oluşturulma",
   "detail.document": "Belge",
   "detail.by_keys": "Yalnızca barkodla: dosya yok, kurumun kopyası üzerinden karar verildi",

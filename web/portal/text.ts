@@ -2,7 +2,8 @@
  * The portal's words: in the browser's language (Turkish when it prefers Turkish to English,
  * English otherwise), switched from the header and kept in memory for the page's life only.
  */
-import { type Language, translator, type Values } from "../common/i18n.ts";
+import { translator } from "../common/i18n.ts";
+import type { Language, Values } from "../common/language.ts";
 import { ApiError } from "../common/problem.ts";
 import { en, type TextKey } from "./text-en.ts";
 import { tr } from "./text-tr.ts";
@@ -26,16 +27,16 @@ export const t = text.t;
 const PAGE_MADE = new Set(["network", "unexpected", "invalid_token"]);
 
 /**
- * What went wrong, for the member: in English the API's own detail; in Turkish its code's label
- * first, then the API's detail (which names the field, the limit, the request). A failure that is
- * no refusal reads as `fallback` says.
+ * What went wrong, for the member: in English the API's own detail; in Turkish its code's label,
+ * never the API's English detail (a code the page has no label for: `fallback` and the code). A
+ * failure that is no refusal reads as `fallback` says.
  */
 export function problemText(error: unknown, fallback: TextKey, values?: Values): string {
   if (!(error instanceof ApiError)) return t(fallback, values);
   const key = `problem.${error.code}`;
-  if (!(key in en)) return text.language() === "en" ? error.message : `${t(fallback, values)} ${error.message}`;
+  if (!(key in en)) return text.language() === "en" ? error.message : `${t(fallback, values)} (${error.code})`;
   if (PAGE_MADE.has(error.code)) return t(key as TextKey, { status: error.status });
-  return text.language() === "en" ? error.message : `${t(key as TextKey)}. ${error.message}`;
+  return text.language() === "en" ? error.message : t(key as TextKey);
 }
 
 /** Writes the page's fixed words (elements with `data-text`, names with `data-aria-text`) and its title in the current language. */

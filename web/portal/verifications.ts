@@ -3,6 +3,7 @@
  * its apps by id, request id or reference, or searches one app by reference, status or creation
  * day; and reading one.
  */
+import { checkDetailText, type DetailedCheck } from "../common/check-details.ts";
 import { h, timeOf } from "../common/dom.ts";
 import { field, type PortalContext, table } from "./context.ts";
 import { attemptAnswer } from "./events.ts";
@@ -191,9 +192,6 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
             h("dt", {}, t("detail.signals")),
             h("dd", {}, verification.fraud_signals.map((signal) => text.label("signal", signal)).join(", ")),
           ]),
-      h("dt", {}, t("detail.message")),
-      // The API's own sentence, as the customer's backend reads it: in English.
-      h("dd", { lang: "en" }, verification.message),
       h("dt", {}, t("detail.created")),
       h("dd", {}, timeOf(verification.created_at)),
       h("dt", {}, t("detail.document")),
@@ -213,11 +211,17 @@ function detail(verification: Verification, events: HTMLElement): HTMLElement {
           verification.checks.map((check) => [
             text.label("check", check.name),
             h("span", { class: `badge ${check.outcome}` }, text.label("check_outcome", check.outcome)),
-            h("span", { lang: "en" }, check.detail),
+            detailSpan(check),
           ]),
         ),
     events,
   );
+}
+
+/** A check's detail in the portal's language (an old check's own English sentence marked so). */
+function detailSpan(check: DetailedCheck): HTMLElement {
+  const shown = checkDetailText(check, text.language());
+  return h("span", { lang: shown.lang }, shown.text);
 }
 
 /** The one form's fields: what to find, in which app, and what narrows one app's verifications. */
