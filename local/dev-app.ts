@@ -32,14 +32,20 @@ export function readDevApp(file: string): DevApp | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** The names the first run seeds, in the runtime's language (`LOCAL_LANGUAGE`). */
+export const SEEDED_NAMES = {
+  tr: { app: "Yerel geliştirme uygulaması", organization: "Yerel geliştirme kuruluşu" },
+  en: { app: "Local development app", organization: "Local development organisation" },
+} as const;
+
 /**
  * The dev app of `environment`: the one in dev-app.json while its table still holds it,
- * otherwise a new one. `webhookUrl`, when given, becomes its webhook destination.
+ * otherwise a new one named `name`. `webhookUrl`, when given, becomes its webhook destination.
  */
 export async function ensureDevApp(
   deps: { apps: AppStore; sealer: Sealer; limits: AppLimits; clock: Clock; destinations: Destinations },
-  options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string },
-): Promise<{ devApp: DevApp; created: boolean; webhookUrl: string | undefined }> {
+  options: { dataDir: string; environment: Environment; baseUrl: string; webhookUrl?: string; name: string },
+): Promise<{ devApp: DevApp; created: boolean; webhookUrl: string | undefined; name: string }> {
   const file = devAppPath(options.dataDir);
   const known = readDevApp(file);
   const existing =
@@ -50,7 +56,7 @@ export async function ensureDevApp(
     if (options.webhookUrl) await setWebhookDestination(deps, { appId: existing.app_id, url: options.webhookUrl });
   } else {
     const app = await createApp(deps, {
-      name: "Local development app",
+      name: options.name,
       environment: options.environment,
       webhookUrl: options.webhookUrl,
     });
@@ -63,7 +69,7 @@ export async function ensureDevApp(
     };
   }
   writeDataFile(file, `${JSON.stringify(devApp, null, 2)}\n`, { secret: true });
-  // Where its events go now: given this time, or kept from a run before (or set by the portal since).
-  const webhookUrl = (await deps.apps.getApp(devApp.app_id))?.webhook_url;
-  return { devApp, created: !existing, webhookUrl };
+  // Where its events go now (given this time, or kept from a run before, or set by the portal since), and its name now.
+  const app = await deps.apps.getApp(devApp.app_id);
+  return { devApp, created: !existing, webhookUrl: app?.webhook_url, name: app?.name ?? options.name };
 }

@@ -29,7 +29,6 @@ const SEEDED_STAFF: { username: string; groups: StaffGroup[] }[] = [
   { username: "dev-admin", groups: ["admins"] },
 ];
 const SEEDED_OWNER = "dev-owner";
-const DEV_ORGANIZATION = "Local development organisation";
 
 const staffUserSchema = z.object({ username: z.string(), password: z.string(), groups: z.array(z.string()) });
 const portalUserSchema = z.object({
@@ -105,6 +104,8 @@ export interface PortalSeed {
   apiUrl: string;
   environment: Environment;
   devAppId: string;
+  /** The name the dev organisation is made with, on the first run. */
+  organizationName: string;
   organizations: OrganizationStore;
   apps: Pick<AppStore, "getApp">;
   clock: Clock;
@@ -119,7 +120,7 @@ async function seedPortal(
   const existing = before.organizationId ? await seed.organizations.getOrganization(before.organizationId) : undefined;
   const organizationId =
     existing?.organization_id ??
-    (await createOrganization(seed, { name: DEV_ORGANIZATION, environment: seed.environment })).organization_id;
+    (await createOrganization(seed, { name: seed.organizationName, environment: seed.environment })).organization_id;
   const password = before.passwords.get(SEEDED_OWNER) ?? staffPassword();
   const sub = await ensureUser(cognito, seed.userPoolId, SEEDED_OWNER, password);
   const role: PortalRole = "owner";

@@ -28,7 +28,7 @@ import { appsIn } from "#shared/wiring/stores/apps";
 import { organizationsIn } from "#shared/wiring/stores/organizations";
 import { buildWeb } from "../web/build.ts";
 import { writeDataFile } from "./data-file.ts";
-import { devAppPath, ensureDevApp } from "./dev-app.ts";
+import { devAppPath, ensureDevApp, SEEDED_NAMES } from "./dev-app.ts";
 import { devLoginsPath, ensureDevLogins } from "./dev-logins.ts";
 import { type SimulatorHandler, startEdevletSimulator } from "./edevlet.ts";
 import {
@@ -66,6 +66,8 @@ const settings = z
     LOCAL_IN_MEMORY: z.enum(["true", "false", "1", "0"]).default("false"),
     LOCAL_ENV: z.enum(ENVIRONMENTS).default("sandbox"),
     DEV_WEBHOOK_URL: z.url().optional(),
+    /** The language of the names the first run seeds (the dev app, the dev organisation), as the pages' people read them. */
+    LOCAL_LANGUAGE: z.enum(["tr", "en"]).default("tr"),
     DYNAMODB_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** How often the tick (expiry, webhook retries) runs; every minute in AWS. */
@@ -367,7 +369,7 @@ async function seedDevData(
   // Apps kept from a run before the usage plan existed get their request bucket, as `ops apps sync-limits` gives them.
   const limits = localAppLimits(usagePlans.url);
   await syncAppLimits({ apps, limits });
-  const { devApp, created, webhookUrl } = await ensureDevApp(
+  const { devApp, created, webhookUrl, name } = await ensureDevApp(
     {
       apps,
       sealer: localSealer(kms.url, sealingKey),
@@ -375,7 +377,13 @@ async function seedDevData(
       clock,
       destinations: destinationsFor(settings.LOCAL_ENV, "local"),
     },
-    { dataDir, environment: settings.LOCAL_ENV, baseUrl, webhookUrl: settings.DEV_WEBHOOK_URL },
+    {
+      dataDir,
+      environment: settings.LOCAL_ENV,
+      baseUrl,
+      webhookUrl: settings.DEV_WEBHOOK_URL,
+      name: SEEDED_NAMES[settings.LOCAL_LANGUAGE].app,
+    },
   );
   const cognito = new CognitoIdentityProviderClient(localClient(identityEndpoint, credentials));
   const logins = await ensureDevLogins(cognito, {
@@ -389,17 +397,18 @@ async function seedDevData(
       apiUrl: portalUrl,
       environment: settings.LOCAL_ENV,
       devAppId: devApp.app_id,
+      organizationName: SEEDED_NAMES[settings.LOCAL_LANGUAGE].organization,
       organizations: organizationsIn(dynamo, APPS_TABLE),
       apps,
       clock,
     },
   });
   cognito.destroy();
-  return { devApp, created, webhookUrl, logins };
+  return { devApp, created, webhookUrl, name, logins };
 }
 
 /** What the runtime prints once it is ready: where everything is, and how to sign in. */
-function banner({ devApp, created, webhookUrl, logins }: Awaited<ReturnType<typeof seedDevData>>): string {
+function banner({ devApp, created, webhookUrl, name, logins }: Awaited<ReturnType<typeof seedDevData>>): string {
   const staffLogins = logins.staff.users.map(
     (user) => `${user.username} / ${user.password} (${user.groups.join(", ")})`,
   );
@@ -407,6 +416,7 @@ function banner({ devApp, created, webhookUrl, logins }: Awaited<ReturnType<type
   return [
     `Verification API (${settings.LOCAL_ENV}${inMemory ? ", in memory" : ""}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  base URL        ${baseUrl}`,
+    `  app             ${name}`,
     `  app id          ${devApp.app_id}${created ? " (new)" : ""}`,
     `  API key         ${devApp.api_key}`,
     `  webhook secret  ${devApp.webhook_secret}`,

@@ -19,8 +19,9 @@ const devAppFile = () => JSON.parse(readFileSync(path.join(dataDir, "dev-app.jso
 describe("npm start", () => {
   let verificationId = "";
 
-  it("seeds a sandbox dev app on first start, prints it, saves it, and serves with it", async () => {
+  it("seeds a sandbox dev app on first start, named in the runtime's language, prints it, saves it, and serves with it", async () => {
     const running = await start({ LOCAL_DATA_DIR: dataDir });
+    expect(running.output()).toMatch(/^ {2}app {13}Yerel geliştirme uygulaması$/m);
     const devApp = devAppFile();
     expect(Object.keys(devApp).sort()).toEqual(["api_key", "app_id", "base_url", "environment", "webhook_secret"]);
     expect(devApp).toMatchObject({
@@ -77,10 +78,16 @@ describe("npm start", () => {
     );
   });
 
-  it("runs in memory for production with LOCAL_IN_MEMORY and LOCAL_ENV", async () => {
+  it("runs in memory for production with LOCAL_IN_MEMORY and LOCAL_ENV, its names in English with LOCAL_LANGUAGE", async () => {
     const memoryDir = mkdtempSync(path.join(os.tmpdir(), "verification-api-memory-"));
     try {
-      const running = await start({ LOCAL_DATA_DIR: memoryDir, LOCAL_IN_MEMORY: "true", LOCAL_ENV: "production" });
+      const running = await start({
+        LOCAL_DATA_DIR: memoryDir,
+        LOCAL_IN_MEMORY: "true",
+        LOCAL_ENV: "production",
+        LOCAL_LANGUAGE: "en",
+      });
+      expect(running.output()).toMatch(/^ {2}app {13}Local development app$/m);
       const devApp = JSON.parse(readFileSync(path.join(memoryDir, "dev-app.json"), "utf8"));
       expect(devApp.environment).toBe("production");
       expect(devApp.api_key).toMatch(/^vk_production_/);
