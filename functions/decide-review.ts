@@ -11,6 +11,7 @@ import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { decideReview } from "#shared/use-cases/review/decide";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
+import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
@@ -21,6 +22,7 @@ const audit = auditTrail(config);
 const deps = {
   verifications: verificationStore(config, audit),
   documents: documentStore(config),
+  apps: appStore(config),
   audit,
   clock,
 };

@@ -8,6 +8,7 @@ import { staffRouteHandler } from "#shared/http/staff-route-handler";
 import { inspectVerification } from "#shared/use-cases/review/inspect";
 import { clock, functionConfig } from "#shared/wiring/config";
 import { log } from "#shared/wiring/log";
+import { appStore } from "#shared/wiring/stores/apps";
 import { auditTrail } from "#shared/wiring/stores/audit";
 import { documentStore } from "#shared/wiring/stores/documents";
 import { verificationStore } from "#shared/wiring/stores/verifications";
@@ -18,6 +19,7 @@ const audit = auditTrail(config);
 const deps = {
   verifications: verificationStore(config, audit),
   documents: documentStore(config),
+  apps: appStore(config),
   audit,
   clock,
 };

@@ -109,6 +109,7 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   review: { required_at: "2026-11-22T12:03:14Z", decided_at: null },
   redacted_at: null,
   app_id: EXAMPLE_APP,
+  app_name: "Acme Admissions",
   copies: { upload: true, issuer: false },
   claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
   decision: null,

@@ -312,6 +312,8 @@ describe("the decision", () => {
     expect(read.json).toMatchObject({
       verification_id: id,
       app_id: fx.app.app_id,
+      // The app by its name too, as the queue names it.
+      app_name: (await fx.api.apps.getApp(fx.app.app_id))?.name,
       status: "in_review",
       copies: { upload: true, issuer: false },
       claim: null,

@@ -96,6 +96,11 @@ describe("the console in both languages, on one clock", () => {
     await page.locator("details.about > summary").click();
     const item = await page.locator("article.item").innerText();
     expect(item).toMatch(/Durum\s+İncelemede/);
+    // The app by its name, as the queue names it, with its id.
+    const appName = (await fx.api.apps.getApp(fx.app.app_id))?.name ?? "";
+    expect(appName).not.toBe("");
+    const shown = `${appName} (${fx.app.app_id})`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(item).toMatch(new RegExp(`Uygulama\\s+${shown}`));
     expect(item).toMatch(/Kurum kopyasıyla eşleşiyor\s+Geçti/);
     expect(item).toMatch(/Alanlar okundu\s+Geçmedi\s+Eksik ya da hatalı: \S/);
     // Every check's detail in Turkish: no sentence of the API's vocabulary on the screen.

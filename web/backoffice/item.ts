@@ -193,7 +193,7 @@ function summaryLine(verification: StaffVerification): string {
   return [
     english ? verification.message : text.label("reason", verification.reason_code),
     text.label("type", verification.document_type),
-    verification.app_id,
+    verification.app_name,
   ].join(" · ");
 }
 
@@ -203,7 +203,13 @@ function factsOf(verification: StaffVerification): HTMLElement {
     ["item.fact.status", text.label("status", verification.status)],
     ["item.fact.reason", text.label("reason", verification.reason_code)],
     ["item.fact.type", text.label("type", verification.document_type)],
-    ["item.fact.app", verification.app_id],
+    // The app by its name, as the queue shows it, and its id to search by.
+    [
+      "item.fact.app",
+      verification.app_name === verification.app_id
+        ? verification.app_id
+        : `${verification.app_name} (${verification.app_id})`,
+    ],
     [
       "item.fact.file",
       // A verification by its keys had no file: the issuer's copy is all there is.

@@ -504,6 +504,8 @@ export interface components {
             /** @description When the verification was erased (`DELETE`): its document, the issuer's copy, the checks' details, extracted fields, file name, reference and metadata are gone; ids, status, result, reasons and times remain. Null until then */
             redacted_at: string | null;
             app_id: string;
+            /** @description The app's name; its id when it has none or is gone */
+            app_name: string;
             /** @description Which copies `GET .../document?copy=` can show */
             copies: {
                 /** @description The document as uploaded and pinned at confirm */
@@ -1272,6 +1274,7 @@ export interface operations {
                      *       },
                      *       "redacted_at": null,
                      *       "app_id": "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1",
+                     *       "app_name": "Acme Admissions",
                      *       "copies": {
                      *         "upload": true,
                      *         "issuer": false
@@ -1550,6 +1553,7 @@ export interface operations {
                      *       },
                      *       "redacted_at": null,
                      *       "app_id": "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1",
+                     *       "app_name": "Acme Admissions",
                      *       "copies": {
                      *         "upload": true,
                      *         "issuer": false

@@ -3,10 +3,15 @@ import type { FunctionDeclaration } from "../function-definition.ts";
 export const DECIDE_REVIEW_FUNCTION = {
   name: "decide-review",
   entry: "functions/decide-review.ts",
-  settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET"],
+  settings: ["VERIFICATIONS_TABLE", "AUDIT_TABLE", "UPLOADS_BUCKET", "APPS_TABLE"],
   timeoutSeconds: 10,
   access: {
-    tables: { VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"], AUDIT_TABLE: ["dynamodb:PutItem"] },
+    // The app's name beside its id, for the answer.
+    tables: {
+      VERIFICATIONS_TABLE: ["dynamodb:UpdateItem", "dynamodb:GetItem"],
+      AUDIT_TABLE: ["dynamodb:PutItem"],
+      APPS_TABLE: ["dynamodb:GetItem"],
+    },
     // Which copies exist, for the answer.
     uploads: ["s3:GetObject"],
   },

@@ -57,6 +57,7 @@ export type ReviewPage = z.infer<typeof reviewPageSchema>;
 export const staffVerificationSchema = z
   .extend(verificationResourceSchema, {
     app_id: z.string().check(z.regex(ID_PATTERNS.app)),
+    app_name: z.string().check(z.describe("The app's name; its id when it has none or is gone")),
     copies: z
       .strictObject({
         upload: z.boolean().check(z.describe("The document as uploaded and pinned at confirm")),

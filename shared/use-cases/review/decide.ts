@@ -5,6 +5,7 @@ import type { StaffVerification } from "../../domain/responses/review.ts";
 import { currentClaim, parseIfMatch, type ReviewDecisionBody } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import type { VerificationItem } from "../../domain/verification.ts";
+import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 import type { VerificationStore } from "../../ports/verification-store.ts";
@@ -37,6 +38,7 @@ export async function decideReview(
   deps: {
     verifications: Pick<VerificationStore, "get" | "transition">;
     documents: Pick<DocumentStore, "size">;
+    apps: Pick<AppStore, "getApp">;
     clock: Clock;
   },
   context: AuditContext,

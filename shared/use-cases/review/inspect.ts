@@ -2,6 +2,7 @@ import { type AuditContext, auditRecord } from "../../domain/audit.ts";
 import { VerificationNotFoundError } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
 import type { StaffVerification } from "../../domain/responses/review.ts";
+import type { AppStore } from "../../ports/app-store.ts";
 import type { AuditTrail } from "../../ports/audit-trail.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
@@ -13,6 +14,7 @@ export async function inspectVerification(
   deps: {
     verifications: Pick<VerificationStore, "get">;
     documents: Pick<DocumentStore, "size">;
+    apps: Pick<AppStore, "getApp">;
     audit: Pick<AuditTrail, "append">;
     clock: Clock;
   },

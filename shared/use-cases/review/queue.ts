@@ -10,6 +10,7 @@ import type { VerificationItem } from "../../domain/verification.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { ReviewPosition, VerificationStore } from "../../ports/verification-store.ts";
+import { appNameOf } from "./staff-view.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +53,7 @@ function entryOf(item: VerificationItem, appName: string, now: string): ReviewEn
 /** The name of each app of `items`, read once per app; an app with no name, or gone, by its id. */
 async function appNames(apps: Pick<AppStore, "getApp">, items: VerificationItem[]): Promise<Map<string, string>> {
   const ids = [...new Set(items.map((item) => item.app_id))];
-  const names = await Promise.all(ids.map(async (id) => (await apps.getApp(id))?.name || id));
+  const names = await Promise.all(ids.map((id) => appNameOf(apps, id)));
   return new Map(ids.map((id, n) => [id, names[n] ?? id]));
 }
 

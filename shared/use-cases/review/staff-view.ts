@@ -2,6 +2,7 @@ import type { StaffVerification } from "../../domain/responses/review.ts";
 import { currentClaim, type DocumentCopy } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { evidenceKey, toResource, type VerificationItem } from "../../domain/verification.ts";
+import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
 
@@ -10,13 +11,18 @@ export function copyKey(item: VerificationItem, copy: DocumentCopy): string | un
   return copy === "upload" ? evidenceKey(item.verification_id) : item.issuer_copy_key;
 }
 
+/** The name of the app `appId`, as staff see it: its id when it has none or is gone. */
+export async function appNameOf(apps: Pick<AppStore, "getApp">, appId: string): Promise<string> {
+  return (await apps.getApp(appId))?.name || appId;
+}
+
 /**
- * What staff see of `item`: the customer's resource, its app, its claim, its decision, which
+ * What staff see of `item`: the customer's resource, its app (by id and name), its claim, its decision, which
  * copies exist and the keys the checks read (the identity number masked; never in the customer's
  * resource).
  */
 export async function staffView(
-  deps: { documents: Pick<DocumentStore, "size">; clock: Clock },
+  deps: { documents: Pick<DocumentStore, "size">; apps: Pick<AppStore, "getApp">; clock: Clock },
   item: VerificationItem,
 ): Promise<StaffVerification> {
   const now = isoSeconds(deps.clock.now());
@@ -24,10 +30,15 @@ export async function staffView(
     const key = copyKey(item, copy);
     return key !== undefined && (await deps.documents.size(key)) !== undefined;
   };
-  const [upload, issuer] = await Promise.all([exists("upload"), exists("issuer")]);
+  const [upload, issuer, appName] = await Promise.all([
+    exists("upload"),
+    exists("issuer"),
+    appNameOf(deps.apps, item.app_id),
+  ]);
   return {
     ...toResource(item, now),
     app_id: item.app_id,
+    app_name: appName,
     copies: { upload, issuer },
     claim: currentClaim(item, now),
     decision: item.decided_by ? { decided_by: item.decided_by, note: item.decision_note ?? null } : null,

@@ -9,6 +9,7 @@ import {
   aVerification,
   CERTIFICATE_LINES,
   documentBytes,
+  InMemoryAppStore,
   InMemoryDocumentStore,
   InMemoryVerificationStore,
   KeyedDigest,
@@ -558,7 +559,7 @@ describe("processVerification: the keys a reviewer sees", () => {
     if (!final) throw new Error("Nothing stored");
 
     expect(final.document_keys).toEqual(MASKED);
-    const staff = await staffView({ documents, clock: new FixedClock(NOW) }, final);
+    const staff = await staffView({ documents, apps: new InMemoryAppStore(), clock: new FixedClock(NOW) }, final);
     expect(staff.document_keys).toEqual(MASKED);
     const resource = toResource(final, NOW);
     expect(resource).not.toHaveProperty("document_keys");
@@ -587,7 +588,9 @@ describe("processVerification: the keys a reviewer sees", () => {
     if (!final) throw new Error("Nothing stored");
 
     expect(final).not.toHaveProperty("document_keys");
-    expect((await staffView({ documents, clock: new FixedClock(NOW) }, final)).document_keys).toBeNull();
+    expect(
+      (await staffView({ documents, apps: new InMemoryAppStore(), clock: new FixedClock(NOW) }, final)).document_keys,
+    ).toBeNull();
   });
 
   it("are erased with the person", async () => {
@@ -599,7 +602,10 @@ describe("processVerification: the keys a reviewer sees", () => {
 
     expect(erased.outcome).toBe("erased");
     expect(verifications.stored(ID)).not.toHaveProperty("document_keys");
-    expect((await staffView({ documents, clock: new FixedClock(NOW) }, erased.item)).document_keys).toBeNull();
+    expect(
+      (await staffView({ documents, apps: new InMemoryAppStore(), clock: new FixedClock(NOW) }, erased.item))
+        .document_keys,
+    ).toBeNull();
   });
 });
 

@@ -291,7 +291,7 @@ describe("decideReview", () => {
       inReview(1, "2026-12-01T10:00:00Z", { claimed_by: "user-a", claimed_by_sub: "a", claim_expires_at: NOW }),
     );
     const audit = verifications.trail;
-    const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
+    const deps = { verifications, documents: new InMemoryDocumentStore(), apps: new InMemoryAppStore(), clock };
     await expect(
       decideReview(deps, context("a"), { verificationId: verificationId(1), ifMatch: '"3"', decision }),
     ).rejects.toMatchObject({ code: "review_not_claimed" });
@@ -309,13 +309,16 @@ describe("decideReview", () => {
       }),
     );
     const audit = verifications.trail;
-    const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
+    const apps = new InMemoryAppStore().put(anApp());
+    const deps = { verifications, documents: new InMemoryDocumentStore(), apps, clock };
     const view = await decideReview(deps, context("a"), {
       verificationId: verificationId(1),
       ifMatch: '"3"',
       decision,
     });
     expect(view).toMatchObject({
+      app_id: anApp().app_id,
+      app_name: anApp().name,
       status: "completed",
       result: "rejected",
       reason_code: "not_genuine",
@@ -345,7 +348,7 @@ describe("decideReview: what the customer is told", () => {
         inReview(1, "2026-12-01T10:00:00Z", { ...claim, review_reason: reason }),
         inReview(2, "2026-12-01T10:00:00Z", { ...claim, review_reason: reason }),
       );
-      const deps = { verifications, documents: new InMemoryDocumentStore(), clock };
+      const deps = { verifications, documents: new InMemoryDocumentStore(), apps: new InMemoryAppStore(), clock };
       const decide = (n: number, body: typeof decision | { result: "verified" }) =>
         decideReview(deps, context("a"), { verificationId: verificationId(n), ifMatch: '"3"', decision: body });
       await decide(1, { result: "verified" });
