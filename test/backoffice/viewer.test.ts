@@ -168,6 +168,7 @@ describe("the document viewer in headless chromium", () => {
     clientWidth: number;
     scrollHeight: number;
     clientHeight: number;
+    scrollTop: number;
     style: { transform: string };
   }
   /** The pane's content against its visible area: whether anything scrolls. */
@@ -255,6 +256,15 @@ describe("the document viewer in headless chromium", () => {
     expect(Math.abs(uploadBox.y - issuerBox.y)).toBeLessThan(2);
     expect(uploadBox.width).toBeCloseTo(issuerBox.width, 0);
     expect(uploadBox.height).toBeCloseTo(issuerBox.height, 0);
+    // At fit a portrait page spans its pane's width (its text readable) and scrolls down, not across.
+    const uploadPane = pane(page, "upload");
+    const fitted = await uploadPane.evaluate((shown) => {
+      const element = shown as unknown as ElementRead;
+      return { width: element.clientWidth, across: element.scrollWidth > element.clientWidth };
+    });
+    expect(uploadBox.width).toBeGreaterThan(fitted.width - 30);
+    expect(fitted.across).toBe(false);
+    expect(await scrolls(uploadPane)).toBe(true);
 
     // The line the alteration changed, listed under each copy, and marked over the run that differs.
     const lines = page.locator(".lines");
@@ -268,11 +278,22 @@ describe("the document viewer in headless chromium", () => {
       expect(within(await box(marks.first()), await box(pane(page, copy).locator("canvas")))).toBe(true);
     }
 
-    // Both copies zoom together, and the marks follow.
+    // Both copies zoom together, what was at each pane's centre staying there, and the marks follow.
+    const centreOf = () =>
+      uploadPane.evaluate((shown) => {
+        const element = shown as unknown as ElementRead;
+        return (element.scrollTop + element.clientHeight / 2) / element.scrollHeight;
+      });
+    await uploadPane.evaluate((shown) => {
+      const element = shown as unknown as ElementRead;
+      element.scrollTop = element.scrollHeight / 3;
+    });
+    const centre = await centreOf();
     await page.keyboard.press("+");
     for (const canvas of canvases) {
       await expect.poll(async () => (await box(canvas)).width, LOADED).toBeCloseTo(uploadBox.width * 1.25, 0);
     }
+    expect(await centreOf()).toBeCloseTo(centre, 1);
     const mark = pane(page, "upload").locator(".viewer-mark").first();
     await expect.poll(async () => within(await box(mark), await box(canvases[0])), LOADED).toBe(true);
 

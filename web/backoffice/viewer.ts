@@ -1,8 +1,10 @@
 /**
  * The document viewer of an item: the upload and the issuer's copy side by side (stacked on a
  * phone), with the keys the checks read and the lines that differ in a panel beside them. One
- * toolbar for both: fit (each whole page or photo in its pane; the start), zoom in and out from
- * there (two PDFs always at the same scale), and the upload turned a quarter at a time. PDFs are
+ * toolbar for both: fit (a PDF's page across its pane's width, its text readable and the page
+ * scrolled down; a photo whole in its pane; the start), zoom in and out from there keeping what
+ * is at each pane's centre in place (two PDFs always at the same scale), and the upload turned
+ * a quarter at a time. PDFs are
  * drawn by pdf.js from their bytes; photos are shown as images. Each copy is asked for once per
  * visit: each view is audited.
  */
@@ -110,13 +112,23 @@ interface ViewerState {
 /** How far the pane's copy is turned: only the upload turns. */
 const rotationOf = (state: ViewerState, pane: Pane) => (pane === state.upload ? state.turned : 0);
 
-/** The scale at which the pane's copy is whole in it; none before it is shown. */
+/** The scale at which the pane's copy fits it: a PDF's page across its width, a photo whole; none before it is shown. */
 function fitOf(state: ViewerState, pane: Pane): number | undefined {
   if (!pane.shown || pane.scroller.clientWidth === 0) return undefined;
   const size = pane.shown.drawing.size(rotationOf(state, pane));
-  return Math.min(
-    (pane.scroller.clientWidth - MARGIN) / size.width,
-    (pane.scroller.clientHeight - MARGIN) / size.height,
+  const across = (pane.scroller.clientWidth - MARGIN) / size.width;
+  return pane.shown.kind === "pdf" ? across : Math.min(across, (pane.scroller.clientHeight - MARGIN) / size.height);
+}
+
+/** Where each pane's centre is, as a share of what it scrolls over. */
+function centres(state: ViewerState): Map<Pane, { x: number; y: number }> {
+  return new Map(
+    state.panes.map((pane) => {
+      const { scroller } = pane;
+      const x = (scroller.scrollLeft + scroller.clientWidth / 2) / Math.max(scroller.scrollWidth, 1);
+      const y = (scroller.scrollTop + scroller.clientHeight / 2) / Math.max(scroller.scrollHeight, 1);
+      return [pane, { x, y }];
+    }),
   );
 }
 
@@ -138,9 +150,15 @@ function draw(state: ViewerState): void {
   state.rotate.disabled = !state.upload.shown;
 }
 
+/** Zooms to `index`, each pane scrolled so what was at its centre stays there. */
 function zoomTo(state: ViewerState, index: number): void {
+  const before = centres(state);
   state.zoom = Math.min(Math.max(index, 0), ZOOMS.length - 1);
   draw(state);
+  for (const [{ scroller }, centre] of before) {
+    scroller.scrollLeft = centre.x * scroller.scrollWidth - scroller.clientWidth / 2;
+    scroller.scrollTop = centre.y * scroller.scrollHeight - scroller.clientHeight / 2;
+  }
 }
 
 /** Turns the upload a quarter, once it is shown. */
