@@ -169,6 +169,7 @@ describe("the document viewer in headless chromium", () => {
     scrollHeight: number;
     clientHeight: number;
     scrollTop: number;
+    scrollLeft: number;
     style: { transform: string };
   }
   /** The pane's content against its visible area: whether anything scrolls. */
@@ -296,6 +297,24 @@ describe("the document viewer in headless chromium", () => {
     expect(await centreOf()).toBeCloseTo(centre, 1);
     const mark = pane(page, "upload").locator(".viewer-mark").first();
     await expect.poll(async () => within(await box(mark), await box(canvases[0])), LOADED).toBe(true);
+
+    // A listed line brings its mark into view: zoomed to 300 % and scrolled away from it, then clicked.
+    for (const step of ["150%", "200%", "300%"]) {
+      await page.keyboard.press("+");
+      await expect.poll(() => zoomLevel(page).innerText(), LOADED).toBe(step);
+    }
+    const inView = async () => within(await box(mark), await box(uploadPane));
+    const scrollTo = (end: "start" | "end") =>
+      uploadPane.evaluate((shown, to) => {
+        const element = shown as unknown as ElementRead;
+        element.scrollTop = to === "start" ? 0 : element.scrollHeight;
+        element.scrollLeft = to === "start" ? 0 : element.scrollWidth;
+      }, end);
+    await scrollTo("start");
+    if (await inView()) await scrollTo("end");
+    expect(await inView()).toBe(false);
+    await lines.getByRole("button", { name: /Aktif Öğrenci/ }).click();
+    await expect.poll(inView, LOADED).toBe(true);
 
     // The identity number printed in the PDFs is drawn, never written into the page.
     expect(await page.content()).not.toContain(ALTERED_TCKN);

@@ -43,6 +43,8 @@ interface ShownPage {
 export interface PdfCopy extends Drawing {
   lines(): Promise<TextLine[]>;
   mark(differences: LineDifference[]): void;
+  /** Scrolls the pane so `difference`'s marked text (or its line) is at its centre. */
+  reveal(difference: LineDifference): void;
   close(): void;
 }
 
@@ -171,6 +173,19 @@ export async function openPdf(
           .flatMap((difference) => difference.marked),
       );
       for (const [index, shown] of pages.entries()) drawMarks(shown, marks[index] ?? []);
+    },
+    reveal({ line, marked }) {
+      const shown = pages[line.page - 1];
+      const run = marked[0] ?? line.runs[0];
+      if (!shown || !run || !drawn) return;
+      // Where the line is on its page as drawn now, then on the pane's scrolled content.
+      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = shown.page.getViewport(drawn).convertToViewportRectangle(runBox(run));
+      const page = shown.box.getBoundingClientRect();
+      const view = pane.getBoundingClientRect();
+      pane.scrollTo({
+        left: page.left - view.left + pane.scrollLeft + (x1 + x2) / 2 - pane.clientWidth / 2,
+        top: page.top - view.top + pane.scrollTop + (y1 + y2) / 2 - pane.clientHeight / 2,
+      });
     },
     close() {
       for (const shown of pages) shown.task?.cancel();

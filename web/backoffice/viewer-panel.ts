@@ -41,10 +41,15 @@ export function keysSection(verification: StaffVerification): HTMLElement {
   return section;
 }
 
-/** Where the comparison of the two texts stands. */
+/** Where the comparison of the two texts stands; compared, how to bring a differing line into view in each copy. */
 export type Comparison =
   | { state: "comparing" | "photo" | "not_two_pdfs" | "failed" }
-  | { state: "compared"; upload: LineDifference[]; issuer: LineDifference[] };
+  | {
+      state: "compared";
+      upload: LineDifference[];
+      issuer: LineDifference[];
+      reveal: Record<"upload" | "issuer", (difference: LineDifference) => void>;
+    };
 
 const SAID: Record<Exclude<Comparison["state"], "compared">, TextKey> = {
   comparing: "viewer.lines_comparing",
@@ -56,16 +61,24 @@ const SAID: Record<Exclude<Comparison["state"], "compared">, TextKey> = {
 /** A line's text as listed: any identity number in it hidden whole (the page shows none in clear). */
 const listed = (text: string) => text.replace(/(?<!\d)\d{11}(?!\d)/g, (digits) => "*".repeat(digits.length));
 
-function differingList(title: TextKey, differences: LineDifference[]): HTMLElement[] {
+/** Each differing line as a button that brings it into view in its copy's pane. */
+function differingList(
+  title: TextKey,
+  differences: LineDifference[],
+  reveal: (difference: LineDifference) => void,
+): HTMLElement[] {
   if (differences.length === 0) return [];
-  return [
-    h("h3", {}, t(title)),
-    h(
-      "ul",
-      { class: "differing-lines" },
-      ...differences.map(({ line }) => h("li", {}, t("viewer.line", { page: line.page, text: listed(line.text) }))),
-    ),
-  ];
+  const item = (difference: LineDifference) => {
+    const { line } = difference;
+    const button = h(
+      "button",
+      { type: "button", class: "link" },
+      t("viewer.line", { page: line.page, text: listed(line.text) }),
+    );
+    button.addEventListener("click", () => reveal(difference));
+    return h("li", {}, button);
+  };
+  return [h("h3", {}, t(title)), h("ul", { class: "differing-lines" }, ...differences.map(item))];
 }
 
 /** The section that lists the lines that differ, filled in by `showComparison`. */
@@ -86,8 +99,8 @@ export function showComparison(section: HTMLElement, comparison: Comparison): vo
         ? [h("p", {}, t("viewer.lines_same"))]
         : [
             h("p", {}, t("viewer.lines_marked")),
-            ...differingList("viewer.lines_upload", comparison.upload),
-            ...differingList("viewer.lines_issuer", comparison.issuer),
+            ...differingList("viewer.lines_upload", comparison.upload, comparison.reveal.upload),
+            ...differingList("viewer.lines_issuer", comparison.issuer, comparison.reveal.issuer),
           ];
   section.replaceChildren(...(title ? [title] : []), ...content);
 }

@@ -14,7 +14,7 @@ import type { BackofficeApi } from "./api.ts";
 import { openPdf, type PdfCopy } from "./pdf.ts";
 import { type Drawing, showPhoto } from "./photo.ts";
 import { problemText, t, text } from "./text.ts";
-import { lineDifferences } from "./text-diff.ts";
+import { type LineDifference, lineDifferences } from "./text-diff.ts";
 import type { TextKey } from "./text-en.ts";
 import { type Comparison, keysSection, linesSection, showComparison } from "./viewer-panel.ts";
 import type { DocumentCopy, StaffVerification } from "./wire.ts";
@@ -89,7 +89,11 @@ async function compare(upload: Shown | undefined, issuer: Shown | undefined): Pr
     const differences = lineDifferences(uploadLines, issuerLines);
     upload.drawing.mark(differences.upload);
     issuer.drawing.mark(differences.issuer);
-    return { state: "compared", ...differences };
+    const reveal = {
+      upload: (difference: LineDifference) => upload.drawing.reveal(difference),
+      issuer: (difference: LineDifference) => issuer.drawing.reveal(difference),
+    };
+    return { state: "compared", ...differences, reveal };
   } catch {
     return { state: "failed" };
   }
