@@ -146,7 +146,7 @@ const EXAMPLE_COMPLETED = verificationResourceSchema.parse({
         ...checkDetail("barcode_and_number_read", { barcode: "YOK-7Q4M-2K9D-81XA" }),
       },
       { name: "authority_match", outcome: "passed", ...checkDetail("issuer_copy_same_bytes") },
-      { name: "fields_extracted", outcome: "passed", ...checkDetail("fields_read", { schema: "yok_student.v1" }) },
+      { name: "fields_extracted", outcome: "passed", ...checkDetail("fields_read") },
       { name: "student_active", outcome: "passed", ...checkDetail("rule_met", { rule: "student_active" }) },
     ] satisfies StoredCheck[]
   ).map(shownCheck),

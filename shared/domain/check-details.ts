@@ -73,7 +73,7 @@ export const CHECK_DETAILS = {
   issuer_no_answer: "No answer: {cause}, though asked again for the whole retry window",
   issuer_copy_unreadable: "The issuer's copy could not be read: {reason}",
   // What the issuer's copy says.
-  fields_read: "Read the {schema} fields from the issuer's copy",
+  fields_read: "Read the document's fields from the issuer's copy",
   fields_missing: "Missing or malformed: {fields}",
   rule_met: "{rule}",
   rule_not_met: "{rule}",
@@ -92,7 +92,7 @@ export const CHECK_DETAILS = {
 export type DetailCode = keyof typeof CHECK_DETAILS;
 export const DETAIL_CODES = Object.keys(CHECK_DETAILS) as [DetailCode, ...DetailCode[]];
 
-/** A detail's parameters: numbers, words of the document (a barcode, a schema), codes, and lists of field names. */
+/** A detail's parameters: numbers, words of the document (a barcode, a file type), codes, and lists of field names. */
 export type DetailParams = Record<string, string | number | string[]>;
 
 /**

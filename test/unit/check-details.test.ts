@@ -51,7 +51,7 @@ const SAMPLES: Record<DetailCode, DetailParams> = {
   issuer_not_configured: {},
   issuer_no_answer: { cause: "busy" },
   issuer_copy_unreadable: { reason: "pdf_too_many_pages", max_pages: 50 },
-  fields_read: { schema: "yok_student.v1" },
+  fields_read: {},
   fields_missing: { fields: ["dorm_name", "birth_date"] },
   rule_met: { rule: "student_active" },
   rule_not_met: { rule: "student_accommodated" },

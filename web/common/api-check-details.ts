@@ -41,7 +41,7 @@ export const API_DETAILS = {
   issuer_not_configured: "No issuer integration is configured",
   issuer_no_answer: "No answer: {cause}, though asked again for the whole retry window",
   issuer_copy_unreadable: "The issuer's copy could not be read: {reason}",
-  fields_read: "Read the {schema} fields from the issuer's copy",
+  fields_read: "Read the document's fields from the issuer's copy",
   fields_missing: "Missing or malformed: {fields}",
   rule_met: "{rule}",
   rule_not_met: "{rule}",

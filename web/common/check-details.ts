@@ -65,7 +65,7 @@ const DETAIL_TR: Readonly<Record<DetailCode, string>> = {
   issuer_not_configured: "Bir kurum bağlantısı yapılandırılmamış",
   issuer_no_answer: "Yanıt yok: {cause}; yeniden deneme süresi boyunca yeniden soruldu",
   issuer_copy_unreadable: "Kurumun kopyası okunamadı: {reason}",
-  fields_read: "{schema} alanları kurumun kopyasından okundu",
+  fields_read: "Belgenin alanları kurumun kopyasından okundu",
   fields_missing: "Eksik ya da hatalı: {fields}",
   rule_met: "{rule}",
   rule_not_met: "{rule}",

@@ -231,7 +231,7 @@ function confirmedDecision(
     steps.fail("fields_extracted", "fields_missing", { fields: incomplete });
     return review("fields_incomplete");
   }
-  steps.pass("fields_extracted", "fields_read", { schema: layout.schema });
+  steps.pass("fields_extracted", "fields_read");
 
   // From here the issuer confirmed the document: every decision shows the fields and keeps the copy.
   const decided = (result: Result, reasonCode: ReasonCode): Decision => ({
