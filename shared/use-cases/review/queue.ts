@@ -10,7 +10,7 @@ import type { VerificationItem } from "../../domain/verification.ts";
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { ReviewPosition, VerificationStore } from "../../ports/verification-store.ts";
-import { appNameOf } from "./staff-view.ts";
+import { appNameOf } from "./app-name.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -5,15 +5,11 @@ import { evidenceKey, toResource, type VerificationItem } from "../../domain/ver
 import type { AppStore } from "../../ports/app-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
+import { appNameOf } from "./app-name.ts";
 
 /** The key of each copy a reviewer can look at, when the verification has one. */
 export function copyKey(item: VerificationItem, copy: DocumentCopy): string | undefined {
   return copy === "upload" ? evidenceKey(item.verification_id) : item.issuer_copy_key;
-}
-
-/** The name of the app `appId`, as staff see it: its id when it has none or is gone. */
-export async function appNameOf(apps: Pick<AppStore, "getApp">, appId: string): Promise<string> {
-  return (await apps.getApp(appId))?.name || appId;
 }
 
 /**
