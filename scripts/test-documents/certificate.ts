@@ -20,6 +20,7 @@ import { prepareZXingModule, writeBarcode } from "zxing-wasm/writer";
 import { registryEntry } from "#shared/domain/document-registry";
 import { DOCUMENT_TYPE_CODES, type DocumentType } from "#shared/domain/document-types";
 import { seededRandom } from "../seeded-random.ts";
+import { drawText } from "./glyphs.ts";
 import { encodePng } from "./png.ts";
 import { type Line, type TemplateFields, templateOf } from "./templates.ts";
 
@@ -522,15 +523,19 @@ function paperPixels(spec: CertificateSpec, fonts: Fonts, modules: boolean[][] |
   // Points (from the bottom) to pixels (from the top).
   const px = (x: number) => x * PAPER_SCALE;
   const py = (y: number) => (PAGE_HEIGHT - y) * PAPER_SCALE;
+  const bitmap = { width, height, pixels: paper };
   layOut(spec, fonts, {
-    // No text layer: each word becomes a dark bar, as text looks from a distance.
-    text: (text, x, y, size, font, grey) => {
-      for (const word of text.matchAll(/\S+/g)) {
-        const left = x + font.widthOfTextAtSize(text.slice(0, word.index), size);
-        const right = left + font.widthOfTextAtSize(word[0], size);
-        fill(px(left), py(y + size * 0.72), px(right), py(y), Math.round(40 + grey * 150));
-      }
-    },
+    // No text layer: the glyphs drawn as ink on the paper, from the fonts the PDF embeds.
+    text: (text, x, y, size, font, grey) =>
+      drawText(
+        bitmap,
+        text,
+        font === fonts.bold ? "bold" : "regular",
+        size * PAPER_SCALE,
+        px(x),
+        py(y),
+        40 + grey * 150,
+      ),
     line: (x1, y1, x2, _y2, grey) => fill(px(x1), py(y1) - 1, px(x2), py(y1) + 1, Math.round(40 + grey * 150)),
     qr: (x, y, size) => {
       if (!modules) return;
@@ -551,8 +556,9 @@ function paperPixels(spec: CertificateSpec, fonts: Fonts, modules: boolean[][] |
 }
 
 /**
- * A photo of the certificate: the page a little askew on a desk, lit from above, with the QR
- * code readable and no text layer. What an applicant sends when they photograph the printout.
+ * A photo of the certificate: the page a little askew on a desk, lit from above, its text drawn
+ * from the fonts the PDF embeds (readable by eye, to compare with the PDF), the QR code readable
+ * and no text layer. What an applicant sends when they photograph the printout.
  */
 export async function certificatePhoto(spec: CertificateSpec, format: PhotoFormat): Promise<Uint8Array> {
   validate(spec);

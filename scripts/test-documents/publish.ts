@@ -199,8 +199,8 @@ field order) and a QR code. Most QR codes carry what real certificates carry, th
 e-Devlet's own verification app reads:
 \`barkodlubelgedogrulama://barkod: <barcode>;tckn:<T.C. Kimlik No>\`. Some print it another way
 (no scheme, upper case, a trailing \`;\`, a link after the pairs), and a few carry a verification
-link or just the barcode instead, as the last column shows. The photos have no text layer, only
-the QR code. The fields are read from the issuer's copy, never from an upload the issuer did not
+link or just the barcode instead, as the last column shows. The photos show the certificate's text
+(readable by eye, to compare with its PDF) but have no text layer: only the QR code is read. The fields are read from the issuer's copy, never from an upload the issuer did not
 confirm.
 
 ## What the sandbox's e-Devlet holds
