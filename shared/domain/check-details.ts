@@ -46,6 +46,7 @@ export interface UnreadableReason {
   params: DetailParams;
 }
 
+/** Every detail a check can give, by code, as the API writes it in English (`{name}` a parameter). */
 export const CHECK_DETAILS = {
   // The upload's own checks.
   document_stored: "The document is stored",
@@ -96,8 +97,9 @@ export const DETAIL_CODES = Object.keys(CHECK_DETAILS) as [DetailCode, ...Detail
 export type DetailParams = Record<string, string | number | string[]>;
 
 /**
- * A detail as a check records it: the code, its parameters (none kept when it has none: the
- * local change stream cannot carry an empty map), and the English sentence written from both.
+ * A detail as a check records it: the code, its parameters (none kept when it has none: an empty
+ * map does not come through the change stream as the local runtime reads it), and the English
+ * sentence written from both.
  */
 export interface CheckDetail {
   detail_code: DetailCode;
