@@ -188,7 +188,7 @@ describe("the document viewer in headless chromium", () => {
   it("shows a photo case's barcode and masked number beside the photo above the fold, the photo whole at fit, zoomed and turned by buttons and keys", async () => {
     const { page, problems, answers } = await signedIn();
     await openItem(page, photo.verification_id);
-    const image = pane(page, "upload").locator(".viewer-stage img");
+    const image = pane(page, "upload").locator(".viewer-stage > img");
     await expect.poll(() => decoded(image), LOADED).toBe(true);
     await pane(page, "issuer").locator("canvas").waitFor();
 
@@ -207,6 +207,24 @@ describe("the document viewer in headless chromium", () => {
     expect(within(await box(image), await box(pane(page, "upload")))).toBe(true);
     expect(await scrolls(pane(page, "upload"))).toBe(false);
     const fitted = await box(image);
+
+    // The loupe: over the photo, a circle on the pointer showing it three times larger; gone when the pointer leaves.
+    const loupe = pane(page, "upload").locator(".viewer-loupe");
+    expect(await loupe.isVisible()).toBe(false);
+    const [pointerX, pointerY] = [fitted.x + fitted.width / 3, fitted.y + fitted.height / 4];
+    await page.mouse.move(pointerX, pointerY);
+    await expect.poll(() => loupe.isVisible(), LOADED).toBe(true);
+    const lens = await box(loupe);
+    expect(lens.x + lens.width / 2).toBeCloseTo(pointerX, 0);
+    expect(lens.y + lens.height / 2).toBeCloseTo(pointerY, 0);
+    // Inside it the photo three times larger, placed so the point under the pointer is at its centre.
+    const magnified = await box(loupe.locator("img"));
+    expect(magnified.width).toBeCloseTo(fitted.width * 3, 0);
+    const [centreX, centreY] = [fitted.x + fitted.width / 2, fitted.y + fitted.height / 2];
+    expect(magnified.x + magnified.width / 2).toBeCloseTo(pointerX - (pointerX - centreX) * 3, 0);
+    expect(magnified.y + magnified.height / 2).toBeCloseTo(pointerY - (pointerY - centreY) * 3, 0);
+    await page.mouse.move(fitted.x + fitted.width / 2, (await box(pane(page, "upload"))).y - 40);
+    await expect.poll(() => loupe.isVisible(), LOADED).toBe(false);
 
     // Zoomed in by the button, then by the key: larger, and all of it still reachable by scrolling the pane.
     await page.getByRole("button", { name: /^Zoom in/ }).click();
