@@ -266,6 +266,21 @@ describe("the portal's developer tools in chromium", () => {
     await expect.poll(() => lookup.innerText()).toContain(second.verification_id);
     expect(await lookup.locator("tbody tr").count()).toBe(1);
     expect(await lookup.innerText()).not.toContain(first.verification_id);
+
+    // A creation day is the reader's day: in Tokyo, today starts at Tokyo's midnight, and holds what was just made.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "Asia/Tokyo" });
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Tokyo" }).format(new Date());
+    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await page.getByLabel("Created from", { exact: true }).fill(today);
+    await page.getByLabel("Created to", { exact: true }).fill(today);
+    const asked = page.waitForRequest((request) => request.url().includes("created_after="));
+    await page.getByRole("button", { name: "Search" }).click();
+    const sent = new URL((await asked).url()).searchParams;
+    const midnight = new Date(`${today}T00:00:00+09:00`);
+    expect(sent.get("created_after")).toBe(midnight.toISOString());
+    expect(sent.get("created_before")).toBe(new Date(midnight.getTime() + 24 * 3600 * 1000).toISOString());
+    await expect.poll(() => lookup.innerText()).toContain(second.verification_id);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -93,6 +93,17 @@ export function timeOf(iso: string): HTMLTimeElement {
   );
 }
 
+/**
+ * Midnight starting `day` (`YYYY-MM-DD`, as a date input gives it) plus `plusDays`, in the
+ * browser's time zone, as an instant: the page's days are the reader's days. None for no day.
+ */
+export function localDayStart(day: string, plusDays = 0): string | undefined {
+  if (!day) return undefined;
+  const at = new Date(`${day}T00:00:00`);
+  at.setDate(at.getDate() + plusDays);
+  return at.toISOString();
+}
+
 const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})\b/g;
 
 /** A message with every ISO instant in it (as an API's problem detail carries them) in the page's clock. */

@@ -3,18 +3,13 @@
  * first, filtered by status class and by days in the browser's clock; a refusal shows its code and
  * each invalid field's path and code by their labels, and a request about a verification opens it.
  */
-import { h, timeOf } from "../common/dom.ts";
+import { h, localDayStart, timeOf } from "../common/dom.ts";
 import { appPicker, field, type PortalContext, table } from "./context.ts";
 import { STATUS_CLASSES } from "./order.ts";
 import { refusalOf } from "./refusal.ts";
 import { problemText, t, text } from "./text.ts";
 import { openVerification, verificationOpener } from "./verifications.ts";
 import type { App, KeptRequest, StatusClass } from "./wire.ts";
-
-/** Midnight starting `day` (`YYYY-MM-DD`) in the browser's time zone, as an instant; none for no day. */
-function startOf(day: string): string | undefined {
-  return day ? new Date(`${day}T00:00:00`).toISOString() : undefined;
-}
 
 /** The last second of `day` in the browser's time zone, as an instant; none for no day. */
 function endOf(day: string): string | undefined {
@@ -85,7 +80,7 @@ function requestsSection(context: PortalContext, app: App): HTMLElement {
       app.app_id,
       {
         status: (status.value || undefined) as StatusClass | undefined,
-        since: startOf(from.value),
+        since: localDayStart(from.value),
         until: endOf(to.value),
       },
       next ? cursor : null,

@@ -4,7 +4,7 @@
  * day; and reading one.
  */
 import { checkDetailText, type DetailedCheck } from "../common/check-details.ts";
-import { h, timeOf } from "../common/dom.ts";
+import { h, localDayStart, timeOf } from "../common/dom.ts";
 import { field, type PortalContext, table } from "./context.ts";
 import { attemptAnswer } from "./events.ts";
 import { STATUSES } from "./order.ts";
@@ -88,14 +88,6 @@ function matchesTable(caption: string, matches: LookupMatch[], open: (id: string
       ];
     }),
   );
-}
-
-/** `YYYY-MM-DD` from a date input as the start of that UTC day, or undefined. */
-function dayStart(value: string, plusDays = 0): string | undefined {
-  if (!value) return undefined;
-  const at = new Date(`${value}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + plusDays);
-  return at.toISOString();
 }
 
 /** One attempt to deliver an event: its number, when, what came back, how it ended, how long it took. */
@@ -271,8 +263,8 @@ function searchOf({ q, status, from, to }: FindFields, appId: string): Search {
     app_id: appId,
     ...(q.value.trim() ? { external_reference_id: q.value.trim() } : {}),
     ...(status.value ? { status: status.value as Search["status"] } : {}),
-    ...(from.value ? { created_after: dayStart(from.value) } : {}),
-    ...(to.value ? { created_before: dayStart(to.value, 1) } : {}),
+    ...(from.value ? { created_after: localDayStart(from.value) } : {}),
+    ...(to.value ? { created_before: localDayStart(to.value, 1) } : {}),
   };
 }
 
