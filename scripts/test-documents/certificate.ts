@@ -507,6 +507,10 @@ const PHOTO_HEIGHT = 1600;
 const PAPER_SCALE = 1.76;
 /** About 1.2 degrees: the page lies a little askew, as on a desk. */
 const TILT = { cos: 0.99978, sin: 0.0209 };
+/** The camera leans back a little: the paper's far (top) edge shows 6 % narrower than its near one. */
+const PERSPECTIVE = 0.06;
+/** Where the paper's shadow falls on the desk (in paper pixels, down and right of it), and how soft it is. */
+const SHADOW = { dx: 9, dy: 12, softness: 14, depth: 0.45 } as const;
 const PAPER_TINT = [222, 220, 213] as const;
 const DESK = [88, 80, 72] as const;
 
@@ -555,17 +559,42 @@ function paperPixels(spec: CertificateSpec, fonts: Fonts, modules: boolean[][] |
   return { width, height, paper };
 }
 
+/** The paper's shadow on the desk at (`u`, `v`), `SHADOW`'s offset taken off: darkest under the paper, fading away from its edge. */
+function shadowOn(u: number, v: number, width: number, height: number): number {
+  const outside = Math.hypot(Math.max(0, -u, u - width), Math.max(0, -v, v - height));
+  return 1 - SHADOW.depth * Math.exp(-outside / SHADOW.softness);
+}
+
+/** `paper` with each pixel the mean of it and its eight neighbours (the edges keep their own). */
+function blurred(paper: Uint8Array, width: number, height: number): Uint8Array {
+  const out = Uint8Array.from(paper);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      let sum = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const row = (y + dy) * width + x;
+        sum += (paper[row - 1] ?? 255) + (paper[row] ?? 255) + (paper[row + 1] ?? 255);
+      }
+      out[y * width + x] = Math.round(sum / 9);
+    }
+  }
+  return out;
+}
+
 /**
- * A photo of the certificate: the page a little askew on a desk, lit from above, its text drawn
- * from the fonts the PDF embeds (readable by eye, to compare with the PDF), the QR code readable
- * and no text layer. What an applicant sends when they photograph the printout.
+ * A photo of the certificate: the page a little askew on a desk, seen a little from below its
+ * far edge, lit from above, casting a soft shadow, slightly out of focus; its text drawn from the
+ * fonts the PDF embeds (readable by eye, to compare with the PDF), the QR code readable and no
+ * text layer. What an applicant sends when they photograph the printout.
  */
 export async function certificatePhoto(spec: CertificateSpec, format: PhotoFormat): Promise<Uint8Array> {
   validate(spec);
   const { fonts } = await newDocument(spec);
   const payload = qrText(spec);
   const modules = payload ? await qrModules(payload) : undefined;
-  const { width, height, paper } = paperPixels(spec, fonts, modules);
+  const { width, height, paper: sharp } = paperPixels(spec, fonts, modules);
+  // A phone's lens and its focus: every point of the paper spread over its neighbours.
+  const paper = blurred(sharp, width, height);
 
   const rgbData = new Uint8Array(PHOTO_WIDTH * PHOTO_HEIGHT * 3);
   const centreX = PHOTO_WIDTH / 2;
@@ -577,8 +606,9 @@ export async function certificatePhoto(spec: CertificateSpec, format: PhotoForma
       // Back from the photo to the paper: the inverse of the tilt, about the centres.
       const dx = x - centreX;
       const dy = y - centreY;
-      const u = TILT.cos * dx + TILT.sin * dy + width / 2;
       const v = -TILT.sin * dx + TILT.cos * dy + height / 2;
+      const across = 1 + PERSPECTIVE * (0.5 - v / height);
+      const u = (TILT.cos * dx + TILT.sin * dy) * across + width / 2;
       const u0 = Math.floor(u);
       const v0 = Math.floor(v);
       const fu = u - u0;
@@ -596,8 +626,9 @@ export async function certificatePhoto(spec: CertificateSpec, format: PhotoForma
         else lit += weight * (paper[pv * width + pu] ?? 255);
       }
       const at = (y * PHOTO_WIDTH + x) * 3;
+      const shade = desk > 0 ? shadowOn(u - SHADOW.dx, v - SHADOW.dy, width, height) : 1;
       for (let channel = 0; channel < 3; channel++) {
-        const value = desk * (DESK[channel] ?? 0) + (lit * (PAPER_TINT[channel] ?? 0)) / 255;
+        const value = desk * shade * (DESK[channel] ?? 0) + (lit * (PAPER_TINT[channel] ?? 0)) / 255;
         rgbData[at + channel] = Math.max(0, Math.min(255, Math.round(value * light)));
       }
     }
