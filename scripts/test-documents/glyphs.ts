@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { create, type Font } from "@pdf-lib/fontkit";
+import { create, type Font, type Glyph } from "@pdf-lib/fontkit";
 
 const resolve = createRequire(__filename).resolve;
 
@@ -84,6 +84,22 @@ class Outline {
   }
 }
 
+const outlines = new Map<string, Point[][]>();
+
+/** A glyph's outline in the font's units, made once (a path compiles to a function each time it is asked). */
+function outlineOf(face: Face, glyph: Glyph): Point[][] {
+  const key = `${face}:${glyph.id}`;
+  let polygons = outlines.get(key);
+  if (!polygons) {
+    const outline = new Outline((x, y) => [x, y]);
+    (glyph.path.toFunction() as (sink: Outline) => void)(outline);
+    outline.closePath();
+    polygons = outline.polygons;
+    outlines.set(key, polygons);
+  }
+  return polygons;
+}
+
 /** Segments a curve is drawn with: enough for glyphs some 20 pixels tall. */
 const CURVE_STEPS = 6;
 const SAMPLES = 4;
@@ -96,33 +112,75 @@ export function drawText(bitmap: Bitmap, text: string, face: Face, size: number,
   const font = faceOf(face);
   const scale = size / font.unitsPerEm;
   const run = font.layout(text);
-  const coverage = new Map<number, number>();
+  // Each glyph's ink, placed at its origin (to a quarter pixel, so a glyph drawn again is drawn once).
+  const placed: { x: number; y: number; mask: Coverage }[] = [];
   let pen = x;
   run.glyphs.forEach((glyph, index) => {
     const position = run.positions[index];
-    const originX = pen + (position?.xOffset ?? 0) * scale;
-    const originY = y - (position?.yOffset ?? 0) * scale;
-    const outline = new Outline((gx, gy) => [originX + gx * scale, originY - gy * scale]);
-    (glyph.path.toFunction() as (sink: Outline) => void)(outline);
-    outline.closePath();
-    fill(outline.polygons, bitmap, coverage);
+    const originX = Math.round((pen + (position?.xOffset ?? 0) * scale) * SAMPLES) / SAMPLES;
+    const originY = Math.round((y - (position?.yOffset ?? 0) * scale) * SAMPLES) / SAMPLES;
+    const [left, top] = [Math.floor(originX), Math.floor(originY)];
+    placed.push({ x: left, y: top, mask: maskOf(face, glyph, scale, originX - left, originY - top) });
     pen += (position?.xAdvance ?? glyph.advanceWidth) * scale;
   });
-  for (const [at, share] of coverage) {
-    const old = bitmap.pixels[at] ?? 255;
-    bitmap.pixels[at] = Math.round(old - Math.min(share, 1) * (old - Math.min(old, value)));
+  for (const { x: left, y: top, mask } of placed) {
+    const { area, shares } = mask;
+    const columns = area.right - area.left;
+    shares.forEach((share, n) => {
+      const px = left + area.left + (n % columns);
+      const py = top + area.top + Math.floor(n / columns);
+      if (share === 0 || px < 0 || py < 0 || px >= bitmap.width || py >= bitmap.height) return;
+      const at = py * bitmap.width + px;
+      const old = bitmap.pixels[at] ?? 255;
+      bitmap.pixels[at] = Math.round(old - Math.min(share, 1) * (old - Math.min(old, value)));
+    });
   }
 }
 
+const masks = new Map<string, Coverage>();
+
+/** A glyph's ink at `scale` with its origin at (`dx`, `dy`) within a pixel, in pixels about that pixel; made once. */
+function maskOf(face: Face, glyph: Glyph, scale: number, dx: number, dy: number): Coverage {
+  const key = `${face}:${glyph.id}:${scale}:${dx}:${dy}`;
+  let mask = masks.get(key);
+  if (!mask) {
+    const polygons = outlineOf(face, glyph).map((points) =>
+      points.map(([gx, gy]): Point => [dx + gx * scale, dy - gy * scale]),
+    );
+    const xs = polygons.flat().map(([px]) => px);
+    const ys = polygons.flat().map(([, py]) => py);
+    const area =
+      xs.length === 0
+        ? { left: 0, top: 0, right: 0, bottom: 0 }
+        : {
+            left: Math.floor(Math.min(...xs)),
+            top: Math.floor(Math.min(...ys)),
+            right: Math.ceil(Math.max(...xs)) + 1,
+            bottom: Math.ceil(Math.max(...ys)) + 1,
+          };
+    mask = { area, shares: new Float32Array((area.right - area.left) * (area.bottom - area.top)) };
+    fill(polygons, mask);
+    masks.set(key, mask);
+  }
+  return mask;
+}
+
+/** Where a text's coverage is kept: its area of the bitmap, and each pixel's share of ink in it. */
+interface Coverage {
+  area: { left: number; top: number; right: number; bottom: number };
+  shares: Float32Array;
+}
+
 /** Adds each pixel's share inside `polygons` (non-zero winding, `SAMPLES` x `SAMPLES` points a pixel) to `coverage`. */
-function fill(polygons: Point[][], bitmap: Bitmap, coverage: Map<number, number>): void {
+function fill(polygons: Point[][], { area, shares }: Coverage): void {
   const edges: [Point, Point][] = polygons.flatMap((points) =>
     points.map((from, n): [Point, Point] => [from, points[(n + 1) % points.length] ?? from]),
   );
   if (edges.length === 0) return;
   const ys = edges.flatMap(([[, y0], [, y1]]) => [y0, y1]);
-  const top = Math.max(0, Math.floor(Math.min(...ys) * SAMPLES));
-  const bottom = Math.min(bitmap.height * SAMPLES, Math.ceil(Math.max(...ys) * SAMPLES));
+  const top = Math.max(area.top * SAMPLES, Math.floor(Math.min(...ys) * SAMPLES));
+  const bottom = Math.min(area.bottom * SAMPLES, Math.ceil(Math.max(...ys) * SAMPLES));
+  const columns = area.right - area.left;
   const share = 1 / (SAMPLES * SAMPLES);
   for (let row = top; row < bottom; row++) {
     const sy = (row + 0.5) / SAMPLES;
@@ -133,16 +191,16 @@ function fill(polygons: Point[][], bitmap: Bitmap, coverage: Map<number, number>
     }
     crossings.sort((a, b) => a.x - b.x);
     let winding = 0;
+    const pixelRow = (Math.floor(sy) - area.top) * columns - area.left;
     for (const [n, crossing] of crossings.entries()) {
       winding += crossing.winding;
       const next = crossings[n + 1];
       if (winding === 0 || !next) continue;
-      const first = Math.max(0, Math.ceil(crossing.x * SAMPLES - 0.5));
-      const last = Math.min(bitmap.width * SAMPLES - 1, Math.ceil(next.x * SAMPLES - 0.5) - 1);
-      const pixelRow = Math.floor(sy) * bitmap.width;
+      const first = Math.max(area.left * SAMPLES, Math.ceil(crossing.x * SAMPLES - 0.5));
+      const last = Math.min(area.right * SAMPLES - 1, Math.ceil(next.x * SAMPLES - 0.5) - 1);
       for (let column = first; column <= last; column++) {
         const at = pixelRow + Math.floor(column / SAMPLES);
-        coverage.set(at, (coverage.get(at) ?? 0) + share);
+        shares[at] = (shares[at] ?? 0) + share;
       }
     }
   }
