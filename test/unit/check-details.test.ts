@@ -152,9 +152,11 @@ describe("a check's detail on the pages", () => {
     expect(turkish("fields_missing")).not.toContain("dorm_name");
   });
 
-  it("shows a check recorded before codes by its own sentence, marked as English", () => {
+  it("shows a check recorded before codes, or with a code the page does not know, by its own sentence, marked as English", () => {
     const check = { detail: "The document is stored", detail_code: "unrecorded" as const, detail_params: {} };
+    const newer = { ...check, detail: "Checked by a newer rule", detail_code: "newer_rule" as DetailCode };
 
     expect(checkDetailText(check, "tr")).toEqual({ text: "The document is stored", lang: "en" });
+    expect(checkDetailText(newer, "tr")).toEqual({ text: "Checked by a newer rule", lang: "en" });
   });
 });

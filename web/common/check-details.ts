@@ -92,7 +92,7 @@ export interface DetailedCheck {
   detail_params: Record<string, string | number | string[]>;
 }
 
-/** A detail as a page shows it: the text, and `en` when it is the API's own sentence (recorded before codes). */
+/** A detail as a page shows it: the text, and `en` when it is the API's own sentence (recorded before codes, or a code the page does not know). */
 export interface ShownDetail {
   text: string;
   lang?: "en";
@@ -100,7 +100,9 @@ export interface ShownDetail {
 
 /** `check`'s detail in `language`. */
 export function checkDetailText(check: DetailedCheck, language: Language): ShownDetail {
-  if (check.detail_code === "unrecorded") return { text: check.detail, lang: "en" };
+  if (check.detail_code === "unrecorded" || !(check.detail_code in API_DETAILS)) {
+    return { text: check.detail, lang: "en" };
+  }
   return { text: detailWords(check.detail_code, check.detail_params, language) };
 }
 
