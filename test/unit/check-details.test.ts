@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHECK_DETAILS, checkDetail, type DetailCode, type DetailParams } from "#shared/domain/check-details";
 import { UNAVAILABLE_CAUSES } from "#shared/domain/issuer";
-import { toResource } from "#shared/domain/verification";
+import { shownCheck, toResource } from "#shared/domain/verification";
 import { renderWebCheckDetails, WEB_CHECK_DETAILS } from "../../openapi/web-check-details.ts";
 import { checkDetailText } from "../../web/common/check-details.ts";
 import { FIELD_WORDS, TYPE_WORDS } from "../../web/common/document-types.ts";
@@ -65,8 +65,9 @@ const SAMPLES: Record<DetailCode, DetailParams> = {
   not_run_sandbox_prefix: { prefix: "test_rejected_" },
   unrecorded: {},
 };
-/** The check with `code` as the resource shows it (parameters always there, none kept when empty). */
-const shownCheck = (code: DetailCode) => ({ detail_params: {}, ...checkDetail(code, SAMPLES[code]) });
+/** The check with `code` as the resource shows it (the stored check, none of its values kept when it has none, read back). */
+const resourceCheck = (code: DetailCode) =>
+  shownCheck({ name: "a_check", outcome: "passed", ...checkDetail(code, SAMPLES[code]) });
 const WRITTEN = (Object.keys(CHECK_DETAILS) as DetailCode[]).filter((code) => code !== "unrecorded");
 
 describe("a check's detail in the API's words", () => {
@@ -124,7 +125,7 @@ describe("a check's detail on the pages", () => {
 
   it("reads in English as the API wrote it (numbers grouped, a type and fields by their names), for every code", () => {
     for (const code of WRITTEN) {
-      const check = shownCheck(code);
+      const check = resourceCheck(code);
       const shown = checkDetailText(check, "en");
       // The page names a document type and each field by its name where the API gives the code.
       const written = check.detail
@@ -137,12 +138,12 @@ describe("a check's detail on the pages", () => {
 
   it("reads in Turkish from the code and its values, never the API's sentence", () => {
     for (const code of WRITTEN) {
-      const shown = checkDetailText(shownCheck(code), "tr");
+      const shown = checkDetailText(resourceCheck(code), "tr");
       expect(shown.text, code).not.toMatch(/[{}]/);
       expect(shown.text, code).not.toBe(checkDetail(code, SAMPLES[code]).detail);
       expect(shown.lang, code).toBeUndefined();
     }
-    const turkish = (code: DetailCode) => checkDetailText(shownCheck(code), "tr").text;
+    const turkish = (code: DetailCode) => checkDetailText(resourceCheck(code), "tr").text;
     expect(turkish("size_as_declared")).toBe("183.422 bayt, bildirildiği gibi");
     expect(turkish("issuer_no_answer")).toBe("Yanıt yok: kurum yoğundu; yeniden deneme süresi boyunca yeniden soruldu");
     expect(turkish("issuer_copy_unreadable")).toBe("Kurumun kopyası okunamadı: PDF'in 50 sayfadan fazlası var");
