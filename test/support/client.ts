@@ -51,7 +51,13 @@ export async function call(
   path: string,
   options: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
 ): Promise<Reply> {
-  const response = await fetch(`${baseUrl}${path}`, { method, headers: options.headers, body: options.body });
+  // The API's own answer: a redirect (a document link's 303) is not followed to where it points.
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: options.headers,
+    body: options.body,
+    redirect: "manual",
+  });
   const text = await response.text();
   let json: unknown;
   try {
