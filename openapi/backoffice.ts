@@ -9,6 +9,7 @@ import { BACKOFFICE_ROUTES, STAFF_AUTHORIZER } from "#shared/declarations/backof
 import { BACKOFFICE_GATEWAY_RESPONSES } from "#shared/declarations/gateway-responses";
 import { auditQuerySchema } from "#shared/domain/audit-query";
 import { checkDetail } from "#shared/domain/check-details";
+import { RECHECK_GAP_SECONDS, RECHECK_WINDOW_SECONDS } from "#shared/domain/issuer";
 import { listPageSchema } from "#shared/domain/lists";
 import { decisionMessage, reasonMessage } from "#shared/domain/reasons";
 import { auditRecordSchema } from "#shared/domain/responses/audit";
@@ -112,6 +113,7 @@ const EXAMPLE_IN_REVIEW: StaffVerification = staffVerificationSchema.parse({
   app_name: "Acme Admissions",
   copies: { upload: true, issuer: false },
   claim: { claimed_by: "ayse.yilmaz", expires_at: "2026-11-22T12:18:14Z" },
+  issuer_recheck: { asked_at: null, asked_by: null, under_way: false, allowed_from: "2026-11-22T12:03:14Z" },
   decision: null,
   document_keys: { barcode: "YOKOB-2026-AB12CD34", identity_number_masked: "12*******34" },
   text_differences: null,
@@ -133,12 +135,22 @@ const EXAMPLE_DECIDED = staffVerificationSchema.parse({
   message: REVIEWER_REJECTED,
   review: { required_at: "2026-11-22T12:03:14Z", decided_at: "2026-11-22T12:09:40Z" },
   claim: null,
+  issuer_recheck: null,
   decision: { decided_by: "ayse.yilmaz", note: "The seal differs from the issuer's template" },
+});
+const EXAMPLE_ASKED_AGAIN = staffVerificationSchema.parse({
+  ...EXAMPLE_IN_REVIEW,
+  issuer_recheck: {
+    asked_at: "2026-11-22T12:06:02Z",
+    asked_by: "ayse.yilmaz",
+    under_way: true,
+    allowed_from: "2026-11-22T12:16:02Z",
+  },
 });
 
 interface OperationDefinition extends OperationDefinitionBase {
   success:
-    | { status: 200; description: string; schema: string; example?: Json; etag?: true }
+    | { status: 200 | 202; description: string; schema: string; example?: Json; etag?: true }
     | { status: 303; description: string };
 }
 
@@ -207,6 +219,27 @@ const OPERATIONS: Record<ApiFunction, OperationDefinition> = {
       "review_claimed",
       "review_not_claimed",
       "verification_not_in_review",
+      "sequence_mismatch",
+      "internal_error",
+    ],
+  },
+  "ask-issuer-again": {
+    operationId: "askIssuerAgain",
+    summary: "Ask the issuer again",
+    description: `For a verification in review because the issuer gave no answer when it was asked (\`issuer_unavailable\`): the claim holder sends its lookup to the issuer again, at most once an item every ${RECHECK_GAP_SECONDS / 60} minutes (\`issuer_recheck.allowed_from\`). The issuer is asked at once and, should it give no answer again, once more after ${RECHECK_WINDOW_SECONDS} seconds. On its answer the same checks run: what they can decide completes the verification (its \`verification.completed\` webhook is sent); otherwise it stays in review with its checks revised and its review window unchanged. Read the verification until \`issuer_recheck.under_way\` is false. Recorded in the audit trail.`,
+    success: {
+      status: 202,
+      description: "The lookup is on its way; the verification, with `issuer_recheck.under_way`",
+      schema: "StaffVerification",
+      example: EXAMPLE_ASKED_AGAIN,
+    },
+    problems: [
+      "verification_not_found",
+      "review_claimed",
+      "review_not_claimed",
+      "verification_not_in_review",
+      "issuer_not_askable",
+      "issuer_asked_recently",
       "sequence_mismatch",
       "internal_error",
     ],

@@ -17,6 +17,7 @@ import type {
   ReviewPosition,
   TransitionOutcome,
   TransitionRequest,
+  VerificationChange,
   VerificationQuery,
   VerificationStore,
 } from "../ports/verification-store.ts";
@@ -83,6 +84,23 @@ function guardCondition(guard: TransitionGuard, names: Record<string, string>, v
     parts.push("upload_deadline <= :deadline");
   }
   return parts;
+}
+
+/** `SET` clauses for each field of `change`, its names and values added to the expression's. */
+function assignments(change: Record<string, unknown>, names: Record<string, string>, values: Record<string, unknown>) {
+  return Object.entries(change).map(([name, value], index) => {
+    names[`#s${index}`] = name;
+    values[`:s${index}`] = value;
+    return `#s${index} = :s${index}`;
+  });
+}
+
+/** `REMOVE` clauses for each of `fields`, their names added to the expression's. */
+function removals(fields: readonly string[], names: Record<string, string>) {
+  return fields.map((name, index) => {
+    names[`#r${index}`] = name;
+    return `#r${index}`;
+  });
 }
 
 /**
@@ -170,21 +188,14 @@ export class DynamoDbVerificationStore implements VerificationStore {
     if (request.to === "in_review" && request.set?.review_deadline) {
       change[indexes.inReviewByDeadline.partitionKey.name] = reviewDay(request.set.review_deadline);
     }
-    for (const [index, [name, value]] of Object.entries(change).entries()) {
-      names[`#s${index}`] = name;
-      values[`:s${index}`] = value;
-      sets.push(`#s${index} = :s${index}`);
-    }
+    sets.push(...assignments(change, names, values));
     // Leaving a state takes the item out of that state's sparse index.
     const sparseKey = {
       awaiting_upload: indexes.awaitingByDeadline.partitionKey.name,
       in_review: indexes.inReviewByDeadline.partitionKey.name,
     }[request.from as string];
     const removed: string[] = sparseKey ? [sparseKey] : [];
-    for (const [index, name] of (request.remove ?? []).entries()) {
-      names[`#r${index}`] = name;
-      removed.push(`#r${index}`);
-    }
+    removed.push(...removals(request.remove ?? [], names));
     const remove = removed.length > 0 ? ` REMOVE ${removed.join(", ")}` : "";
     const { seen } = request;
     const expect = seen ? { ...request.expect, sequence: seen.sequence } : (request.expect ?? {});
@@ -270,11 +281,12 @@ export class DynamoDbVerificationStore implements VerificationStore {
         TableName: this.table,
         Key: { verification_id: request.id },
         UpdateExpression: `SET issuer = :state${forget}`,
-        ConditionExpression: `attribute_exists(verification_id) AND #status = :processing AND #sequence = :sequence AND ${seen}${forget ? " AND attribute_exists(submitted_keys)" : ""}`,
+        ConditionExpression: `attribute_exists(verification_id) AND #status IN (:processing, :in_review) AND #sequence = :sequence AND ${seen}${forget ? " AND attribute_exists(submitted_keys)" : ""}`,
         ExpressionAttributeNames: { "#status": "status", "#sequence": "sequence" },
         ExpressionAttributeValues: {
           ":state": state,
           ":processing": "processing",
+          ":in_review": "in_review",
           ":sequence": request.sequence,
           ...(request.seen ? { ":rev": request.seen.rev } : {}),
         },
@@ -311,6 +323,66 @@ export class DynamoDbVerificationStore implements VerificationStore {
       if (change.found) return { applied: false, item: fromStored(change.item) };
       throw error;
     }
+  }
+
+  askIssuerAgain(request: {
+    id: string;
+    sequence: number;
+    holder: string;
+    now: string;
+    seen: IssuerState;
+    state: IssuerState;
+    audit: AuditRecord;
+  }): Promise<TransitionOutcome> {
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":state": request.state,
+      ":in_review": "in_review",
+      ":unavailable": "issuer_unavailable",
+      ":rev": request.seen.rev,
+      ":now": request.now,
+    };
+    const guard = guardCondition({ sequence: request.sequence, claimHeldBy: request.holder }, names, values);
+    return this.conditionalUpdate(
+      {
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: "SET issuer = :state",
+        ConditionExpression: [
+          "attribute_exists(verification_id) AND #status = :in_review AND review_reason = :unavailable",
+          "issuer.rev = :rev",
+          ...guard,
+        ].join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+      request.audit,
+    );
+  }
+
+  revise(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    set: VerificationChange;
+    remove?: readonly (keyof VerificationChange)[];
+  }): Promise<TransitionOutcome> {
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = { ":in_review": "in_review", ":now": request.now, ":one": 1 };
+    const guard = guardCondition({ sequence: request.sequence }, names, values);
+    const sets = ["#sequence = #sequence + :one", "updated_at = :now", ...assignments(request.set, names, values)];
+    const removed = removals(request.remove ?? [], names);
+    return this.conditionalUpdate(
+      {
+        TableName: this.table,
+        Key: { verification_id: request.id },
+        UpdateExpression: `SET ${sets.join(", ")}${removed.length > 0 ? ` REMOVE ${removed.join(", ")}` : ""}`,
+        ConditionExpression: ["attribute_exists(verification_id) AND #status = :in_review", ...guard].join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+      undefined,
+    );
   }
 
   /** The claim is a lease: free, lapsed, or the caller's own (a renewal). */

@@ -1,4 +1,5 @@
 import { authorizerOf, routesOf } from "./function-definition.ts";
+import { ASK_ISSUER_AGAIN_FUNCTION } from "./functions/ask-issuer-again.ts";
 import { BACKOFFICE_CONSOLE_FUNCTION } from "./functions/backoffice-console.ts";
 import { CLAIM_REVIEW_FUNCTION } from "./functions/claim-review.ts";
 import { DECIDE_REVIEW_FUNCTION } from "./functions/decide-review.ts";
@@ -19,6 +20,7 @@ export const BACKOFFICE_FUNCTIONS = [
   LIST_REVIEWS_FUNCTION,
   CLAIM_REVIEW_FUNCTION,
   DECIDE_REVIEW_FUNCTION,
+  ASK_ISSUER_AGAIN_FUNCTION,
   INSPECT_VERIFICATION_FUNCTION,
   VIEW_DOCUMENT_FUNCTION,
   READ_AUDIT_FUNCTION,

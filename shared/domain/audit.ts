@@ -18,6 +18,8 @@ export const AUDIT_RETENTION_MONTHS = 25;
 export const AUDIT_ACTIONS = [
   "review.claimed",
   "review.decided",
+  // A reviewer asked the issuer again for an item it gave no answer for.
+  "review.issuer_asked",
   "document.viewed",
   // Reading a verification shows personal data (names, extracted fields): it is recorded too.
   "verification.viewed",

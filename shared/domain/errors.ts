@@ -97,7 +97,9 @@ export type RefusalCode =
   | "review_claimed"
   | "review_not_claimed"
   | "verification_not_in_review"
-  | "sequence_mismatch";
+  | "sequence_mismatch"
+  | "issuer_not_askable"
+  | "issuer_asked_recently";
 
 /** A well-formed request that a rule refuses in the current state. */
 export class RefusedError extends ServiceError<RefusalCode> {}

@@ -34,6 +34,14 @@ export const LOOKUP_LEASE_SECONDS = 45;
 export const UNRECOGNISED_RETRIES = 1;
 /** The pause before asking again after an unrecognised answer: a page that changed in the middle of a release may be whole again. */
 export const UNRECOGNISED_PAUSE_SECONDS = 30;
+/** How long after a reviewer asked the issuer again they (or another) may ask once more. */
+export const RECHECK_GAP_SECONDS = 600;
+/**
+ * How long a reviewer's asking again retries an unavailable answer: the attempt made at once and,
+ * should that one be unavailable too, one more at the end of this window (the backoff's gap is
+ * long by then). Two lookups at most: a reviewer's click is never a retry storm.
+ */
+export const RECHECK_WINDOW_SECONDS = 60;
 /** A retry message that arrives at most this early is taken as due (a delay queue's timers are not exact). */
 const EARLY_SLACK_MS = 1_000;
 
@@ -61,6 +69,8 @@ export interface IssuerState {
   answer?: "found" | "not_found" | "unavailable";
   /** The write that stored this state, set by the store: a write sent again knows itself by it. */
   write?: string;
+  /** When a reviewer last asked the issuer again for a verification in review, and who (a staff username). */
+  recheck?: { at: string; by: string };
 }
 
 /**
@@ -151,6 +161,8 @@ export function claimed(
     // Why the last attempt failed, while the next one asks: the verification is still being retried.
     ...(state?.last_cause ? { last_cause: state.last_cause } : {}),
     ...(state?.unrecognised ? { unrecognised: state.unrecognised } : {}),
+    // A reviewer's asking again, kept for its rate and for staff to see.
+    ...(state?.recheck ? { recheck: state.recheck } : {}),
   };
 }
 
@@ -172,7 +184,7 @@ export function retryDelaySeconds(failed: number, random: () => number): number 
 /**
  * The state once the issuer's answer was unavailable at `now`, by its cause: an unrecognised
  * answer is asked about again once, after `UNRECOGNISED_PAUSE_SECONDS`, and a second gives up at
- * once; any other cause waits the backoff. The next attempt is never later than the window's end;
+ * once; any other cause waits the backoff (a reviewer's asking again: its window's end). The next attempt is never later than the window's end;
  * past the window's end, the lookup gives up.
  */
 export function afterUnavailable(
@@ -187,9 +199,50 @@ export function afterUnavailable(
   if (now.getTime() >= Date.parse(state.retry_until) || unrecognised > UNRECOGNISED_RETRIES) {
     return { ...kept, answer: "unavailable" };
   }
-  const delay = cause === "unrecognised" ? UNRECOGNISED_PAUSE_SECONDS : retryDelaySeconds(state.attempts, random);
+  // A reviewer's asking again tries once more, at its short window's end.
+  const delay =
+    cause === "unrecognised"
+      ? UNRECOGNISED_PAUSE_SECONDS
+      : state.recheck
+        ? RECHECK_WINDOW_SECONDS
+        : retryDelaySeconds(state.attempts, random);
   const next = plusSeconds(now, delay);
   return { ...kept, next_at: next < state.retry_until ? next : state.retry_until };
+}
+
+/**
+ * The state once a reviewer (`by`) asks the issuer again at `now`, for a verification in review
+ * whose lookup gave up (`unavailable`): the answer cleared and a short window from now, the
+ * attempts counted on (the next message is for the next attempt); the cause of the last is kept
+ * for the reviewer until this lookup answers.
+ */
+export function rechecked(state: IssuerState, now: Date, by: string): IssuerState {
+  const {
+    answer: _answer,
+    asking_until: _held,
+    next_at: _next,
+    unrecognised: _counted,
+    write: _write,
+    ...rest
+  } = state;
+  const at = plusSeconds(now, 0);
+  return {
+    ...rest,
+    rev: state.rev + 1,
+    first_at: at,
+    retry_until: plusSeconds(now, RECHECK_WINDOW_SECONDS),
+    recheck: { at, by },
+  };
+}
+
+/** Whether a reviewer's asking again is waiting for its answer. */
+export function recheckUnderWay(state: IssuerState | undefined): boolean {
+  return state?.recheck !== undefined && state.answer === undefined;
+}
+
+/** From when the issuer may be asked again: `RECHECK_GAP_SECONDS` after the last time a reviewer asked. */
+export function recheckAllowedFrom(state: IssuerState): string | undefined {
+  return state.recheck && plusSeconds(new Date(state.recheck.at), RECHECK_GAP_SECONDS);
 }
 
 /** Whether the issuer did not answer and is being asked again (waiting for the next attempt, or in it). */

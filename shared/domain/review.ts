@@ -4,9 +4,10 @@
  */
 import { DOCUMENT_TYPE_CODES, type DocumentType, rulesOf, type TypeList } from "./document-types.ts";
 import { ID_PATTERNS } from "./ids.ts";
+import { recheckAllowedFrom, recheckUnderWay } from "./issuer.ts";
 import { cursorSchema, limitSchema } from "./lists.ts";
 import { REVIEW_REASONS, type ReviewReason } from "./reasons.ts";
-import type { Claim } from "./responses/review.ts";
+import type { Claim, IssuerRecheck } from "./responses/review.ts";
 import { addSeconds, isoSeconds } from "./time.ts";
 import { TYPE_FACTS } from "./type-facts.ts";
 import type { VerificationItem } from "./verification.ts";
@@ -88,6 +89,23 @@ export function currentClaim(item: VerificationItem, now: string): Claim | null 
     return null;
   }
   return { claimed_by: item.claimed_by, expires_at: item.claim_expires_at };
+}
+
+/**
+ * Asking the issuer again, as staff see it: for a verification in review because the issuer gave
+ * no answer after it was asked; null for any other.
+ */
+export function issuerRecheckOf(item: VerificationItem, now: string): IssuerRecheck | null {
+  const state = item.issuer;
+  if (item.status !== "in_review" || item.review_reason !== "issuer_unavailable" || !state) return null;
+  const allowed = recheckAllowedFrom(state);
+  return {
+    asked_at: state.recheck?.at ?? null,
+    asked_by: state.recheck?.by ?? null,
+    // A lookup lost on its way is no longer awaited once the issuer may be asked again.
+    under_way: recheckUnderWay(state) && allowed !== undefined && allowed > now,
+    allowed_from: allowed ?? item.review_required_at ?? item.updated_at,
+  };
 }
 
 export function claimExpiry(now: Date): string {

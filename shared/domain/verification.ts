@@ -109,6 +109,27 @@ export const ERASED_ATTRIBUTES = [
 ] as const satisfies readonly (keyof VerificationItem)[];
 
 /**
+ * What a verification's decision removes: the expected identity number's digest (the whole
+ * expected subject when that was all of it: no empty map is stored), and a submitted identity
+ * number still sealed (the issuer was never asked, or gave no answer).
+ */
+export function personalKeysForgotten(item: VerificationItem): {
+  set: Pick<VerificationItem, "expected_subject" | "submitted_keys">;
+  remove: ("expected_subject" | "submitted_keys")[];
+} {
+  const { expected_subject: expected, submitted_keys: submitted } = item;
+  const { identity_number_digest: digest, ...subject } = expected ?? {};
+  const kept = Object.keys(subject).length > 0;
+  return {
+    set: {
+      ...(digest !== undefined && kept ? { expected_subject: subject } : {}),
+      ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
+    },
+    remove: digest !== undefined && !kept ? ["expected_subject"] : [],
+  };
+}
+
+/**
  * A check as stored: no parameters kept when it has none, and one recorded before checks carried
  * a code has its sentence only.
  */

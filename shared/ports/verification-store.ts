@@ -119,8 +119,8 @@ export interface VerificationStore {
     after?: VerificationPosition,
   ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }>;
   /**
-   * Records what the issuer lookups of a verification still processing at `sequence` have come
-   * to: `state` is written only over the state the caller read (`seen`: none, or the same `rev`),
+   * Records what the issuer lookups of a verification still processing at `sequence` (or in
+   * review, while a reviewer's asking again is under way) have come to: `state` is written only over the state the caller read (`seen`: none, or the same `rev`),
    * so of two processors only one takes an attempt or records its answer. Not a change of state:
    * `sequence` stays. With `forgetSubmittedNumber`, the sealed identity number of a verification
    * by its keys is removed in the same write (the lookup has its final answer).
@@ -131,6 +131,33 @@ export interface VerificationStore {
     seen: IssuerState | undefined;
     state: IssuerState;
     forgetSubmittedNumber?: boolean;
+  }): Promise<TransitionOutcome>;
+  /**
+   * Records a reviewer's asking the issuer again (`state`, over the lookup state `seen` they read):
+   * only for a verification in review because the issuer gave no answer, still at `sequence`,
+   * whose claim `holder` (their sub) holds at `now`; with its audit record. Not a change of
+   * state: `sequence` stays.
+   */
+  askIssuerAgain(request: {
+    id: string;
+    sequence: number;
+    holder: string;
+    now: string;
+    seen: IssuerState;
+    state: IssuerState;
+    audit: AuditRecord;
+  }): Promise<TransitionOutcome>;
+  /**
+   * Revises a verification in review at `sequence` once the issuer, asked again, answered what
+   * the checks still cannot decide: its checks, review reason and what the answer gave. It stays
+   * in review, its window unchanged, one step up the sequence (a reviewer's `If-Match` reads it again).
+   */
+  revise(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    set: VerificationChange;
+    remove?: readonly (keyof VerificationChange)[];
   }): Promise<TransitionOutcome>;
   /**
    * Erases the person from a verification still at `sequence` and not erased: removes

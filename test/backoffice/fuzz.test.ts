@@ -21,7 +21,14 @@ const BATCH = 50;
 const fx = useApiFixture({ issuer: false });
 const certificate = new Uint8Array(readFileSync(path.resolve(__dirname, "../../docs/test-documents/yok-active.pdf")));
 // Reading the audit trail is recorded too: it names people and their addresses.
-const AUDITED = new Set(["claim-review", "decide-review", "inspect-verification", "view-document", "read-audit"]);
+const AUDITED = new Set([
+  "claim-review",
+  "decide-review",
+  "ask-issuer-again",
+  "inspect-verification",
+  "view-document",
+  "read-audit",
+]);
 const API_ROUTES = BACKOFFICE_ROUTES.filter((route) => route.path.startsWith("/backoffice/v1/"));
 
 let reviewer: StaffUser;

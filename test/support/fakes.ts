@@ -62,6 +62,7 @@ import type {
   ReviewPosition,
   TransitionOutcome,
   TransitionRequest,
+  VerificationChange,
   VerificationQuery,
   VerificationStore,
 } from "#shared/ports/verification-store";
@@ -249,7 +250,7 @@ export class InMemoryVerificationStore implements VerificationStore {
   }): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     const holds =
-      stored?.status === "processing" &&
+      (stored?.status === "processing" || stored?.status === "in_review") &&
       stored.sequence === request.sequence &&
       stored.issuer?.rev === request.seen?.rev &&
       (!request.forgetSubmittedNumber || stored.submitted_keys !== undefined);
@@ -258,6 +259,50 @@ export class InMemoryVerificationStore implements VerificationStore {
     if (request.forgetSubmittedNumber && next.submitted_keys) {
       next.submitted_keys = { barcode: next.submitted_keys.barcode };
     }
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
+
+  async askIssuerAgain(request: {
+    id: string;
+    sequence: number;
+    holder: string;
+    now: string;
+    seen: IssuerState;
+    state: IssuerState;
+    audit: AuditRecord;
+  }): Promise<TransitionOutcome> {
+    const stored = this.items.get(request.id);
+    const holds =
+      stored?.status === "in_review" &&
+      stored.review_reason === "issuer_unavailable" &&
+      stored.issuer?.rev === request.seen.rev &&
+      guardHolds(stored, { sequence: request.sequence, claimHeldBy: request.holder }, request.now);
+    if (!stored || !holds) return { applied: false, item: stored && copy(stored) };
+    const next: VerificationItem = { ...stored, issuer: copy(request.state) };
+    await this.trail.keep(request.audit);
+    this.items.set(request.id, next);
+    return { applied: true, item: copy(next) };
+  }
+
+  async revise(request: {
+    id: string;
+    sequence: number;
+    now: string;
+    set: VerificationChange;
+    remove?: readonly (keyof VerificationChange)[];
+  }): Promise<TransitionOutcome> {
+    const stored = this.items.get(request.id);
+    if (stored?.status !== "in_review" || stored.sequence !== request.sequence) {
+      return { applied: false, item: stored && copy(stored) };
+    }
+    const next: VerificationItem = {
+      ...stored,
+      ...copy(request.set),
+      sequence: stored.sequence + 1,
+      updated_at: request.now,
+    };
+    for (const name of request.remove ?? []) delete next[name];
     this.items.set(request.id, next);
     return { applied: true, item: copy(next) };
   }

@@ -110,6 +110,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/backoffice/v1/reviews/{verification_id}/issuer-lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the issuer again
+         * @description For a verification in review because the issuer gave no answer when it was asked (`issuer_unavailable`): the claim holder sends its lookup to the issuer again, at most once an item every 10 minutes (`issuer_recheck.allowed_from`). The issuer is asked at once and, should it give no answer again, once more after 60 seconds. On its answer the same checks run: what they can decide completes the verification (its `verification.completed` webhook is sent); otherwise it stays in review with its checks revised and its review window unchanged. Read the verification until `issuer_recheck.under_way` is false. Recorded in the audit trail.
+         *
+         *     **Groups**: `reviewers`, `admins`.
+         */
+        post: operations["askIssuerAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/backoffice/v1/verifications/{verification_id}": {
         parameters: {
             query?: never;
@@ -522,6 +544,19 @@ export interface components {
                  */
                 expires_at: string;
             } | null;
+            issuer_recheck: {
+                /** @description When a reviewer last asked the issuer again; null when none has */
+                asked_at: string | null;
+                /** @description The staff username who asked; null when none has */
+                asked_by: string | null;
+                /** @description The issuer's answer to that asking is still awaited */
+                under_way: boolean;
+                /**
+                 * Format: date-time
+                 * @description From when the claim holder may ask again (10 minutes after the last asking; at once when past)
+                 */
+                allowed_from: string;
+            } | null;
             /** @description The reviewer's decision, when a person decided */
             decision: {
                 decided_by: string;
@@ -633,7 +668,7 @@ export interface components {
                 username: string;
             };
             /** @enum {string} */
-            action: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
+            action: "review.claimed" | "review.decided" | "review.issuer_asked" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
             verification_id?: string;
             app_id?: string;
             organization_id?: string;
@@ -659,7 +694,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this
              * @enum {string}
              */
-            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "document_not_found" | "route_not_found" | "method_not_allowed" | "review_claimed" | "review_not_claimed" | "verification_not_in_review" | "sequence_mismatch" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "precondition_required" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "malformed_json" | "invalid_cursor" | "duplicate_header" | "invalid_token" | "forbidden" | "verification_not_found" | "document_not_found" | "route_not_found" | "method_not_allowed" | "review_claimed" | "review_not_claimed" | "verification_not_in_review" | "sequence_mismatch" | "issuer_not_askable" | "issuer_asked_recently" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "precondition_required" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description The `Request-Id` header of this response: quote it to support */
             request_id: string;
             /** @description Every invalid field, for `validation_failed` */
@@ -1280,6 +1315,7 @@ export interface operations {
                      *         "issuer": false
                      *       },
                      *       "claim": null,
+                     *       "issuer_recheck": null,
                      *       "decision": {
                      *         "decided_by": "ayse.yilmaz",
                      *         "note": "The seal differs from the issuer's template"
@@ -1354,7 +1390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `review_claimed`: Another reviewer holds the claim. `review_not_claimed`: Claim the review before deciding it. `verification_not_in_review`: The verification is not in review. `sequence_mismatch`: The verification has changed since you read it */
+            /** @description `review_claimed`: Another reviewer holds the claim. `review_not_claimed`: Claim the review before acting on it. `verification_not_in_review`: The verification is not in review. `sequence_mismatch`: The verification has changed since you read it */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -1426,6 +1462,260 @@ export interface operations {
                         status?: 428;
                         /** @enum {string} */
                         code?: "precondition_required";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    askIssuerAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A verification's id. An unknown one answers 404.
+                 * @example ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0
+                 */
+                verification_id: components["parameters"]["VerificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup is on its way; the verification, with `issuer_recheck.under_way` */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "verification_id": "ver_01JDQ8Z6S7M3V4X5Y6Z7A8B9C0",
+                     *       "status": "in_review",
+                     *       "result": null,
+                     *       "document_type": "YOK_STUDENT",
+                     *       "process_type": "async",
+                     *       "external_reference_id": "student-4711",
+                     *       "original_filename": "ogrenci-belgesi.pdf",
+                     *       "file_size_bytes": 183422,
+                     *       "max_document_age_days": null,
+                     *       "environment": "production",
+                     *       "upload_deadline": "2026-11-23T12:00:00Z",
+                     *       "checks": [
+                     *         {
+                     *           "name": "document_readable",
+                     *           "outcome": "passed",
+                     *           "detail": "The PDF opens",
+                     *           "detail_code": "document_opens",
+                     *           "detail_params": {
+                     *             "file_type": "PDF"
+                     *           }
+                     *         },
+                     *         {
+                     *           "name": "authority_match",
+                     *           "outcome": "skipped",
+                     *           "detail": "No answer: the issuer did not answer in time, though asked again for the whole retry window",
+                     *           "detail_code": "issuer_no_answer",
+                     *           "detail_params": {
+                     *             "cause": "timeout"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "reasons": [],
+                     *       "failure_code": null,
+                     *       "sequence": 3,
+                     *       "created_at": "2026-11-22T12:00:00Z",
+                     *       "updated_at": "2026-11-22T12:03:14Z",
+                     *       "completed_at": null,
+                     *       "metadata": {},
+                     *       "reason_code": "issuer_unavailable",
+                     *       "message": "The issuer could not be asked for its copy of the document; a reviewer will decide",
+                     *       "extracted": null,
+                     *       "fraud_signals": [],
+                     *       "review": {
+                     *         "required_at": "2026-11-22T12:03:14Z",
+                     *         "decided_at": null
+                     *       },
+                     *       "redacted_at": null,
+                     *       "app_id": "app_01JDQ8Y2K3M4N5P6Q7R8S9T0V1",
+                     *       "app_name": "Acme Admissions",
+                     *       "copies": {
+                     *         "upload": true,
+                     *         "issuer": false
+                     *       },
+                     *       "claim": {
+                     *         "claimed_by": "ayse.yilmaz",
+                     *         "expires_at": "2026-11-22T12:18:14Z"
+                     *       },
+                     *       "issuer_recheck": {
+                     *         "asked_at": "2026-11-22T12:06:02Z",
+                     *         "asked_by": "ayse.yilmaz",
+                     *         "under_way": true,
+                     *         "allowed_from": "2026-11-22T12:16:02Z"
+                     *       },
+                     *       "decision": null,
+                     *       "document_keys": {
+                     *         "barcode": "YOKOB-2026-AB12CD34",
+                     *         "identity_number_masked": "12*******34"
+                     *       },
+                     *       "text_differences": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffVerification"];
+                };
+            };
+            /** @description `duplicate_header`: A header that may come once came twice. `malformed_json`: Request body is not a JSON object */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "duplicate_header" | "malformed_json";
+                    };
+                };
+            };
+            /** @description `invalid_token`: Access token is missing or invalid */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `forbidden`: Not allowed for your groups */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `verification_not_found`: Verification not found. `route_not_found`: Route not found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "verification_not_found" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `review_claimed`: Another reviewer holds the claim. `review_not_claimed`: Claim the review before acting on it. `verification_not_in_review`: The verification is not in review. `issuer_not_askable`: The issuer cannot be asked again for this verification. `issuer_asked_recently`: The issuer was asked again a short while ago. `sequence_mismatch`: The verification has changed since you read it */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "review_claimed" | "review_not_claimed" | "verification_not_in_review" | "issuer_not_askable" | "issuer_asked_recently" | "sequence_mismatch";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Request body is too large */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body must be JSON (Content-Type: application/json), unencoded */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -1561,6 +1851,12 @@ export interface operations {
                      *       "claim": {
                      *         "claimed_by": "ayse.yilmaz",
                      *         "expires_at": "2026-11-22T12:18:14Z"
+                     *       },
+                     *       "issuer_recheck": {
+                     *         "asked_at": null,
+                     *         "asked_by": null,
+                     *         "under_way": false,
+                     *         "allowed_from": "2026-11-22T12:03:14Z"
                      *       },
                      *       "decision": null,
                      *       "document_keys": {
@@ -1917,7 +2213,7 @@ export interface operations {
                 /** @description One actor's records, by `actor.sub` */
                 actor?: string;
                 /** @description Only records of this action */
-                action?: "review.claimed" | "review.decided" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
+                action?: "review.claimed" | "review.decided" | "review.issuer_asked" | "document.viewed" | "verification.viewed" | "verifications.searched" | "events.viewed" | "audit.viewed" | "app.created" | "key.created" | "key.revoked" | "key.renamed" | "webhook.updated" | "webhook.secret_rotated" | "webhook.tested" | "event.replayed" | "user.invited" | "member.removed" | "member.role_changed" | "member.disabled" | "organization.created" | "app.attached" | "app.disabled" | "app.enabled" | "webhook.secrets_resealed" | "staff.added" | "staff.group_added" | "staff.group_removed" | "staff.disabled" | "staff.enabled" | "verification.erased";
                 /** @description Only records made at or after this time */
                 since?: string;
                 /** @description Only records made before this time */

@@ -31,6 +31,7 @@ export const REVIEW_REASONS = [
 export const AUDIT_ACTIONS = [
   "review.claimed",
   "review.decided",
+  "review.issuer_asked",
   "document.viewed",
   "verification.viewed",
   "verifications.searched",

@@ -7,6 +7,7 @@
 import { MAX_DIFFERING_LINES } from "../document-content.ts";
 import { DOCUMENT_TYPE_CODES } from "../document-types.ts";
 import { ID_PATTERNS } from "../ids.ts";
+import { RECHECK_GAP_SECONDS } from "../issuer.ts";
 import { listPageSchema } from "../lists.ts";
 import { REVIEW_REASONS } from "../reasons.ts";
 import * as z from "../zod.ts";
@@ -53,6 +54,26 @@ export const reviewPageSchema = z
   .check(z.describe("One page of the review queue, and how many wait in all"));
 export type ReviewPage = z.infer<typeof reviewPageSchema>;
 
+export const issuerRecheckSchema = z
+  .strictObject({
+    asked_at: z
+      .nullable(timestamp)
+      .check(z.describe("When a reviewer last asked the issuer again; null when none has")),
+    asked_by: z.nullable(z.string()).check(z.describe("The staff username who asked; null when none has")),
+    under_way: z.boolean().check(z.describe("The issuer's answer to that asking is still awaited")),
+    allowed_from: timestamp.check(
+      z.describe(
+        `From when the claim holder may ask again (${RECHECK_GAP_SECONDS / 60} minutes after the last asking; at once when past)`,
+      ),
+    ),
+  })
+  .check(
+    z.describe(
+      "Asking the issuer again, for a verification in review because the issuer gave no answer (`issuer_unavailable`) when it was asked; null for any other",
+    ),
+  );
+export type IssuerRecheck = z.infer<typeof issuerRecheckSchema>;
+
 /** A verification as staff see it: the customer's resource, its app, its claim, its decision and which copies exist. */
 export const staffVerificationSchema = z
   .extend(verificationResourceSchema, {
@@ -65,6 +86,7 @@ export const staffVerificationSchema = z
       })
       .check(z.describe("Which copies `GET .../document?copy=` can show")),
     claim: z.nullable(claimSchema),
+    issuer_recheck: z.nullable(issuerRecheckSchema),
     decision: z
       .nullable(z.strictObject({ decided_by: z.string(), note: z.nullable(z.string()) }))
       .check(z.describe("The reviewer's decision, when a person decided")),

@@ -145,15 +145,16 @@ export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
 
   /** Asks, within the attempt `held`, and records what came of it; the answer to decide on, if any. */
   async function ask(item: VerificationItem, keys: LookupKeys, held: IssuerState) {
-    // A final answer also removes the submitted identity number, in the same write: it is needed no more.
+    // The issuer's answer also removes the submitted identity number, in the same write: it is needed
+    // no more. No answer keeps it sealed: the review that follows may ask the issuer again.
     const submitted = item.submitted_keys !== undefined;
-    const record = (state: IssuerState, final: boolean) =>
+    const record = (state: IssuerState, forget: boolean) =>
       deps.verifications.recordIssuer({
         id: item.verification_id,
         sequence: item.sequence,
         seen: held,
         state,
-        ...(final && submitted ? { forgetSubmittedNumber: true } : {}),
+        ...(forget && submitted ? { forgetSubmittedNumber: true } : {}),
       });
     const identityNumber = await identityNumberOf(item, keys);
     const started = deps.stopwatch();
@@ -174,7 +175,7 @@ export function askedAnswer(deps: AskDeps, attempt: number): AskingGate {
       return recorded.applied ? answer : ({ kind: "pending", item: recorded.item } as const);
     }
     const next = afterUnavailable(held, answer.cause, now, deps.random);
-    const recorded = await record(next, next.answer === "unavailable");
+    const recorded = await record(next, false);
     if (!recorded.applied) return { kind: "pending", item: recorded.item } as const;
     if (next.answer === "unavailable") return answer;
     const delaySeconds = Math.max(0, Math.ceil((Date.parse(next.next_at ?? "") - now.getTime()) / 1000));

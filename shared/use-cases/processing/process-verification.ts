@@ -12,13 +12,19 @@ import { checkDetail, type DetailCode, type DetailParams } from "../../domain/ch
 import { sameText, type TextDifferences, textDifferences } from "../../domain/document-content.ts";
 import { issueDateOf, layoutOf, ruleOf } from "../../domain/document-layouts.ts";
 import { sameBytes } from "../../domain/document-types.ts";
+import { recheckUnderWay } from "../../domain/issuer.ts";
 import type { FraudSignal, ReasonCode, ReviewReason } from "../../domain/reasons.ts";
 import { decisionMessage } from "../../domain/reasons.ts";
-
 import { forcedOutcome } from "../../domain/sandbox.ts";
 import { type Result, reviewDeadline } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
-import { type Extracted, issuerCopyKey, type StoredCheck, type VerificationItem } from "../../domain/verification.ts";
+import {
+  type Extracted,
+  issuerCopyKey,
+  personalKeysForgotten,
+  type StoredCheck,
+  type VerificationItem,
+} from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DocumentContent, DocumentReader } from "../../ports/document-reader.ts";
 import type { DocumentStore } from "../../ports/document-store.ts";
@@ -31,7 +37,7 @@ import { inspectDocument } from "./inspect-document.ts";
 import { pinnedDocument } from "./pinned-document.ts";
 
 export interface ProcessDeps {
-  verifications: Pick<VerificationStore, "get" | "transition">;
+  verifications: Pick<VerificationStore, "get" | "transition" | "revise">;
   documents: Pick<DocumentStore, "read" | "size" | "copy">;
   reader: DocumentReader;
   /** Where the environment's issuer is asked through; none when no issuer is configured, and a person decides. */
@@ -55,6 +61,8 @@ type Decision = {
   keys?: DocumentKeys;
   /** The sandbox reference prefix that chose the outcome instead of the checks. */
   sandboxPrefix?: string;
+  /** The issuer was asked and gave no answer: a reviewer may ask it again, with the keys kept for it. */
+  askable?: true;
 } & (
   | { to: "completed"; result: Result; reasonCode: ReasonCode }
   | { to: "failed"; failureCode: string }
@@ -165,7 +173,9 @@ async function authenticity(
     return {
       to: "in_review",
       checks: steps.rest(),
-      reason: decidable ? "issuer_unavailable" : "original_pdf_not_provided",
+      ...(decidable
+        ? { reason: "issuer_unavailable", ...(deps.issuer ? { askable: true } : {}) }
+        : { reason: "original_pdf_not_provided" }),
     };
   };
   if (!deps.issuer) return unavailable("issuer_not_configured");
@@ -187,7 +197,7 @@ async function authenticity(
   const read = await deps.reader.read("pdf", answer.document);
   if (!read.readable) {
     steps.skip("authority_match", "issuer_copy_unreadable", { reason: read.reason.code, ...read.reason.params });
-    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable", issuerCopy: true };
+    return { to: "in_review", checks: steps.rest(), reason: "issuer_unavailable", issuerCopy: true, askable: true };
   }
   return compared(sent, answer.document, read.content, steps);
 }
@@ -400,21 +410,12 @@ async function decide(
 }
 
 /**
- * What a decision removes with its change of state: the expected identity number's digest (the
- * whole expected subject when that was all of it: no empty map is stored), and a submitted
- * identity number still sealed (the issuer was never asked: none is configured).
+ * What a decision removes: the personal keys it no longer needs (`personalKeysForgotten`). A
+ * review because the issuer gave no answer keeps them: a reviewer may ask the issuer again, and
+ * the review's end removes them.
  */
-function forgotten(item: VerificationItem): { set: VerificationChange; remove: (keyof VerificationChange)[] } {
-  const { expected_subject: expected, submitted_keys: submitted } = item;
-  const { identity_number_digest: digest, ...subject } = expected ?? {};
-  const kept = Object.keys(subject).length > 0;
-  return {
-    set: {
-      ...(digest !== undefined && kept ? { expected_subject: subject } : {}),
-      ...(submitted?.identity_number_sealed === undefined ? {} : { submitted_keys: { barcode: submitted.barcode } }),
-    },
-    remove: digest !== undefined && !kept ? ["expected_subject"] : [],
-  };
+function forgotten(item: VerificationItem, decision: Decision) {
+  return decision.askable ? { set: {}, remove: [] } : personalKeysForgotten(item);
 }
 
 /** The fields a decision writes with its change of state. */
@@ -429,7 +430,7 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
     ...(decision.keys ? { document_keys: recordedKeys(decision.keys) } : {}),
     ...(decision.fraudSignals ? { fraud_signals: decision.fraudSignals } : {}),
     ...(decision.differences ? { text_differences: decision.differences } : {}),
-    ...forgotten(item).set,
+    ...forgotten(item, decision).set,
     ...forced,
   };
   switch (decision.to) {
@@ -460,7 +461,8 @@ function written(item: VerificationItem, decision: Decision, now: Date): Verific
 /**
  * Takes a verification in `processing` to its decision (or to review), or leaves it processing
  * while the issuer's answer is awaited. Safe to run twice: it does nothing unless the
- * verification is still processing, and writes only if nobody else has.
+ * verification is still processing (or, for the asker, in review with a reviewer's asking again
+ * under way), and writes only if nobody else has.
  */
 export async function processVerification(
   deps: ProcessDeps,
@@ -469,6 +471,7 @@ export async function processVerification(
   asker?: IssuerGate,
 ): Promise<VerificationItem | undefined> {
   const item = await deps.verifications.get(id);
+  if (item?.status === "in_review" && asker && recheckUnderWay(item.issuer)) return recheck(deps, item, asker);
   if (item?.status !== "processing") return item;
   const issuer = deps.issuer && (asker ?? scheduledAnswer({ ...deps, queue: deps.issuer }));
   const decision = await decide(item, await pinnedDocument(deps.documents, item), deps, issuer);
@@ -481,7 +484,7 @@ export async function processVerification(
     to: decision.to,
     now: isoSeconds(now),
     set: written(item, decision, now),
-    remove: forgotten(item).remove,
+    remove: forgotten(item, decision).remove,
     expect: { sequence: item.sequence },
   });
   if (outcome.applied && decision.to === "in_review" && decision.reason === "issuer_unavailable") {
@@ -489,5 +492,29 @@ export async function processVerification(
       verification_id: id,
     });
   }
+  return outcome.item;
+}
+
+/**
+ * A reviewer asked the issuer again for a verification in review: the same checks run on the
+ * new answer. One the checks can decide completes the verification (its webhook is sent as for
+ * any completion); one they cannot leaves it in review with its checks and reason revised, its
+ * review window unchanged.
+ */
+async function recheck(deps: ProcessDeps, item: VerificationItem, asker: IssuerGate) {
+  const decision = await decide(item, await pinnedDocument(deps.documents, item), deps, asker);
+  if ("kind" in decision) return decision.item;
+  const now = deps.clock.now();
+  const { review_required_at: _since, review_deadline: _deadline, ...set } = written(item, decision, now);
+  const change = { id: item.verification_id, now: isoSeconds(now), set, remove: forgotten(item, decision).remove };
+  const outcome =
+    decision.to === "in_review"
+      ? await deps.verifications.revise({ ...change, sequence: item.sequence })
+      : await deps.verifications.transition({
+          ...change,
+          from: "in_review",
+          to: decision.to,
+          expect: { sequence: item.sequence },
+        });
   return outcome.item;
 }

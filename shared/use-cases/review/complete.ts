@@ -1,13 +1,14 @@
 /**
  * Takes a verification out of review to `completed`: a person's decision, the sandbox's
- * forced one, or the review window closing with nobody having decided (`inconclusive`).
+ * forced one, or the review window closing with nobody having decided (`inconclusive`). The
+ * personal keys a review kept for asking the issuer again go with it.
  */
 import { decisionMessage, type ReasonCode } from "../../domain/reasons.ts";
 import type { AuditRecord } from "../../domain/responses/audit.ts";
 import { forcedOutcome, SANDBOX_REVIEW_DELAY_MS } from "../../domain/sandbox.ts";
 import type { Result } from "../../domain/state.ts";
 import { isoSeconds } from "../../domain/time.ts";
-import type { VerificationItem } from "../../domain/verification.ts";
+import { personalKeysForgotten, type VerificationItem } from "../../domain/verification.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { TransitionOutcome, VerificationStore } from "../../ports/verification-store.ts";
 
@@ -28,6 +29,8 @@ export async function completeReview(
 ): Promise<TransitionOutcome> {
   const now = isoSeconds(deps.clock.now());
   const { reviewer } = decision;
+  // A review because the issuer gave no answer kept the personal keys for asking again; no more.
+  const forgotten = personalKeysForgotten(item);
   return deps.verifications.transition({
     id: item.verification_id,
     from: "in_review",
@@ -51,7 +54,9 @@ export async function completeReview(
       completed_at: now,
       ...(reviewer ? { decided_by: reviewer.username } : {}),
       ...(reviewer?.note ? { decision_note: reviewer.note } : {}),
+      ...forgotten.set,
     },
+    remove: forgotten.remove,
     expect: { sequence: item.sequence, ...(reviewer ? { claimHeldBy: reviewer.sub } : {}) },
     ...(decision.audit ? { audit: decision.audit } : {}),
   });

@@ -1,5 +1,5 @@
 import type { StaffVerification } from "../../domain/responses/review.ts";
-import { currentClaim, type DocumentCopy } from "../../domain/review.ts";
+import { currentClaim, type DocumentCopy, issuerRecheckOf } from "../../domain/review.ts";
 import { isoSeconds } from "../../domain/time.ts";
 import { evidenceKey, toResource, type VerificationItem } from "../../domain/verification.ts";
 import type { AppStore } from "../../ports/app-store.ts";
@@ -37,6 +37,7 @@ export async function staffView(
     app_name: appName,
     copies: { upload, issuer },
     claim: currentClaim(item, now),
+    issuer_recheck: issuerRecheckOf(item, now),
     decision: item.decided_by ? { decided_by: item.decided_by, note: item.decision_note ?? null } : null,
     document_keys: item.document_keys ?? null,
     text_differences: item.text_differences ?? null,
