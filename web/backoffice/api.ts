@@ -71,6 +71,13 @@ export class BackofficeApi {
     );
   }
 
+  /** Asks e-Devlet again for an item it gave no answer for: the verification, its answer awaited. */
+  askIssuerAgain(id: string): Promise<StaffVerification> {
+    return this.#client.body(
+      this.#api.POST("/backoffice/v1/reviews/{verification_id}/issuer-lookup", { params: verification(id) }),
+    );
+  }
+
   /** Decides the review read at `sequence`: the API refuses it when the verification changed since. */
   decide(id: string, sequence: number, decision: DecisionBody): Promise<StaffVerification> {
     return this.#client.body(

@@ -10,6 +10,7 @@ import { SCHEMA_FIELDS } from "../common/document-types.ts";
 import { type Announcer, announcer, clockText, h, timeOf } from "../common/dom.ts";
 import { countdown } from "../common/i18n.ts";
 import { ApiError } from "../common/problem.ts";
+import { type AskAgainPanel, askAgainPanel } from "./ask-again.ts";
 import { type DecisionForm, decisionForm, REASON_KEYS } from "./decision.ts";
 import { type ConsoleContext, heldByAnother, type Screen } from "./screen.ts";
 import { settings } from "./settings.ts";
@@ -129,6 +130,10 @@ interface Item {
   id: string;
   parts: ItemParts;
   form: DecisionForm;
+  /** Asking e-Devlet again, for an item it gave no answer for. */
+  recheck: AskAgainPanel;
+  /** Reads the item again while e-Devlet's answer is awaited, or when it may be asked again. */
+  watch: number | undefined;
   /** What the claim and the decision said, beside the form. */
   say: Announcer;
   current: StaffVerification | undefined;
@@ -330,8 +335,11 @@ function showVerification(item: Item, verification: StaffVerification): void {
     detailSection("reasons-title", "item.reasons", reasonsList(verification)),
   );
   showClaim(item, verification);
+  item.recheck.show(verification, item.holdsUntil !== undefined);
+  watchRecheck(item, verification);
   const outcome = [
     parts.claim,
+    item.recheck.element,
     ...parts.feedback,
     verification.status === "in_review" ? item.form.element : decidedSection(verification),
   ];
@@ -344,11 +352,49 @@ function showVerification(item: Item, verification: StaffVerification): void {
   parts.article.setAttribute("aria-busy", "false");
 }
 
+/**
+ * While e-Devlet's answer to asking again is awaited, the item is read again every few seconds
+ * (it completes, or shows the new checks, when the answer arrives); a wait before asking again is
+ * read again when it ends. The copies are drawn again when the answer brought the issuer's.
+ */
+function watchRecheck(item: Item, verification: StaffVerification): void {
+  window.clearTimeout(item.watch);
+  item.watch = undefined;
+  const recheck = verification.status === "in_review" ? verification.issuer_recheck : null;
+  if (!recheck) return;
+  const wait = recheck.under_way ? RECHECK_POLL_MS : Date.parse(recheck.allowed_from) - Date.now();
+  if (recheck.under_way || wait > 0) item.watch = window.setTimeout(() => void reload(item), wait);
+}
+
+/** How often an item whose e-Devlet answer is awaited is read again. */
+const RECHECK_POLL_MS = 2_000;
+
+/** Asks e-Devlet again for the item; a refusal because the page is stale reads it again. */
+async function askAgain(item: Item): Promise<void> {
+  item.recheck.busy(true);
+  try {
+    const asked = await item.context.api.askIssuerAgain(item.id);
+    item.say.info(t("recheck.sent"));
+    if (!item.left) showVerification(item, asked);
+  } catch (error) {
+    await reload(item);
+    item.say.error(refusalText(item, error, "recheck.failed"));
+  } finally {
+    item.recheck.busy(false);
+  }
+}
+
 /** Reads the verification again and draws it; undefined when it could not be read. */
 async function reload(item: Item): Promise<StaffVerification | undefined> {
   try {
     const verification = await item.context.api.verification(item.id);
-    if (!item.left) showVerification(item, verification);
+    if (item.left) return verification;
+    // The issuer's copy arrived (e-Devlet, asked again, answered): the copies are drawn again with it.
+    if (item.viewer && verification.copies.issuer && item.current?.copies.issuer === false) {
+      item.viewer.close();
+      item.viewer = showViewer(item.parts.documents, item.context.api, verification);
+    }
+    showVerification(item, verification);
     return verification;
   } catch (error) {
     if (!item.left) item.say.error(problemText(error, "item.load_failed"));
@@ -481,6 +527,8 @@ export function showItem(context: ConsoleContext, id: string, claimFirst = false
       (message) => item.say.error(message),
       () => parts.heading.focus(),
     ),
+    recheck: askAgainPanel(() => void askAgain(item)),
+    watch: undefined,
     say: announcer(...parts.feedback),
     current: undefined,
     holdsUntil: undefined,
@@ -506,6 +554,7 @@ export function showItem(context: ConsoleContext, id: string, claimFirst = false
     leave() {
       item.left = true;
       window.clearTimeout(item.timer);
+      window.clearTimeout(item.watch);
       item.viewer?.close();
     },
   };
