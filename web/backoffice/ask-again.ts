@@ -1,7 +1,7 @@
 /**
  * Asking e-Devlet again, for an item in review because it gave no answer: when it was last
- * asked and by whom, whether its answer is awaited, and the button, open to the claim's holder
- * once the API allows it (once every ten minutes an item).
+ * asked and by whom, whether its answer is awaited, and the button, shown to the claim's holder
+ * once the API allows it (once every ten minutes an item); the sentence says why it is not.
  */
 import { h, timeOf } from "../common/dom.ts";
 import { t, text } from "./text.ts";
@@ -47,7 +47,8 @@ export function askAgainPanel(ask: () => void): AskAgainPanel {
   let ready = false;
   let working = false;
   const follow = () => {
-    button.disabled = working || !ready;
+    button.hidden = !ready;
+    button.disabled = working;
   };
   return {
     element,

@@ -339,7 +339,6 @@ function showVerification(item: Item, verification: StaffVerification): void {
   watchRecheck(item, verification);
   const outcome = [
     parts.claim,
-    item.recheck.element,
     ...parts.feedback,
     verification.status === "in_review" ? item.form.element : decidedSection(verification),
   ];
@@ -392,7 +391,7 @@ async function reload(item: Item): Promise<StaffVerification | undefined> {
     // The issuer's copy arrived (e-Devlet, asked again, answered): the copies are drawn again with it.
     if (item.viewer && verification.copies.issuer && item.current?.copies.issuer === false) {
       item.viewer.close();
-      item.viewer = showViewer(item.parts.documents, item.context.api, verification);
+      item.viewer = showViewer(item.parts.documents, item.context.api, verification, [item.recheck.element]);
     }
     showVerification(item, verification);
     return verification;
@@ -545,7 +544,7 @@ export function showItem(context: ConsoleContext, id: string, claimFirst = false
   // The copies load once per visit: each view is audited.
   void reload(item).then((verification) => {
     if (!verification || item.left) return;
-    item.viewer = showViewer(parts.documents, context.api, verification);
+    item.viewer = showViewer(parts.documents, context.api, verification, [item.recheck.element]);
     if (claimFirst && !heldByAnother(verification.claim, context.username())) void claim(item);
   });
 

@@ -265,8 +265,16 @@ function viewerKey(state: ViewerState, key: string): boolean {
   }
 }
 
-/** Draws the viewer of `verification` into `container` and reads its copies. */
-export function showViewer(container: HTMLElement, api: BackofficeApi, verification: StaffVerification): Viewer {
+/**
+ * Draws the viewer of `verification` into `container` and reads its copies; `beside` goes in the
+ * side column under the keys (the item's own parts about them, as asking e-Devlet again).
+ */
+export function showViewer(
+  container: HTMLElement,
+  api: BackofficeApi,
+  verification: StaffVerification,
+  beside: HTMLElement[] = [],
+): Viewer {
   const state = viewerState(verification);
   const lines = linesSection();
   showComparison(lines, { state: "comparing" });
@@ -275,7 +283,7 @@ export function showViewer(container: HTMLElement, api: BackofficeApi, verificat
     cancelAnimationFrame(pending);
     pending = requestAnimationFrame(() => draw(state));
   });
-  layOut(container, state, [keysSection(verification), lines]);
+  layOut(container, state, [keysSection(verification), ...beside, lines]);
   draw(state);
 
   const loaded = state.panes.map((pane) =>
