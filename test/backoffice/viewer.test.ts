@@ -290,6 +290,8 @@ describe("the document viewer in headless chromium", () => {
     const listed = await lines.innerText();
     expect(listed).toMatch(/Only in the upload\s+Page 1: [^\n]*Aktif Öğrenci/);
     expect(listed).toMatch(/Only in the issuer's copy\s+Page 1: [^\n]*Mezun/);
+    // Listed first in the side column, above the keys.
+    expect(await page.locator(".viewer-side > section").first().getAttribute("class")).toBe("lines");
     for (const copy of ["upload", "issuer"] as const) {
       const marks = pane(page, copy).locator(".viewer-mark");
       await expect.poll(() => marks.count(), LOADED).toBeGreaterThan(0);
@@ -344,6 +346,7 @@ describe("the document viewer in headless chromium", () => {
     await openItem(page, same.verification_id);
     await expect.poll(() => page.locator(".lines").innerText(), LOADED).toContain("The texts are the same.");
     expect(await page.locator(".viewer-mark").count()).toBe(0);
+    expect(await page.locator(".viewer-side > section").first().getAttribute("class")).toBe("document-keys");
     expect(await page.locator(".document-keys").innerText()).toContain("TESTGSB-0004-EKSIK");
 
     await openItem(page, older.verification_id);

@@ -103,4 +103,8 @@ export function showComparison(section: HTMLElement, comparison: Comparison): vo
             ...differingList("viewer.lines_issuer", comparison.issuer, comparison.reveal.issuer),
           ];
   section.replaceChildren(...(title ? [title] : []), ...content);
+  // Lines that differ are what a reviewer reads first: above the keys in the side column.
+  if (comparison.state === "compared" && comparison.upload.length + comparison.issuer.length > 0) {
+    section.parentElement?.prepend(section);
+  }
 }
