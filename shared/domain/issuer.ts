@@ -184,8 +184,8 @@ export function retryDelaySeconds(failed: number, random: () => number): number 
 /**
  * The state once the issuer's answer was unavailable at `now`, by its cause: an unrecognised
  * answer is asked about again once, after `UNRECOGNISED_PAUSE_SECONDS`, and a second gives up at
- * once; any other cause waits the backoff (a reviewer's asking again: its window's end). The next attempt is never later than the window's end;
- * past the window's end, the lookup gives up.
+ * once; any other cause waits the backoff (a reviewer's asking again: its window's end). The
+ * next attempt is never later than the window's end; past the window's end, the lookup gives up.
  */
 export function afterUnavailable(
   state: IssuerState,

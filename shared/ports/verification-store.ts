@@ -120,10 +120,11 @@ export interface VerificationStore {
   ): Promise<{ items: VerificationItem[]; last: VerificationPosition | undefined }>;
   /**
    * Records what the issuer lookups of a verification still processing at `sequence` (or in
-   * review, while a reviewer's asking again is under way) have come to: `state` is written only over the state the caller read (`seen`: none, or the same `rev`),
-   * so of two processors only one takes an attempt or records its answer. Not a change of state:
-   * `sequence` stays. With `forgetSubmittedNumber`, the sealed identity number of a verification
-   * by its keys is removed in the same write (the lookup has its final answer).
+   * review, while a reviewer's asking again is under way) have come to: `state` is written only
+   * over the state the caller read (`seen`: none, or the same `rev`), so of two processors only
+   * one takes an attempt or records its answer. Not a change of state: `sequence` stays. With
+   * `forgetSubmittedNumber`, the sealed identity number of a verification by its keys is removed
+   * in the same write (the issuer answered).
    */
   recordIssuer(request: {
     id: string;
