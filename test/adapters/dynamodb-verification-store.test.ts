@@ -7,13 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
 import { DynamoDbRequestLog } from "#shared/adapters/dynamodb-request-log";
 import { DynamoDbVerificationStore, EXPIRY_CONCURRENCY } from "#shared/adapters/dynamodb-verification-store";
-import { USAGE_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import { AUDIT_TABLE, USAGE_TABLE, VERIFICATIONS_TABLE } from "#shared/declarations/tables";
+import { auditRecord } from "#shared/domain/audit";
 import type { DocumentType } from "#shared/domain/document-types";
 import { guardHolds, type TransitionGuard } from "#shared/domain/guards";
 import { newId } from "#shared/domain/ids";
-import { answered, claimed } from "#shared/domain/issuer";
+import { answered, claimed, rechecked } from "#shared/domain/issuer";
 import type { ReviewReason } from "#shared/domain/reasons";
 import type { RequestRecord } from "#shared/domain/requests";
 import { PARTITION_SHARDS, shardedKey } from "#shared/domain/shards";
@@ -278,6 +280,86 @@ describe("recordIssuer", () => {
     expect(recorded).toMatchObject({ applied: true, item: { issuer: { answer: "found" } } });
     expect(recorded.item?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
     expect((await storedRecord(item.verification_id))?.submitted_keys).toEqual({ barcode: "TESTYOK-0001-AKTIF" });
+  });
+});
+
+describe("asking the issuer again from review", () => {
+  const now = "2026-11-22T12:00:00Z";
+  const ayse = {
+    actor: { pool: "staff" as const, sub: "ayse", username: "ayse" },
+    requestId: "req-1",
+    sourceIp: "192.0.2.1",
+  };
+  let audited: DynamoDbVerificationStore;
+  beforeAll(() => {
+    audited = new DynamoDbVerificationStore(
+      tables.doc(),
+      table,
+      new DynamoDbAuditTrail(tables.doc(), tables.name(AUDIT_TABLE)),
+    );
+  });
+
+  /** Processed to review because the issuer gave no answer (`reason`), then claimed by `ayse` until 12:15. */
+  async function unanswered(reason: ReviewReason = "issuer_unavailable") {
+    const state = { ...claimed(undefined, 1, new Date(now), 0), rev: 2, answer: "unavailable" as const };
+    const item = await created({ status: "processing", sequence: 2, issuer: state });
+    const id = item.verification_id;
+    const set = { review_reason: reason, review_required_at: now, review_deadline: "2026-11-25T12:00:00Z" };
+    await store.transition({ id, from: "processing", to: "in_review", now, set });
+    const claim = await store.claimReview({
+      id,
+      holder: { sub: "ayse", username: "ayse" },
+      now,
+      expiresAt: "2026-11-22T12:15:00Z",
+    });
+    expect(claim).toMatchObject({ applied: true, item: { sequence: 3 } });
+    return { id, state };
+  }
+
+  it("records the asking only for the claim's holder, over the state they read, of an item the issuer gave no answer for", async () => {
+    const { id, state: seen } = await unanswered();
+    const ask = (fields: { holder?: string; rev?: number; id?: string }) =>
+      audited.askIssuerAgain({
+        id: fields.id ?? id,
+        sequence: 3,
+        holder: fields.holder ?? "ayse",
+        now,
+        seen: { ...seen, rev: fields.rev ?? seen.rev },
+        state: rechecked(seen, new Date(now), "ayse"),
+        audit: auditRecord(ayse, new Date(now), { action: "review.issuer_asked", verification_id: id }),
+      });
+
+    expect((await ask({ holder: "mehmet" })).applied).toBe(false);
+    expect((await ask({ rev: seen.rev + 1 })).applied).toBe(false);
+    const other = await unanswered("fields_incomplete");
+    expect((await ask({ id: other.id })).applied).toBe(false);
+    const asked = await ask({});
+    expect(asked).toMatchObject({ applied: true, item: { sequence: 3, issuer: { recheck: { at: now, by: "ayse" } } } });
+    // Over what it read: the same asking again finds another state.
+    expect((await ask({})).applied).toBe(false);
+  });
+
+  it("revises an item in review one step up its sequence, still filed by its review deadline", async () => {
+    const { id } = await unanswered();
+    const revised = await store.revise({
+      id,
+      sequence: 3,
+      now: "2026-11-22T12:05:00Z",
+      set: { review_reason: "fields_incomplete" },
+      remove: ["expected_subject"],
+    });
+    expect(revised).toMatchObject({
+      applied: true,
+      item: {
+        status: "in_review",
+        sequence: 4,
+        review_reason: "fields_incomplete",
+        updated_at: "2026-11-22T12:05:00Z",
+      },
+    });
+    expect(await storedRecord(id)).toMatchObject({ review_day: "2026-11-25" });
+    expect((await store.inReviewOn("2026-11-25", {}, 100)).items.map((found) => found.verification_id)).toContain(id);
+    expect((await store.revise({ id, sequence: 3, now, set: {} })).applied).toBe(false);
   });
 });
 
