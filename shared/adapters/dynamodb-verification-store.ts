@@ -14,10 +14,11 @@ import { canTransition } from "../domain/state.ts";
 import { isoSeconds } from "../domain/time.ts";
 import { ERASED_ATTRIBUTES, type VerificationItem } from "../domain/verification.ts";
 import type {
+  AskingAgain,
   ReviewPosition,
+  Revision,
   TransitionOutcome,
   TransitionRequest,
-  VerificationChange,
   VerificationQuery,
   VerificationStore,
 } from "../ports/verification-store.ts";
@@ -325,15 +326,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
     }
   }
 
-  askIssuerAgain(request: {
-    id: string;
-    sequence: number;
-    holder: string;
-    now: string;
-    seen: IssuerState;
-    state: IssuerState;
-    audit: AuditRecord;
-  }): Promise<TransitionOutcome> {
+  askIssuerAgain(request: AskingAgain): Promise<TransitionOutcome> {
     const names: Record<string, string> = { "#status": "status" };
     const values: Record<string, unknown> = {
       ":state": request.state,
@@ -360,13 +353,7 @@ export class DynamoDbVerificationStore implements VerificationStore {
     );
   }
 
-  revise(request: {
-    id: string;
-    sequence: number;
-    now: string;
-    set: VerificationChange;
-    remove?: readonly (keyof VerificationChange)[];
-  }): Promise<TransitionOutcome> {
+  revise(request: Revision): Promise<TransitionOutcome> {
     const names: Record<string, string> = { "#status": "status" };
     const values: Record<string, unknown> = { ":in_review": "in_review", ":now": request.now, ":one": 1 };
     const guard = guardCondition({ sequence: request.sequence }, names, values);

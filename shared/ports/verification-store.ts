@@ -39,6 +39,27 @@ export interface TransitionRequest {
   seen?: VerificationItem;
 }
 
+/** A reviewer's asking the issuer again: the lookup state they read, the one to write, and its record. */
+export interface AskingAgain {
+  id: string;
+  sequence: number;
+  /** The claim's holder (their sub). */
+  holder: string;
+  now: string;
+  seen: IssuerState;
+  state: IssuerState;
+  audit: AuditRecord;
+}
+
+/** What a verification in review shows once the issuer, asked again, answered what the checks cannot decide. */
+export interface Revision {
+  id: string;
+  sequence: number;
+  now: string;
+  set: VerificationChange;
+  remove?: readonly (keyof VerificationChange)[];
+}
+
 /** Where a page of a listing ends: the last item's review deadline and id. */
 export interface ReviewPosition {
   deadline: string;
@@ -139,27 +160,13 @@ export interface VerificationStore {
    * whose claim `holder` (their sub) holds at `now`; with its audit record. Not a change of
    * state: `sequence` stays.
    */
-  askIssuerAgain(request: {
-    id: string;
-    sequence: number;
-    holder: string;
-    now: string;
-    seen: IssuerState;
-    state: IssuerState;
-    audit: AuditRecord;
-  }): Promise<TransitionOutcome>;
+  askIssuerAgain(request: AskingAgain): Promise<TransitionOutcome>;
   /**
    * Revises a verification in review at `sequence` once the issuer, asked again, answered what
    * the checks still cannot decide: its checks, review reason and what the answer gave. It stays
    * in review, its window unchanged, one step up the sequence (a reviewer's `If-Match` reads it again).
    */
-  revise(request: {
-    id: string;
-    sequence: number;
-    now: string;
-    set: VerificationChange;
-    remove?: readonly (keyof VerificationChange)[];
-  }): Promise<TransitionOutcome>;
+  revise(request: Revision): Promise<TransitionOutcome>;
   /**
    * Erases the person from a verification still at `sequence` and not erased: removes
    * `ERASED_ATTRIBUTES`, empties its checks, sets `redacted_at` and `updated_at` to `now`, one

@@ -59,10 +59,11 @@ import type { SealContext, Sealer } from "#shared/ports/sealer";
 import type { SubjectDigest } from "#shared/ports/subject-digest";
 import type { UsageCounts, UsageStore } from "#shared/ports/usage-store";
 import type {
+  AskingAgain,
   ReviewPosition,
+  Revision,
   TransitionOutcome,
   TransitionRequest,
-  VerificationChange,
   VerificationQuery,
   VerificationStore,
 } from "#shared/ports/verification-store";
@@ -263,15 +264,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     return { applied: true, item: copy(next) };
   }
 
-  async askIssuerAgain(request: {
-    id: string;
-    sequence: number;
-    holder: string;
-    now: string;
-    seen: IssuerState;
-    state: IssuerState;
-    audit: AuditRecord;
-  }): Promise<TransitionOutcome> {
+  async askIssuerAgain(request: AskingAgain): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     const holds =
       stored?.status === "in_review" &&
@@ -285,13 +278,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     return { applied: true, item: copy(next) };
   }
 
-  async revise(request: {
-    id: string;
-    sequence: number;
-    now: string;
-    set: VerificationChange;
-    remove?: readonly (keyof VerificationChange)[];
-  }): Promise<TransitionOutcome> {
+  async revise(request: Revision): Promise<TransitionOutcome> {
     const stored = this.items.get(request.id);
     if (stored?.status !== "in_review" || stored.sequence !== request.sequence) {
       return { applied: false, item: stored && copy(stored) };
