@@ -9,7 +9,6 @@ import type { StaffVerification } from "./wire.ts";
 
 export interface AskAgainPanel {
   element: HTMLElement;
-  button: HTMLButtonElement;
   /** Shows the item's state as just read; `mine` while the reviewer holds its claim. */
   show(verification: StaffVerification, mine: boolean): void;
   busy(busy: boolean): void;
@@ -52,7 +51,6 @@ export function askAgainPanel(ask: () => void): AskAgainPanel {
   };
   return {
     element,
-    button,
     show(verification, mine) {
       const recheck = verification.issuer_recheck;
       element.hidden = recheck === null || verification.status !== "in_review";

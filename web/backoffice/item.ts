@@ -134,6 +134,8 @@ interface Item {
   recheck: AskAgainPanel;
   /** Reads the item again while e-Devlet's answer is awaited, or when it may be asked again. */
   watch: number | undefined;
+  /** How often it was read again for that answer. */
+  polls: number;
   /** What the claim and the decision said, beside the form. */
   say: Announcer;
   current: StaffVerification | undefined;
@@ -352,21 +354,27 @@ function showVerification(item: Item, verification: StaffVerification): void {
 }
 
 /**
- * While e-Devlet's answer to asking again is awaited, the item is read again every few seconds
- * (it completes, or shows the new checks, when the answer arrives); a wait before asking again is
- * read again when it ends. The copies are drawn again when the answer brought the issuer's.
+ * While e-Devlet's answer to asking again is awaited, the item is read again after 2 s, then
+ * less and less often (each reading is audited), at most 15 s apart: it completes, or shows the
+ * new checks, when the answer arrives. A wait before asking again is read again when it ends.
+ * The copies are drawn again when the answer brought the issuer's.
  */
 function watchRecheck(item: Item, verification: StaffVerification): void {
   window.clearTimeout(item.watch);
   item.watch = undefined;
   const recheck = verification.status === "in_review" ? verification.issuer_recheck : null;
+  const awaited = recheck?.under_way === true;
+  item.polls = awaited ? item.polls + 1 : 0;
   if (!recheck) return;
-  const wait = recheck.under_way ? RECHECK_POLL_MS : Date.parse(recheck.allowed_from) - Date.now();
-  if (recheck.under_way || wait > 0) item.watch = window.setTimeout(() => void reload(item), wait);
+  const wait = awaited
+    ? Math.min(FIRST_POLL_MS * 2 ** (item.polls - 1), LAST_POLL_MS)
+    : Date.parse(recheck.allowed_from) - Date.now();
+  if (wait > 0) item.watch = window.setTimeout(() => void reload(item), wait);
 }
 
-/** How often an item whose e-Devlet answer is awaited is read again. */
-const RECHECK_POLL_MS = 2_000;
+/** How soon, and at most how far apart, an item whose e-Devlet answer is awaited is read again. */
+const FIRST_POLL_MS = 2_000;
+const LAST_POLL_MS = 15_000;
 
 /** Asks e-Devlet again for the item; a refusal because the page is stale reads it again. */
 async function askAgain(item: Item): Promise<void> {
@@ -528,6 +536,7 @@ export function showItem(context: ConsoleContext, id: string, claimFirst = false
     ),
     recheck: askAgainPanel(() => void askAgain(item)),
     watch: undefined,
+    polls: 0,
     say: announcer(...parts.feedback),
     current: undefined,
     holdsUntil: undefined,
