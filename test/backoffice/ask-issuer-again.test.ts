@@ -129,7 +129,7 @@ describe("asking e-Devlet again in the console (headless chromium)", () => {
       await expect.poll(() => page.locator("article.item[aria-busy=false]").count(), LOADED).toBe(1);
 
       const box = page.locator("section.recheck");
-      await expect.poll(() => box.textContent()).toContain("e-Devlet sorulduğunda yanıt vermedi");
+      await expect.poll(() => box.textContent()).toContain("e-Devlet sorulduğunda kullanılabilir bir yanıt gelmedi");
       expect(await box.textContent()).toContain("Yeniden sormak için kaydı üstlenin");
       const ask = box.getByRole("button", { name: "e-Devlet'e yeniden sor" });
       expect(await ask.isHidden()).toBe(true);

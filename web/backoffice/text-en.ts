@@ -233,10 +233,10 @@ export const en = {
   "decision.failed": "The decision could not be recorded.",
 
   "recheck.title": "e-Devlet's answer",
-  "recheck.never": "e-Devlet gave no answer when it was asked. It can be asked again once every 10 minutes.",
+  "recheck.never": "e-Devlet gave no usable answer when it was asked. It can be asked again once every 10 minutes.",
   "recheck.claim_first": "Claim the item to ask it again.",
   "recheck.under_way": "{name} asked e-Devlet again at {time}: waiting for its answer…",
-  "recheck.no_answer": "{name} asked e-Devlet again at {time}: it gave no answer again.",
+  "recheck.no_answer": "{name} asked e-Devlet again at {time}: no usable answer again.",
   "recheck.allowed_from": "It can be asked again from {time}.",
   "recheck.ask": "Ask e-Devlet again",
   "recheck.sent": "e-Devlet is being asked again; the item updates when it answers.",

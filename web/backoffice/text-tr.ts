@@ -235,10 +235,10 @@ export const tr: Readonly<Record<TextKey, string>> = {
   "decision.failed": "Karar kaydedilemedi.",
 
   "recheck.title": "e-Devlet'in yanıtı",
-  "recheck.never": "e-Devlet sorulduğunda yanıt vermedi. 10 dakikada bir yeniden sorulabilir.",
+  "recheck.never": "e-Devlet sorulduğunda kullanılabilir bir yanıt gelmedi. 10 dakikada bir yeniden sorulabilir.",
   "recheck.claim_first": "Yeniden sormak için kaydı üstlenin.",
   "recheck.under_way": "{name}, e-Devlet'e {time} saatinde yeniden sordu: yanıt bekleniyor…",
-  "recheck.no_answer": "{name}, e-Devlet'e {time} saatinde yeniden sordu: yine yanıt gelmedi.",
+  "recheck.no_answer": "{name}, e-Devlet'e {time} saatinde yeniden sordu: yine kullanılabilir bir yanıt gelmedi.",
   "recheck.allowed_from": "{time} saatinden itibaren yeniden sorulabilir.",
   "recheck.ask": "e-Devlet'e yeniden sor",
   "recheck.sent": "e-Devlet'e yeniden soruluyor; yanıt geldiğinde kayıt güncellenir.",
