@@ -95,16 +95,16 @@ describe("asking the issuer again", () => {
     await expect(askIssuerAgain(deps, AYSE, verificationId(9))).rejects.toMatchObject({
       code: "verification_not_found",
     });
-    expect(queue.messages).toHaveLength(0);
 
     const other = aVerification({ verification_id: verificationId(2), status: "in_review", sequence: 3 });
     verifications.put({ ...other, review_reason: "fields_incomplete", issuer: verifications.stored(ID)?.issuer });
     await claimReview(deps, AYSE, verificationId(2));
     await expect(askIssuerAgain(deps, AYSE, verificationId(2))).rejects.toMatchObject({ code: "issuer_not_askable" });
-    await claimReview(deps, AYSE, ID).catch(() => undefined);
+    // An environment that asks no issuer (any more): nothing to ask again.
     await expect(askIssuerAgain({ ...deps, queue: undefined }, MEHMET, ID)).rejects.toMatchObject({
       code: "issuer_not_askable",
     });
+    expect(queue.messages).toHaveLength(0);
   });
 
   it("records who asked with its audit record, sends the lookup's next attempt, and shows it under way", async () => {
