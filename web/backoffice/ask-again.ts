@@ -14,10 +14,13 @@ export interface AskAgainPanel {
   busy(busy: boolean): void;
 }
 
-/** The sentence for an item that may be asked again (`recheck`), at the page's clock. */
-function stateText(recheck: NonNullable<StaffVerification["issuer_recheck"]>, mine: boolean): (string | Node)[] {
+/** The sentence for an item that may be asked again (`recheck`; `allowed` now), at the page's clock. */
+function stateText(
+  recheck: NonNullable<StaffVerification["issuer_recheck"]>,
+  mine: boolean,
+  allowed: boolean,
+): (string | Node)[] {
   const { asked_at: askedAt, asked_by: askedBy } = recheck;
-  const allowed = Date.parse(recheck.allowed_from) <= Date.now();
   if (askedAt === null || askedBy === null) {
     return [t("recheck.never"), " ", mine ? "" : t("recheck.claim_first")];
   }
@@ -55,8 +58,9 @@ export function askAgainPanel(ask: () => void): AskAgainPanel {
       const recheck = verification.issuer_recheck;
       element.hidden = recheck === null || verification.status !== "in_review";
       if (!recheck) return;
-      status.replaceChildren(...stateText(recheck, mine));
-      ready = mine && !recheck.under_way && Date.parse(recheck.allowed_from) <= Date.now();
+      const allowed = Date.parse(recheck.allowed_from) <= Date.now();
+      status.replaceChildren(...stateText(recheck, mine, allowed));
+      ready = mine && !recheck.under_way && allowed;
       follow();
     },
     busy(busy) {
