@@ -92,7 +92,7 @@ export interface Target {
   close(): void;
 }
 
-/** What `audit verify` reads: the records by their prints, those outside their month, the digests and the key to check them with. */
+/** What `audit verify` reads: the records by their prints, those outside their month's chain, the digests and the key to check them with. */
 export interface AuditCheck {
   prints: AuditPrints;
   strays: AuditStrays;

@@ -22,7 +22,7 @@ export const AUDIT: GroupDefinition = {
     {
       name: "verify",
       description:
-        "check each month's records against the digests the sealer signed, and name every record changed, put in, removed or kept outside its month",
+        "check each month's records against the digests the sealer signed, and name every record changed, put in, removed or kept outside its month's chain",
       options: [
         option("--from <month>", "the first month (YYYY-MM); the trail's retention by default", month),
         option("--to <month>", "the last month (YYYY-MM); this month by default", month),

@@ -1,43 +1,44 @@
-import {
-  type DynamoDBDocumentClient,
-  PutCommand,
-  paginateQuery,
-  paginateScan,
-  QueryCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand, paginateQuery, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { AUDIT_TABLE } from "../declarations/tables.ts";
 import {
+  AUDIT_CHAINS,
   AUDIT_ID_PATTERN,
   AUDIT_RETENTION_MONTHS,
   auditExpiry,
+  auditIdBelow,
   auditIdsBetween,
   auditMonth,
+  auditPartition,
+  auditPlace,
   auditPrint,
   monthFrom,
   type RecordPrint,
 } from "../domain/audit.ts";
-import type { AuditRecord } from "../domain/responses/audit.ts";
+import { type AuditRecord, actorSchema } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditNarrowing, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import type { AuditLinker, RecordPut } from "./dynamodb-writes.ts";
 
-/** The ids a listing may show: from `first`, to `last`, older than `before` (each when given), of `action`. */
+/** The ids a listing may show: from `first` to `last` (each when given, both inclusive), of `action`. */
 interface IdRange {
   first?: string;
   last?: string;
-  before?: string;
   action?: string;
 }
 
-/** A narrowing and a page's cursor as one range of ids; none when together they leave no id. */
+/**
+ * A narrowing and a page's cursor as one range of ids (older than `before`: up to the id just
+ * below it); none when together they leave no id.
+ */
 function idRange(narrowing: AuditNarrowing, before: string | undefined): IdRange | undefined {
   const ids = auditIdsBetween(narrowing.since ?? new Date(0), narrowing.until ?? new Date(0));
   const first = narrowing.since ? ids.first : undefined;
-  const last = narrowing.until ? ids.last : undefined;
-  if (before !== undefined && first !== undefined && before <= first) return undefined;
-  // A cursor past the range's end starts nothing: the range's end bounds the reading anyway.
-  const within = before !== undefined && (last === undefined || before <= last) ? before : undefined;
-  return { first, last, before: within, action: narrowing.action };
+  const until = narrowing.until ? ids.last : undefined;
+  const below = before === undefined ? undefined : auditIdBelow(before);
+  if (before !== undefined && below === undefined) return undefined;
+  const last = below !== undefined && (until === undefined || below < until) ? below : until;
+  if (first !== undefined && last !== undefined && last < first) return undefined;
+  return { first, last, action: narrowing.action };
 }
 
 /** The key condition on `partition` and the ids of `range`, and its action as a filter. */
@@ -82,12 +83,26 @@ function recordOf(item: Record<string, unknown>): AuditRecord {
   return record as unknown as AuditRecord;
 }
 
-/** Whether an item is a record kept in its own month: the only items any listing shows or any digest seals. */
-const inItsMonth = (item: Record<string, unknown>): boolean =>
-  typeof item.audit_id === "string" && AUDIT_ID_PATTERN.test(item.audit_id) && item.month === auditMonth(item.audit_id);
+/**
+ * Whether an item is a record kept where it belongs, its month's chain (or its month's whole,
+ * where records were kept before chains): the only items any listing shows or any digest seals.
+ */
+function inItsPlace(item: Record<string, unknown>): boolean {
+  const { audit_id, actor, organization_id, month } = item;
+  if (typeof audit_id !== "string" || !AUDIT_ID_PATTERN.test(audit_id)) return false;
+  if (month === auditMonth(audit_id)) return true;
+  const who = actorSchema.safeParse(actor);
+  if (!who.success || (organization_id !== undefined && typeof organization_id !== "string")) return false;
+  return month === auditPlace({ audit_id, actor: who.data, organization_id });
+}
+
+/** Items by their ids, newest first. */
+const newestFirst = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  String(b.audit_id).localeCompare(String(a.audit_id));
 
 /**
- * The audit table: records partitioned by month, with an index per verification and per actor.
+ * The audit table: records partitioned by month and chain (`AUDIT_CHAINS`), with an index per
+ * verification and per actor.
  * A record is one conditional put, written with the change it records (`linkItems`): writers
  * never wait on one another; the sealer reads the months' prints (`dynamodb-audit-digests.ts`).
  */
@@ -115,31 +130,40 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
   recordPut(record: AuditRecord): RecordPut {
     const item: StoredRecord = {
       ...record,
-      month: auditMonth(record.audit_id),
+      month: auditPlace(record),
       actor_sub: record.actor.sub,
       expires_at_epoch: auditExpiry(record.audit_id),
     };
     return { TableName: this.table, Item: item, ConditionExpression: "attribute_not_exists(audit_id)" };
   }
 
+  /** Every chain of the month read at once, merged in id order: the month is sealed as one. */
   async prints(month: string, after?: string): Promise<RecordPrint[]> {
-    const prints: RecordPrint[] = [];
-    const pages = paginateQuery(
-      { client: this.db },
-      {
-        TableName: this.table,
-        KeyConditionExpression: after ? "#month = :month AND audit_id > :after" : "#month = :month",
-        ExpressionAttributeNames: { "#month": "month" },
-        ExpressionAttributeValues: { ":month": month, ...(after ? { ":after": after } : {}) },
-        ConsistentRead: true,
-      },
+    const chains = await Promise.all(
+      AUDIT_CHAINS.map(async (chain) => {
+        const prints: RecordPrint[] = [];
+        const pages = paginateQuery(
+          { client: this.db },
+          {
+            TableName: this.table,
+            KeyConditionExpression: after ? "#month = :month AND audit_id > :after" : "#month = :month",
+            ExpressionAttributeNames: { "#month": "month" },
+            ExpressionAttributeValues: {
+              ":month": auditPartition(month, chain),
+              ...(after ? { ":after": after } : {}),
+            },
+            ConsistentRead: true,
+          },
+        );
+        for await (const page of pages) {
+          for (const item of page.Items ?? []) {
+            if (inItsPlace(item)) prints.push({ audit_id: String(item.audit_id), print: auditPrint(item) });
+          }
+        }
+        return prints;
+      }),
     );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        if (inItsMonth(item)) prints.push({ audit_id: String(item.audit_id), print: auditPrint(item) });
-      }
-    }
-    return prints;
+    return chains.flat().sort((a, b) => a.audit_id.localeCompare(b.audit_id));
   }
 
   async strays(): Promise<string[]> {
@@ -148,14 +172,14 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
       { client: this.db },
       {
         TableName: this.table,
-        ProjectionExpression: "#month, audit_id",
+        ProjectionExpression: "#month, audit_id, actor, organization_id",
         ExpressionAttributeNames: { "#month": "month" },
       },
     );
     for await (const page of pages) {
       for (const item of page.Items ?? []) {
         const id = item.audit_id;
-        if (typeof id === "string" && AUDIT_ID_PATTERN.test(id) && !inItsMonth(item)) strays.push(id);
+        if (typeof id === "string" && AUDIT_ID_PATTERN.test(id) && !inItsPlace(item)) strays.push(id);
       }
     }
     return strays;
@@ -186,35 +210,32 @@ export class DynamoDbAuditTrail implements AuditTrail, AuditPrints, AuditStrays,
       ScanIndexForward: false,
       IndexName: indexName,
       ...rangeQuery({ name: partitionKey.name, value }, range),
-      ...(range.before
-        ? { ExclusiveStartKey: { month: auditMonth(range.before), audit_id: range.before, [partitionKey.name]: value } }
-        : {}),
     });
-    return { records: items.filter(inItsMonth).map(recordOf), more };
+    return { records: items.filter(inItsPlace).map(recordOf), more };
   }
 
-  /** Newest month first, from the range's last month to its first, the trail's whole retention at most. */
+  /**
+   * Newest month first, from the range's last month to its first, the trail's whole retention at
+   * most; each month's chains read at once, each for as many as the page still needs, and merged.
+   */
   private async monthsPage(limit: number, range: IdRange): Promise<{ records: AuditRecord[]; more: boolean }> {
     const records: AuditRecord[] = [];
-    const newest = range.before ?? range.last;
-    let month = newest ? auditMonth(newest) : this.now().toISOString().slice(0, 7);
+    let month = range.last ? auditMonth(range.last) : this.now().toISOString().slice(0, 7);
     const oldest = range.first ? auditMonth(range.first) : "";
-    let start: Record<string, unknown> | undefined = range.before ? { month, audit_id: range.before } : undefined;
     for (let read = 0; read < AUDIT_RETENTION_MONTHS && month >= oldest; read += 1) {
-      do {
-        const { Items = [], LastEvaluatedKey } = await this.db.send(
-          new QueryCommand({
+      const needed = limit - records.length;
+      const chains = await Promise.all(
+        AUDIT_CHAINS.map((chain) =>
+          queryWithMore<Record<string, unknown>>(this.db, needed, {
             TableName: this.table,
             ScanIndexForward: false,
-            ...rangeQuery({ name: "month", value: month }, range),
-            Limit: limit - records.length + 1,
-            ...(start ? { ExclusiveStartKey: start } : {}),
+            ...rangeQuery({ name: "month", value: auditPartition(month, chain) }, range),
           }),
-        );
-        records.push(...Items.filter(inItsMonth).map(recordOf));
-        if (records.length > limit) return { records: records.slice(0, limit), more: true };
-        start = LastEvaluatedKey;
-      } while (start);
+        ),
+      );
+      const found = chains.flatMap(({ items }) => items.filter(inItsPlace)).sort(newestFirst);
+      records.push(...found.slice(0, needed).map(recordOf));
+      if (found.length > needed || chains.some(({ more }) => more)) return { records, more: true };
       month = monthFrom(month, -1);
     }
     return { records, more: false };

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { decodeTime, encodeTime } from "ulid";
 import { newId } from "./ids.ts";
 import type { Actor, AuditRecord } from "./responses/audit.ts";
+import { fnv1a } from "./shards.ts";
 import { isoSeconds } from "./time.ts";
 import * as z from "./zod.ts";
 
@@ -105,10 +106,66 @@ export function auditIdsBetween(since: Date, until: Date): { first: string; last
   };
 }
 
+/** The letters of a ULID, in their order. */
+const ULID_LETTERS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * The greatest audit id below `id` (undefined below the least): "older than `id`" as an id
+ * range's inclusive end, which a key condition can hold and an index's cursor would need the
+ * record's partition for.
+ */
+export function auditIdBelow(id: string): string | undefined {
+  const letters = [...id.slice("aud_".length)];
+  for (let at = letters.length - 1; at >= 0; at -= 1) {
+    const place = ULID_LETTERS.indexOf(letters[at] ?? "");
+    if (place > 0) {
+      letters[at] = ULID_LETTERS[place - 1] ?? "";
+      return `aud_${letters.join("")}`;
+    }
+    letters[at] = "Z";
+  }
+  return undefined;
+}
+
 /** The UTC month (`YYYY-MM`) a record belongs to, from the time in its id. */
 export function auditMonth(auditId: string): string {
   return new Date(auditTime(auditId)).toISOString().slice(0, 7);
 }
+
+/**
+ * How many chains the portal's records are shared among, by organisation (the house's hash,
+ * `fnv1a` of `shards.ts`): each organisation's records always land in the same one.
+ */
+export const PORTAL_CHAINS = 8;
+
+/**
+ * The chains a month's records are kept in, each a partition of its own: one for staff, one for
+ * operators, and the portal's by organisation, so no tenant's audited traffic lands where staff's
+ * or most other tenants' does (DynamoDB serves one partition key about 1,000 writes a second, and
+ * ids that grow with time keep a key's writes on one partition). The sealer reads a month's
+ * chains together and seals the month as one (`audit-digests.ts`). `""` is the whole month,
+ * where records were kept before chains: read, sealed and checked, never written to.
+ */
+export const AUDIT_CHAINS: readonly string[] = [
+  "staff",
+  "operator",
+  ...Array.from({ length: PORTAL_CHAINS }, (_, n) => `portal-${String(n).padStart(2, "0")}`),
+  "",
+];
+
+/** The chain a record is kept in: its actor's pool, and for the portal its organisation's share. */
+export function auditChain(record: Pick<AuditRecord, "actor" | "organization_id">): string {
+  if (record.actor.pool !== "portal") return record.actor.pool;
+  const share = fnv1a(record.organization_id ?? record.actor.sub) % PORTAL_CHAINS;
+  return `portal-${String(share).padStart(2, "0")}`;
+}
+
+/** The partition a month's chain is kept in: `YYYY-MM#<chain>`, the month alone for `""`. */
+export const auditPartition = (month: string, chain: string): string => (chain ? `${month}#${chain}` : month);
+
+/** The partition a record is written to: its month's, of its chain. */
+export const auditPlace = (record: Pick<AuditRecord, "audit_id" | "actor" | "organization_id">): string =>
+  auditPartition(auditMonth(record.audit_id), auditChain(record));
 
 /** The month (`YYYY-MM`) `by` months after `month` (before it, for a negative `by`). */
 export function monthFrom(month: string, by: number): string {

@@ -20,7 +20,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbAuditDigests } from "#shared/adapters/dynamodb-audit-digests";
 import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
 import { AUDIT_DIGESTS_TABLE, AUDIT_TABLE } from "#shared/declarations/tables";
-import { auditRecord } from "#shared/domain/audit";
+import { auditPlace, auditRecord } from "#shared/domain/audit";
 import { SEAL_OVERDUE_MS } from "#shared/domain/audit-digests";
 import type { AuditRecord } from "#shared/domain/responses/audit";
 import { isoSeconds } from "#shared/domain/time";
@@ -144,8 +144,13 @@ function attacker() {
 }
 
 const by = { actor: { pool: "portal" as const, sub: "owner-1", username: "owner" }, requestId: "r", sourceIp: "-" };
+const staff = { ...by, actor: { pool: "staff" as const, sub: "staff-1", username: "ayse" } };
+/** A record made at `iso`: an owner's for `n` 1, 4 or 5, a reviewer's otherwise, each kept in their own chain. */
 const recordAt = (iso: string, n: number): AuditRecord => ({
-  ...auditRecord(by, new Date(iso), { action: "verification.viewed", detail: { n: String(n) } }),
+  ...auditRecord([1, 4, 5].includes(n) ? by : staff, new Date(iso), {
+    action: "verification.viewed",
+    detail: { n: String(n) },
+  }),
   audit_id: `aud_${ulid(Date.parse(iso))}`,
 });
 
@@ -160,7 +165,7 @@ describe("the writers' powers, as the stack grants them", () => {
 });
 
 describe("tampering, each kind named", () => {
-  it("names what was edited, reordered, expired early, put in, removed and kept outside its month; the sealer does not seal over it", async () => {
+  it("names what was edited, reordered, expired early, put in, removed and kept outside its month or chain; the sealer does not seal over it", async () => {
     const clock = new FixedClock("2026-11-20T12:00:00Z");
     const trail = new DynamoDbAuditTrail(tables.doc(), tables.name(AUDIT_TABLE));
     const digests = new DynamoDbAuditDigests(tables.doc(), tables.name(AUDIT_DIGESTS_TABLE));
@@ -184,7 +189,7 @@ describe("tampering, each kind named", () => {
             TableName: table,
             KeyConditionExpression: "#m = :m AND audit_id = :id",
             ExpressionAttributeNames: { "#m": "month" },
-            ExpressionAttributeValues: { ":m": "2026-11", ":id": record?.audit_id },
+            ExpressionAttributeValues: { ":m": record && auditPlace(record), ":id": record?.audit_id },
           }),
         )
       ).Items?.[0] as Json;
@@ -192,7 +197,7 @@ describe("tampering, each kind named", () => {
     const [first, edited, swapA, swapB, shortened, , last] = await Promise.all(records.map(stored));
 
     await put({ ...edited, detail: { n: "forged" } });
-    // Reordered: two records' contents swapped, each keeping its own key.
+    // Reordered: two records' contents swapped, each keeping its own key (both a reviewer's: one chain).
     await put({ ...swapB, month: swapA?.month, audit_id: swapA?.audit_id });
     await put({ ...swapA, month: swapB?.month, audit_id: swapB?.audit_id });
     await put({ ...shortened, expires_at_epoch: 1 });
@@ -212,6 +217,9 @@ describe("tampering, each kind named", () => {
     await put(nowhere);
     const elsewhere = { ...inserted, ...recordAt("2026-11-20T10:27:00Z", 96), month: "2026-10" };
     await put(elsewhere);
+    // A reviewer's record kept in the operators' chain of its month.
+    const otherChain = { ...inserted, ...recordAt("2026-11-20T11:58:00Z", 95), month: "2026-11#operator" };
+    await put(otherChain);
     // No writer may write a digest of its own.
     await expect(
       intruder.send(
@@ -233,13 +241,15 @@ describe("tampering, each kind named", () => {
       { kind: "inserted", audit_id: pastMonth.audit_id, reason: expect.any(String) },
       { kind: "stray", audit_id: nowhere.audit_id, reason: expect.stringContaining("outside") },
       { kind: "stray", audit_id: elsewhere.audit_id, reason: expect.any(String) },
+      { kind: "stray", audit_id: otherChain.audit_id, reason: expect.any(String) },
     ];
     expect(findings).toEqual(expect.arrayContaining(expected));
     expect(findings).toHaveLength(expected.length);
-    // What no listing shows: the records kept outside their month.
+    // What no listing shows: the records kept outside their month or chain.
     const listed = (await trail.page({ actorSub: "owner-1" }, 100)).records.map((record) => record.audit_id);
     expect(listed).not.toContain(nowhere.audit_id);
     expect(listed).not.toContain(elsewhere.audit_id);
+    expect(listed).not.toContain(otherChain.audit_id);
   });
 
   it("names a month whose records no signed digest covers once they are old enough", async () => {

@@ -3,17 +3,28 @@
  * with its month and is printed whole, and a change (an app's, a test event) is written with its
  * record or not at all. Tampering and sealing: `audit-tampering.test.ts`.
  */
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { ulid } from "ulid";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbAppStore } from "#shared/adapters/dynamodb-app-store";
 import { DynamoDbAuditTrail } from "#shared/adapters/dynamodb-audit-trail";
 import { DynamoDbEventStore } from "#shared/adapters/dynamodb-event-store";
 import { APPS_TABLE, AUDIT_TABLE, EVENTS_TABLE } from "#shared/declarations/tables";
 import type { KeyItem } from "#shared/domain/apps";
-import { AUDIT_RETENTION_SECONDS, type AuditContext, auditExpiry, auditMonth, auditRecord } from "#shared/domain/audit";
+import {
+  AUDIT_RETENTION_SECONDS,
+  type AuditContext,
+  auditChain,
+  auditExpiry,
+  auditMonth,
+  auditPartition,
+  auditPlace,
+  auditRecord,
+} from "#shared/domain/audit";
 import { displayPrefix, generateApiKey, hashApiKey } from "#shared/domain/credentials";
 import { StaleAppError } from "#shared/domain/errors";
 import { newId } from "#shared/domain/ids";
+import type { AuditRecord } from "#shared/domain/responses/audit";
 import { APPS_PER_ORGANIZATION } from "#shared/domain/tenant-limits";
 import { type EventItem, TEST_EVENT_TYPE } from "#shared/domain/webhook-events";
 import { anApp, appId } from "../support/fakes.ts";
@@ -65,7 +76,7 @@ describe("records", () => {
     const record = viewBy("expiry", 1);
     await trail.append(record);
     const month = auditMonth(record.audit_id);
-    const key = { month, audit_id: record.audit_id };
+    const key = { month: auditPlace(record), audit_id: record.audit_id };
     const { Item } = await tables.doc().send(new GetCommand({ TableName: tables.name(AUDIT_TABLE), Key: key }));
     expect(Item?.expires_at_epoch).toBe(auditExpiry(record.audit_id));
     const [year, number] = month.split("-").map(Number) as [number, number];
@@ -77,6 +88,92 @@ describe("records", () => {
     const after = (await trail.prints(month)).find((print) => print.audit_id === record.audit_id)?.print;
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
+  });
+});
+
+describe("chains", () => {
+  /** Two organisations whose records land in different shares of the portal's chains. */
+  function twoOrganizations(): [string, string] {
+    const chainOf = (organizationId: string) =>
+      auditChain({ actor: { pool: "portal", sub: "s", username: "u" }, organization_id: organizationId });
+    const first = "org_01JQAAAAAAAAAAAAAAAAAAAAAA";
+    for (let n = 0; n < 100; n += 1) {
+      const other = `org_01JQAAAAAAAAAAAAAAAAAAAA${String(n).padStart(2, "0")}`;
+      if (chainOf(other) !== chainOf(first)) return [first, other];
+    }
+    throw new Error("every organisation landed in one share");
+  }
+
+  /** A record by `context` made at `at` (epoch ms), its id carrying that time. */
+  const madeAt = (who: AuditContext, at: number, action: AuditRecord["action"] = "verification.viewed") => ({
+    ...auditRecord(who, new Date(at), { action }),
+    audit_id: `aud_${ulid(at)}`,
+  });
+
+  it("keeps staff's, operators' and each organisation's records in partitions of their own", async () => {
+    const [one, two] = twoOrganizations();
+    const people: AuditContext[] = [
+      context("chains-staff"),
+      { ...context("chains-ops"), actor: { pool: "operator", sub: "chains-ops", username: "ops" } },
+      { ...context("chains-a"), actor: { pool: "portal", sub: "chains-a", username: "a" }, organizationId: one },
+      { ...context("chains-b"), actor: { pool: "portal", sub: "chains-b", username: "b" }, organizationId: two },
+    ];
+    const records = people.map((who, n) => madeAt(who, Date.now() - 10_000 + n));
+    await Promise.all(records.map((record) => trail.append(record)));
+    const { Items = [] } = await tables.doc().send(
+      new ScanCommand({
+        TableName: tables.name(AUDIT_TABLE),
+        FilterExpression: "begins_with(request_id, :chains)",
+        ExpressionAttributeValues: { ":chains": "req-chains-" },
+      }),
+    );
+    const month = auditMonth(records[0]?.audit_id ?? "");
+    expect(new Map(Items.map((item) => [item.audit_id, item.month]))).toEqual(
+      new Map(records.map((record) => [record.audit_id, auditPartition(month, auditChain(record))])),
+    );
+    expect(new Set(Items.map((item) => item.month)).size).toBe(4);
+  });
+
+  it("lists every chain of every month newest first, page after page, and each actor's the same", async () => {
+    const [one] = twoOrganizations();
+    const staff = context("pages-staff");
+    const owner: AuditContext = {
+      ...context("pages-owner"),
+      actor: { pool: "portal", sub: "pages-owner", username: "owner" },
+      organizationId: one,
+    };
+    // Last month's and this month's, the two chains' records interleaved in time.
+    const thisMonth = Date.parse(`${new Date().toISOString().slice(0, 7)}-01T00:00:00Z`);
+    const times = [-3_000, -2_000, -1_000, 1_000, 2_000, 3_000, 4_000].map((offset) => thisMonth + offset);
+    const records = times.map((at, n) => madeAt(n % 2 === 0 ? staff : owner, at, n === 3 ? "audit.viewed" : undefined));
+    await Promise.all(records.map((record) => trail.append(record)));
+    const ours = (page: AuditRecord[]) =>
+      page.filter((record) => records.some((one) => one.audit_id === record.audit_id)).map((record) => record.audit_id);
+    const narrowing = { since: new Date(thisMonth - 3_000), until: new Date(thisMonth + 4_001) };
+
+    const newestFirst = records.map((record) => record.audit_id).reverse();
+    const listed: string[] = [];
+    let before: string | undefined;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page = await trail.page({}, 3, before, narrowing);
+      listed.push(...ours(page.records));
+      before = page.records.at(-1)?.audit_id;
+      if (!page.more) break;
+    }
+    expect(listed).toEqual(newestFirst);
+
+    const owners: string[] = [];
+    before = undefined;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page = await trail.page({ actorSub: "pages-owner" }, 2, before, narrowing);
+      owners.push(...ours(page.records));
+      before = page.records.at(-1)?.audit_id;
+      if (!page.more) break;
+    }
+    expect(owners).toEqual(newestFirst.filter((id) => records.find((r) => r.audit_id === id)?.actor.pool === "portal"));
+    expect(ours((await trail.page({}, 10, undefined, { ...narrowing, action: "audit.viewed" })).records)).toEqual([
+      records[3]?.audit_id,
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign, verify } from "node:crypto";
 import { type AppItem, type AppStatus, isLiveKey, type KeyItem } from "#shared/domain/apps";
-import { auditMonth, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
+import { auditMonth, auditPlace, auditPrint, auditTime, type RecordPrint } from "#shared/domain/audit";
 import type { SignedDigest } from "#shared/domain/audit-digests";
 /**
  * In-memory stand-ins for the ports in shared/ports, for unit tests of the use cases: no
@@ -124,7 +124,7 @@ export class InMemoryAuditTrail implements AuditTrail, AuditPrints {
     return this.kept
       .filter((record) => auditMonth(record.audit_id) === month && (after === undefined || record.audit_id > after))
       .sort((a, b) => a.audit_id.localeCompare(b.audit_id))
-      .map((record) => ({ audit_id: record.audit_id, print: auditPrint({ ...record, month }) }));
+      .map((record) => ({ audit_id: record.audit_id, print: auditPrint({ ...record, month: auditPlace(record) }) }));
   }
 
   /** Keeps the record of a change the store wrote; a store given a record without a trail refuses, as the table's does. */

@@ -1,7 +1,7 @@
 /**
  * `ops audit verify`: reads each month of the trail beside its signed digests and names every
  * record that does not agree with them (`checkMonth`), every digest the sealing key did not sign,
- * and every record kept outside its month.
+ * and every record kept outside its place (its month's chain: `AUDIT_CHAINS`).
  */
 import {
   type AuditFinding,
@@ -16,7 +16,7 @@ import type { Clock } from "../../ports/clock.ts";
 
 export interface TrailCheck {
   months: MonthCheck[];
-  /** Records kept outside their month: never shown, never sealed. */
+  /** Records kept outside their month's chain: never shown, never sealed. */
   strays: AuditFinding[];
   /** Every finding, the months' and the strays'. */
   findings: AuditFinding[];
@@ -53,7 +53,7 @@ export async function verifyAuditTrail(
     kind: "stray",
     month: "-",
     audit_id: auditId,
-    reason: "the record is kept outside its own month, where no listing shows it and no digest can seal it",
+    reason: "the record is kept outside its own month's chain, where no listing shows it and no digest can seal it",
   }));
   return { months, strays, findings: [...months.flatMap((month) => month.findings), ...strays] };
 }

@@ -5,7 +5,7 @@
  */
 import { ulid } from "ulid";
 import { describe, expect, it } from "vitest";
-import { auditRecord } from "#shared/domain/audit";
+import { AUDIT_CHAINS, AUDIT_ID_PATTERN, auditChain, auditIdBelow, auditRecord } from "#shared/domain/audit";
 import {
   DIGEST_RECORDS,
   DIGEST_START,
@@ -183,5 +183,33 @@ describe("sealing and checking", () => {
     const run = () => sealAudit({ prints: trail, digests, ...key, clock });
     await Promise.all([run(), run()]);
     expect((await digests.digests("2026-11")).map(({ digest }) => digest.seq)).toEqual([1]);
+  });
+});
+
+describe("the trail's chains", () => {
+  const portal = (organizationId: string) => ({
+    actor: { pool: "portal" as const, sub: `owner-of-${organizationId}`, username: "owner" },
+    organization_id: organizationId,
+  });
+
+  it("keeps staff and operators apart, and each organisation's records in one share whoever acts", () => {
+    expect(auditChain({ actor: by.actor })).toBe("staff");
+    expect(auditChain({ actor: { pool: "operator", sub: "os-user", username: "os-user" } })).toBe("operator");
+    const chain = auditChain(portal("org_01JQ"));
+    expect(auditChain({ ...portal("org_01JQ"), actor: { pool: "portal", sub: "other", username: "x" } })).toBe(chain);
+    const shares = new Set(Array.from({ length: 200 }, (_, n) => auditChain(portal(`org_${n}`))));
+    expect([...shares].sort()).toEqual(AUDIT_CHAINS.filter((name) => name.startsWith("portal-")).sort());
+  });
+
+  it("names the id just below another, so a key condition can stand for 'older than'", () => {
+    expect(auditIdBelow("aud_01JQ000000000000000000000B")).toBe("aud_01JQ000000000000000000000A");
+    expect(auditIdBelow("aud_01JQ0000000000000000000010")).toBe("aud_01JQ000000000000000000000Z");
+    expect(auditIdBelow("aud_01JQ0000000000000000000J00")).toBe("aud_01JQ0000000000000000000HZZ");
+    expect(auditIdBelow("aud_00000000000000000000000000")).toBeUndefined();
+    for (let n = 0; n < 200; n += 1) {
+      const id = `aud_${ulid(Date.parse("2026-11-20T10:00:00Z") + n)}`;
+      const below = auditIdBelow(id) ?? "";
+      expect(below < id && AUDIT_ID_PATTERN.test(below)).toBe(true);
+    }
   });
 });
