@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { EDEVLET_PROTOCOLS } from "#shared/domain/issuer";
 import type { Apart } from "./apart.ts";
-import type { AuditedLoadResult } from "./audited-load.ts";
+import type { BenchAuditedLoad } from "./audited-load.ts";
 import { measureColdStart } from "./cold-start.ts";
 import { measureDocuments } from "./documents.ts";
 import type { FlowResult } from "./flow.ts";
@@ -173,11 +173,11 @@ function measureFlows(): FlowResult[] {
 }
 
 /** Section 6: a reviewer's decisions alone and beside many reads, apart. */
-function measureAuditedLoad(): AuditedLoadResult {
+function measureAuditedLoad(): BenchAuditedLoad {
   log(
-    `6/7 audited reads: a reviewer deciding ${SETTINGS.auditedDecisions} reviews alone, ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} unaudited reads at once and ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} audited lookups at once`,
+    `6/7 audited reads: a reviewer deciding ${SETTINGS.auditedDecisions} reviews alone, ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} unaudited reads at once and ${SETTINGS.auditedDecisions} during ${SETTINGS.auditedReadsAtOnce} audited lookups at once, then ${SETTINGS.auditedDecisions} during them from a process of their own at each of two CPU priorities`,
   );
-  return apart<AuditedLoadResult>({
+  return apart<BenchAuditedLoad>({
     section: "audited-load",
     options: {
       decisions: SETTINGS.auditedDecisions,

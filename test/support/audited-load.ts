@@ -54,7 +54,7 @@ async function send(url: string, token: string, method: string, headers: Record<
 }
 
 /** Claims and decides `waiting`, one after another; the milliseconds each took. Fails on any refusal. */
-async function decideAll(target: AuditedLoadTarget, waiting: readonly Waiting[]): Promise<number[]> {
+export async function decideAll(target: AuditedLoadTarget, waiting: readonly Waiting[]): Promise<number[]> {
   const took: number[] = [];
   for (const item of waiting) {
     const started = performance.now();
@@ -74,32 +74,49 @@ async function decideAll(target: AuditedLoadTarget, waiting: readonly Waiting[])
   return took;
 }
 
+/** What a load of reads answered: how many, over how long, and each status's count. */
+export type ReadsDone = Pick<UnderLoad, "reads" | "seconds" | "statuses">;
+
+/**
+ * `atOnce` loops of reads of `read` by the organisation's owner, until `done()` holds, each loop
+ * asking once more after every answer.
+ */
+export async function readUntil(
+  organization: Pick<AuditedLoadTarget, "portalUrl" | "ownerToken">,
+  options: { read: LoadRead; atOnce: number },
+  done: () => boolean,
+): Promise<ReadsDone> {
+  const statuses: Record<string, number> = {};
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.atOnce }, async (_, n) => {
+      while (!done()) {
+        const url = `${organization.portalUrl}${READ_PATHS[options.read](n)}`;
+        const reply = await send(url, organization.ownerToken, "GET");
+        statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
+      }
+    }),
+  );
+  return {
+    reads: Object.values(statuses).reduce((sum, count) => sum + count, 0),
+    seconds: (performance.now() - started) / 1000,
+    statuses,
+  };
+}
+
 /** Decides `waiting` while `atOnce` reads of `read` run, for at least `minLoadMs` and until the last decision. */
 async function decideUnderLoad(
   target: AuditedLoadTarget,
   waiting: readonly Waiting[],
   options: { read: LoadRead; atOnce: number; minLoadMs: number },
 ): Promise<UnderLoad> {
-  const statuses: Record<string, number> = {};
   const started = performance.now();
   let decided = false;
-  const reads = Array.from({ length: options.atOnce }, async (_, n) => {
-    while (!decided || performance.now() - started < options.minLoadMs) {
-      const reply = await send(`${target.portalUrl}${READ_PATHS[options.read](n)}`, target.ownerToken, "GET");
-      statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
-    }
-  });
+  const reads = readUntil(target, options, () => decided && performance.now() - started >= options.minLoadMs);
   const decisionMs = await decideAll(target, waiting).finally(() => {
     decided = true;
   });
-  await Promise.all(reads);
-  return {
-    read: options.read,
-    reads: Object.values(statuses).reduce((sum, count) => sum + count, 0),
-    seconds: (performance.now() - started) / 1000,
-    statuses,
-    decisionMs,
-  };
+  return { read: options.read, ...(await reads), decisionMs };
 }
 
 /**
