@@ -186,7 +186,9 @@ export const EVENTS_TABLE = {
 
 /**
  * What staff, portal users and operators did: one record per change and per read of personal
- * data, partitioned by month so a month reads in order, kept two years after its month (TTL).
+ * data, partitioned by month and chain (`AUDIT_CHAINS` in `domain/audit.ts`: staff's, operators',
+ * the portal's shares by organisation) so a month's chain reads in order and no tenant writes
+ * where staff do, kept two years after its month (TTL).
  * Append only: the functions may only put, with a condition that no record is replaced.
  */
 const AUDIT_INDEXES = {
