@@ -11,10 +11,11 @@ import {
   auditPartition,
   auditPlace,
   auditPrint,
+  isActor,
   monthFrom,
   type RecordPrint,
 } from "../domain/audit.ts";
-import { type AuditRecord, actorSchema } from "../domain/responses/audit.ts";
+import type { AuditRecord } from "../domain/responses/audit.ts";
 import type { AuditFilter, AuditNarrowing, AuditPrints, AuditStrays, AuditTrail } from "../ports/audit-trail.ts";
 import { queryWithMore } from "./dynamodb-pages.ts";
 import type { AuditLinker, RecordPut } from "./dynamodb-writes.ts";
@@ -91,9 +92,8 @@ function inItsPlace(item: Record<string, unknown>): boolean {
   const { audit_id, actor, organization_id, month } = item;
   if (typeof audit_id !== "string" || !AUDIT_ID_PATTERN.test(audit_id)) return false;
   if (month === auditMonth(audit_id)) return true;
-  const who = actorSchema.safeParse(actor);
-  if (!who.success || (organization_id !== undefined && typeof organization_id !== "string")) return false;
-  return month === auditPlace({ audit_id, actor: who.data, organization_id });
+  if (!isActor(actor) || (organization_id !== undefined && typeof organization_id !== "string")) return false;
+  return month === auditPlace({ audit_id, actor, organization_id });
 }
 
 /** Items by their ids, newest first. */

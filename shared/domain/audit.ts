@@ -153,6 +153,17 @@ export const AUDIT_CHAINS: readonly string[] = [
   "",
 ];
 
+/** Whether a stored value is an actor as records name one (a record read back may have been put by anyone). */
+export function isActor(value: unknown): value is Actor {
+  if (value === null || typeof value !== "object") return false;
+  const { pool, sub, username } = value as Record<string, unknown>;
+  return (
+    (pool === "staff" || pool === "portal" || pool === "operator") &&
+    typeof sub === "string" &&
+    typeof username === "string"
+  );
+}
+
 /** The chain a record is kept in: its actor's pool, and for the portal its organisation's share. */
 export function auditChain(record: Pick<AuditRecord, "actor" | "organization_id">): string {
   if (record.actor.pool !== "portal") return record.actor.pool;
