@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { LOCAL_REGION } from "../local/engines.ts";
 import { createGateway } from "../local/gateway.ts";
 import { loadHandlers } from "../local/handlers.ts";
-import { readUntil } from "../test/support/audited-load.ts";
+import { type ReadsDone, readUntil } from "../test/support/audited-load.ts";
 
 export interface ReadsApartOptions {
   ownerToken: string;
@@ -21,7 +21,7 @@ export interface ReadsApartOptions {
 
 /** What the bench says to this process, and what it answers. */
 export type ToReads = "go" | "stop";
-export type FromReads = { ready: true } | { done: Awaited<ReturnType<typeof readUntil>> };
+export type FromReads = { ready: true } | { done: ReadsDone };
 
 function say(message: FromReads): Promise<void> {
   return new Promise((resolve, reject) => {

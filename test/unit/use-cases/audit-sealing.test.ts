@@ -2,6 +2,7 @@
  * The audit trail's signed digests, with the trail and digests in memory and a key pair in
  * process: the sealer seals only what has had time to land, closes every month that ended, and
  * refuses to close one that does not agree; the check names every kind of change it can meet.
+ * And the chains a record is kept in, and the id just below another that pages stop at.
  */
 import { ulid } from "ulid";
 import { describe, expect, it } from "vitest";
