@@ -2,7 +2,8 @@
  * Audited reads under load: an organisation's owner looks up 20 at once, each lookup writing its
  * audit record, while a reviewer claims and decides reviews; the reviewer's times during the load
  * against their times alone and during as many unaudited reads at once (the organisation's apps),
- * in the same run. No issuer is asked, so every certificate waits in
+ * then during the lookups sent from a process of their own at two CPU priorities
+ * (`reads-apart.ts`), in the same run. No issuer is asked, so every certificate waits in
  * review (a runtime of its own: the functions read which issuer they ask at their cold start).
  */
 
@@ -25,7 +26,7 @@ import type { BenchApi } from "./local-api.ts";
 import type { FromReads, ReadsApartOptions, ToReads } from "./reads-apart.ts";
 
 export interface AuditedLoadOptions {
-  /** Decisions alone, then as many again during each load (the apps' reads, then the lookups). */
+  /** Decisions alone, then as many again during each load (the apps' reads, the lookups, the lookups apart). */
   decisions: number;
   readsAtOnce: number;
   /** The load lasts at least this long, and until the last decision during it. */

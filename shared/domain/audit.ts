@@ -138,6 +138,9 @@ export function auditMonth(auditId: string): string {
  */
 export const PORTAL_CHAINS = 8;
 
+/** The portal's chain of share `share` (0 to `PORTAL_CHAINS` - 1). */
+const portalChain = (share: number) => `portal-${String(share).padStart(2, "0")}`;
+
 /**
  * The chains a month's records are kept in, each a partition of its own: one for staff, one for
  * operators, and the portal's by organisation, so no tenant's audited traffic lands where staff's
@@ -149,7 +152,7 @@ export const PORTAL_CHAINS = 8;
 export const AUDIT_CHAINS: readonly string[] = [
   "staff",
   "operator",
-  ...Array.from({ length: PORTAL_CHAINS }, (_, n) => `portal-${String(n).padStart(2, "0")}`),
+  ...Array.from({ length: PORTAL_CHAINS }, (_, share) => portalChain(share)),
   "",
 ];
 
@@ -167,8 +170,7 @@ export function isActor(value: unknown): value is Actor {
 /** The chain a record is kept in: its actor's pool, and for the portal its organisation's share. */
 export function auditChain(record: Pick<AuditRecord, "actor" | "organization_id">): string {
   if (record.actor.pool !== "portal") return record.actor.pool;
-  const share = fnv1a(record.organization_id ?? record.actor.sub) % PORTAL_CHAINS;
-  return `portal-${String(share).padStart(2, "0")}`;
+  return portalChain(fnv1a(record.organization_id ?? record.actor.sub) % PORTAL_CHAINS);
 }
 
 /** The partition a month's chain is kept in: `YYYY-MM#<chain>`, the month alone for `""`. */
